@@ -1,0 +1,3 @@
+from ari_cli.cli import main
+
+main()

@@ -1,0 +1,126 @@
+"""The spec's error table, as data, and the lookups everything else uses.
+
+In this API the HTTP status only labels a failure; its meaning is the body `code`. Several
+statuses differ from their codes (417 answers code 440, 429 answers 452), and 429 and 404 are
+validation errors here, never "slow down" or "not found".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ari_cli.protocol import Operation
+
+ALL = frozenset(Operation)
+THRESHOLD_ONLY = frozenset({Operation.THRESHOLD})
+WITH_RATE = frozenset({Operation.POLICY, Operation.MAXADV})
+
+RETRYABLE_STATUSES = frozenset({408, 500, 502, 503, 504})
+# Failures caused by one record of a request: splitting the request isolates the culprit.
+RECORD_LEVEL_CODES = frozenset({402, 404, 405, 416, 446, 451, 452, 453})
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorRow:
+    """One row of the spec's error table."""
+
+    http_status: int
+    code: int
+    message: str
+    operations: frozenset[Operation]
+    hint: str
+
+    @property
+    def retryable(self) -> bool:
+        return self.http_status in RETRYABLE_STATUSES
+
+    @property
+    def record_level(self) -> bool:
+        return self.code in RECORD_LEVEL_CODES
+
+
+ERROR_TABLE: tuple[ErrorRow, ...] = (
+    ErrorRow(402, 402, "invalid parameter", ALL,
+             "a field is missing or has a value the service does not accept; check the row's values"),
+    ErrorRow(404, 404, "invalid start date", THRESHOLD_ONLY,
+             "the start date is malformed or in the past; use YYYY-MM-DD, today or later"),
+    ErrorRow(405, 405, "invalid end date", ALL,
+             "the end date is malformed or before the start date; use YYYY-MM-DD, on or after the start"),
+    ErrorRow(408, 408, "processing error", ALL,
+             "the service could not process the request in time; retrying usually helps"),
+    ErrorRow(415, 415, "invalid authentication key", ALL,
+             "the API key was rejected; check ARI_API_KEY, --api-key-file or the profile's key"),
+    ErrorRow(416, 416, "overlapping data range", ALL,
+             "two records of one request cover the same dates for the same room (and rate); "
+             "fix the overlapping rows or use --overlaps last-wins"),
+    ErrorRow(417, 440, "invalid source id", ALL,
+             "the source id is not the one assigned to this key; check ARI_SOURCE_ID or --source-id"),
+    ErrorRow(418, 442, "endpoint is not active", ALL,
+             "this partner's endpoint is switched off at the service; ask the service to activate it"),
+    ErrorRow(421, 446, "invalid property mapping", ALL,
+             "the property id is not mapped for this partner; check propertyid"),
+    ErrorRow(422, 451, "invalid room mapping", ALL,
+             "the room id is not mapped for this property; check roomid"),
+    ErrorRow(423, 453, "mapping is not active", ALL,
+             "the property, room or rate mapping exists but is switched off; ask the service to activate it"),
+    ErrorRow(424, 454, "invalid endpoint", ALL,
+             "the URL is not a valid endpoint; check the base URL and --path-segment"),
+    ErrorRow(425, 471, "channel id blocked", ALL,
+             "this partner's channel is blocked at the service; contact the service, resending will not help"),
+    ErrorRow(426, 453, "mapping is not active", ALL,
+             "the property, room or rate mapping exists but is switched off; ask the service to activate it"),
+    ErrorRow(428, 454, "invalid endpoint", ALL,
+             "the URL is not a valid endpoint; check the base URL and --path-segment"),
+    ErrorRow(429, 452, "invalid rate plan mapping", WITH_RATE,
+             "the rate id is not mapped for this room (this 429 is not rate limiting); check rateid"),
+    ErrorRow(500, 500, "internal server error", ALL,
+             "the service failed; the request is retried, and a later run may succeed"),
+    ErrorRow(502, 502, "bad gateway", ALL,
+             "a gateway in front of the service failed; the request is retried, and a later run may succeed"),
+    ErrorRow(503, 503, "service unavailable", ALL,
+             "the service is down or overloaded; the request is retried, and a later run may succeed"),
+    ErrorRow(504, 504, "endpoint request timed out", ALL,
+             "the service timed out; the request is retried, and a later run may succeed"),
+)  # fmt: skip
+
+BY_STATUS: dict[int, ErrorRow] = {row.http_status: row for row in ERROR_TABLE}
+
+
+def rows_for(number: int) -> list[ErrorRow]:
+    """Rows whose HTTP status or body code is `number` (453 and 454 name two rows each)."""
+    return [row for row in ERROR_TABLE if number in (row.http_status, row.code)]
+
+
+def lookup(code: int | None, http_status: int | None) -> ErrorRow | None:
+    """The row a failure belongs to: the body code decides, the HTTP status picks between twins."""
+    if code is not None:
+        matches = [row for row in ERROR_TABLE if row.code == code]
+        for row in matches:
+            if row.http_status == http_status:
+                return row
+        if matches:
+            return matches[0]
+    if http_status is not None:
+        return BY_STATUS.get(http_status)
+    return None
+
+
+def failure_body(row: ErrorRow, trackingid: str | None) -> dict[str, object]:
+    """The exact failure body the spec gives for a row (no trackingid when it is None)."""
+    body: dict[str, object] = {"success": False, "errors": [{"code": row.code, "message": row.message}]}
+    if trackingid is not None:
+        body["trackingid"] = trackingid
+    return body
+
+
+def hint_for(code: int | None, http_status: int | None) -> str | None:
+    """The user-facing hint for a failure, if the table knows it."""
+    row = lookup(code, http_status)
+    return row.hint if row else None
+
+
+def is_retryable(code: int | None, http_status: int | None) -> bool:
+    """Whether trying again can help: HTTP 500/502/503/504 or code 408, and nothing else."""
+    if http_status in RETRYABLE_STATUSES - {408} or code == 408:
+        return True
+    return http_status == 408 and code is None

@@ -1,0 +1,43 @@
+"""Exit codes of the contract, and the exceptions that carry them to the one error boundary."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    OK = 0
+    FAILED = 1
+    USAGE = 2
+    INVALID_INPUT = 3
+    CONFIG = 4
+    INTERRUPTED = 130
+
+
+class AriError(Exception):
+    """A failure the user can act on: a message, an optional hint, and the exit code."""
+
+    exit_code: ExitCode = ExitCode.FAILED
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+class InputError(AriError):
+    """The input cannot be read or is invalid; nothing is sent."""
+
+    exit_code = ExitCode.INVALID_INPUT
+
+
+class ConfigError(AriError):
+    """Base URL, key or source id missing or unusable."""
+
+    exit_code = ExitCode.CONFIG
+
+
+class UsageProblem(AriError):
+    """Options that contradict each other or cannot be honoured."""
+
+    exit_code = ExitCode.USAGE

@@ -1,0 +1,229 @@
+"""The push service's wire format: request bodies, the response, actions and the URL.
+
+Field names, types and allowed values follow the spec's field tables exactly. Everything that
+goes on the wire, or is read back from it, passes through these models.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+
+
+class Operation(StrEnum):
+    """The three push operations, named as the CLI names them."""
+
+    THRESHOLD = "threshold"
+    POLICY = "policy"
+    MAXADV = "maxadv"
+
+    @property
+    def action(self) -> str:
+        return ACTIONS[self]
+
+    @property
+    def label(self) -> str:
+        return LABELS[self]
+
+
+ACTIONS: dict[Operation, str] = {
+    Operation.THRESHOLD: "sellthresholdupdate",
+    Operation.POLICY: "getcancellation",
+    Operation.MAXADV: "setadvbookingcondrq",
+}
+LABELS: dict[Operation, str] = {
+    Operation.THRESHOLD: "Sell Threshold",
+    Operation.POLICY: "Cancellation and Deposit",
+    Operation.MAXADV: "Max Advance Booking",
+}
+OPERATION_BY_ACTION: dict[str, Operation] = {action: op for op, action in ACTIONS.items()}
+
+CLEAR = "n/a"
+THRESHOLD_MAX = 999
+TIME_MIN, TIME_MAX = 1, 999
+PERCENT_MIN, PERCENT_MAX = 1, 100
+DEPOSIT_INTERVALS: tuple[int, ...] = (*range(1, 11), 30, 45, 60)
+SOURCE_ID_PATTERN = r"^cpb[A-Za-z0-9]{2}$"
+# Sent when depositintervalunits is 0: the field is required on the wire but only meaningful
+# for units 1, and 0 can never be mistaken for a real interval (those start at 1).
+UNUSED_DEPOSIT_INTERVAL = 0
+
+
+def _iso_date(value: str) -> str:
+    try:
+        parsed = dt.date.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"{value!r} is not a date of the form YYYY-MM-DD") from None
+    if parsed.isoformat() != value:
+        raise ValueError(f"{value!r} is not a date of the form YYYY-MM-DD")
+    return value
+
+
+def _bounded_text(low: int, high: int) -> Any:
+    def check(value: str) -> str:
+        if value == CLEAR:
+            return value
+        if not value.isascii() or not value.isdigit() or (len(value) > 1 and value[0] == "0"):
+            raise ValueError(f"{value!r} is not a whole number {low}-{high} or {CLEAR!r}")
+        if not low <= int(value) <= high:
+            raise ValueError(f"{value} is outside {low}-{high}")
+        return value
+
+    return AfterValidator(check)
+
+
+IsoDate = Annotated[str, AfterValidator(_iso_date)]
+Id = Annotated[str, Field(min_length=1)]
+ThresholdValue = Annotated[str, _bounded_text(0, THRESHOLD_MAX)]
+TimeValue = Annotated[str, _bounded_text(TIME_MIN, TIME_MAX)]
+Percent = Annotated[int, Field(ge=PERCENT_MIN, le=PERCENT_MAX)]
+FirstNightOrFullStay = Literal[3, 4]
+
+
+class _Wire(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class _Envelope(_Wire):
+    sharepost: Annotated[str, Field(min_length=1)]
+    sourceid: Annotated[str, Field(pattern=SOURCE_ID_PATTERN)]
+    propertyid: Id
+
+
+class ThresholdRecord(_Wire):
+    startdateymd: IsoDate
+    enddateymd: IsoDate
+    roomid: Id
+    threshold: ThresholdValue
+
+
+class MaxAdvRecord(_Wire):
+    startdateymd: IsoDate
+    enddateymd: IsoDate
+    roomid: Id
+    rateid: Id
+    minmaxmessagetype: Literal["maxadvbooking"] = "maxadvbooking"
+    time: TimeValue
+
+
+class CancellationRule(_Wire):
+    policyid: Annotated[int, Field(ge=1, le=5)]
+    dayspriorcheckin: Annotated[int, Field(ge=0)]
+    penaltytype: Literal[3]
+    penaltyamount: Percent
+    penaltyapplied: FirstNightOrFullStay
+    level: Literal[1, 2]
+
+
+class Deposit(_Wire):
+    depositpolicy: Literal["required", "not required"]
+    deposittype: Literal[3]
+    depositamount: Percent
+    depositapplied: FirstNightOrFullStay
+    depositintervalunits: Literal[0, 1]
+    deposittimeinterval: int
+
+    @model_validator(mode="after")
+    def _interval_matches_units(self) -> Deposit:
+        if self.depositintervalunits == 1 and self.deposittimeinterval not in DEPOSIT_INTERVALS:
+            raise ValueError(
+                "deposittimeinterval must be 1-10, 30, 45 or 60 when depositintervalunits is 1"
+            )
+        if self.depositintervalunits == 0 and self.deposittimeinterval != UNUSED_DEPOSIT_INTERVAL:
+            raise ValueError(
+                "deposittimeinterval is used only when depositintervalunits is 1; send 0 otherwise"
+            )
+        return self
+
+
+class PolicyDetails(_Wire):
+    cancellation: list[CancellationRule] | CancellationRule
+    deposit: Deposit
+
+    @property
+    def rules(self) -> list[CancellationRule]:
+        c = self.cancellation
+        return list(c) if isinstance(c, list) else [c]
+
+    @model_validator(mode="after")
+    def _levels_unique(self) -> PolicyDetails:
+        levels = [rule.level for rule in self.rules]
+        if not levels:
+            raise ValueError("cancellation needs at least one rule")
+        if len(set(levels)) != len(levels):
+            raise ValueError("each cancellation level may appear only once")
+        return self
+
+
+class ThresholdBody(_Envelope):
+    action: Literal["sellthresholdupdate"] = "sellthresholdupdate"
+    data: Annotated[list[ThresholdRecord], Field(min_length=1)] | ThresholdRecord
+
+
+class MaxAdvBody(_Envelope):
+    action: Literal["setadvbookingcondrq"] = "setadvbookingcondrq"
+    data: Annotated[list[MaxAdvRecord], Field(min_length=1)] | MaxAdvRecord
+
+
+class PolicyBody(_Envelope):
+    roomid: Id
+    rateid: Id
+    startdate: IsoDate
+    enddate: IsoDate
+    refundable: Literal["true", "false"]
+    action: Literal["getcancellation"] = "getcancellation"
+    policydetails: PolicyDetails
+
+    @model_validator(mode="after")
+    def _non_refundable_needs_deposit(self) -> PolicyBody:
+        if self.refundable == "false" and self.policydetails.deposit.depositpolicy != "required":
+            raise ValueError("depositpolicy must be 'required' when refundable is 'false'")
+        return self
+
+
+RequestBody = ThresholdBody | MaxAdvBody | PolicyBody
+BODY_MODELS: dict[Operation, type[ThresholdBody] | type[MaxAdvBody] | type[PolicyBody]] = {
+    Operation.THRESHOLD: ThresholdBody,
+    Operation.MAXADV: MaxAdvBody,
+    Operation.POLICY: PolicyBody,
+}
+
+
+class ErrorItem(BaseModel):
+    """One entry of a response's `errors` list."""
+
+    model_config = ConfigDict(extra="allow")
+
+    code: int | None = None
+    message: str = ""
+
+
+class PushResponse(BaseModel):
+    """The common response body; every field is optional in the spec."""
+
+    model_config = ConfigDict(extra="allow")
+
+    success: bool | None = None
+    trackingid: str | None = None
+    errors: list[ErrorItem] | None = None
+
+
+def dump_body(body: RequestBody) -> dict[str, Any]:
+    """The JSON-ready dict of a request body, fields in the spec's order."""
+    return body.model_dump(mode="json")
+
+
+def push_url(base_url: str, source_id: str, segment: str) -> str:
+    """The endpoint `{base_url}/v2/push_ari/{sourceid}/{segment}`."""
+    return f"{base_url.rstrip('/')}/v2/push_ari/{source_id}/{segment}"
+
+
+def path_segment(template: str, action: str, propertyid: str) -> str:
+    """Fill `{action}` and `{propertyid}` in the configured last path segment."""
+    return template.replace("{action}", action).replace("{propertyid}", propertyid)
+
+
+REQUEST_HEADERS: dict[str, str] = {"accept": "application/json", "content-type": "application/json"}
