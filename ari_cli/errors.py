@@ -66,7 +66,7 @@ ERROR_TABLE: tuple[ErrorRow, ...] = (
     ErrorRow(424, 454, "invalid endpoint", ALL,
              "the URL is not a valid endpoint; check the base URL and --path-segment"),
     ErrorRow(425, 471, "channel id blocked", ALL,
-             "this partner's channel is blocked at the service; contact the service, resending will not help"),
+             "this partner's channel is blocked at the service; contact the service, resending won't help"),
     ErrorRow(426, 453, "mapping is not active", ALL,
              "the property, room or rate mapping exists but is switched off; ask the service to activate it"),
     ErrorRow(428, 454, "invalid endpoint", ALL,
@@ -98,8 +98,9 @@ def lookup(code: int | None, http_status: int | None) -> ErrorRow | None:
         for row in matches:
             if row.http_status == http_status:
                 return row
-        if matches:
-            return matches[0]
+        # An unknown code is not explained by its status label: a 429 carrying code 999 is not
+        # "invalid rate plan mapping", and a wrong hint is worse than none.
+        return matches[0] if matches else None
     if http_status is not None:
         return BY_STATUS.get(http_status)
     return None

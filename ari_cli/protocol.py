@@ -9,8 +9,9 @@ from __future__ import annotations
 import datetime as dt
 from enum import StrEnum
 from typing import Annotated, Any, Literal
+from urllib.parse import quote
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 
 class Operation(StrEnum):
@@ -46,7 +47,9 @@ THRESHOLD_MAX = 999
 TIME_MIN, TIME_MAX = 1, 999
 PERCENT_MIN, PERCENT_MAX = 1, 100
 DEPOSIT_INTERVALS: tuple[int, ...] = (*range(1, 11), 30, 45, 60)
-SOURCE_ID_PATTERN = r"^cpb[A-Za-z0-9]{2}$"
+# The spec only says "cpb followed by two characters"; the id is assigned by the service, so any
+# two are taken except whitespace and `/`, which would break the URL path it is placed in.
+SOURCE_ID_PATTERN = r"^cpb[^\s/]{2}$"
 # Sent when depositintervalunits is 0: the field is required on the wire but only meaningful
 # for units 1, and 0 can never be mistaken for a real interval (those start at 1).
 UNUSED_DEPOSIT_INTERVAL = 0
@@ -62,7 +65,15 @@ def _iso_date(value: str) -> str:
     return value
 
 
-def _bounded_text(low: int, high: int) -> Any:
+def _exact_int(value: Any) -> Any:
+    # A Literal of ints lets True and 3.0 through even in strict mode (True == 1, 3.0 == 3);
+    # the wire wants JSON integers, so only a real int may reach the Literal check.
+    if type(value) is not int:
+        raise ValueError("Input should be a valid integer")
+    return value
+
+
+def _bounded_text(low: int, high: int) -> AfterValidator:
     def check(value: str) -> str:
         if value == CLEAR:
             return value
@@ -80,7 +91,9 @@ Id = Annotated[str, Field(min_length=1)]
 ThresholdValue = Annotated[str, _bounded_text(0, THRESHOLD_MAX)]
 TimeValue = Annotated[str, _bounded_text(TIME_MIN, TIME_MAX)]
 Percent = Annotated[int, Field(ge=PERCENT_MIN, le=PERCENT_MAX)]
-FirstNightOrFullStay = Literal[3, 4]
+ExactInt = BeforeValidator(_exact_int)
+FirstNightOrFullStay = Annotated[Literal[3, 4], ExactInt]
+PercentOfStay = Annotated[Literal[3], ExactInt]
 
 
 class _Wire(BaseModel):
@@ -112,26 +125,24 @@ class MaxAdvRecord(_Wire):
 class CancellationRule(_Wire):
     policyid: Annotated[int, Field(ge=1, le=5)]
     dayspriorcheckin: Annotated[int, Field(ge=0)]
-    penaltytype: Literal[3]
+    penaltytype: PercentOfStay
     penaltyamount: Percent
     penaltyapplied: FirstNightOrFullStay
-    level: Literal[1, 2]
+    level: Annotated[Literal[1, 2], ExactInt]
 
 
 class Deposit(_Wire):
     depositpolicy: Literal["required", "not required"]
-    deposittype: Literal[3]
+    deposittype: PercentOfStay
     depositamount: Percent
     depositapplied: FirstNightOrFullStay
-    depositintervalunits: Literal[0, 1]
+    depositintervalunits: Annotated[Literal[0, 1], ExactInt]
     deposittimeinterval: int
 
     @model_validator(mode="after")
     def _interval_matches_units(self) -> Deposit:
         if self.depositintervalunits == 1 and self.deposittimeinterval not in DEPOSIT_INTERVALS:
-            raise ValueError(
-                "deposittimeinterval must be 1-10, 30, 45 or 60 when depositintervalunits is 1"
-            )
+            raise ValueError("deposittimeinterval must be 1-10, 30, 45 or 60 when depositintervalunits is 1")
         if self.depositintervalunits == 0 and self.deposittimeinterval != UNUSED_DEPOSIT_INTERVAL:
             raise ValueError(
                 "deposittimeinterval is used only when depositintervalunits is 1; send 0 otherwise"
@@ -140,7 +151,7 @@ class Deposit(_Wire):
 
 
 class PolicyDetails(_Wire):
-    cancellation: list[CancellationRule] | CancellationRule
+    cancellation: Annotated[list[CancellationRule], Field(min_length=1)] | CancellationRule
     deposit: Deposit
 
     @property
@@ -151,8 +162,6 @@ class PolicyDetails(_Wire):
     @model_validator(mode="after")
     def _levels_unique(self) -> PolicyDetails:
         levels = [rule.level for rule in self.rules]
-        if not levels:
-            raise ValueError("cancellation needs at least one rule")
         if len(set(levels)) != len(levels):
             raise ValueError("each cancellation level may appear only once")
         return self
@@ -198,7 +207,8 @@ class ErrorItem(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     code: int | None = None
-    message: str = ""
+    # A null message must not make the whole response unreadable: the code still tells what failed.
+    message: Annotated[str, BeforeValidator(lambda v: "" if v is None else v)] = ""
 
 
 class PushResponse(BaseModel):
@@ -218,12 +228,16 @@ def dump_body(body: RequestBody) -> dict[str, Any]:
 
 def push_url(base_url: str, source_id: str, segment: str) -> str:
     """The endpoint `{base_url}/v2/push_ari/{sourceid}/{segment}`."""
-    return f"{base_url.rstrip('/')}/v2/push_ari/{source_id}/{segment}"
+    return f"{base_url.rstrip('/')}/v2/push_ari/{quote(source_id, safe='')}/{segment}"
 
 
 def path_segment(template: str, action: str, propertyid: str) -> str:
     """Fill `{action}` and `{propertyid}` in the configured last path segment."""
-    return template.replace("{action}", action).replace("{propertyid}", propertyid)
+    # Only the filled-in values are escaped: the template may hold slashes on purpose, but a
+    # property id such as "H 1/2" must stay inside one path segment.
+    return template.replace("{action}", quote(action, safe="")).replace(
+        "{propertyid}", quote(propertyid, safe="")
+    )
 
 
 REQUEST_HEADERS: dict[str, str] = {"accept": "application/json", "content-type": "application/json"}
