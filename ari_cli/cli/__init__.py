@@ -50,9 +50,10 @@ def _root(
 
 
 def _register() -> None:
-    from ari_cli.cli import sandbox
+    from ari_cli.cli import maxadv, policy, sandbox, threshold
 
-    app.add_typer(sandbox.app)
+    for group in (threshold, maxadv, policy, sandbox):
+        app.add_typer(group.app)
 
 
 _register()

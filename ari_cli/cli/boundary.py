@@ -8,7 +8,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-import click
+import typer
 
 from ari_cli.exits import AriError, ExitCode
 from ari_cli.secrets import scrub
@@ -29,22 +29,22 @@ def guarded(call: Callable[[], T]) -> T:
     """Run a command; map our errors, interrupts and surprises onto exit codes."""
     try:
         return call()
-    except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
+    except (typer.Exit, typer.Abort, typer.TyperException):
         raise
     except AriError as problem:
         _say(f"error: {problem.message}")
         if problem.hint:
             _say(f"hint: {problem.hint}")
-        raise click.exceptions.Exit(int(problem.exit_code)) from None
+        raise typer.Exit(int(problem.exit_code)) from None
     except KeyboardInterrupt:
         _say("interrupted")
-        raise click.exceptions.Exit(int(ExitCode.INTERRUPTED)) from None
+        raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
     except Exception as surprise:
         if os.environ.get(TRACEBACK_ENV):
             _say("".join(traceback.format_exception(surprise)))
         _say(f"error: internal error: {type(surprise).__name__}: {surprise}")
         _say(f"hint: this is a bug in ari-cli; set {TRACEBACK_ENV}=1 to see the traceback and report it")
-        raise click.exceptions.Exit(int(ExitCode.FAILED)) from None
+        raise typer.Exit(int(ExitCode.FAILED)) from None
 
 
 def echo_err(message: Any) -> None:

@@ -1,0 +1,100 @@
+"""`ari-cli threshold|maxadv|policy push`: the options every push takes, declared once.
+
+Only Typer is imported here; the pipeline loads when a push actually runs.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from enum import StrEnum
+from pathlib import Path
+from collections.abc import Callable
+from typing import Annotated
+
+import typer
+
+from ari_cli.protocol import Operation
+
+
+class OutputFormat(StrEnum):
+    TABLE = "table"
+    JSON = "json"
+    CSV = "csv"
+
+
+class InputFormat(StrEnum):
+    CSV = "csv"
+    JSON = "json"
+    JSONL = "jsonl"
+
+
+class Form(StrEnum):
+    LIST = "list"
+    OBJECT = "object"
+
+
+class Overlaps(StrEnum):
+    ERROR = "error"
+    LAST_WINS = "last-wins"
+
+
+class Show(StrEnum):
+    ALL = "all"
+    FAILED = "failed"
+
+
+_IN = "Input"
+_PLAN = "Planning"
+_SEND = "Sending"
+_CONN = "Connection"
+_OUT = "Output"
+
+
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise typer.BadParameter(f"{text!r} is not a date of the form YYYY-MM-DD") from None
+
+
+def push_command(operation: Operation) -> Callable[..., None]:
+    """The push command of one operation: the options every push takes."""
+
+    def push(
+        files: Annotated[
+            list[Path],
+            typer.Argument(
+                metavar="FILE...", allow_dash=True, show_default=False,
+                help="CSV, JSON or JSONL files, or - for standard input. Several files are one run.",
+            ),
+        ],
+        dry_run: Annotated[bool, typer.Option("--dry-run", help="Read, validate and plan; print what would be sent; send nothing.", rich_help_panel=_OUT)] = False,
+        output: Annotated[OutputFormat, typer.Option("--output", "-o", help="What goes to standard output.", rich_help_panel=_OUT)] = OutputFormat.TABLE,
+        report: Annotated[Path | None, typer.Option("--report", metavar="PATH", help="Also write per-row results to PATH (.csv or .json).", rich_help_panel=_OUT)] = None,
+        show: Annotated[Show | None, typer.Option("--show", help="Rows the table lists. [default: failed over 50 rows, else all]", show_default=False, rich_help_panel=_OUT)] = None,
+        quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only errors on standard error.", rich_help_panel=_OUT)] = False,
+        verbose: Annotated[bool, typer.Option("--verbose", "-v", help="More detail on standard error.", rich_help_panel=_OUT)] = False,
+        input_format: Annotated[InputFormat | None, typer.Option("--format", help="Format of standard input (sniffed if not given).", rich_help_panel=_IN)] = None,
+        encoding: Annotated[str | None, typer.Option("--encoding", metavar="NAME", help="Encoding of files that are not UTF-8, e.g. cp1252.", rich_help_panel=_IN)] = None,
+        date_format: Annotated[str | None, typer.Option("--date-format", metavar="FMT", help="Layout of dates that are not ISO, in strptime codes, e.g. %d/%m/%Y.", rich_help_panel=_IN)] = None,
+        skip_invalid: Annotated[bool, typer.Option("--skip-invalid", help="Send the valid rows and report the invalid ones, instead of sending nothing.", rich_help_panel=_IN)] = False,
+        today: Annotated[dt.date | None, typer.Option("--today", metavar="YYYY-MM-DD", parser=_date, help="The date taken as today. [default: the local date]", show_default=False, rich_help_panel=_PLAN)] = None,
+        no_merge: Annotated[bool, typer.Option("--no-merge", help="Send records as read: no merging of adjacent equal ranges.", rich_help_panel=_PLAN)] = False,
+        overlaps: Annotated[Overlaps, typer.Option("--overlaps", help="What overlapping ranges of one key with different values do.", rich_help_panel=_PLAN)] = Overlaps.ERROR,
+        batch_size: Annotated[int, typer.Option("--batch-size", min=1, metavar="N", help="Most records in one request.", rich_help_panel=_PLAN)] = 50,
+        data_form: Annotated[Form, typer.Option("--data-form", help="data (and cancellation) as a list, or a single object, one record per request.", rich_help_panel=_PLAN)] = Form.LIST,
+        concurrency: Annotated[int, typer.Option("--concurrency", min=1, max=64, metavar="N", help="Requests in flight at once.", rich_help_panel=_SEND)] = 4,
+        rate: Annotated[float, typer.Option("--rate", min=0, metavar="R", help="At most R requests per second (0 = no limit).", rich_help_panel=_SEND)] = 0,
+        timeout: Annotated[float, typer.Option("--timeout", min=0.1, metavar="S", help="Seconds for one request.", rich_help_panel=_SEND)] = 30,
+        retries: Annotated[int, typer.Option("--retries", min=0, max=20, metavar="N", help="Further tries after a transient failure.", rich_help_panel=_SEND)] = 3,
+        sandbox: Annotated[bool, typer.Option("--sandbox", help="Start the built-in emulator in-process and push to it.", rich_help_panel=_CONN)] = False,
+        base_url: Annotated[str | None, typer.Option("--base-url", metavar="URL", help="Service base URL. [env: ARI_BASE_URL]", show_default=False, rich_help_panel=_CONN)] = None,
+        source_id: Annotated[str | None, typer.Option("--source-id", metavar="ID", help="Partner source id (cpb + 2 characters). [env: ARI_SOURCE_ID]", show_default=False, rich_help_panel=_CONN)] = None,
+        api_key_file: Annotated[Path | None, typer.Option("--api-key-file", metavar="PATH", help="File holding the API key. [env: ARI_API_KEY holds the key itself]", show_default=False, rich_help_panel=_CONN)] = None,
+        path_segment: Annotated[str | None, typer.Option("--path-segment", metavar="TEXT", help="Last path segment; may hold {action} and {propertyid}. [env: ARI_PATH_SEGMENT] [default: {action}]", show_default=False, rich_help_panel=_CONN)] = None,
+    ) -> None:  # fmt: skip
+        from ari_cli.cli.run_push import run_push
+
+        run_push(operation, {k: v for k, v in locals().items() if k != "operation"})
+
+    return push

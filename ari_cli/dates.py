@@ -1,0 +1,119 @@
+"""Dates as users write them (ISO, `today+N`, a --date-format layout) and weekday filters."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from dateutil.rrule import DAILY, rrule
+
+_ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
+_RELATIVE = re.compile(r"today(?:\s*([+-])\s*(\d+))?", re.IGNORECASE)
+_MASK = re.compile(r"[01]{7}")
+_DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_DAYS_HELP = "use names like Mon-Fri, Sat,Sun or mo,tu, or a 7-character mask like 1111100 (Monday first)"
+ALL_DAYS: frozenset[int] = frozenset(range(7))
+
+
+def _format_example(text: str) -> str:
+    # An example layout only; the user still has to say which order their dates use.
+    for separator in "/.-":
+        if separator in text:
+            return f"%d{separator}%m{separator}%Y"
+    return "%d/%m/%Y"
+
+
+def parse_date(text: str | dt.date, today: dt.date, date_format: str | None = None) -> dt.date:
+    """A date from `YYYY-MM-DD`, `today`, `today+N`, `today-N`, or the `date_format` layout.
+
+    Raises ValueError with a message for the user; other layouts are never guessed.
+    """
+    if isinstance(text, dt.datetime):
+        return text.date()
+    if isinstance(text, dt.date):
+        return text
+    value = text.strip()
+    if not value:
+        raise ValueError("the date is empty; give YYYY-MM-DD, today or today+N")
+    relative = _RELATIVE.fullmatch(value)
+    if relative:
+        sign, count = relative.groups()
+        try:
+            return today + dt.timedelta(days=int(count or 0) * (-1 if sign == "-" else 1))
+        except OverflowError:
+            raise ValueError(f'"{value}" is outside the calendar') from None
+    if _ISO.fullmatch(value):
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError as problem:
+            raise ValueError(f'"{value}" is not a valid date: {problem}') from None
+    if date_format:
+        try:
+            return dt.datetime.strptime(value, date_format).date()
+        except ValueError:
+            raise ValueError(
+                f'"{value}" does not match the date format {date_format} (nor YYYY-MM-DD)'
+            ) from None
+    example = _format_example(value)
+    raise ValueError(
+        f'"{value}" is not a date of the form YYYY-MM-DD; '
+        f"for other layouts give --date-format, e.g. --date-format {example}"
+    )
+
+
+def _weekday(name: str, whole: str) -> int:
+    key = name.strip().lower()
+    if len(key) >= 2:
+        for number, full in enumerate(_DAY_NAMES):
+            if full.startswith(key):
+                return number
+    raise ValueError(f'"{name.strip()}" in "{whole}" is not a weekday; {_DAYS_HELP}')
+
+
+def parse_days(text: str) -> frozenset[int]:
+    """Weekday numbers (Monday = 0) from `Mon-Fri`, `Sat,Sun`, `mo,tu`, `Fri-Mon` or `1111100`."""
+    value = text.strip()
+    if not value:
+        raise ValueError(f"no weekdays given; {_DAYS_HELP}")
+    if _MASK.fullmatch(value):
+        days = frozenset(number for number, flag in enumerate(value) if flag == "1")
+        if not days:
+            raise ValueError(f'the mask "{value}" selects no day; {_DAYS_HELP}')
+        return days
+    if value.isdigit():
+        raise ValueError(f'"{value}" is not a 7-character mask of 0 and 1; {_DAYS_HELP}')
+    selected: set[int] = set()
+    for part in re.split(r"[,;/\s]+", re.sub(r"\s*-\s*", "-", value)):
+        if not part:
+            continue
+        first, dash, last = part.partition("-")
+        if dash and not (first and last):
+            raise ValueError(f'"{part}" in "{value}" is not a range of weekdays; {_DAYS_HELP}')
+        start = _weekday(first, value)
+        if not dash:
+            selected.add(start)
+            continue
+        stop = _weekday(last, value)
+        # A range may wrap past Sunday: Fri-Mon is Fri, Sat, Sun, Mon.
+        span = (stop - start) % 7
+        selected.update((start + step) % 7 for step in range(span + 1))
+    if not selected:
+        raise ValueError(f'"{value}" names no weekday; {_DAYS_HELP}')
+    return frozenset(selected)
+
+
+def weekday_runs(start: dt.date, end: dt.date, days: frozenset[int]) -> list[tuple[dt.date, dt.date]]:
+    """The maximal runs of consecutive dates in [start, end] whose weekday is in `days`, in order."""
+    if start > end or not days:
+        return []
+    if days >= ALL_DAYS:
+        return [(start, end)]
+    runs: list[tuple[dt.date, dt.date]] = []
+    one_day = dt.timedelta(days=1)
+    for moment in rrule(DAILY, dtstart=start, until=end, byweekday=sorted(days)):
+        day = moment.date()
+        if runs and runs[-1][1] + one_day == day:
+            runs[-1] = (runs[-1][0], day)
+        else:
+            runs.append((day, day))
+    return runs

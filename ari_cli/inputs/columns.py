@@ -1,0 +1,221 @@
+"""Column names: canonical fields, their aliases, which operation uses which, and header checks.
+
+A header is resolved once per file (or once per distinct key in JSON), so the per-row work stays a
+plain lookup; difflib runs only on names that are not known at all.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from ari_cli.protocol import Operation
+
+_COMMON = ("propertyid", "roomid", "rateid", "start", "end", "date", "days")
+_POLICY_VALUES = (
+    "refundable",
+    "level",
+    "policyid",
+    "dayspriorcheckin",
+    "penaltytype",
+    "penaltyamount",
+    "penaltyapplied",
+    "depositpolicy",
+    "deposittype",
+    "depositamount",
+    "depositapplied",
+    "depositintervalunits",
+    "deposittimeinterval",
+)
+
+COLUMNS: dict[Operation, tuple[str, ...]] = {
+    Operation.THRESHOLD: (*(c for c in _COMMON if c != "rateid"), "threshold"),
+    Operation.MAXADV: (*_COMMON, "time"),
+    Operation.POLICY: (*_COMMON, *_POLICY_VALUES),
+}
+"""Every canonical field each operation reads, in the order users see them."""
+
+OPTIONAL: frozenset[str] = frozenset({"days", "deposittimeinterval"})
+RANGE_FIELDS = ("start", "end")
+
+# Display spelling of each accepted name; the key is what it normalizes to.
+ALIASES: dict[str, tuple[str, ...]] = {
+    "propertyid": ("property", "hotel", "hotelid"),
+    "roomid": ("room", "roomtype"),
+    "rateid": ("rate", "rateplan"),
+    "start": ("startdateymd", "startdate", "from"),
+    "end": ("enddateymd", "enddate", "to"),
+    "threshold": ("sellthreshold",),
+    "time": ("nights", "maxadv", "max_advance"),
+}
+
+_STRIP = re.compile(r"[\s_\-\ufeff]+")
+
+
+def normalize(name: str) -> str:
+    """The form names are compared in: lower case, without spaces, `_`, `-` (or a stray BOM)."""
+    return _STRIP.sub("", name).lower()
+
+
+def _build_lookup() -> tuple[dict[str, str], dict[str, str]]:
+    canonical: dict[str, str] = {}
+    display: dict[str, str] = {}
+    for names in COLUMNS.values():
+        for name in names:
+            canonical[name] = name
+            display[name] = name
+    for name, aliases in ALIASES.items():
+        for alias in aliases:
+            canonical[normalize(alias)] = name
+            display[normalize(alias)] = alias
+    return canonical, display
+
+
+CANONICAL, _DISPLAY = _build_lookup()
+"""Normalized name or alias -> canonical field name, for every operation."""
+
+_CUTOFF = 0.8  # one wrong letter in a 5-letter name still matches; `rate` vs `date` (0.75) does not
+
+
+def suggest(name: str) -> str | None:
+    """The known name or alias (as users write it) that `name` looks like a misspelling of."""
+    key = normalize(name)
+    if not key or key in CANONICAL:
+        return None
+    close = difflib.get_close_matches(key, CANONICAL, n=1, cutoff=_CUTOFF)
+    return _DISPLAY[close[0]] if close else None
+
+
+def expected_columns(operation: Operation) -> str:
+    """The expected columns of an operation, as the error messages list them."""
+    shown: list[str] = []
+    for name in COLUMNS[operation]:
+        if name == "date":
+            continue
+        if name == "end":
+            shown.append("end (or date for start and end)")
+        elif name in OPTIONAL:
+            shown.append(f"{name} (optional)")
+        else:
+            shown.append(name)
+    return f"expected columns for {operation.value}: {', '.join(shown)}"
+
+
+def alias_hint() -> str:
+    """A hint listing the accepted spellings of names."""
+    listed = "; ".join(f"{name}: {', '.join(aliases)}" for name, aliases in ALIASES.items())
+    return f"names ignore case, spaces, _ and -; also accepted: {listed}"
+
+
+@dataclass
+class Resolver:
+    """Maps the names of one file onto canonical fields, remembering what it saw for the messages."""
+
+    operation: Operation
+    source: str
+    noun: str = "column"
+    ignored: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    seen: set[str] = field(default_factory=set)
+    suggested: set[str] = field(default_factory=set)
+    _cache: dict[str, str | None] = field(default_factory=dict)
+    _used: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        self._used = frozenset(COLUMNS[self.operation])
+
+    def resolve(self, name: str) -> str | None:
+        """The canonical field of `name`, or None when the operation does not use it."""
+        try:
+            return self._cache[name]
+        except KeyError:
+            pass
+        shown = name.strip()
+        key = normalize(name)
+        result: str | None = None
+        canonical = CANONICAL.get(key)
+        if canonical in self._used:
+            result = canonical
+        elif not key:
+            pass  # an unnamed column: spreadsheets leave these behind after the last real one
+        elif canonical is None and (guess := suggest(name)) and CANONICAL[normalize(guess)] in self._used:
+            self.suggested.add(CANONICAL[normalize(guess)])
+            self.problems.append(
+                f'{self.source}: {self.noun} "{shown}" is not known; did you mean "{guess}"?'
+            )
+        elif shown not in self.ignored:
+            # Another operation's column, or a name that looks like nothing we know.
+            self.ignored.append(shown)
+        self._cache[name] = result
+        if result is not None:
+            self.seen.add(result)
+        return result
+
+    def duplicate(self, first: str, second: str, canonical: str, where: str | None = None) -> None:
+        """Record that two names give the same field."""
+        place = f"{self.source} {where}" if where else self.source
+        message = f'{place}: {self.noun}s "{first.strip()}" and "{second.strip()}" both give {canonical}'
+        if message not in self.problems:
+            self.problems.append(message)
+
+    def date_conflict(self, names: Iterable[str], where: str | None = None) -> bool:
+        """Record a problem if `names` hold `date` together with start or end."""
+        given = set(names)
+        if "date" not in given or not given & set(RANGE_FIELDS):
+            return False
+        place = f"{self.source} {where}" if where else self.source
+        both = ", ".join(n for n in RANGE_FIELDS if n in given)
+        self.problems.append(
+            f"{place}: give either a date {self.noun} or start and end {self.noun}s, "
+            f"not date together with {both}"
+        )
+        return True
+
+    def check_required(self) -> None:
+        """Record the required fields that no name gave."""
+        seen = self.seen | self.suggested  # a misspelt name is reported once, not again as missing
+        missing: list[str] = []
+        for name in COLUMNS[self.operation]:
+            if name in seen or name in OPTIONAL or name == "date":
+                continue
+            if name in RANGE_FIELDS:
+                if "date" in seen or (name == "end" and "start" not in seen):
+                    continue
+                if name == "start" and "end" not in seen:
+                    name = "start and end (or date)"
+            missing.append(name)
+        if missing:
+            plural = "s" if len(missing) > 1 or " and " in missing[0] else ""
+            self.problems.append(f"{self.source}: missing {self.noun}{plural} {', '.join(missing)}")
+
+    def warning(self) -> str | None:
+        """The one warning naming the names this file gave that the operation does not use."""
+        if not self.ignored:
+            return None
+        plural = "s" if len(self.ignored) > 1 else ""
+        names = ", ".join(self.ignored)
+        return f"{self.source}: ignored {self.noun}{plural} {names} (not used by {self.operation.value})"
+
+
+def resolve_header(names: Sequence[str], resolver: Resolver) -> list[str | None]:
+    """The canonical field of each header cell (None: ignored), recording duplicates and gaps."""
+    result: list[str | None] = []
+    first: dict[str, str] = {}
+    for name in names:
+        canonical = resolver.resolve(name)
+        if canonical is not None:
+            if canonical in first:
+                resolver.duplicate(first[canonical], name, canonical)
+            else:
+                first[canonical] = name
+        result.append(canonical)
+    resolver.date_conflict(first)
+    resolver.check_required()
+    return result
+
+
+def join_problems(problems: Iterable[str], operation: Operation) -> str:
+    """One message of all header problems, closing with the expected columns."""
+    return "\n".join([*problems, expected_columns(operation)])

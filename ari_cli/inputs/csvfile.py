@@ -1,0 +1,162 @@
+"""CSV files as spreadsheets write them: sniffed delimiter, BOM, CRLF, quotes, padding spaces.
+
+The header is read eagerly (so every file's header problems can be reported together); the rows
+stream from a fresh stream afterwards, one cheap dict per row.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from operator import itemgetter
+from typing import Any
+
+from ari_cli.exits import InputError
+from ari_cli.inputs.columns import Resolver, resolve_header
+from ari_cli.inputs.model import Prepared, SourceRow
+from ari_cli.inputs.textio import Source, decode_problem, nul_problem, pick_encoding
+from ari_cli.protocol import Operation
+
+SAMPLE_BYTES = 64 * 1024
+SNIFF_LINES = 50
+DELIMITERS = ",;\t"
+_DELIMITER_NAMES = {",": '","', ";": '";"', "\t": "tab"}
+
+
+def sniff_delimiter(sample: str) -> str:
+    """`,`, `;` or tab: csv.Sniffer's pick among those, else the one the header line holds most."""
+    lines = [line for line in sample.splitlines() if line.strip()][:SNIFF_LINES]
+    if not lines:
+        return ","
+    header_counts = {d: lines[0].count(d) for d in DELIMITERS}
+    by_header = max(DELIMITERS, key=lambda d: header_counts[d])
+    try:
+        sniffed = csv.Sniffer().sniff("\n".join(lines), delimiters=DELIMITERS).delimiter
+    except csv.Error:
+        sniffed = ""
+    # The sniffer can be swayed by values (a `;` in every note); the header must hold the delimiter.
+    if sniffed and sniffed in DELIMITERS and (header_counts[sniffed] or not header_counts[by_header]):
+        return sniffed
+    return by_header if header_counts[by_header] else ","
+
+
+def _reader_options(delimiter: str) -> dict[str, Any]:
+    # skipinitialspace lets `a, "b,c"` keep its quoted comma; values are stripped anyway.
+    return {"delimiter": delimiter, "quotechar": '"', "doublequote": True, "skipinitialspace": True}
+
+
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    encoding: str
+    delimiter: str
+    header_end: int  # the physical line the header record ends on
+    width: int
+    indices: tuple[int, ...]
+    names: tuple[str, ...]
+
+
+def _sample(source: Source, encoding: str | None) -> tuple[str, str]:
+    with source.open() as stream:
+        head = stream.read(SAMPLE_BYTES + 1)
+    complete = len(head) <= SAMPLE_BYTES
+    head = head[:SAMPLE_BYTES]
+    chosen = pick_encoding(head, encoding)
+    try:
+        text = codecs.getincrementaldecoder(chosen)().decode(head, final=complete)
+    except UnicodeDecodeError:
+        raise decode_problem(source.name, head, chosen) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]  # a BOM kept by an explicit --encoding utf-8: not part of the first name
+    nul = nul_problem(source.name, text)
+    if nul is not None:
+        raise nul
+    if not complete and "\n" in text:
+        text = text[: text.rindex("\n") + 1]  # a cut last line would mislead the sniffer
+    return chosen, text
+
+
+def _header(sample: str, delimiter: str) -> tuple[list[str], int] | None:
+    reader = csv.reader(io.StringIO(sample, newline=""), **_reader_options(delimiter))
+    try:
+        for cells in reader:
+            if any(cell.strip() for cell in cells):
+                return [cell.strip() for cell in cells], reader.line_num
+    except csv.Error:
+        return None  # a header cut off in the sample; reading the rows will report the real error
+    return None
+
+
+def prepare_csv(source: Source, operation: Operation, encoding: str | None) -> Prepared:
+    """Read a CSV file's header and set up its rows to stream."""
+    chosen, sample = _sample(source, encoding)
+    delimiter = sniff_delimiter(sample)
+    found = _header(sample, delimiter)
+    if found is None:
+        return Prepared(rows=[])
+    names, header_end = found
+    resolver = Resolver(operation, source.name, "column")
+    columns = resolve_header(names, resolver)
+    warning = resolver.warning()
+    warnings = [warning] if warning else []
+    if resolver.problems:
+        return Prepared(rows=[], warnings=warnings, problems=resolver.problems)
+    kept = [(i, name) for i, name in enumerate(columns) if name is not None]
+    layout = _Layout(
+        encoding=chosen,
+        delimiter=delimiter,
+        header_end=header_end,
+        width=len(columns),
+        indices=tuple(i for i, _ in kept),
+        names=tuple(name for _, name in kept),
+    )
+    return Prepared(rows=_rows(source, layout), warnings=warnings)
+
+
+def _getter(indices: Sequence[int]) -> Callable[[list[str]], Sequence[str]]:
+    if len(indices) == 1:
+        only = indices[0]
+        return lambda cells: (cells[only],)
+    return itemgetter(*indices)
+
+
+def _too_wide(source: Source, line: int, count: int, layout: _Layout) -> InputError:
+    return InputError(
+        f"{source.name} line {line}: {count} values but the header has {layout.width} columns",
+        hint=f"quote values that hold the delimiter ({_DELIMITER_NAMES[layout.delimiter]}), "
+        "or name the extra column in the header",
+    )
+
+
+def _rows(source: Source, layout: _Layout) -> Iterator[SourceRow]:
+    name, width, names = source.name, layout.width, layout.names
+    getter = _getter(layout.indices)
+    strip = str.strip
+    with source.open() as raw, io.TextIOWrapper(raw, encoding=layout.encoding, newline="") as text:
+        reader = csv.reader(text, **_reader_options(layout.delimiter))
+        try:
+            for _ in reader:
+                if reader.line_num >= layout.header_end:
+                    break
+            previous = reader.line_num
+            for cells in reader:
+                start = previous + 1
+                previous = reader.line_num
+                if not any(cells):
+                    continue
+                count = len(cells)
+                if count != width:
+                    if count < width:
+                        cells += [""] * (width - count)
+                    elif any(map(strip, cells[width:])):
+                        raise _too_wide(source, start, count, layout)
+                fields = dict(zip(names, map(strip, getter(cells)), strict=True))
+                if not any(fields.values()) and not "".join(cells).strip():
+                    continue  # `,,,,` or only spaces: an empty spreadsheet row
+                yield SourceRow(name, start, fields)
+        except UnicodeDecodeError:
+            raise decode_problem(name, source.read(), layout.encoding) from None
+        except csv.Error as problem:
+            raise InputError(f"{name} line {reader.line_num}: {problem}") from None

@@ -1,0 +1,139 @@
+"""JSON and JSON Lines files: parsed with the line each object starts on, then turned into rows.
+
+The stdlib parser keeps no positions, so the pure-Python scanner is rebuilt around wrapped
+`parse_object` / `parse_array` hooks that note where each object and each list entry begins.
+"""
+
+from __future__ import annotations
+
+import json
+import json.decoder
+import json.scanner
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ari_cli.exits import InputError
+from ari_cli.inputs.columns import Resolver
+from ari_cli.inputs.model import Prepared, SourceRow
+from ari_cli.inputs.shapes import Flattener, Located, LocatedList, kind
+from ari_cli.inputs.textio import Source, decode_all
+from ari_cli.protocol import Operation
+
+_JSON_OBJECT: Callable[..., tuple[dict[str, Any], int]] = json.decoder.JSONObject  # type: ignore[attr-defined]
+_JSON_ARRAY: Callable[..., tuple[list[Any], int]] = json.decoder.JSONArray  # type: ignore[attr-defined]
+_MAKE_SCANNER: Callable[[json.JSONDecoder], Any] = json.scanner.py_make_scanner  # type: ignore[attr-defined]
+_NEWLINE = re.compile("\n")
+JSONL_HINT = "one JSON object per line is JSON Lines: name the file .jsonl, or give --format jsonl"
+
+
+def _positional_decoder(text: str) -> json.JSONDecoder:
+    newlines = [match.start() for match in _NEWLINE.finditer(text)]
+
+    def line_at(position: int) -> int:
+        return bisect_right(newlines, position) + 1
+
+    def parse_object(s_and_end: tuple[str, int], *args: Any) -> tuple[Located, int]:
+        parsed, end = _JSON_OBJECT(s_and_end, *args)
+        located = Located(parsed)
+        located.line = line_at(s_and_end[1] - 1)
+        return located, end
+
+    def parse_array(s_and_end: tuple[str, int], scan_once: Callable[..., Any]) -> tuple[LocatedList, int]:
+        lines: list[int] = []
+
+        def noting(string: str, index: int) -> Any:
+            result = scan_once(string, index)
+            lines.append(line_at(index))
+            return result
+
+        values, end = _JSON_ARRAY(s_and_end, noting)
+        located = LocatedList(values)
+        located.lines = lines
+        return located, end
+
+    decoder = json.JSONDecoder()
+    # The scanner reads its hooks from the decoder when it is made, so set them first.
+    vars(decoder).update(parse_object=parse_object, parse_array=parse_array)
+    vars(decoder)["scan_once"] = _MAKE_SCANNER(decoder)
+    return decoder
+
+
+def load_json(name: str, text: str) -> Any:
+    """The parsed document, objects as `Located` and lists as `LocatedList`; None when empty."""
+    if not text.strip():
+        return None
+    try:
+        return _positional_decoder(text).decode(text)
+    except json.JSONDecodeError as problem:
+        hint = JSONL_HINT if problem.msg == "Extra data" else None
+        raise InputError(
+            f"{name} line {problem.lineno} column {problem.colno}: not valid JSON: {problem.msg}", hint=hint
+        ) from None
+    except RecursionError:
+        raise InputError(f"{name}: the JSON is nested too deeply") from None
+
+
+def load_jsonl(name: str, text: str) -> list[tuple[int, Any]]:
+    """Each non-blank line's value, with its line number."""
+    values: list[tuple[int, Any]] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            values.append((number, json.loads(line)))
+        except json.JSONDecodeError as problem:
+            raise InputError(
+                f"{name} line {number} column {problem.colno}: not valid JSON: {problem.msg}",
+                hint="in JSON Lines each line holds one whole JSON object",
+            ) from None
+        except RecursionError:
+            raise InputError(f"{name} line {number}: the JSON is nested too deeply") from None
+    return values
+
+
+def _first_key(raw: dict[str, Any], canonical: str, resolver: Resolver) -> str:
+    return next(key for key in raw if resolver.resolve(key) == canonical)
+
+
+def to_rows(name: str, items: Iterable[tuple[int, dict[str, Any]]], resolver: Resolver) -> list[SourceRow]:
+    """Rows under canonical names; unknown and duplicate keys go to the resolver's problems."""
+    rows: list[SourceRow] = []
+    resolve = resolver.resolve
+    conflict = False  # objects differ in JSON: `date` with start/end is checked per object, named once
+    for line, raw in items:
+        fields: dict[str, Any] = {}
+        for key, value in raw.items():
+            canonical = resolve(key)
+            if canonical is None:
+                continue
+            if canonical in fields:
+                resolver.duplicate(_first_key(raw, canonical, resolver), key, canonical, f"line {line}")
+                continue
+            if isinstance(value, dict | list):
+                raise InputError(
+                    f'{name} line {line}: "{key}" holds {kind(value)}; '
+                    "a value must be text, a number, true/false or null"
+                )
+            fields[canonical] = value
+        if not conflict and "date" in fields:
+            conflict = resolver.date_conflict(fields, f"line {line}")
+        rows.append(SourceRow(name, line, fields))
+    return rows
+
+
+def prepare_json(source: Source, operation: Operation, encoding: str | None, format_: str) -> Prepared:
+    """Read a JSON or JSON Lines file whole: flat rows, API request bodies, or policies."""
+    text = decode_all(source.name, source.read(), encoding)
+    flattener = Flattener(source.name, operation)
+    if format_ == "jsonl":
+        items = flattener.from_lines(load_jsonl(source.name, text))
+    else:
+        items = flattener.from_document(load_json(source.name, text))
+    resolver = Resolver(operation, source.name, "key")
+    rows = to_rows(source.name, items, resolver)
+    if rows:
+        resolver.check_required()
+    warning = resolver.warning()
+    return Prepared(rows=rows, warnings=[warning] if warning else [], problems=resolver.problems)

@@ -1,0 +1,94 @@
+"""read_rows: every input file to rows, with all files' header problems reported together."""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from collections.abc import Iterator, Sequence
+from typing import BinaryIO
+
+from ari_cli.exits import InputError
+from ari_cli.inputs.columns import alias_hint, expected_columns
+from ari_cli.inputs.csvfile import prepare_csv
+from ari_cli.inputs.jsonfile import prepare_json
+from ari_cli.inputs.model import STDIN, STDIN_NAME, Prepared, ReadOptions, ReadResult, SourceRow
+from ari_cli.inputs.textio import (
+    Source,
+    check_encoding,
+    check_format,
+    decode_all,
+    format_for,
+    sniff_format,
+)
+from ari_cli.protocol import Operation
+
+
+def _stdin_source(stdin: BinaryIO | None) -> Source:
+    stream = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise InputError('cannot read standard input ("-"): there is none')
+    try:
+        return Source(STDIN_NAME, data=stream.read())
+    except OSError as problem:
+        raise InputError(f"cannot read standard input: {problem.strerror or problem}") from None
+
+
+def _prepare(source: Source, operation: Operation, options: ReadOptions) -> Prepared:
+    if source.path is not None:
+        source.open().close()  # a missing file says so, whatever its extension
+    format_ = format_for(source, options.format)
+    if format_ is None:
+        assert source.data is not None
+        format_ = sniff_format(decode_all(source.name, source.data, options.encoding))
+    if format_ == "csv":
+        return prepare_csv(source, operation, options.encoding)
+    return prepare_json(source, operation, options.encoding, format_)
+
+
+def _combined(messages: list[str], hints: list[str], problems: bool, operation: Operation) -> InputError:
+    if problems:
+        messages = [*messages, expected_columns(operation)]
+        hints = [*hints, alias_hint()]
+    return InputError("\n".join(messages), hint="\n".join(dict.fromkeys(hints)) or None)
+
+
+def read_rows(
+    paths: Sequence[str], operation: Operation, options: ReadOptions, stdin: BinaryIO | None = None
+) -> ReadResult:
+    """Read every path (`-` is standard input) into rows under canonical field names.
+
+    Headers are checked for all files before any row is read, and their problems raised as one
+    InputError; CSV rows then stream lazily (a malformed row raises InputError while iterating).
+    """
+    options = ReadOptions(format=check_format(options.format), encoding=check_encoding(options.encoding))
+    failures: list[InputError] = []
+    messages: list[str] = []  # in the order of the paths, so each file's problems stay together
+    problems = False
+    warnings: list[str] = []
+    row_sources: list[Iterator[SourceRow] | list[SourceRow]] = []
+    stdin_taken = False
+    for path in paths:
+        try:
+            if path == STDIN:
+                if stdin_taken:
+                    raise InputError('standard input ("-") can be read only once')
+                stdin_taken = True
+                source = _stdin_source(stdin)
+            else:
+                source = Source(path, path=path)
+            prepared = _prepare(source, operation, options)
+        except InputError as failure:
+            failures.append(failure)
+            messages.append(failure.message)
+            continue
+        messages.extend(prepared.problems)
+        problems = problems or bool(prepared.problems)
+        warnings.extend(prepared.warnings)
+        row_sources.append(prepared.rows)
+    if len(failures) == 1 and not problems:
+        raise failures[0]
+    if messages:
+        raise _combined(messages, [f.hint for f in failures if f.hint], problems, operation)
+    if all(isinstance(rows, list) for rows in row_sources):
+        return ReadResult(rows=[row for rows in row_sources for row in rows], warnings=warnings)
+    return ReadResult(rows=itertools.chain.from_iterable(row_sources), warnings=warnings)

@@ -1,0 +1,188 @@
+"""Bytes to text: where input comes from, which encoding, which format, and errors a user can act on."""
+
+from __future__ import annotations
+
+import codecs
+import io
+import json
+import os
+from dataclasses import dataclass
+from typing import BinaryIO
+
+from ari_cli.exits import InputError
+from ari_cli.inputs.model import FORMATS, STDIN_NAME
+
+DEFAULT_ENCODING = "utf-8-sig"
+EXTENSIONS: dict[str, str] = {
+    ".csv": "csv",
+    ".tsv": "csv",
+    ".json": "json",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+}
+SPREADSHEETS = (".xlsx", ".xlsm", ".xls", ".ods")
+# Checked longest first: a UTF-32-LE BOM starts with the UTF-16-LE one.
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+ENCODING_HINT = "give the file's encoding, e.g. --encoding cp1252 (Excel on Windows) or --encoding latin-1"
+NUL_HINT = "save a spreadsheet as CSV (UTF-8); for UTF-16 text without a BOM give --encoding utf-16"
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One input: a file path, or the bytes of standard input (read once, kept for re-reading)."""
+
+    name: str
+    path: str | None = None
+    data: bytes | None = None
+
+    def open(self) -> BinaryIO:
+        """A fresh binary stream over the whole input."""
+        if self.data is not None:
+            return io.BytesIO(self.data)
+        assert self.path is not None
+        try:
+            return open(self.path, "rb")  # the caller closes it
+        except FileNotFoundError:
+            raise InputError(f"cannot read {self.name}: no such file") from None
+        except IsADirectoryError:
+            raise InputError(f"cannot read {self.name}: it is a directory, not a file") from None
+        except PermissionError:
+            raise InputError(f"cannot read {self.name}: permission denied") from None
+        except OSError as problem:
+            raise InputError(f"cannot read {self.name}: {problem.strerror or problem}") from None
+
+    def read(self) -> bytes:
+        """All of the input's bytes."""
+        with self.open() as stream:
+            try:
+                return stream.read()
+            except OSError as problem:
+                raise InputError(f"cannot read {self.name}: {problem.strerror or problem}") from None
+
+
+def check_encoding(encoding: str | None) -> str | None:
+    """The user's encoding, verified to exist (None keeps the default)."""
+    if encoding is None:
+        return None
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        raise InputError(
+            f'unknown encoding "{encoding}"', hint="for example --encoding cp1252 or --encoding latin-1"
+        ) from None
+    return encoding
+
+
+def pick_encoding(head: bytes, encoding: str | None) -> str:
+    """The user's encoding, else UTF-16/32 when the text starts with their BOM, else UTF-8 (BOM or not)."""
+    if encoding is not None:
+        return encoding
+    for bom, name in _BOMS:
+        if head.startswith(bom):
+            return name
+    return DEFAULT_ENCODING
+
+
+def _shown(encoding: str) -> str:
+    name = codecs.lookup(encoding).name
+    return "UTF-8" if name in ("utf-8", "utf-8-sig") else encoding
+
+
+def decode_problem(
+    name: str, raw: bytes, encoding: str, error: UnicodeDecodeError | None = None
+) -> InputError:
+    """The error for bytes that do not decode, naming the line of the first bad byte."""
+    if error is None:  # an error raised on a chunk has offsets into that chunk: decode from the start
+        try:
+            raw.decode(encoding)
+        except UnicodeDecodeError as found:
+            error = found
+    if error is None:
+        return InputError(f"{name}: cannot decode the file as {_shown(encoding)}", hint=ENCODING_HINT)
+    # error.object may lack a BOM the codec stripped; counting in it keeps the line right either way.
+    data = bytes(error.object)
+    line = data[: error.start].decode(encoding, errors="replace").count("\n") + 1
+    bad = data[error.start : error.end][:4].hex(" ")
+    return InputError(
+        f"{name} line {line}: cannot decode byte {bad} as {_shown(encoding)}", hint=ENCODING_HINT
+    )
+
+
+def nul_problem(name: str, text: str, first_line: int = 1) -> InputError | None:
+    """The error for text that holds a NUL character (binary data or UTF-16 read as UTF-8)."""
+    at = text.find("\x00")
+    if at < 0:
+        return None
+    line = first_line + text.count("\n", 0, at)
+    return InputError(f"{name} line {line}: holds a NUL byte; this is not a text file", hint=NUL_HINT)
+
+
+def decode_all(name: str, raw: bytes, encoding: str | None) -> str:
+    """The whole input as text, or an InputError about its bytes."""
+    chosen = pick_encoding(raw[:4], encoding)
+    try:
+        text = raw.decode(chosen)
+    except UnicodeDecodeError as problem:
+        raise decode_problem(name, raw, chosen, problem) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]  # a BOM left by an explicit --encoding utf-8 or utf-16-le
+    nul = nul_problem(name, text)
+    if nul is not None:
+        raise nul
+    return text
+
+
+def sniff_format(text: str) -> str:
+    """json, jsonl or csv, from what standard input's text looks like."""
+    stripped = text.lstrip()
+    if not stripped.startswith(("[", "{")):
+        return "csv"
+    if stripped.startswith("["):
+        return "json"
+    lines = [line for line in stripped.splitlines() if line.strip()]
+    if len(lines) < 2:
+        return "json"
+    try:
+        if all(isinstance(json.loads(line), dict) for line in lines):
+            return "jsonl"
+    except ValueError:
+        pass
+    return "json"
+
+
+def check_format(format_: str | None) -> str | None:
+    """A --format value, verified."""
+    if format_ is None:
+        return None
+    value = format_.strip().lower()
+    if value not in FORMATS:
+        raise InputError(f'unknown format "{format_}"; use one of {", ".join(FORMATS)}')
+    return value
+
+
+def format_for(source: Source, format_: str | None) -> str | None:
+    """The format of a file from its extension (`--format` for unknown ones); None: sniff stdin."""
+    if source.name == STDIN_NAME:
+        return format_
+    assert source.path is not None
+    ext = os.path.splitext(source.path)[1].lower()
+    if ext in EXTENSIONS:
+        return EXTENSIONS[ext]
+    if ext in SPREADSHEETS:
+        raise InputError(
+            f"{source.name}: reading {ext} is not supported yet; save the sheet as CSV (UTF-8)",
+            hint="in Excel: File > Save As > CSV UTF-8 (Comma delimited)",
+        )
+    if format_ is not None:
+        return format_
+    known = ", ".join(EXTENSIONS)
+    what = f'"{ext}"' if ext else "no extension"
+    raise InputError(
+        f"{source.name}: cannot tell the format from {what}; supported are {known}",
+        hint='give --format csv|json|jsonl (this is also how standard input "-" is read)',
+    )

@@ -1,0 +1,107 @@
+"""One push run, stage by stage: read -> validate -> plan -> batch -> send -> attribute."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import BinaryIO
+
+from ari_cli.batch import DataForm, Envelope, build_body, make_batches
+from ari_cli.config import Connection
+from ari_cli.inputs import ReadOptions, read_rows
+from ari_cli.plan import Plan, PlanOptions, plan_settings
+from ari_cli.protocol import Operation, path_segment, push_url
+from ari_cli.records import DateOptions, Parsed, parse_rows
+from ari_cli.results import Run, RowResult, Status, attribute
+from ari_cli.send import Exchange, Route, SendOptions, send_all
+
+UNSENT_NOTE = "not sent: the input has invalid rows; fix them, or give --skip-invalid to send the valid ones"
+
+
+@dataclass(frozen=True, slots=True)
+class PushOptions:
+    """Everything a push run needs besides the connection."""
+
+    operation: Operation
+    files: tuple[str, ...]
+    today: dt.date
+    read: ReadOptions = ReadOptions()
+    date_format: str | None = None
+    merge: bool = True
+    last_wins: bool = False
+    batch_size: int = 50
+    data_form: DataForm = DataForm.LIST
+    skip_invalid: bool = False
+    dry_run: bool = False
+    send: SendOptions = SendOptions()
+
+
+@dataclass
+class Prepared:
+    """A run read, validated and planned: what --dry-run shows and what is sent."""
+
+    parsed: Parsed
+    plan: Plan
+    exchanges: list[Exchange]
+    warnings: list[str]
+
+    @property
+    def invalid(self) -> bool:
+        return bool(self.parsed.errors or self.plan.invalid)
+
+
+def prepare(options: PushOptions, connection: Connection | None, stdin: BinaryIO | None = None) -> Prepared:
+    """Read, validate, plan and batch; no network."""
+    read = read_rows(options.files, options.operation, options.read, stdin=stdin)
+    single = options.data_form is DataForm.OBJECT
+    parsed = parse_rows(read.rows, options.operation, DateOptions(options.today, options.date_format), single)
+    plan = plan_settings(
+        parsed.settings, parsed.views, PlanOptions(options.today, options.merge, options.last_wins)
+    )
+    size = 1 if single or options.operation is Operation.POLICY else options.batch_size
+    envelope = Envelope(connection.api_key, connection.source_id) if connection else Envelope()
+    base = connection.base_url if connection else "<base_url>"
+    source = connection.source_id if connection else envelope.sourceid
+    template = connection.path_segment if connection else "{action}"
+    exchanges = []
+    for number, batch in enumerate(make_batches(plan.records, size), start=1):
+        records = [plan.records[i] for i in batch.records]
+        body = build_body(options.operation, envelope, records, options.data_form)
+        segment = path_segment(template, options.operation.action, batch.propertyid)
+        url = push_url(base, source, segment)
+        exchanges.append(Exchange(number, batch.propertyid, batch.records, body, url))
+    return Prepared(parsed, plan, exchanges, list(read.warnings) + plan.warnings)
+
+
+def execute(
+    options: PushOptions,
+    prepared: Prepared,
+    connection: Connection | None,
+    on_final: Callable[[Exchange], None] | None = None,
+) -> Run:
+    """Send what was prepared (unless dry-run or invalid) and attribute the answers to rows."""
+    parsed, plan = prepared.parsed, prepared.plan
+    stop = prepared.invalid and not options.skip_invalid
+    exchanges = prepared.exchanges
+    if not options.dry_run and not stop and exchanges:
+        assert connection is not None, "a run that sends has a connection"
+        envelope = Envelope(connection.api_key, connection.source_id)
+
+        def build(part: tuple[int, ...] | list[int]) -> dict[str, object]:
+            records = [plan.records[i] for i in part]
+            return build_body(options.operation, envelope, records, options.data_form)
+
+        route = Route(url_for=lambda _p: "", build=build, base_url=connection.base_url)
+        exchanges = send_all(exchanges, route, options.send, on_final=on_final)
+    rows = attribute(parsed.views, parsed.errors, plan, exchanges if not stop else [], options.dry_run)
+    if stop:
+        rows = [_unsent(r) for r in rows]
+        exchanges = []
+    return Run(options.operation, options.dry_run, rows, plan.records, exchanges, prepared.warnings)
+
+
+def _unsent(row: RowResult) -> RowResult:
+    if row.status is Status.OK:
+        row.status, row.note = Status.SKIPPED, UNSENT_NOTE
+    return row

@@ -1,0 +1,383 @@
+"""Validated settings per operation, built from input rows, with every error tied to its line.
+
+A `Setting` is what one row (or, for policies, one group of level rows) asks for: a value for a
+key (property, room[, rate]) over a date range, optionally filtered to some weekdays.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ari_cli.dates import parse_date, parse_days
+from ari_cli.inputs import SourceRow
+from ari_cli.protocol import (
+    CLEAR,
+    DEPOSIT_INTERVALS,
+    PERCENT_MAX,
+    PERCENT_MIN,
+    THRESHOLD_MAX,
+    TIME_MAX,
+    TIME_MIN,
+    UNUSED_DEPOSIT_INTERVAL,
+    CancellationRule,
+    Deposit,
+    Operation,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RowView:
+    """What the results table shows of an input row, valid or not."""
+
+    source: str
+    line: int
+    propertyid: str = ""
+    roomid: str = ""
+    rateid: str = ""
+    dates: str = ""
+    value: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """A cancellation and deposit policy: the value a policy row group sets."""
+
+    refundable: str
+    rules: tuple[CancellationRule, ...]
+    deposit: Deposit
+
+    def describe(self) -> str:
+        levels = "; ".join(
+            f"L{r.level}: {r.dayspriorcheckin}d {r.penaltyamount}% "
+            f"{'1st night' if r.penaltyapplied == 3 else 'stay'}"
+            for r in self.rules
+        )
+        d = self.deposit
+        deposit = "no deposit" if d.depositpolicy == "not required" else f"deposit {d.depositamount}%"
+        return f"{'refundable' if self.refundable == 'true' else 'non-refundable'}; {levels}; {deposit}"
+
+
+Value = Hashable
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One row's (or policy group's) request: a value for a key over [start, end] on some weekdays."""
+
+    refs: tuple[int, ...]
+    key: tuple[str, ...]
+    start: dt.date
+    end: dt.date
+    days: frozenset[int] | None
+    value: Value
+
+
+@dataclass
+class Parsed:
+    """The outcome of validating all rows: views, settings, and the errors of each invalid row."""
+
+    views: list[RowView] = field(default_factory=list)
+    settings: list[Setting] = field(default_factory=list)
+    errors: dict[int, list[str]] = field(default_factory=dict)
+
+
+class _RowErrors:
+    def __init__(self, row: SourceRow) -> None:
+        self.row = row
+        self.messages: list[str] = []
+
+    def add(self, name: str, problem: str) -> None:
+        self.messages.append(f"{self.row.source} line {self.row.line}, {name}: {problem}")
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+def _whole(value: Any) -> int | None:
+    """Spreadsheets write 3 as `3.0`; accept that, refuse fractions and words."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    text = _text(value)
+    if text.endswith(".0"):
+        text = text[:-2]
+    if text.lstrip("-").isdigit() and text.isascii():
+        return int(text)
+    return None
+
+
+def _number(errs: _RowErrors, fields: dict[str, Any], name: str, low: int, high: int) -> int | None:
+    raw = fields.get(name)
+    text = _text(raw)
+    if not text:
+        errs.add(name, f"is empty; give a whole number {low}-{high}")
+        return None
+    number = _whole(raw)
+    if number is None:
+        errs.add(name, f"{text!r} is not a whole number")
+    elif number < low:
+        errs.add(name, f"{number} is below the minimum {low}")
+    elif number > high:
+        errs.add(name, f"{number} is above the maximum {high}")
+    else:
+        return number
+    return None
+
+
+def _choice(errs: _RowErrors, fields: dict[str, Any], name: str, allowed: dict[int, str]) -> int | None:
+    raw = fields.get(name)
+    number = _whole(raw)
+    if number in allowed:
+        return number
+    options = ", ".join(f"{k} ({v})" for k, v in allowed.items())
+    shown = _text(raw)
+    errs.add(name, f"{shown!r} is not allowed; use {options}" if shown else f"is empty; use {options}")
+    return None
+
+
+def _level_value(errs: _RowErrors, fields: dict[str, Any], name: str, low: int, high: int) -> str | None:
+    """A threshold or time: a whole number in range, or `n/a` to clear."""
+    text = _text(fields.get(name))
+    if text.lower() == CLEAR:
+        return CLEAR
+    number = _number(errs, fields, name, low, high)
+    if number is None:
+        if not text:
+            errs.messages[-1] += f" or {CLEAR} to clear"
+        return None
+    return str(number)
+
+
+def _required_text(errs: _RowErrors, fields: dict[str, Any], name: str) -> str:
+    text = _text(fields.get(name))
+    if not text:
+        errs.add(name, "is empty")
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class DateOptions:
+    """How dates are read: today's date and an optional strptime layout."""
+
+    today: dt.date
+    date_format: str | None = None
+
+
+def _range(
+    errs: _RowErrors, fields: dict[str, Any], dates: DateOptions
+) -> tuple[dt.date | None, dt.date | None, frozenset[int] | None]:
+    def one(name: str) -> dt.date | None:
+        raw = fields.get(name)
+        if isinstance(raw, dt.date):
+            return raw
+        text = _text(raw)
+        if not text:
+            errs.add(name, "is empty; give a date YYYY-MM-DD, today or today+N")
+            return None
+        try:
+            return parse_date(text, dates.today, dates.date_format)
+        except ValueError as problem:
+            errs.add(name, str(problem))
+            return None
+
+    if "date" in fields:
+        start = end = one("date")
+    else:
+        start, end = one("start"), one("end")
+    if start and end and end < start:
+        errs.add("end", f"{end.isoformat()} is before the start {start.isoformat()}")
+    days: frozenset[int] | None = None
+    days_text = _text(fields.get("days"))
+    if days_text:
+        try:
+            days = parse_days(days_text)
+        except ValueError as problem:
+            errs.add("days", str(problem))
+    return start, end, days
+
+
+def _view(row: SourceRow, value: str, start: dt.date | None, end: dt.date | None) -> RowView:
+    """The row as the table shows it: resolved dates where they parsed, the text otherwise."""
+    f = row.fields
+    if start and end:
+        dates = start.isoformat() if start == end else f"{start.isoformat()}..{end.isoformat()}"
+    elif "date" in f:
+        dates = _text(f.get("date"))
+    else:
+        dates = f"{_text(f.get('start'))}..{_text(f.get('end'))}"
+    if _text(f.get("days")):
+        dates += f" ({_text(f.get('days'))})"
+    return RowView(
+        row.source, row.line, _text(f.get("propertyid")), _text(f.get("roomid")), _text(f.get("rateid")),
+        dates, value,
+    )  # fmt: skip
+
+
+_REFUNDABLE = {"true": "true", "yes": "true", "false": "false", "no": "false"}
+_DEPOSIT_POLICIES = {"required": "required", "not required": "not required", "notrequired": "not required"}
+_APPLIED = {3: "first night", 4: "full stay"}
+
+
+def _deposit(errs: _RowErrors, fields: dict[str, Any]) -> Deposit | None:
+    policy_text = " ".join(_text(fields.get("depositpolicy")).lower().replace("_", " ").split())
+    policy = _DEPOSIT_POLICIES.get(policy_text)
+    if policy is None:
+        errs.add("depositpolicy", f"{policy_text!r} is not allowed; use required or not required")
+    kind = _choice(errs, fields, "deposittype", {3: "percentage"})
+    amount = _number(errs, fields, "depositamount", PERCENT_MIN, PERCENT_MAX)
+    applied = _choice(errs, fields, "depositapplied", _APPLIED)
+    units = _choice(errs, fields, "depositintervalunits", {1: "days before arrival", 0: "at booking"})
+    interval_text = _text(fields.get("deposittimeinterval"))
+    interval: int | None = UNUSED_DEPOSIT_INTERVAL
+    if units == 1:
+        interval = _whole(fields.get("deposittimeinterval"))
+        if interval not in DEPOSIT_INTERVALS:
+            allowed = "1-10, 30, 45 or 60"
+            errs.add(
+                "deposittimeinterval",
+                f"{interval_text!r} is not allowed; use {allowed} (days before arrival)"
+                if interval_text
+                else f"is empty; with depositintervalunits 1 give {allowed} days",
+            )
+            interval = None
+    elif units == 0 and interval_text and _whole(interval_text) != 0:
+        errs.add(
+            "deposittimeinterval",
+            f"{interval_text} is used only when depositintervalunits is 1 (days before arrival); "
+            "leave it empty when the deposit is charged at booking",
+        )
+        interval = None
+    if None in (policy, kind, amount, applied, units, interval):
+        return None
+    return Deposit.model_validate(
+        {
+            "depositpolicy": policy,
+            "deposittype": kind,
+            "depositamount": amount,
+            "depositapplied": applied,
+            "depositintervalunits": units,
+            "deposittimeinterval": interval,
+        }
+    )
+
+
+def _rule(errs: _RowErrors, fields: dict[str, Any]) -> CancellationRule | None:
+    level = _choice(errs, fields, "level", {1: "first level", 2: "second level"})
+    policyid = _number(errs, fields, "policyid", 1, 5)
+    days = _number(errs, fields, "dayspriorcheckin", 0, 10_000)
+    kind = _choice(errs, fields, "penaltytype", {3: "percentage of the stay"})
+    amount = _number(errs, fields, "penaltyamount", PERCENT_MIN, PERCENT_MAX)
+    applied = _choice(errs, fields, "penaltyapplied", _APPLIED)
+    if None in (level, policyid, days, kind, amount, applied):
+        return None
+    return CancellationRule.model_validate(
+        {
+            "policyid": policyid,
+            "dayspriorcheckin": days,
+            "penaltytype": kind,
+            "penaltyamount": amount,
+            "penaltyapplied": applied,
+            "level": level,
+        }
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _PolicyRow:
+    index: int
+    line: str
+    group: tuple[Any, ...]
+    refundable: str
+    rule: CancellationRule
+    deposit: Deposit
+
+
+def parse_rows(
+    rows: Iterable[SourceRow], operation: Operation, dates: DateOptions, single_level: bool = False
+) -> Parsed:
+    """Validate rows into settings; every problem of every row is kept, tied to its line."""
+    parsed = Parsed()
+    policy_rows: list[_PolicyRow] = []
+    value_name = "threshold" if operation is Operation.THRESHOLD else "time"
+    for index, row in enumerate(rows):
+        errs = _RowErrors(row)
+        f = row.fields
+        propertyid = _required_text(errs, f, "propertyid")
+        roomid = _required_text(errs, f, "roomid")
+        rateid = _required_text(errs, f, "rateid") if operation is not Operation.THRESHOLD else ""
+        start, end, days = _range(errs, f, dates)
+        if operation is Operation.POLICY:
+            refundable_text = _text(f.get("refundable"))
+            refundable = _REFUNDABLE.get(refundable_text.lower())
+            if refundable is None:
+                errs.add("refundable", f"{refundable_text!r} is not allowed; use true or false")
+            rule, deposit = _rule(errs, f), _deposit(errs, f)
+            if refundable == "false" and deposit and deposit.depositpolicy != "required":
+                errs.add("depositpolicy", "must be required when refundable is false")
+            parsed.views.append(_view(row, f"level {_text(f.get('level'))}", start, end))
+            if not errs.messages and rule and deposit and refundable and start and end:
+                group = (propertyid, roomid, rateid, start, end, days)
+                where = f"{row.source} line {row.line}"
+                policy_rows.append(_PolicyRow(index, where, group, refundable, rule, deposit))
+        else:
+            low, high = (0, THRESHOLD_MAX) if operation is Operation.THRESHOLD else (TIME_MIN, TIME_MAX)
+            value = _level_value(errs, f, value_name, low, high)
+            parsed.views.append(_view(row, _text(f.get(value_name)), start, end))
+            if not errs.messages and value is not None and start and end:
+                key = (propertyid, roomid, rateid) if rateid else (propertyid, roomid)
+                parsed.settings.append(Setting((index,), key, start, end, days, value))
+        if errs.messages:
+            parsed.errors[index] = errs.messages
+    if policy_rows:
+        _group_policies(policy_rows, parsed, single_level)
+    return parsed
+
+
+def _group_policies(rows: list[_PolicyRow], parsed: Parsed, single_level: bool) -> None:
+    """One policy per (property, room, rate, start, end, days); its rows must agree."""
+    groups: dict[tuple[Any, ...], list[_PolicyRow]] = {}
+    for row in rows:
+        groups.setdefault(row.group, []).append(row)
+    for (propertyid, roomid, rateid, start, end, days), members in groups.items():
+        first = members[0]
+        problems: list[tuple[int, str]] = []
+        seen: dict[int, _PolicyRow] = {}
+        for other in members:
+            if other.refundable != first.refundable:
+                problems.append((other.index, f"refundable {other.refundable} differs from "
+                                 f"{first.refundable} on {first.line} of the same policy"))  # fmt: skip
+            if other.deposit != first.deposit:
+                problems.append((other.index, f"deposit columns differ from {first.line} of the same policy; "
+                                 "every level row of a policy must carry the same deposit"))  # fmt: skip
+            twin = seen.get(other.rule.level)
+            if twin is not None:
+                problems.append((other.index, f"level {other.rule.level} appears twice in one policy, "
+                                 f"also on {twin.line}"))  # fmt: skip
+            seen.setdefault(other.rule.level, other)
+        if single_level and len(members) > 1:
+            problems.append((members[1].index, f"a policy with {len(members)} levels cannot be sent with "
+                             "--data-form object, which carries one cancellation rule; use --data-form list"))  # fmt: skip
+        if problems:
+            for index, message in problems:
+                view = parsed.views[index]
+                parsed.errors.setdefault(index, []).append(f"{view.source} line {view.line}, policy: {message}")
+            for member in members:
+                if member.index not in parsed.errors:
+                    parsed.errors[member.index] = [
+                        f"{parsed.views[member.index].source} line {parsed.views[member.index].line}, "
+                        "policy: another row of this policy is invalid"
+                    ]
+            continue
+        rules = tuple(sorted((m.rule for m in members), key=lambda r: r.level))
+        policy = Policy(first.refundable, rules, first.deposit)
+        refs = tuple(m.index for m in members)
+        parsed.settings.append(Setting(refs, (propertyid, roomid, rateid), start, end, days, policy))

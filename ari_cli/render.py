@@ -1,0 +1,237 @@
+"""Showing a run: the Rich table, JSON and CSV documents, report files, progress and warnings.
+
+stdout carries results only; progress, warnings and errors go to stderr. Without a terminal, or
+with NO_COLOR, nothing but plain text is written.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from ari_cli.protocol import Operation
+from ari_cli.results import RowResult, Run, Status
+from ari_cli.secrets import masked_body, scrub
+from ari_cli.send import Exchange, Problem
+
+SHOW_ALL_UP_TO = 50
+_STYLE = {Status.OK: "green", Status.FAILED: "bold red", Status.INVALID: "red", Status.SKIPPED: "yellow"}
+
+
+def console(stderr: bool = False, file: IO[str] | None = None) -> Console:
+    """A console that writes plain text when not on a terminal or when NO_COLOR is set."""
+    stream = file or (sys.stderr if stderr else sys.stdout)
+    terminal = stream.isatty()
+    return Console(
+        file=stream,
+        stderr=stderr,
+        highlight=False,
+        no_color=bool(os.environ.get("NO_COLOR")) or not terminal,
+        force_terminal=terminal,
+        width=None if terminal else 1000,  # files and pipes: never wrap a cell
+        soft_wrap=not terminal,
+    )
+
+
+def problem_dict(problem: Problem) -> dict[str, Any]:
+    """An error as the contract writes it."""
+    return {"code": problem.code, "message": scrub(problem.message), "http_status": problem.http_status}
+
+
+def _problem_text(problem: Problem) -> str:
+    code = f"{problem.code} " if problem.code is not None else ""
+    status = f" (HTTP {problem.http_status})" if problem.http_status is not None else ""
+    return scrub(f"{code}{problem.message}{status}")
+
+
+def _lines(run: Run, exchange: Exchange) -> list[int]:
+    refs = sorted({ref for i in exchange.records for ref in run.records[i].refs})
+    return [run.rows[ref].view.line for ref in refs]
+
+
+def request_dict(run: Run, exchange: Exchange) -> dict[str, Any]:
+    """One request of the JSON document; the body with `sharepost` masked."""
+    outcome = exchange.outcome
+    return {
+        "id": exchange.id,
+        "propertyid": exchange.propertyid,
+        "records": len(exchange.records),
+        "lines": _lines(run, exchange),
+        "attempts": exchange.attempts,
+        "http_status": outcome.http_status if outcome else None,
+        "success": outcome.success if outcome else None,
+        "trackingid": outcome.trackingid if outcome else None,
+        "errors": [problem_dict(p) for p in outcome.errors] if outcome else [],
+        "body": masked_body(exchange.body),
+    }
+
+
+def row_dict(row: RowResult) -> dict[str, Any]:
+    """One row of the JSON document."""
+    return {
+        "source": row.view.source,
+        "line": row.view.line,
+        "status": row.status.value,
+        "trackingids": list(row.trackingids),
+        "errors": [problem_dict(p) for p in row.errors],
+    }
+
+
+def document(run: Run) -> dict[str, Any]:
+    """The whole run in the contract's `--output json` shape."""
+    return {
+        "operation": run.operation.value,
+        "dry_run": run.dry_run,
+        "summary": run.summary(),
+        "rows": [row_dict(r) for r in run.rows],
+        "requests": [request_dict(run, e) for e in run.exchanges],
+    }
+
+
+CSV_FIELDS = ("source", "line", "status", "trackingids", "errors")
+
+
+def _neutral(cell: str) -> str:
+    # A spreadsheet would run a cell starting with these as a formula.
+    return f"'{cell}" if cell[:1] in ("=", "+", "-", "@") else cell
+
+
+def write_csv(run: Run, stream: IO[str]) -> None:
+    """The rows as CSV, one line each, with the JSON document's row fields."""
+    writer = csv.writer(stream, lineterminator="\n")
+    writer.writerow(CSV_FIELDS)
+    for row in run.rows:
+        cells = [row.view.source, str(row.view.line), row.status.value, " ".join(row.trackingids),
+                 " | ".join(_problem_text(p) for p in row.errors)]  # fmt: skip
+        writer.writerow([_neutral(c) for c in cells])
+
+
+def write_json(run: Run, stream: IO[str]) -> None:
+    """The JSON document, and nothing else."""
+    json.dump(document(run), stream, ensure_ascii=False, indent=2)
+    stream.write("\n")
+
+
+def write_report(run: Run, path: Path) -> None:
+    """The per-row results to a `.csv` or `.json` file."""
+    buffer = io.StringIO()
+    if path.suffix.lower() == ".json":
+        write_json(run, buffer)
+    else:
+        write_csv(run, buffer)
+    path.write_text(buffer.getvalue(), encoding="utf-8")
+
+
+def _value_column(operation: Operation) -> str:
+    return {Operation.THRESHOLD: "Threshold", Operation.MAXADV: "Nights", Operation.POLICY: "Policy"}[operation]
+
+
+def _result_text(run: Run, row: RowResult) -> Text:
+    label = "planned" if run.dry_run and row.status is Status.OK else row.status.value
+    return Text(label, style=_STYLE[row.status])
+
+
+def _detail(row: RowResult) -> str:
+    return "\n".join(_problem_text(p) for p in row.errors) if row.errors else row.note
+
+
+def _hints(rows: list[RowResult]) -> list[str]:
+    """Each distinct service error once, with what to check."""
+    seen: dict[str, None] = {}
+    for row in rows:
+        for p in row.errors:
+            if p.hint:
+                status = f" (HTTP {p.http_status})" if p.http_status is not None else ""
+                seen.setdefault(f"  {p.code if p.code is not None else 'error'}{status}: {p.hint}", None)
+    return list(seen)
+
+
+def table(run: Run, show_all: bool | None, out: Console) -> None:
+    """The rows table (all rows, or only failed and invalid ones over 50 rows) and a summary."""
+    everything = show_all if show_all is not None else len(run.rows) <= SHOW_ALL_UP_TO
+    shown = [r for r in run.rows if everything or r.status in (Status.FAILED, Status.INVALID)]
+    plain = not out.is_terminal
+    grid = Table(box=box.ASCII if plain else box.SIMPLE_HEAVY, show_lines=False, pad_edge=False)
+    for name in ("Line", "Property", "Room"):
+        grid.add_column(name, no_wrap=True)
+    with_rate = run.operation is not Operation.THRESHOLD
+    if with_rate:
+        grid.add_column("Rate", no_wrap=True)
+    grid.add_column("Dates", no_wrap=True)
+    grid.add_column(_value_column(run.operation))
+    grid.add_column("Result", no_wrap=True)
+    grid.add_column("Tracking id")
+    grid.add_column("Error / note")
+    for row in shown:
+        v = row.view
+        cells: list[str | Text] = [f"{v.source}:{v.line}", v.propertyid, v.roomid]
+        if with_rate:
+            cells.append(v.rateid)
+        cells += [v.dates, v.value, _result_text(run, row), "\n".join(row.trackingids), _detail(row)]
+        grid.add_row(*(escape(c) if isinstance(c, str) else c for c in cells))
+    if shown:
+        out.print(grid)
+    hints = _hints(shown)
+    if hints:
+        out.print("What to check:", markup=False)
+        for line in hints:
+            out.print(line, markup=False)
+    hidden = len(run.rows) - len(shown)
+    if hidden:
+        out.print(f"{hidden} ok or skipped rows not shown; --show all lists every row")
+    out.print(summary_line(run))
+
+
+def summary_line(run: Run) -> str:
+    """`12 rows: 10 ok, 1 failed, 1 invalid, 0 skipped; 4 records in 2 requests`."""
+    s = run.summary()
+    verb = "planned" if run.dry_run else "sent"
+    return (
+        f"{s['rows']} rows: {s['ok']} {'valid' if run.dry_run else 'ok'}, {s['failed']} failed, "
+        f"{s['invalid']} invalid, {s['skipped']} skipped; {s['records']} records in "
+        f"{s['requests']} requests {verb}"
+    )
+
+
+def planned_requests(run: Run, out: Console) -> None:
+    """Each planned request: method, URL and the body with the key masked."""
+    for exchange in run.exchanges:
+        out.print(f"# request {exchange.id}: {len(exchange.records)} records, property {exchange.propertyid}")
+        out.print(f"POST {exchange.url}", markup=False)
+        out.print(json.dumps(masked_body(exchange.body), indent=2, ensure_ascii=False), markup=False)
+
+
+def notices(messages: list[str], err: Console, label: str = "warning") -> None:
+    """Warnings or errors on stderr, one per line."""
+    for message in messages:
+        err.print(f"{label}: {scrub(message)}", markup=False)
+
+
+@contextmanager
+def progress(total: int, err: Console, enabled: bool) -> Iterator[Any]:
+    """A progress bar of records answered, on stderr, only when it is a terminal."""
+    if not enabled or not err.is_terminal or total == 0:
+        yield lambda _n: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar = Progress(
+        TextColumn("sending"), BarColumn(), MofNCompleteColumn(), TextColumn("records"),
+        TimeElapsedColumn(), console=err, transient=True,
+    )  # fmt: skip
+    with bar:
+        task = bar.add_task("send", total=total)
+        yield lambda n: bar.advance(task, n)

@@ -1,0 +1,205 @@
+"""The sandbox's HTTP transport: reads requests, writes answers, drops or holds connections.
+
+It knows nothing of the push service: a `Responder` turns each request into an answer. Responses
+are written in one piece (status line, headers and body in a single send, Nagle off) so that
+keep-alive clients do not stall on delayed ACKs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http
+import socket
+import sys
+import threading
+import traceback
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Protocol
+
+MAX_LINE = 65536
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """One request as received: method, target (path and query), lower-cased headers, raw body."""
+
+    method: str
+    target: str
+    headers: dict[str, str]
+    body: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A response to write; Content-Length is added unless `headers` carries one."""
+
+    status: int
+    body: bytes = b""
+    headers: tuple[tuple[str, str], ...] = field(default=(("Content-Type", "application/json"),))
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """Close the connection without answering."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hang:
+    """Answer nothing for `seconds` (or until the sandbox stops), then close the connection."""
+
+    seconds: float
+
+
+Answer = Reply | Drop | Hang
+
+
+class Responder(Protocol):
+    """What the server asks for each request."""
+
+    stopping: threading.Event
+
+    def answer(self, exchange: Exchange) -> Answer: ...
+
+    def internal_error(self) -> Reply: ...
+
+
+class SandboxHTTPServer(ThreadingHTTPServer):
+    """A threaded server that remembers its open connections so that stopping can cut them."""
+
+    daemon_threads = True
+    # Not joining handler threads on close: a keep-alive connection can idle for ever.
+    block_on_close = False
+    request_queue_size = 128
+    allow_reuse_address = True
+
+    def __init__(self, address: tuple[str, int], responder: Responder) -> None:
+        self.responder = responder
+        if ":" in address[0]:
+            self.address_family = socket.AF_INET6
+        self._connections: set[socket.socket] = set()
+        self._connections_lock = threading.Lock()
+        super().__init__(address, _Handler)
+
+    def track(self, connection: socket.socket, open_: bool) -> None:
+        """Note a connection opened or closed."""
+        with self._connections_lock:
+            if open_:
+                self._connections.add(connection)
+            else:
+                self._connections.discard(connection)
+
+    def cut_connections(self) -> None:
+        """Shut every open connection, waking handlers blocked on a read."""
+        with self._connections_lock:
+            connections = list(self._connections)
+        for connection in connections:
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A client that went away, or a connection cut on stop, is not worth a traceback.
+        if isinstance(sys.exc_info()[1], OSError):
+            return
+        super().handle_error(request, client_address)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
+    server: SandboxHTTPServer
+
+    def setup(self) -> None:
+        super().setup()
+        self.server.track(self.connection, True)
+
+    def finish(self) -> None:
+        self.server.track(self.connection, False)
+        with contextlib.suppress(OSError):
+            super().finish()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def handle_one_request(self) -> None:
+        # Every method goes to `_serve`, so unknown methods get the service's answer, not a 501 page.
+        try:
+            self.raw_requestline = self.rfile.readline(MAX_LINE + 1)
+        except (TimeoutError, OSError):
+            self.close_connection = True
+            return
+        if not self.raw_requestline or len(self.raw_requestline) > MAX_LINE:
+            self.close_connection = True
+            return
+        if not self.parse_request():
+            return
+        self._serve()
+
+    def _serve(self) -> None:
+        body = self._read_body()
+        if body is None:
+            self.close_connection = True
+            return
+        headers = {name.lower(): value for name, value in self.headers.items()}
+        exchange = Exchange(self.command, self.path, headers, body)
+        responder = self.server.responder
+        try:
+            answer = responder.answer(exchange)
+        except Exception:
+            traceback.print_exc(file=sys.stderr)
+            answer = responder.internal_error()
+        if isinstance(answer, Reply):
+            self._write(answer)
+            return
+        if isinstance(answer, Hang):
+            responder.stopping.wait(answer.seconds)
+        self.close_connection = True
+
+    def _read_body(self) -> bytes | None:
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            return self._read_chunked()
+        length_text = self.headers.get("Content-Length")
+        if length_text is None:
+            return b""
+        try:
+            length = int(length_text)
+        except ValueError:
+            return None
+        if length < 0:
+            return None
+        return self.rfile.read(length) if length else b""
+
+    def _read_chunked(self) -> bytes | None:
+        parts: list[bytes] = []
+        try:
+            while True:
+                size = int(self.rfile.readline(MAX_LINE).split(b";")[0].strip(), 16)
+                if size == 0:
+                    while self.rfile.readline(MAX_LINE) not in (b"\r\n", b"\n", b""):
+                        pass
+                    return b"".join(parts)
+                parts.append(self.rfile.read(size))
+                self.rfile.readline(MAX_LINE)
+        except ValueError:
+            return None
+
+    def _write(self, reply: Reply) -> None:
+        try:
+            reason = http.HTTPStatus(reply.status).phrase
+        except ValueError:
+            reason = ""
+        headers = list(reply.headers)
+        lengths = [value for name, value in headers if name.lower() == "content-length"]
+        if not lengths:
+            headers.append(("Content-Length", str(len(reply.body))))
+        elif lengths != [str(len(reply.body))]:
+            # A deliberately wrong length leaves the stream unusable: end it after this reply.
+            self.close_connection = True
+        if self.close_connection:
+            headers.append(("Connection", "close"))
+        head = f"{self.protocol_version} {reply.status} {reason}\r\n"
+        head += "".join(f"{name}: {value}\r\n" for name, value in headers) + "\r\n"
+        payload = head.encode("latin-1")
+        if self.command != "HEAD":
+            payload += reply.body
+        self.wfile.write(payload)

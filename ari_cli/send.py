@@ -1,0 +1,280 @@
+"""The sender: the only module that talks HTTP.
+
+Requests go out with bounded concurrency and rate; transient failures (connection errors,
+timeouts, HTTP 500/502/503/504 and code 408) are retried with capped exponential backoff and
+jitter (stamina), honouring `Retry-After`. A request of several records that fails with a
+record-level error is split in halves and re-sent until each failing record stands alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import email.utils
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import stamina
+from pydantic import ValidationError
+
+from ari_cli.errors import BY_STATUS, RECORD_LEVEL_CODES, hint_for, is_retryable
+from ari_cli.protocol import REQUEST_HEADERS, PushResponse
+
+RETRY_AFTER_CAP = 300.0
+
+
+@dataclass(frozen=True, slots=True)
+class SendOptions:
+    """How requests go out; the wait_* values shape the backoff between tries."""
+
+    concurrency: int = 4
+    rate: float = 0.0
+    timeout: float = 30.0
+    retries: int = 3
+    wait_initial: float = 0.5
+    wait_max: float = 30.0
+    wait_jitter: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One error of a request: the body code and message, with the HTTP status beside them."""
+
+    code: int | None
+    message: str
+    http_status: int | None
+    hint: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one try of a request came to."""
+
+    http_status: int | None
+    success: bool
+    trackingid: str | None = None
+    errors: tuple[Problem, ...] = ()
+    transient: bool = False
+    retry_after: float | None = None
+
+
+@dataclass
+class Exchange:
+    """One request sent (or planned): its records, body, tries and final outcome."""
+
+    id: int
+    propertyid: str
+    records: tuple[int, ...]
+    body: dict[str, Any]
+    url: str
+    parent: int | None = None
+    attempts: int = 0
+    outcome: Outcome | None = None
+    children: tuple[int, ...] = ()
+    seconds: float = 0.0
+
+    @property
+    def final(self) -> bool:
+        return not self.children
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """Where bodies go and how to rebuild one for a subset of a request's records."""
+
+    url_for: Callable[[str], str]
+    build: Callable[[Sequence[int]], dict[str, Any]]
+    base_url: str
+
+
+def encode(body: dict[str, Any]) -> bytes:
+    """The exact bytes sent for a body."""
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _retry_after(value: str | None) -> float | None:
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return min(float(value), RETRY_AFTER_CAP)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    delay = (when - dt.datetime.now(dt.UTC)).total_seconds()
+    return min(max(delay, 0.0), RETRY_AFTER_CAP)
+
+
+def _snippet(content: bytes) -> str:
+    text = content[:120].decode("utf-8", "replace")
+    return " ".join(text.split()) + ("…" if len(content) > 120 else "")
+
+
+def interpret(status: int, content: bytes, retry_after: str | None = None) -> Outcome:
+    """Read an HTTP answer: meaning from the body code, the status beside it; never guess success."""
+    wait = _retry_after(retry_after)
+    try:
+        data = json.loads(content) if content.strip() else None
+        response = PushResponse.model_validate(data) if isinstance(data, dict) else None
+    except (ValueError, ValidationError):
+        response = None
+    if response is not None and status == 200 and response.success is True:
+        return Outcome(status, True, response.trackingid)
+    row = BY_STATUS.get(status)
+    if response is not None and response.errors:
+        errors = tuple(Problem(e.code, e.message, status, hint_for(e.code, status)) for e in response.errors)
+        trackingid = response.trackingid
+    else:
+        trackingid = response.trackingid if response is not None else None
+        if response is not None:
+            said = f"success {json.dumps(response.success)} and no errors"
+        elif content.strip():
+            said = f"a body that is not the service's JSON: {_snippet(content)!r}"
+        else:
+            said = "an empty body"
+        meaning = f" ({row.message})" if row else ""
+        message = f"HTTP {status}{meaning} with {said}; the push is not confirmed"
+        errors = (Problem(None, message, status, row.hint if row else None),)
+    transient = is_retryable(errors[0].code, status)
+    return Outcome(status, False, trackingid, errors, transient, wait if transient else None)
+
+
+def _transport_failure(error: httpx.HTTPError, base_url: str, timeout: float) -> Outcome:
+    if isinstance(error, httpx.TimeoutException):
+        message = f"no answer from {base_url} within {timeout:g} s"
+    elif isinstance(error, httpx.ConnectError):
+        message = f"cannot reach {base_url}: {error or 'connection refused'}"
+    else:
+        message = f"the connection to {base_url} broke before an answer ({type(error).__name__})"
+    hint = "check the base URL and your network; the request was retried" if not isinstance(
+        error, httpx.TimeoutException
+    ) else "the service is slow or down; raise --timeout, or try again later"
+    return Outcome(None, False, errors=(Problem(None, message, None, hint),), transient=True)
+
+
+class _Transient(Exception):
+    def __init__(self, outcome: Outcome) -> None:
+        self.outcome = outcome
+
+
+def _backoff_hook(error: Exception) -> bool | float:
+    if isinstance(error, _Transient):
+        return error.outcome.retry_after if error.outcome.retry_after is not None else True
+    return False
+
+
+class _Pacer:
+    """At most `rate` request starts per second across all tasks (0: no limit)."""
+
+    def __init__(self, rate: float) -> None:
+        self.interval = 1.0 / rate if rate > 0 else 0.0
+        self.next_start = 0.0
+        self.lock = asyncio.Lock()
+
+    async def wait(self) -> None:
+        if not self.interval:
+            return
+        async with self.lock:
+            now = time.monotonic()
+            start = max(now, self.next_start)
+            self.next_start = start + self.interval
+        if start > now:
+            await asyncio.sleep(start - now)
+
+
+class Sender:
+    """Sends a run's requests and splits record-level failures; returns every exchange."""
+
+    def __init__(self, route: Route, options: SendOptions, client: httpx.AsyncClient) -> None:
+        self.route = route
+        self.options = options
+        self.client = client
+        self.exchanges: list[Exchange] = []
+        self.gate = asyncio.Semaphore(options.concurrency)
+        self.pacer = _Pacer(options.rate)
+        self.on_final: Callable[[Exchange], None] = lambda _: None
+
+    async def run(self, first: Sequence[Exchange]) -> list[Exchange]:
+        self.exchanges.extend(first)
+        async with asyncio.TaskGroup() as group:
+            for exchange in first:
+                group.create_task(self._deliver(exchange, group))
+        return sorted(self.exchanges, key=lambda e: e.id)
+
+    async def _deliver(self, exchange: Exchange, group: asyncio.TaskGroup) -> None:
+        outcome = await self._with_retries(exchange)
+        exchange.outcome = outcome
+        first = outcome.errors[0] if outcome.errors else None
+        if not outcome.success and len(exchange.records) > 1 and first and first.code in RECORD_LEVEL_CODES:
+            half = len(exchange.records) // 2
+            children = []
+            for part in (exchange.records[:half], exchange.records[half:]):
+                child = Exchange(
+                    len(self.exchanges) + 1, exchange.propertyid, part, self.route.build(part),
+                    exchange.url, parent=exchange.id,
+                )  # fmt: skip
+                self.exchanges.append(child)
+                children.append(child)
+            exchange.children = tuple(c.id for c in children)
+            for child in children:
+                group.create_task(self._deliver(child, group))
+            return
+        self.on_final(exchange)
+
+    async def _with_retries(self, exchange: Exchange) -> Outcome:
+        o = self.options
+        try:
+            async for attempt in stamina.retry_context(
+                on=_backoff_hook, attempts=o.retries + 1, timeout=None,
+                wait_initial=o.wait_initial, wait_max=o.wait_max, wait_jitter=o.wait_jitter,
+            ):  # fmt: skip
+                with attempt:
+                    outcome = await self._once(exchange)
+                    if outcome.transient:
+                        raise _Transient(outcome)
+                    return outcome
+        except _Transient as last:
+            return last.outcome
+        raise AssertionError("stamina ends with a return or the last exception")  # pragma: no cover
+
+    async def _once(self, exchange: Exchange) -> Outcome:
+        async with self.gate:
+            await self.pacer.wait()
+            exchange.attempts += 1
+            started = time.monotonic()
+            try:
+                response = await self.client.post(
+                    exchange.url, content=encode(exchange.body), headers=REQUEST_HEADERS
+                )
+            except httpx.HTTPError as error:
+                return _transport_failure(error, self.route.base_url, self.options.timeout)
+            finally:
+                exchange.seconds += time.monotonic() - started
+        return interpret(response.status_code, response.content, response.headers.get("retry-after"))
+
+
+def send_all(
+    first: Sequence[Exchange],
+    route: Route,
+    options: SendOptions,
+    on_final: Callable[[Exchange], None] | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
+) -> list[Exchange]:
+    """Send the planned exchanges; block until every record has its final answer."""
+
+    async def go() -> list[Exchange]:
+        limits = httpx.Limits(max_connections=options.concurrency, max_keepalive_connections=options.concurrency)
+        async with httpx.AsyncClient(
+            timeout=options.timeout, limits=limits, transport=transport, follow_redirects=False
+        ) as client:
+            sender = Sender(route, options, client)
+            if on_final is not None:
+                sender.on_final = on_final
+            return await sender.run(first)
+
+    return asyncio.run(go())

@@ -1,0 +1,152 @@
+"""Every sample pushes cleanly to the sandbox, and the sandbox ends up holding exactly the
+per-date values the file asked for. The expected map is computed here, straight from the file,
+with none of the tool's own reading or planning code."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import invoke, sandbox_env
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+TODAY = dt.date.today()
+NAMES = {
+    "propertyid": "propertyid", "property": "propertyid", "hotel": "propertyid",
+    "roomid": "roomid", "room": "roomid", "rateid": "rateid",
+    "start": "start", "from": "start", "startdate": "start", "startdateymd": "start",
+    "end": "end", "to": "end", "enddate": "end", "enddateymd": "end",
+    "date": "date", "days": "days", "threshold": "threshold", "sellthreshold": "threshold", "time": "time",
+}  # fmt: skip
+DAYS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
+
+
+def day(text: str) -> dt.date:
+    text = text.strip().lower()
+    if text.startswith("today"):
+        return TODAY + dt.timedelta(days=int(text[5:] or 0))
+    return dt.date.fromisoformat(text)
+
+
+def weekdays(text: str) -> set[int]:
+    if text.isdigit():
+        return {i for i, c in enumerate(text) if c == "1"}
+    out: set[int] = set()
+    for part in text.lower().split(","):
+        a, _, b = part.partition("-")
+        lo, hi = DAYS[a[:3]], DAYS[(b or a)[:3]]
+        out.update(range(lo, hi + 1))
+    return out
+
+
+def flat_rows(path: Path) -> list[dict[str, Any]]:
+    if path.suffix == ".csv":
+        text = path.read_text(encoding="utf-8-sig")
+        dialect = csv.Sniffer().sniff(text.splitlines()[0], delimiters=",;\t")
+        rows = list(csv.DictReader(text.splitlines(), dialect=dialect))
+    else:
+        data = json.loads(path.read_text())
+        rows = data if isinstance(data, list) else [data]
+    out = []
+    for row in rows:
+        if "data" in row:  # an API request body
+            for rec in row["data"] if isinstance(row["data"], list) else [row["data"]]:
+                out.append({"propertyid": row["propertyid"], **rec})
+        else:
+            out.append(row)
+    return [{NAMES.get(k.lower().replace(" ", "").replace("_", ""), k.lower()): v for k, v in r.items()} for r in out]
+
+
+def dates_of(row: dict[str, Any]) -> list[str]:
+    start, end = (day(row["date"]), day(row["date"])) if "date" in row else (day(row["start"]), day(row["end"]))
+    allowed = weekdays(row["days"]) if row.get("days") else set(range(7))
+    out = []
+    current = max(start, TODAY)
+    while current <= end:
+        if current.weekday() in allowed:
+            out.append(current.isoformat())
+        current += dt.timedelta(days=1)
+    return out
+
+
+def expected_levels(path: Path, value: str, with_rate: bool) -> dict[str, Any]:
+    expected: dict[str, Any] = {}
+    for row in flat_rows(path):
+        node = expected.setdefault(row["propertyid"], {}).setdefault(row["roomid"], {})
+        if with_rate:
+            node = node.setdefault(row["rateid"], {})
+        for date in dates_of(row):
+            if str(row[value]).lower() == "n/a":
+                node.pop(date, None)
+            else:
+                node[date] = str(row[value])
+    return expected
+
+
+def expected_policies(path: Path) -> dict[str, Any]:
+    expected: dict[str, Any] = {}
+    if path.suffix == ".json":
+        for body in json.loads(path.read_text()):
+            details = body["policydetails"]
+            rules = details["cancellation"] if isinstance(details["cancellation"], list) else [details["cancellation"]]
+            value = {"refundable": body["refundable"], "policydetails": {"cancellation": rules, "deposit": details["deposit"]}}
+            node = expected.setdefault(body["propertyid"], {}).setdefault(body["roomid"], {}).setdefault(body["rateid"], {})
+            for date in dates_of({"start": body["startdate"], "end": body["enddate"]}):
+                node[date] = value
+        return expected
+    groups: dict[tuple[str, ...], list[dict[str, str]]] = {}
+    for row in csv.DictReader(path.read_text().splitlines()):
+        groups.setdefault((row["propertyid"], row["roomid"], row["rateid"], row["start"], row["end"]), []).append(row)
+    for (prop, room, rate, start, end), rows in groups.items():
+        first = rows[0]
+        units = int(first["depositintervalunits"])
+        value = {
+            "refundable": first["refundable"].lower(),
+            "policydetails": {
+                "cancellation": [
+                    {k: int(r[k]) for k in ("policyid", "dayspriorcheckin", "penaltytype", "penaltyamount", "penaltyapplied", "level")}
+                    for r in sorted(rows, key=lambda r: int(r["level"]))
+                ],
+                "deposit": {
+                    "depositpolicy": first["depositpolicy"],
+                    **{k: int(first[k]) for k in ("deposittype", "depositamount", "depositapplied", "depositintervalunits")},
+                    "deposittimeinterval": int(first["deposittimeinterval"]) if units == 1 else 0,
+                },
+            },
+        }  # fmt: skip
+        node = expected.setdefault(prop, {}).setdefault(room, {}).setdefault(rate, {})
+        for date in dates_of({"start": start, "end": end}):
+            node[date] = value
+    return expected
+
+
+def _prune(tree: dict[str, Any]) -> dict[str, Any]:
+    """Drop empty branches, as a cleared (n/a) date leaves nothing in the sandbox."""
+    out = {}
+    for k, v in tree.items():
+        if isinstance(v, dict) and v and all(isinstance(x, dict) for x in v.values()) and not k[:4].isdigit():
+            v = _prune(v)
+            if not v:
+                continue
+        elif isinstance(v, dict) and not v:
+            continue
+        out[k] = v
+    return out
+
+
+@pytest.mark.parametrize("path", sorted(SAMPLES.glob("*.*")), ids=lambda p: p.name)
+def test_sample_pushes_and_sandbox_holds_exactly_the_file(path: Path, sandbox: Any) -> None:
+    operation = path.name.split("-")[0].split(".")[0]
+    result = invoke([operation, "push", str(path), "--today", TODAY.isoformat()], env=sandbox_env(sandbox))
+    assert result.exit_code == 0, result.stdout + result.stderr
+    state = sandbox.state()
+    if operation == "policy":
+        expected = expected_policies(path)
+    else:
+        expected = expected_levels(path, "threshold" if operation == "threshold" else "time", operation == "maxadv")
+    assert _prune(state[operation]) == _prune(expected)
