@@ -11,6 +11,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import pairwise
 from typing import Any
 
 from ari_cli.plan import Record
@@ -87,15 +88,10 @@ def _fill(records: Sequence[Record], ordered: list[int], size: int) -> list[list
 
 
 def _any_overlap(records: Sequence[Record], ordered: list[int]) -> bool:
-    for a, b in zip(ordered, ordered[1:], strict=False):
-        if records[a].key == records[b].key and records[b].start <= records[a].end:
-            return True
-    return False
+    return any(records[a].key == records[b].key and records[b].start <= records[a].end for a, b in pairwise(ordered))
 
 
-def build_body(
-    operation: Operation, envelope: Envelope, records: Sequence[Record], form: DataForm
-) -> dict[str, Any]:
+def build_body(operation: Operation, envelope: Envelope, records: Sequence[Record], form: DataForm) -> dict[str, Any]:
     """The request body for some records of one property, validated by the wire models."""
     first = records[0]
     # The wire models check the source id's shape; a dry run without configuration validates with a
@@ -110,9 +106,7 @@ def build_body(
         policy = first.value
         assert isinstance(policy, Policy)
         rules = list(policy.rules)
-        details = PolicyDetails(
-            cancellation=rules if form is DataForm.LIST else rules[0], deposit=policy.deposit
-        )
+        details = PolicyDetails(cancellation=rules if form is DataForm.LIST else rules[0], deposit=policy.deposit)
         fields: dict[str, Any] = {
             **head,
             "roomid": first.key[1],
@@ -132,8 +126,9 @@ def build_body(
 
 
 def _data_record(operation: Operation, record: Record) -> ThresholdRecord | MaxAdvRecord:
-    dates = {"startdateymd": record.start.isoformat(), "enddateymd": record.end.isoformat()}
+    start, end = record.start.isoformat(), record.end.isoformat()
     if operation is Operation.THRESHOLD:
-        return ThresholdRecord(**dates, roomid=record.key[1], threshold=str(record.value))
-    return MaxAdvRecord(**dates, roomid=record.key[1], rateid=record.key[2], time=str(record.value))
-
+        return ThresholdRecord(startdateymd=start, enddateymd=end, roomid=record.key[1], threshold=str(record.value))
+    return MaxAdvRecord(
+        startdateymd=start, enddateymd=end, roomid=record.key[1], rateid=record.key[2], time=str(record.value)
+    )

@@ -89,9 +89,7 @@ def resolve_connection(flags: ConnectionFlags, env: Mapping[str, str]) -> Connec
     source_id = flags.source_id or env.get("ARI_SOURCE_ID", "").strip()
     segment = flags.path_segment or env.get("ARI_PATH_SEGMENT", "").strip() or DEFAULT_SEGMENT
     missing = [
-        name
-        for name, value in (("base URL", base_url), ("API key", api_key), ("source id", source_id))
-        if not value
+        name for name, value in (("base URL", base_url), ("API key", api_key), ("source id", source_id)) if not value
     ]
     if missing:
         raise ConfigError(f"no {', '.join(missing)} configured", HOW_TO)

@@ -19,6 +19,8 @@ def _format_example(text: str) -> str:
     # An example layout only; the user still has to say which order their dates use.
     for separator in "/.-":
         if separator in text:
+            if re.match(r"\d{4}\D", text):
+                return f"%Y{separator}%m{separator}%d"
             return f"%d{separator}%m{separator}%Y"
     return "%d/%m/%Y"
 
@@ -42,18 +44,18 @@ def parse_date(text: str | dt.date, today: dt.date, date_format: str | None = No
             return today + dt.timedelta(days=int(count or 0) * (-1 if sign == "-" else 1))
         except OverflowError:
             raise ValueError(f'"{value}" is outside the calendar') from None
+    if date_format:
+        # The user's layout goes first: `%Y-%d-%m` must not be read as ISO behind their back.
+        try:
+            return dt.datetime.strptime(value, date_format).date()
+        except ValueError:
+            if not _ISO.fullmatch(value):
+                raise ValueError(f'"{value}" does not match the date format {date_format} (nor YYYY-MM-DD)') from None
     if _ISO.fullmatch(value):
         try:
             return dt.date.fromisoformat(value)
         except ValueError as problem:
             raise ValueError(f'"{value}" is not a valid date: {problem}') from None
-    if date_format:
-        try:
-            return dt.datetime.strptime(value, date_format).date()
-        except ValueError:
-            raise ValueError(
-                f'"{value}" does not match the date format {date_format} (nor YYYY-MM-DD)'
-            ) from None
     example = _format_example(value)
     raise ValueError(
         f'"{value}" is not a date of the form YYYY-MM-DD; '

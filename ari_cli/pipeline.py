@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import BinaryIO
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
 
 from ari_cli.batch import DataForm, Envelope, build_body, make_batches
 from ari_cli.config import Connection
@@ -13,7 +13,7 @@ from ari_cli.inputs import ReadOptions, read_rows
 from ari_cli.plan import Plan, PlanOptions, plan_settings
 from ari_cli.protocol import Operation, path_segment, push_url
 from ari_cli.records import DateOptions, Parsed, parse_rows
-from ari_cli.results import Run, RowResult, Status, attribute
+from ari_cli.results import RowResult, Run, Status, attribute
 from ari_cli.send import Exchange, Route, SendOptions, send_all
 
 UNSENT_NOTE = "not sent: the input has invalid rows; fix them, or give --skip-invalid to send the valid ones"
@@ -26,7 +26,7 @@ class PushOptions:
     operation: Operation
     files: tuple[str, ...]
     today: dt.date
-    read: ReadOptions = ReadOptions()
+    read: ReadOptions = field(default_factory=ReadOptions)
     date_format: str | None = None
     merge: bool = True
     last_wins: bool = False
@@ -34,7 +34,7 @@ class PushOptions:
     data_form: DataForm = DataForm.LIST
     skip_invalid: bool = False
     dry_run: bool = False
-    send: SendOptions = SendOptions()
+    send: SendOptions = field(default_factory=SendOptions)
 
 
 @dataclass
@@ -56,9 +56,7 @@ def prepare(options: PushOptions, connection: Connection | None, stdin: BinaryIO
     read = read_rows(options.files, options.operation, options.read, stdin=stdin)
     single = options.data_form is DataForm.OBJECT
     parsed = parse_rows(read.rows, options.operation, DateOptions(options.today, options.date_format), single)
-    plan = plan_settings(
-        parsed.settings, parsed.views, PlanOptions(options.today, options.merge, options.last_wins)
-    )
+    plan = plan_settings(parsed.settings, parsed.views, PlanOptions(options.today, options.merge, options.last_wins))
     size = 1 if single or options.operation is Operation.POLICY else options.batch_size
     envelope = Envelope(connection.api_key, connection.source_id) if connection else Envelope()
     base = connection.base_url if connection else "<base_url>"
@@ -88,11 +86,11 @@ def execute(
         assert connection is not None, "a run that sends has a connection"
         envelope = Envelope(connection.api_key, connection.source_id)
 
-        def build(part: tuple[int, ...] | list[int]) -> dict[str, object]:
+        def build(part: Sequence[int]) -> dict[str, Any]:
             records = [plan.records[i] for i in part]
             return build_body(options.operation, envelope, records, options.data_form)
 
-        route = Route(url_for=lambda _p: "", build=build, base_url=connection.base_url)
+        route = Route(build=build, base_url=connection.base_url)
         exchanges = send_all(exchanges, route, options.send, on_final=on_final)
     rows = attribute(parsed.views, parsed.errors, plan, exchanges if not stop else [], options.dry_run)
     if stop:

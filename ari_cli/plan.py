@@ -87,8 +87,7 @@ def _segments(
         start = s.start
         if start < today:
             plan.warnings.append(
-                f"{_where(views, s.refs)}: starts {start.isoformat()}, before today; "
-                f"sending from {today.isoformat()}"
+                f"{_where(views, s.refs)}: starts {start.isoformat()}, before today; sending from {today.isoformat()}"
             )
             start = today
         runs = weekday_runs(start, s.end, s.days) if s.days is not None else [(start, s.end)]
@@ -117,9 +116,7 @@ def _clusters(segments: list[_Segment]) -> list[list[_Segment]]:
     return clusters
 
 
-def _conflicts(
-    by_key: dict[tuple[str, ...], list[_Segment]], views: Sequence[RowView], plan: Plan
-) -> set[int]:
+def _conflicts(by_key: dict[tuple[str, ...], list[_Segment]], views: Sequence[RowView], plan: Plan) -> set[int]:
     """Rows whose ranges overlap another row's with a different value; both rows are named."""
     bad: set[int] = set()
     for segments in by_key.values():

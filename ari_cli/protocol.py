@@ -143,10 +143,13 @@ class Deposit(_Wire):
     def _interval_matches_units(self) -> Deposit:
         if self.depositintervalunits == 1 and self.deposittimeinterval not in DEPOSIT_INTERVALS:
             raise ValueError("deposittimeinterval must be 1-10, 30, 45 or 60 when depositintervalunits is 1")
-        if self.depositintervalunits == 0 and self.deposittimeinterval != UNUSED_DEPOSIT_INTERVAL:
-            raise ValueError(
-                "deposittimeinterval is used only when depositintervalunits is 1; send 0 otherwise"
-            )
+        # The spec says the interval is only *used* with units 1, so the service ignores it otherwise:
+        # partners' bodies may carry any allowed interval there. ari-cli itself sends 0.
+        if self.depositintervalunits == 0 and self.deposittimeinterval not in (
+            UNUSED_DEPOSIT_INTERVAL,
+            *DEPOSIT_INTERVALS,
+        ):
+            raise ValueError("deposittimeinterval must be 0, 1-10, 30, 45 or 60")
         return self
 
 
@@ -235,9 +238,7 @@ def path_segment(template: str, action: str, propertyid: str) -> str:
     """Fill `{action}` and `{propertyid}` in the configured last path segment."""
     # Only the filled-in values are escaped: the template may hold slashes on purpose, but a
     # property id such as "H 1/2" must stay inside one path segment.
-    return template.replace("{action}", quote(action, safe="")).replace(
-        "{propertyid}", quote(propertyid, safe="")
-    )
+    return template.replace("{action}", quote(action, safe="")).replace("{propertyid}", quote(propertyid, safe=""))
 
 
 REQUEST_HEADERS: dict[str, str] = {"accept": "application/json", "content-type": "application/json"}

@@ -51,8 +51,7 @@ class Policy:
 
     def describe(self) -> str:
         levels = "; ".join(
-            f"L{r.level}: {r.dayspriorcheckin}d {r.penaltyamount}% "
-            f"{'1st night' if r.penaltyapplied == 3 else 'stay'}"
+            f"L{r.level}: {r.dayspriorcheckin}d {r.penaltyamount}% {'1st night' if r.penaltyapplied == 3 else 'stay'}"
             for r in self.rules
         )
         d = self.deposit
@@ -353,19 +352,25 @@ def _group_policies(rows: list[_PolicyRow], parsed: Parsed, single_level: bool) 
         seen: dict[int, _PolicyRow] = {}
         for other in members:
             if other.refundable != first.refundable:
-                problems.append((other.index, f"refundable {other.refundable} differs from "
-                                 f"{first.refundable} on {first.line} of the same policy"))  # fmt: skip
+                why = (
+                    f"refundable {other.refundable} differs from {first.refundable} on {first.line} of the same policy"
+                )
+                problems.append((other.index, why))
             if other.deposit != first.deposit:
-                problems.append((other.index, f"deposit columns differ from {first.line} of the same policy; "
-                                 "every level row of a policy must carry the same deposit"))  # fmt: skip
+                why = f"deposit columns differ from {first.line}; every level row of a policy carries the same deposit"
+                problems.append((other.index, why))
             twin = seen.get(other.rule.level)
             if twin is not None:
-                problems.append((other.index, f"level {other.rule.level} appears twice in one policy, "
-                                 f"also on {twin.line}"))  # fmt: skip
+                problems.append(
+                    (other.index, f"level {other.rule.level} appears twice in one policy, also on {twin.line}")
+                )
             seen.setdefault(other.rule.level, other)
         if single_level and len(members) > 1:
-            problems.append((members[1].index, f"a policy with {len(members)} levels cannot be sent with "
-                             "--data-form object, which carries one cancellation rule; use --data-form list"))  # fmt: skip
+            why = (
+                f"a policy with {len(members)} levels cannot be sent with --data-form object, which carries one "
+                "cancellation rule; use --data-form list"
+            )
+            problems.append((members[1].index, why))
         if problems:
             for index, message in problems:
                 view = parsed.views[index]

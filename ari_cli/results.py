@@ -111,8 +111,8 @@ def attribute(
             results.append(RowResult(index, view, Status.OK, note="planned; not sent (--dry-run)"))
             continue
         row = RowResult(index, view, Status.OK)
-        for record in records_of.get(index, []):
-            outcome = outcomes.get(record)
+        for number in records_of.get(index, []):
+            outcome = outcomes.get(number)
             if outcome is None:
                 row.status = Status.FAILED
                 _add_unique(row.errors, NOT_SENT)

@@ -14,7 +14,7 @@ import email.utils
 import json
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -84,9 +84,8 @@ class Exchange:
 
 @dataclass(frozen=True, slots=True)
 class Route:
-    """Where bodies go and how to rebuild one for a subset of a request's records."""
+    """How to rebuild a body for a subset of a request's records, and whom failures name."""
 
-    url_for: Callable[[str], str]
     build: Callable[[Sequence[int]], dict[str, Any]]
     base_url: str
 
@@ -151,9 +150,11 @@ def _transport_failure(error: httpx.HTTPError, base_url: str, timeout: float) ->
         message = f"cannot reach {base_url}: {error or 'connection refused'}"
     else:
         message = f"the connection to {base_url} broke before an answer ({type(error).__name__})"
-    hint = "check the base URL and your network; the request was retried" if not isinstance(
-        error, httpx.TimeoutException
-    ) else "the service is slow or down; raise --timeout, or try again later"
+    hint = (
+        "check the base URL and your network; the request was retried"
+        if not isinstance(error, httpx.TimeoutException)
+        else "the service is slow or down; raise --timeout, or try again later"
+    )
     return Outcome(None, False, errors=(Problem(None, message, None, hint),), transient=True)
 
 
@@ -248,9 +249,7 @@ class Sender:
             exchange.attempts += 1
             started = time.monotonic()
             try:
-                response = await self.client.post(
-                    exchange.url, content=encode(exchange.body), headers=REQUEST_HEADERS
-                )
+                response = await self.client.post(exchange.url, content=encode(exchange.body), headers=REQUEST_HEADERS)
             except httpx.HTTPError as error:
                 return _transport_failure(error, self.route.base_url, self.options.timeout)
             finally:

@@ -20,4 +20,8 @@ def invoke(args: list[str], env: dict[str, str] | None = None, input: str | byte
 
 def sandbox_env(sandbox: Any) -> dict[str, str]:
     """The environment that points the CLI at a test sandbox."""
-    return {"ARI_BASE_URL": sandbox.base_url, "ARI_API_KEY": sandbox.api_key, "ARI_SOURCE_ID": sandbox.source_id}
+    return {
+        "ARI_BASE_URL": sandbox.base_url,
+        "ARI_API_KEY": sandbox.api_key,
+        "ARI_SOURCE_ID": sandbox.source_id,
+    }

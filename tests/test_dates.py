@@ -54,6 +54,11 @@ def test_parse_date(text: str | dt.date, expected: dt.date) -> None:
         (
             "2027-1-4",
             '"2027-1-4" is not a date of the form YYYY-MM-DD; '
+            "for other layouts give --date-format, e.g. --date-format %Y-%m-%d",
+        ),
+        (
+            "4-1-2027",
+            '"4-1-2027" is not a date of the form YYYY-MM-DD; '
             "for other layouts give --date-format, e.g. --date-format %d-%m-%Y",
         ),
         ("2027-02-29", '"2027-02-29" is not a valid date: day is out of range for month'),
@@ -90,6 +95,11 @@ def test_parse_date_errors_never_guess(text: str, message: str) -> None:
 )
 def test_parse_date_with_a_format(text: str, expected: dt.date) -> None:
     assert parse_date(text, TODAY, "%d/%m/%Y") == expected
+
+
+def test_a_format_that_looks_like_iso_wins_over_iso() -> None:
+    assert parse_date("2027-04-01", TODAY, "%Y-%d-%m") == D(2027, 1, 4)
+    assert parse_date("2027-01-31", TODAY, "%Y-%d-%m") == D(2027, 1, 31)  # not that layout: ISO
 
 
 def test_parse_date_with_a_format_that_does_not_match() -> None:

@@ -169,9 +169,7 @@ def test_lookup(code: int | None, status: int | None, expected_status: int) -> N
         assert row.code == code
 
 
-@pytest.mark.parametrize(
-    ("code", "status"), [(None, None), (None, 200), (None, 400), (999, 429), (999, None)]
-)
+@pytest.mark.parametrize(("code", "status"), [(None, None), (None, 200), (None, 400), (999, 429), (999, None)])
 def test_lookup_unknown(code: int | None, status: int | None) -> None:
     assert lookup(code, status) is None
     assert hint_for(code, status) is None

@@ -24,9 +24,7 @@ def write(name: str, content: str) -> str:
     return name
 
 
-def read(
-    *names: str, operation: Operation = Operation.THRESHOLD
-) -> tuple[list[dict[str, object]], list[str]]:
+def read(*names: str, operation: Operation = Operation.THRESHOLD) -> tuple[list[dict[str, object]], list[str]]:
     result = read_rows(list(names), operation, ReadOptions())
     return [row.fields for row in result.rows], result.warnings
 
@@ -191,10 +189,7 @@ def test_date_together_with_start_is_an_error() -> None:
 
 def test_duplicate_columns_are_an_error() -> None:
     write("rooms.csv", f"propertyid,Room,start,end,threshold,roomid\n{ROW},R2\n")
-    assert (
-        error("rooms.csv").message.splitlines()[0]
-        == 'rooms.csv: columns "Room" and "roomid" both give roomid'
-    )
+    assert error("rooms.csv").message.splitlines()[0] == 'rooms.csv: columns "Room" and "roomid" both give roomid'
 
 
 def test_header_problems_of_all_files_come_in_one_error() -> None:

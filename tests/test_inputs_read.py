@@ -126,9 +126,7 @@ def test_a_directory() -> None:
 def test_spreadsheets_are_not_supported_yet(name: str) -> None:
     write(name, b"PK\x03\x04")
     ext = Path(name).suffix.lower()
-    assert (
-        error([name]).message == f"{name}: reading {ext} is not supported yet; save the sheet as CSV (UTF-8)"
-    )
+    assert error([name]).message == f"{name}: reading {ext} is not supported yet; save the sheet as CSV (UTF-8)"
 
 
 def test_unknown_extension_lists_the_supported_ones_and_mentions_format() -> None:

@@ -130,5 +130,9 @@ def test_duplicate_rows_become_one_record_for_both() -> None:
 
 @pytest.mark.parametrize("merge", [True, False])
 def test_planning_is_deterministic(merge: bool) -> None:
-    rows = settings(("2027-02-01", "2027-02-10", "2"), ("2027-02-11", "2027-02-12", "2"), ("2027-02-20", "2027-02-22", "5"))
+    rows = settings(
+        ("2027-02-01", "2027-02-10", "2"),
+        ("2027-02-11", "2027-02-12", "2"),
+        ("2027-02-20", "2027-02-22", "5"),
+    )
     assert run(rows, merge=merge)[0] == run(list(rows), merge=merge)[0]

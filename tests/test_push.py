@@ -54,7 +54,15 @@ def test_json_output_has_the_contract_shape_and_the_body_as_sent(tmp_path: Path,
     result = invoke(["threshold", "push", str(path), "--output", "json"], env=sandbox_env(sandbox))
     assert result.exit_code == 0, result.stderr
     doc = as_json(result)
-    assert doc["summary"] == {"rows": 3, "records": 2, "requests": 1, "ok": 3, "failed": 0, "invalid": 0, "skipped": 0}
+    assert doc["summary"] == {
+        "rows": 3,
+        "records": 2,
+        "requests": 1,
+        "ok": 3,
+        "failed": 0,
+        "invalid": 0,
+        "skipped": 0,
+    }
     (request,) = doc["requests"]
     tid = sandbox.received[0].response_json["trackingid"]
     assert request["lines"] == [2, 3, 4] and request["attempts"] == 1 and request["trackingid"] == tid
@@ -235,7 +243,11 @@ def test_missing_configuration_exits_4_and_mentions_sandbox(tmp_path: Path) -> N
 
 def test_plain_http_to_a_remote_host_is_refused(tmp_path: Path) -> None:
     path = threshold_file(tmp_path, f"HTL001,DBL,{day(1)},{day(2)},2")
-    env = {"ARI_BASE_URL": "http://ari.example.com", "ARI_API_KEY": "secret-key-123456", "ARI_SOURCE_ID": "cpbA1"}
+    env = {
+        "ARI_BASE_URL": "http://ari.example.com",
+        "ARI_API_KEY": "secret-key-123456",
+        "ARI_SOURCE_ID": "cpbA1",
+    }
     result = invoke(["threshold", "push", str(path)], env=env)
     assert result.exit_code == 4 and "plain http:// is refused" in result.stderr
 
@@ -268,7 +280,9 @@ def test_builtin_sandbox_flag_pushes_the_sample() -> None:
 def test_csv_output_and_report_file(tmp_path: Path, sandbox: Any) -> None:
     path = threshold_file(tmp_path, f"HTL001,DBL,{day(1)},{day(2)},2", f"HTL001,NOPE,{day(1)},{day(2)},2")
     report = tmp_path / "out.json"
-    result = invoke(["threshold", "push", str(path), "--output", "csv", "--report", str(report)], env=sandbox_env(sandbox))
+    result = invoke(
+        ["threshold", "push", str(path), "--output", "csv", "--report", str(report)], env=sandbox_env(sandbox)
+    )
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert lines[0] == "source,line,status,trackingids,errors"
@@ -311,9 +325,15 @@ def test_maxadv_and_policy_push(tmp_path: Path, sandbox: Any) -> None:
     m = write(tmp_path, "m.csv", f"hotel,room,rate,from,to,nights\nHTL001,DBL,BAR,{day(1)},{day(2)},30\n")
     assert invoke(["maxadv", "push", str(m)], env=sandbox_env(sandbox)).exit_code == 0
     assert sandbox.state()["maxadv"]["HTL001"]["DBL"]["BAR"] == {day(1): "30", day(2): "30"}
-    header = ("propertyid,roomid,rateid,start,end,refundable,level,policyid,dayspriorcheckin,penaltytype,penaltyamount,"
-              "penaltyapplied,depositpolicy,deposittype,depositamount,depositapplied,depositintervalunits,deposittimeinterval")  # fmt: skip
-    p = write(tmp_path, "p.csv", f"{header}\nHTL001,DBL,BAR,{day(1)},{day(1)},no,1,1,0,3,100,4,not required,3,100,4,0,\n")
+    header = (
+        "propertyid,roomid,rateid,start,end,refundable,level,policyid,dayspriorcheckin,penaltytype,penaltyamount,"
+        "penaltyapplied,depositpolicy,deposittype,depositamount,depositapplied,depositintervalunits,deposittimeinterval"
+    )
+    p = write(
+        tmp_path,
+        "p.csv",
+        f"{header}\nHTL001,DBL,BAR,{day(1)},{day(1)},no,1,1,0,3,100,4,not required,3,100,4,0,\n",
+    )
     result = invoke(["policy", "push", str(p)], env=sandbox_env(sandbox))
     assert result.exit_code == 3
     assert "p.csv line 2, depositpolicy: must be required when refundable is false" in result.stderr

@@ -23,6 +23,8 @@ NAMES = {
     "end": "end", "to": "end", "enddate": "end", "enddateymd": "end",
     "date": "date", "days": "days", "threshold": "threshold", "sellthreshold": "threshold", "time": "time",
 }  # fmt: skip
+RULE_FIELDS = ("policyid", "dayspriorcheckin", "penaltytype", "penaltyamount", "penaltyapplied", "level")
+DEPOSIT_NUMBERS = ("deposittype", "depositamount", "depositapplied", "depositintervalunits")
 DAYS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
 
 
@@ -94,8 +96,15 @@ def expected_policies(path: Path) -> dict[str, Any]:
         for body in json.loads(path.read_text()):
             details = body["policydetails"]
             rules = details["cancellation"] if isinstance(details["cancellation"], list) else [details["cancellation"]]
-            value = {"refundable": body["refundable"], "policydetails": {"cancellation": rules, "deposit": details["deposit"]}}
-            node = expected.setdefault(body["propertyid"], {}).setdefault(body["roomid"], {}).setdefault(body["rateid"], {})
+            value = {
+                "refundable": body["refundable"],
+                "policydetails": {"cancellation": rules, "deposit": details["deposit"]},
+            }
+            node = (
+                expected.setdefault(body["propertyid"], {})
+                .setdefault(body["roomid"], {})
+                .setdefault(body["rateid"], {})
+            )
             for date in dates_of({"start": body["startdate"], "end": body["enddate"]}):
                 node[date] = value
         return expected
@@ -109,12 +118,12 @@ def expected_policies(path: Path) -> dict[str, Any]:
             "refundable": first["refundable"].lower(),
             "policydetails": {
                 "cancellation": [
-                    {k: int(r[k]) for k in ("policyid", "dayspriorcheckin", "penaltytype", "penaltyamount", "penaltyapplied", "level")}
+                    {k: int(r[k]) for k in RULE_FIELDS}
                     for r in sorted(rows, key=lambda r: int(r["level"]))
                 ],
                 "deposit": {
                     "depositpolicy": first["depositpolicy"],
-                    **{k: int(first[k]) for k in ("deposittype", "depositamount", "depositapplied", "depositintervalunits")},
+                    **{k: int(first[k]) for k in DEPOSIT_NUMBERS},
                     "deposittimeinterval": int(first["deposittimeinterval"]) if units == 1 else 0,
                 },
             },

@@ -131,9 +131,7 @@ def test_loopback_host_does_not_warn(running: list[Running]) -> None:
 
 def test_custom_fixtures_are_advertised(running: list[Running], tmp_path: Path) -> None:
     path = tmp_path / "world.toml"
-    path.write_text(
-        '[[accounts]]\nkey = "k-1"\nsource_id = "cpbZZ"\n[[properties]]\nid = "P1"\nrooms = ["R1"]\n'
-    )
+    path.write_text('[[accounts]]\nkey = "k-1"\nsource_id = "cpbZZ"\n[[properties]]\nid = "P1"\nrooms = ["R1"]\n')
     sandbox = Running("--port", "0", "--fixtures", str(path))
     running.append(sandbox)
     lines = sandbox.banner()

@@ -104,9 +104,7 @@ def client(sb: Sandbox) -> Iterator[httpx.Client]:
         yield http
 
 
-def assert_failure(
-    response: httpx.Response, status: int, expected: dict[str, Any], tracked: bool = True
-) -> None:
+def assert_failure(response: httpx.Response, status: int, expected: dict[str, Any], tracked: bool = True) -> None:
     assert response.status_code == status, response.text
     assert response.headers["content-type"] == "application/json"
     body = response.json()
@@ -200,9 +198,7 @@ CAUSED = [
     ),
     Case("402 policy non-refundable without deposit", changed(POLICY, top(refundable="false")), 402, E402),
     Case("404 past start", changed(THRESHOLD, record(startdateymd="2026-12-31")), 404, E404, tracked=False),
-    Case(
-        "404 malformed start", changed(THRESHOLD, record(startdateymd="01/03/2027")), 404, E404, tracked=False
-    ),
+    Case("404 malformed start", changed(THRESHOLD, record(startdateymd="01/03/2027")), 404, E404, tracked=False),
     Case("405 threshold end before start", changed(THRESHOLD, record(enddateymd="2027-02-28")), 405, E405),
     Case("405 maxadv malformed end", changed(MAXADV, record(enddateymd="2027-03-32")), 405, E405),
     Case("405 policy end before start", changed(POLICY, top(enddate="2027-02-01")), 405, E405),

@@ -266,3 +266,9 @@ def test_latency(latency: Any) -> None:
 def test_bad_latency(latency: str) -> None:
     with pytest.raises(ValueError):
         Sandbox(latency=latency)
+
+
+def test_python_queue_fault_takes_the_json_form(client: httpx.Client, sb: Sandbox) -> None:
+    sb.queue_fault({"kind": "error", "status": 502, "times": 2})
+    assert sb.pending_faults() == [{"kind": "error", "status": 502, "times": 2}]
+    assert [client.post(URL, json=BODY).status_code for _ in range(3)] == [502, 502, 200]

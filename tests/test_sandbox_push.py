@@ -40,7 +40,7 @@ DEPOSIT = {
     "depositintervalunits": 1,
     "deposittimeinterval": 30,
 }
-EMPTY = {"threshold": {}, "maxadv": {}, "policy": {}}
+EMPTY: dict[str, Any] = {"threshold": {}, "maxadv": {}, "policy": {}}
 
 
 @pytest.fixture
@@ -189,9 +189,7 @@ def test_later_push_overrides_and_na_clears(client: httpx.Client, sb: Sandbox) -
     assert_success(client.post(URL, json=threshold_body([override])))
     clear = {"startdateymd": "2027-03-04", "enddateymd": "2027-03-10", "roomid": "DBL", "threshold": "n/a"}
     assert_success(client.post(URL, json=threshold_body([clear])))
-    assert sb.state()["threshold"] == {
-        "HTL001": {"DBL": {"2027-03-01": "5", "2027-03-02": "9", "2027-03-03": "5"}}
-    }
+    assert sb.state()["threshold"] == {"HTL001": {"DBL": {"2027-03-01": "5", "2027-03-02": "9", "2027-03-03": "5"}}}
     clear_all = {
         "startdateymd": "2027-03-01",
         "enddateymd": "2027-03-03",
@@ -209,9 +207,7 @@ def test_maxadv_na_clears(client: httpx.Client, sb: Sandbox) -> None:
 
 
 def test_same_dates_different_rooms_or_rates_do_not_overlap(client: httpx.Client) -> None:
-    assert_success(
-        client.post(URL, json=threshold_body([THRESHOLD_RECORD, {**THRESHOLD_RECORD, "roomid": "TWN"}]))
-    )
+    assert_success(client.post(URL, json=threshold_body([THRESHOLD_RECORD, {**THRESHOLD_RECORD, "roomid": "TWN"}])))
     assert_success(client.post(URL, json=maxadv_body([MAXADV_RECORD, {**MAXADV_RECORD, "rateid": "NRF"}])))
     adjacent = {**THRESHOLD_RECORD, "startdateymd": "2027-03-03", "enddateymd": "2027-03-04"}
     assert_success(client.post(URL, json=threshold_body([THRESHOLD_RECORD, adjacent])))
@@ -310,10 +306,12 @@ def test_default_fixtures() -> None:
     assert sorted(props) == ["HTL001", "HTL002", "HTL003", "HTL900"]
     assert props["HTL001"].rooms == {"DBL", "TWN", "SGL", "STE"}
     assert props["HTL001"].rates == {"BAR", "NRF", "BB", "FLEX"}
-    assert (props["HTL001"].inactive_rooms, props["HTL001"].inactive_rates) == ({"OLD"}, {"PROMO"})
+    assert props["HTL001"].inactive_rooms == {"OLD"}
+    assert props["HTL001"].inactive_rates == {"PROMO"}
     assert props["HTL002"].rooms == {"DBL", "KNG", "FAM", "SUI"}
     assert props["HTL002"].rates == {"BAR", "NRF", "FLEX", "BB"}
-    assert (props["HTL003"].rooms, props["HTL003"].rates) == ({"DBL", "TWN"}, {"BAR", "NRF"})
+    assert props["HTL003"].rooms == {"DBL", "TWN"}
+    assert props["HTL003"].rates == {"BAR", "NRF"}
     assert not props["HTL900"].active
     assert all(props[p].active for p in ("HTL001", "HTL002", "HTL003"))
 

@@ -6,9 +6,9 @@ Only Typer is imported here; the pipeline loads when a push actually runs.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
-from collections.abc import Callable
 from typing import Annotated
 
 import typer

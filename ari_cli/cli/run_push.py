@@ -40,9 +40,7 @@ def _options(operation: Operation, a: dict[str, Any]) -> PushOptions:
         data_form=DataForm(a["data_form"].value),
         skip_invalid=a["skip_invalid"],
         dry_run=a["dry_run"],
-        send=SendOptions(
-            concurrency=a["concurrency"], rate=a["rate"], timeout=a["timeout"], retries=a["retries"]
-        ),
+        send=SendOptions(concurrency=a["concurrency"], rate=a["rate"], timeout=a["timeout"], retries=a["retries"]),
     )
 
 
@@ -52,7 +50,8 @@ def _connection(a: dict[str, Any], needed: bool) -> Iterator[Connection | None]:
     if a["sandbox"]:
         from ari_cli.sandbox import Sandbox
 
-        with Sandbox() as sandbox:
+        # The emulator's "before today" must agree with the run's --today.
+        with Sandbox(today=a["today"]) as sandbox:
             yield Connection(sandbox.base_url, sandbox.api_key, sandbox.source_id)
         return
     flags = ConnectionFlags(a["base_url"], a["source_id"], a["api_key_file"], a["path_segment"])

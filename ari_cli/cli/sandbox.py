@@ -19,15 +19,11 @@ EXAMPLE_OFFSET_DAYS = 30
 
 @app.callback(invoke_without_command=True)
 def sandbox(
-    host: Annotated[
-        str, typer.Option(help="Address to bind; anything but loopback exposes it.")
-    ] = "127.0.0.1",
+    host: Annotated[str, typer.Option(help="Address to bind; anything but loopback exposes it.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port to bind; 0 picks a free one.")] = 8765,
     fixtures: Annotated[
         Path | None,
-        typer.Option(
-            exists=True, dir_okay=False, help="TOML file of accounts and properties (default: built-in)."
-        ),
+        typer.Option(exists=True, dir_okay=False, help="TOML file of accounts and properties (default: built-in)."),
     ] = None,
     latency: Annotated[
         str | None, typer.Option(metavar="MS|MIN-MAX", help="Delay each push answer, in milliseconds.")

@@ -120,8 +120,8 @@ class Resolver:
     problems: list[str] = field(default_factory=list)
     seen: set[str] = field(default_factory=set)
     suggested: set[str] = field(default_factory=set)
-    _cache: dict[str, str | None] = field(default_factory=dict)
-    _used: frozenset[str] = frozenset()
+    _cache: dict[str, str | None] = field(default_factory=dict, init=False, repr=False)
+    _used: frozenset[str] = field(default=frozenset(), init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._used = frozenset(COLUMNS[self.operation])
@@ -142,9 +142,7 @@ class Resolver:
             pass  # an unnamed column: spreadsheets leave these behind after the last real one
         elif canonical is None and (guess := suggest(name)) and CANONICAL[normalize(guess)] in self._used:
             self.suggested.add(CANONICAL[normalize(guess)])
-            self.problems.append(
-                f'{self.source}: {self.noun} "{shown}" is not known; did you mean "{guess}"?'
-            )
+            self.problems.append(f'{self.source}: {self.noun} "{shown}" is not known; did you mean "{guess}"?')
         elif shown not in self.ignored:
             # Another operation's column, or a name that looks like nothing we know.
             self.ignored.append(shown)
@@ -168,8 +166,7 @@ class Resolver:
         place = f"{self.source} {where}" if where else self.source
         both = ", ".join(n for n in RANGE_FIELDS if n in given)
         self.problems.append(
-            f"{place}: give either a date {self.noun} or start and end {self.noun}s, "
-            f"not date together with {both}"
+            f"{place}: give either a date {self.noun} or start and end {self.noun}s, not date together with {both}"
         )
         return True
 

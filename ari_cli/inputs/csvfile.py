@@ -78,14 +78,14 @@ def _sample(source: Source, encoding: str | None) -> tuple[str, str]:
     return chosen, text
 
 
-def _header(sample: str, delimiter: str) -> tuple[list[str], int] | None:
+def _header(name: str, sample: str, delimiter: str) -> tuple[list[str], int] | None:
     reader = csv.reader(io.StringIO(sample, newline=""), **_reader_options(delimiter))
     try:
         for cells in reader:
             if any(cell.strip() for cell in cells):
                 return [cell.strip() for cell in cells], reader.line_num
-    except csv.Error:
-        return None  # a header cut off in the sample; reading the rows will report the real error
+    except csv.Error as problem:
+        raise InputError(f"{name} line {reader.line_num}: {problem}") from None
     return None
 
 
@@ -93,7 +93,7 @@ def prepare_csv(source: Source, operation: Operation, encoding: str | None) -> P
     """Read a CSV file's header and set up its rows to stream."""
     chosen, sample = _sample(source, encoding)
     delimiter = sniff_delimiter(sample)
-    found = _header(sample, delimiter)
+    found = _header(source.name, sample, delimiter)
     if found is None:
         return Prepared(rows=[])
     names, header_end = found
@@ -152,7 +152,7 @@ def _rows(source: Source, layout: _Layout) -> Iterator[SourceRow]:
                         cells += [""] * (width - count)
                     elif any(map(strip, cells[width:])):
                         raise _too_wide(source, start, count, layout)
-                fields = dict(zip(names, map(strip, getter(cells)), strict=True))
+                fields = dict(zip(names, map(strip, getter(cells))))  # noqa: B905 - same length by construction
                 if not any(fields.values()) and not "".join(cells).strip():
                     continue  # `,,,,` or only spaces: an empty spreadsheet row
                 yield SourceRow(name, start, fields)

@@ -25,6 +25,7 @@ _JSON_OBJECT: Callable[..., tuple[dict[str, Any], int]] = json.decoder.JSONObjec
 _JSON_ARRAY: Callable[..., tuple[list[Any], int]] = json.decoder.JSONArray  # type: ignore[attr-defined]
 _MAKE_SCANNER: Callable[[json.JSONDecoder], Any] = json.scanner.py_make_scanner  # type: ignore[attr-defined]
 _NEWLINE = re.compile("\n")
+_CONTAINER_TYPES = frozenset({dict, list, Located, LocatedList})
 JSONL_HINT = "one JSON object per line is JSON Lines: name the file .jsonl, or give --format jsonl"
 
 
@@ -93,32 +94,45 @@ def load_jsonl(name: str, text: str) -> list[tuple[int, Any]]:
     return values
 
 
-def _first_key(raw: dict[str, Any], canonical: str, resolver: Resolver) -> str:
-    return next(key for key in raw if resolver.resolve(key) == canonical)
+def _plan(keys: tuple[str, ...], line: int, resolver: Resolver) -> list[tuple[str, str]]:
+    """(key, canonical field) for the used keys of one shape of object; duplicates are recorded."""
+    plan: list[tuple[str, str]] = []
+    first: dict[str, str] = {}
+    for key in keys:
+        canonical = resolver.resolve(key)
+        if canonical is None:
+            continue
+        if canonical in first:
+            resolver.duplicate(first[canonical], key, canonical, f"line {line}")
+            continue
+        first[canonical] = key
+        plan.append((key, canonical))
+    return plan
+
+
+def _nested(name: str, line: int, raw: dict[str, Any], plan: list[tuple[str, str]]) -> InputError:
+    key = next(key for key, _ in plan if isinstance(raw[key], dict | list))
+    return InputError(
+        f'{name} line {line}: "{key}" holds {kind(raw[key])}; a value must be text, a number, true/false or null'
+    )
 
 
 def to_rows(name: str, items: Iterable[tuple[int, dict[str, Any]]], resolver: Resolver) -> list[SourceRow]:
     """Rows under canonical names; unknown and duplicate keys go to the resolver's problems."""
     rows: list[SourceRow] = []
-    resolve = resolver.resolve
+    # Objects of a file mostly share their keys: resolve each distinct key order once.
+    plans: dict[tuple[str, ...], list[tuple[str, str]]] = {}
     conflict = False  # objects differ in JSON: `date` with start/end is checked per object, named once
     for line, raw in items:
-        fields: dict[str, Any] = {}
-        for key, value in raw.items():
-            canonical = resolve(key)
-            if canonical is None:
-                continue
-            if canonical in fields:
-                resolver.duplicate(_first_key(raw, canonical, resolver), key, canonical, f"line {line}")
-                continue
-            if isinstance(value, dict | list):
-                raise InputError(
-                    f'{name} line {line}: "{key}" holds {kind(value)}; '
-                    "a value must be text, a number, true/false or null"
-                )
-            fields[canonical] = value
-        if not conflict and "date" in fields:
-            conflict = resolver.date_conflict(fields, f"line {line}")
+        keys = tuple(raw)
+        plan = plans.get(keys)
+        if plan is None:
+            plan = plans[keys] = _plan(keys, line, resolver)
+            if not conflict:
+                conflict = resolver.date_conflict((c for _, c in plan), f"line {line}")
+        fields = {canonical: raw[key] for key, canonical in plan}
+        if not _CONTAINER_TYPES.isdisjoint(map(type, fields.values())):
+            raise _nested(name, line, raw, plan)
         rows.append(SourceRow(name, line, fields))
     return rows
 

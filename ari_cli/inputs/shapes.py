@@ -74,6 +74,7 @@ class Flattener:
         self.name = name
         self.operation = operation
         self._norm = _Names()
+        self._flat: set[tuple[str, ...]] = set()  # key orders already seen on flat rows
 
     def from_document(self, document: Any) -> list[Raw]:
         """Raw rows of a JSON document: an object, or a list of objects."""
@@ -94,16 +95,20 @@ class Flattener:
         for line, value in values:
             if not isinstance(value, dict):
                 raise InputError(
-                    f"{self.name} line {line}: expected an object (a row or a request body), "
-                    f"found {kind(value)}"
+                    f"{self.name} line {line}: expected an object (a row or a request body), found {kind(value)}"
                 )
             rows.extend(self._rows_of(value, _line(value, line)))
         return rows
 
     def _rows_of(self, obj: dict[str, Any], line: int) -> Iterator[Raw]:
         norm = self._norm
+        shape = tuple(obj)
+        if shape in self._flat:
+            yield line, obj
+            return
         keys = {norm[key]: key for key in obj}
         if not keys.keys() & BODY_MARKERS:
+            self._flat.add(shape)
             yield line, obj
             return
         operation = self._body_operation(obj, keys, line)
@@ -152,17 +157,14 @@ class Flattener:
         for entry_line, entry in zip(lines, value, strict=True):
             if not isinstance(entry, dict):
                 raise InputError(
-                    f"{self.name} line {entry_line}: each entry of {what} must be an object, "
-                    f"found {kind(entry)}"
+                    f"{self.name} line {entry_line}: each entry of {what} must be an object, found {kind(entry)}"
                 )
             entries.append((_line(entry, entry_line), entry))
         if not entries:
             raise InputError(f"{self.name} line {line}: {what} is empty")
         return entries
 
-    def _data(
-        self, obj: dict[str, Any], keys: dict[str, str], head: dict[str, Any], line: int
-    ) -> Iterator[Raw]:
+    def _data(self, obj: dict[str, Any], keys: dict[str, str], head: dict[str, Any], line: int) -> Iterator[Raw]:
         if "data" not in keys:
             raise InputError(f'{self.name} line {line}: a {self.operation.action} body needs "data"')
         for record_line, record in self._entries(obj[keys["data"]], line, '"data"'):
@@ -178,27 +180,19 @@ class Flattener:
                 row[key] = value
             yield record_line, row
 
-    def _policy(
-        self, obj: dict[str, Any], keys: dict[str, str], head: dict[str, Any], line: int
-    ) -> Iterator[Raw]:
+    def _policy(self, obj: dict[str, Any], keys: dict[str, str], head: dict[str, Any], line: int) -> Iterator[Raw]:
         if "policydetails" not in keys:
             raise InputError(f'{self.name} line {line}: a getcancellation body needs "policydetails"')
         details = obj[keys["policydetails"]]
         if not isinstance(details, dict):
-            raise InputError(
-                f'{self.name} line {line}: "policydetails" must be an object, found {kind(details)}'
-            )
+            raise InputError(f'{self.name} line {line}: "policydetails" must be an object, found {kind(details)}')
         details_line = _line(details, line)
         parts = {self._norm[k]: k for k in details}
         if "cancellation" not in parts or "deposit" not in parts:
-            raise InputError(
-                f'{self.name} line {details_line}: "policydetails" needs "cancellation" and "deposit"'
-            )
+            raise InputError(f'{self.name} line {details_line}: "policydetails" needs "cancellation" and "deposit"')
         deposit = details[parts["deposit"]]
         if not isinstance(deposit, dict):
-            raise InputError(
-                f'{self.name} line {details_line}: "deposit" must be an object, found {kind(deposit)}'
-            )
+            raise InputError(f'{self.name} line {details_line}: "deposit" must be an object, found {kind(deposit)}')
         # Anything else inside policydetails is passed on, so the unused-key warning names it.
         extra = {k: v for k, v in details.items() if k not in (parts["cancellation"], parts["deposit"])}
         for rule_line, rule in self._entries(details[parts["cancellation"]], details_line, '"cancellation"'):

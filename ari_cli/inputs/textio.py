@@ -93,9 +93,7 @@ def _shown(encoding: str) -> str:
     return "UTF-8" if name in ("utf-8", "utf-8-sig") else encoding
 
 
-def decode_problem(
-    name: str, raw: bytes, encoding: str, error: UnicodeDecodeError | None = None
-) -> InputError:
+def decode_problem(name: str, raw: bytes, encoding: str, error: UnicodeDecodeError | None = None) -> InputError:
     """The error for bytes that do not decode, naming the line of the first bad byte."""
     if error is None:  # an error raised on a chunk has offsets into that chunk: decode from the start
         try:
@@ -108,9 +106,7 @@ def decode_problem(
     data = bytes(error.object)
     line = data[: error.start].decode(encoding, errors="replace").count("\n") + 1
     bad = data[error.start : error.end][:4].hex(" ")
-    return InputError(
-        f"{name} line {line}: cannot decode byte {bad} as {_shown(encoding)}", hint=ENCODING_HINT
-    )
+    return InputError(f"{name} line {line}: cannot decode byte {bad} as {_shown(encoding)}", hint=ENCODING_HINT)
 
 
 def nul_problem(name: str, text: str, first_line: int = 1) -> InputError | None:

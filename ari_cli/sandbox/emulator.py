@@ -124,9 +124,7 @@ class Sandbox:
     def __enter__(self) -> Sandbox:
         return self.start()
 
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None
-    ) -> None:
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
         self.stop()
 
     @property

@@ -74,9 +74,7 @@ class _Reject(Exception):
         self.rejection = Rejection(BY_STATUS[status], tracked)
 
 
-def check_push(
-    document: Any, path_source_id: str, fixtures: Fixtures, today: dt.date
-) -> Accepted | Rejection:
+def check_push(document: Any, path_source_id: str, fixtures: Fixtures, today: dt.date) -> Accepted | Rejection:
     """Judge one parsed request body (None when it was not JSON) sent to `/v2/push_ari/{path_source_id}/…`."""
     try:
         return _check(document, path_source_id, fixtures, today)
