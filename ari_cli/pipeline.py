@@ -92,10 +92,11 @@ def execute(
 
         route = Route(build=build, base_url=connection.base_url)
         exchanges = send_all(exchanges, route, options.send, on_final=on_final)
-    rows = attribute(parsed.views, parsed.errors, plan, exchanges if not stop else [], options.dry_run)
     if stop:
-        rows = [_unsent(r) for r in rows]
+        rows = [_unsent(r) for r in attribute(parsed.views, parsed.errors, plan, [], dry_run=True)]
         exchanges = []
+    else:
+        rows = attribute(parsed.views, parsed.errors, plan, exchanges, options.dry_run)
     return Run(options.operation, options.dry_run, rows, plan.records, exchanges, prepared.warnings)
 
 

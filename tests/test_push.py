@@ -347,3 +347,12 @@ def test_api_key_never_appears_in_any_output(tmp_path: Path, sandbox: Any) -> No
         result = invoke(["threshold", "push", str(path), *extra], env=env)
         assert sandbox.api_key not in result.stdout + result.stderr
     assert sandbox.api_key not in report.read_text()
+
+
+def test_valid_rows_of_a_stopped_run_are_reported_as_not_sent(tmp_path: Path, sandbox: Any) -> None:
+    path = threshold_file(tmp_path, f"HTL001,DBL,{day(1)},{day(3)},3", f"HTL001,TWN,{day(1)},{day(3)},x")
+    result = invoke(["threshold", "push", str(path), "--output", "json"], env=sandbox_env(sandbox))
+    assert result.exit_code == 3
+    doc = as_json(result)
+    assert [r["status"] for r in doc["rows"]] == ["skipped", "invalid"]
+    assert doc["requests"] == [] and sandbox.received == []
