@@ -67,7 +67,8 @@ def prepare(options: PushOptions, connection: Connection | None, stdin: BinaryIO
         records = [plan.records[i] for i in batch.records]
         body = build_body(options.operation, envelope, records, options.data_form)
         segment = path_segment(template, options.operation.action, batch.propertyid)
-        url = push_url(base, source, segment)
+        # Without configuration the spec's placeholders are shown, not URL-escaped.
+        url = push_url(base, source, segment) if connection else f"{base}/v2/push_ari/{source}/{segment}"
         exchanges.append(Exchange(number, batch.propertyid, batch.records, body, url))
     return Prepared(parsed, plan, exchanges, list(read.warnings) + plan.warnings)
 

@@ -322,7 +322,11 @@ def parse_rows(
             rule, deposit = _rule(errs, f), _deposit(errs, f)
             if refundable == "false" and deposit and deposit.depositpolicy != "required":
                 errs.add("depositpolicy", "must be required when refundable is false")
-            parsed.views.append(_view(row, f"level {_text(f.get('level'))}", start, end))
+            shown = f"level {_text(f.get('level'))}"
+            if rule:
+                applied = _APPLIED[rule.penaltyapplied]
+                shown = f"L{rule.level}: {rule.dayspriorcheckin}d, {rule.penaltyamount}% {applied}"
+            parsed.views.append(_view(row, shown, start, end))
             if not errs.messages and rule and deposit and refundable and start and end:
                 group = (propertyid, roomid, rateid, start, end, days)
                 where = f"{row.source} line {row.line}"

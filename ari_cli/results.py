@@ -108,7 +108,7 @@ def attribute(
             results.append(RowResult(index, view, Status.SKIPPED, note=plan.skipped[index]))
             continue
         if dry_run:
-            results.append(RowResult(index, view, Status.OK, note="planned; not sent (--dry-run)"))
+            results.append(RowResult(index, view, Status.OK))
             continue
         row = RowResult(index, view, Status.OK)
         for number in records_of.get(index, []):

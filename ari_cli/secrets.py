@@ -18,7 +18,9 @@ def mask(secret: str | None) -> str:
 
 def masked_body(body: dict[str, Any]) -> dict[str, Any]:
     """A copy of a request body with `sharepost` masked."""
-    if "sharepost" not in body or not isinstance(body["sharepost"], str):
+    key = body.get("sharepost")
+    # `<API_KEY>` is the spec's placeholder, shown as is when nothing is configured.
+    if not isinstance(key, str) or (key.startswith("<") and key.endswith(">")):
         return dict(body)
     return {**body, "sharepost": mask(body["sharepost"])}
 
