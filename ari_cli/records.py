@@ -114,15 +114,15 @@ def _whole(value: Any) -> int | None:
     return None
 
 
-def _number(errs: _RowErrors, fields: dict[str, Any], name: str, low: int, high: int) -> int | None:
+def _number(errs: _RowErrors, fields: dict[str, Any], name: str, low: int, high: int, also: str = "") -> int | None:
     raw = fields.get(name)
     text = _text(raw)
     if not text:
-        errs.add(name, f"is empty; give a whole number {low}-{high}")
+        errs.add(name, f"is empty; give a whole number {low}-{high}{also}")
         return None
     number = _whole(raw)
     if number is None:
-        errs.add(name, f"{text!r} is not a whole number")
+        errs.add(name, f"{text!r} is not a whole number {low}-{high}{also}")
     elif number < low:
         errs.add(name, f"{number} is below the minimum {low}")
     elif number > high:
@@ -148,12 +148,8 @@ def _level_value(errs: _RowErrors, fields: dict[str, Any], name: str, low: int, 
     text = _text(fields.get(name))
     if text.lower() == CLEAR:
         return CLEAR
-    number = _number(errs, fields, name, low, high)
-    if number is None:
-        if not text:
-            errs.messages[-1] += f" or {CLEAR} to clear"
-        return None
-    return str(number)
+    number = _number(errs, fields, name, low, high, also=f" or {CLEAR} to clear")
+    return None if number is None else str(number)
 
 
 def _required_text(errs: _RowErrors, fields: dict[str, Any], name: str) -> str:

@@ -1,0 +1,126 @@
+"""Row validation: every message names its file, line and column in a revenue manager's words."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+
+from ari_cli.inputs import SourceRow
+from ari_cli.protocol import Operation
+from ari_cli.records import DateOptions, Policy, parse_rows
+
+DATES = DateOptions(dt.date(2027, 1, 1))
+POLICY = {
+    "propertyid": "H1", "roomid": "DBL", "rateid": "BAR", "start": "2027-02-01", "end": "2027-02-10",
+    "refundable": "true", "level": "1", "policyid": "2", "dayspriorcheckin": "7", "penaltytype": "3",
+    "penaltyamount": "100", "penaltyapplied": "3", "depositpolicy": "not required", "deposittype": "3",
+    "depositamount": "30", "depositapplied": "4", "depositintervalunits": "0", "deposittimeinterval": "",
+}  # fmt: skip
+
+
+def rows(*changes: dict[str, Any], base: dict[str, Any] = POLICY) -> list[SourceRow]:
+    return [SourceRow("p.csv", i + 2, {**base, **c}) for i, c in enumerate(changes)]
+
+
+def errors(parsed_rows: list[SourceRow], operation: Operation = Operation.POLICY, single: bool = False) -> list[str]:
+    parsed = parse_rows(parsed_rows, operation, DATES, single)
+    return [m for i in sorted(parsed.errors) for m in parsed.errors[i]]
+
+
+def test_two_levels_make_one_policy_sorted_by_level() -> None:
+    parsed = parse_rows(rows({"level": "2", "dayspriorcheckin": "1"}, {"level": "1"}), Operation.POLICY, DATES)
+    assert not parsed.errors
+    (setting,) = parsed.settings
+    assert isinstance(setting.value, Policy)
+    assert [r.level for r in setting.value.rules] == [1, 2] and setting.refs == (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"refundable": "maybe"}, "p.csv line 2, refundable: 'maybe' is not allowed; use true or false"),
+        ({"level": "3"}, "p.csv line 2, level: '3' is not allowed; use 1 (first level), 2 (second level)"),
+        ({"policyid": "6"}, "p.csv line 2, policyid: 6 is above the maximum 5"),
+        ({"penaltyamount": "0"}, "p.csv line 2, penaltyamount: 0 is below the minimum 1"),
+        ({"penaltytype": "2"}, "p.csv line 2, penaltytype: '2' is not allowed; use 3 (percentage of the stay)"),
+        ({"penaltyapplied": "5"}, "p.csv line 2, penaltyapplied: '5' is not allowed; use 3 (first night), 4 (full stay)"),
+        ({"depositpolicy": "maybe"}, "p.csv line 2, depositpolicy: 'maybe' is not allowed; use required or not required"),
+        ({"depositamount": "101"}, "p.csv line 2, depositamount: 101 is above the maximum 100"),
+        ({"deposittimeinterval": "7"}, "p.csv line 2, deposittimeinterval: 7 is used only when depositintervalunits is 1"),
+        ({"depositintervalunits": "1"}, "p.csv line 2, deposittimeinterval: is empty; with depositintervalunits 1"),
+        ({"depositintervalunits": "1", "deposittimeinterval": "11"}, "deposittimeinterval: '11' is not allowed; use 1-10, 30, 45 or 60"),
+        ({"refundable": "FALSE"}, "p.csv line 2, depositpolicy: must be required when refundable is false"),
+        ({"dayspriorcheckin": "1.5"}, "p.csv line 2, dayspriorcheckin: '1.5' is not a whole number"),
+    ],
+)  # fmt: skip
+def test_each_policy_value_problem_names_line_and_column(change: dict[str, str], message: str) -> None:
+    assert any(message in m for m in errors(rows(change))), errors(rows(change))
+
+
+@pytest.mark.parametrize(
+    ("change", "ok"),
+    [({"refundable": "TRUE"}, True), ({"refundable": "yes"}, True), ({"refundable": "No", "depositpolicy": "required"}, True),
+     ({"penaltyamount": "100.0"}, True), ({"depositintervalunits": "1", "deposittimeinterval": "30"}, True),
+     ({"deposittimeinterval": "0"}, True)],
+)  # fmt: skip
+def test_spreadsheet_spellings_are_accepted(change: dict[str, str], ok: bool) -> None:
+    assert (errors(rows(change)) == []) is ok
+
+
+def test_rows_of_one_policy_must_agree_and_levels_be_unique() -> None:
+    found = errors(rows({}, {"level": "1"}))
+    assert any("level 1 appears twice in one policy, also on p.csv line 2" in m for m in found)
+    found = errors(rows({}, {"level": "2", "depositamount": "50"}))
+    assert any("p.csv line 3, policy: deposit columns differ from p.csv line 2" in m for m in found)
+    assert any("p.csv line 2, policy: another row of this policy is invalid" in m for m in found)
+    found = errors(rows({}, {"level": "2", "refundable": "false", "depositpolicy": "required"}))
+    assert any("refundable false differs from true on p.csv line 2" in m for m in found)
+
+
+def test_object_form_cannot_carry_two_levels() -> None:
+    found = errors(rows({}, {"level": "2"}), single=True)
+    assert any("--data-form object" in m and "use --data-form list" in m for m in found)
+
+
+def test_different_ranges_are_different_policies() -> None:
+    parsed = parse_rows(rows({}, {"start": "2027-03-01", "end": "2027-03-02"}), Operation.POLICY, DATES)
+    assert len(parsed.settings) == 2 and not parsed.errors
+
+
+THRESHOLD = {"propertyid": "H1", "roomid": "DBL", "start": "2027-02-01", "end": "2027-02-10", "threshold": "3"}
+
+
+@pytest.mark.parametrize(
+    ("change", "value"),
+    [({"threshold": "N/A"}, "n/a"), ({"threshold": "3.0"}, "3"), ({"threshold": 7}, "7"), ({"threshold": 0.0}, "0"),
+     ({"threshold": " 12 "}, "12")],
+)  # fmt: skip
+def test_threshold_values_are_normalised(change: dict[str, Any], value: str) -> None:
+    parsed = parse_rows(rows(change, base=THRESHOLD), Operation.THRESHOLD, DATES)
+    assert not parsed.errors and parsed.settings[0].value == value
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [({"threshold": "1000"}, "threshold: 1000 is above the maximum 999"),
+     ({"threshold": True}, "threshold: 'True' is not a whole number 0-999 or n/a to clear"),
+     ({"start": "today+3", "end": "today+1"}, "end: 2027-01-02 is before the start 2027-01-04"),
+     ({"days": "Funday"}, "p.csv line 2, days:")],
+)  # fmt: skip
+def test_threshold_problems(change: dict[str, Any], message: str) -> None:
+    found = errors(rows(change, base=THRESHOLD), Operation.THRESHOLD)
+    assert any(message in m for m in found), found
+
+
+def test_maxadv_time_range_starts_at_one() -> None:
+    base = {**THRESHOLD, "rateid": "BAR", "time": "0"}
+    del base["threshold"]
+    found = errors(rows({}, base=base), Operation.MAXADV)
+    assert any("time: 0 is below the minimum 1" in m for m in found)
+
+
+def test_every_problem_of_a_row_is_reported_not_only_the_first() -> None:
+    found = errors(rows({"threshold": "x", "roomid": "", "start": "soon"}, base=THRESHOLD), Operation.THRESHOLD)
+    assert len(found) == 3
