@@ -1,0 +1,298 @@
+"""ari-cli benchmarks: generate data, measure, print a table of figures and ratios, write JSON.
+
+    python benchmarks/run.py            # the full sizes of the benchmark issue
+    python benchmarks/run.py --quick    # small sizes: a smoke test, seconds not minutes
+
+Nothing here asserts; it measures and reports. Run it on an otherwise idle machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime as dt
+import json
+import math
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+BIN = Path(sys.executable).parent
+CLI = str(BIN / "ari-cli")
+START = dt.date.today() + dt.timedelta(days=1)
+
+
+@dataclass
+class Figure:
+    name: str
+    value: float
+    unit: str
+    target: str = ""
+    ratio: float | None = None
+    met: bool | None = None
+
+
+def ratio(name: str, value: float, sense: str, bound: float) -> Figure:
+    """A ratio with its target, and whether it is met."""
+    met = value <= bound if sense == "<=" else value >= bound
+    return Figure(name, value, "x", f"{sense} {bound:g}", met=met)
+
+
+def run_child(
+    args: list[str], env: dict[str, str] | None = None, stdout: Any = subprocess.DEVNULL
+) -> tuple[float, int, int]:
+    """Wall seconds, exit code and peak RSS (KiB) of one child process."""
+    started = time.perf_counter()
+    child = subprocess.Popen(args, stdout=stdout, stderr=subprocess.DEVNULL, env={**os.environ, **(env or {})})
+    _, status, usage = os.wait4(child.pid, 0)
+    return time.perf_counter() - started, os.waitstatus_to_exitcode(status), usage.ru_maxrss
+
+
+def median_time(args: list[str], repeat: int, env: dict[str, str] | None = None) -> float:
+    run_child(args, env)  # warm the file cache
+    return statistics.median(run_child(args, env)[0] for _ in range(repeat))
+
+
+# 1. Fewest requests ---------------------------------------------------------------------------
+
+
+def write_export(path: Path, properties: int, rooms: int, days: int, seed: int = 7) -> dict[str, int]:
+    """A nightly export: one row per room and date, the value changing on about 10% of days."""
+    rng = random.Random(seed)
+    runs_per_property: dict[str, int] = {}
+    with path.open("w", newline="") as handle:
+        out = csv.writer(handle)
+        out.writerow(["propertyid", "roomid", "date", "threshold"])
+        for p in range(properties):
+            prop = f"P{p:03d}"
+            runs = 0
+            for r in range(rooms):
+                value = rng.randint(0, 9)
+                runs += 1
+                for d in range(days):
+                    if d and rng.random() < 0.10:
+                        value = (value + rng.randint(1, 9)) % 10
+                        runs += 1
+                    out.writerow([prop, f"R{r:03d}", (START + dt.timedelta(days=d)).isoformat(), value])
+            runs_per_property[prop] = runs
+    return runs_per_property
+
+
+def fewest_requests(big: Path, runs: dict[str, int], batch: int = 50) -> tuple[list[Figure], float, int]:
+    rows = sum(1 for _ in big.open()) - 1
+    min_records = sum(runs.values())
+    min_requests = sum(math.ceil(n / batch) for n in runs.values())
+    with tempfile.TemporaryFile("w+") as out:
+        seconds, code, rss = run_child(
+            [CLI, "threshold", "push", str(big), "--dry-run", "--output", "json", "--quiet"], stdout=out
+        )
+        out.seek(0)
+        summary = json.load(out)["summary"] if code == 0 else {"records": -1, "requests": -1}
+    return (
+        [
+            Figure("rows in the export", rows, "rows"),
+            Figure(
+                "records sent / maximal runs", summary["records"] / min_records, "x", "1.00",
+                met=summary["records"] == min_records,
+            ),
+            Figure(
+                "requests / sum ceil(records/50)", summary["requests"] / min_requests, "x", "1.00",
+                met=summary["requests"] == min_requests,
+            ),
+            Figure("requests vs one-request-per-row client", summary["requests"] / rows, "x", "(lower is better)"),
+        ],
+        seconds,
+        rss,
+    )  # fmt: skip
+
+
+# 2. Latency hidden ---------------------------------------------------------------------------
+
+
+def latency_hidden(requests: int, latency_ms: int) -> list[Figure]:
+    sys.path.insert(0, str(ROOT))
+    from ari_cli.config import Connection
+    from ari_cli.pipeline import PushOptions, execute, prepare
+    from ari_cli.protocol import Operation
+    from ari_cli.sandbox import Sandbox
+    from ari_cli.send import SendOptions
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "many.csv"
+        rooms = ["DBL", "TWN", "SGL", "STE"]
+        with path.open("w") as handle:
+            handle.write("propertyid,roomid,date,threshold\n")
+            for i in range(requests):
+                # Every other day, so no two rows merge: one record, one request each.
+                day = START + dt.timedelta(days=2 * (i // len(rooms)))
+                handle.write(f"HTL001,{rooms[i % len(rooms)]},{day.isoformat()},{i % 10}\n")
+        timings = {}
+        with Sandbox(latency=latency_ms) as sandbox:
+            connection = Connection(sandbox.base_url, sandbox.api_key, sandbox.source_id)
+            for concurrency in (8, 1):
+                options = PushOptions(
+                    Operation.THRESHOLD, (str(path),), dt.date.today(), batch_size=1,
+                    send=SendOptions(concurrency=concurrency),
+                )  # fmt: skip
+                prepared = prepare(options, connection)
+                started = time.perf_counter()
+                run = execute(options, prepared, connection)
+                timings[concurrency] = time.perf_counter() - started
+                assert run.summary()["ok"] == requests, run.summary()
+    ideal = requests * latency_ms / 1000 / 8
+    return [
+        Figure(f"{requests} requests, {latency_ms} ms latency, concurrency 8", timings[8], "s"),
+        ratio("  / ideal (requests x latency / 8)", timings[8] / ideal, "<=", 1.15),
+        ratio("  concurrency 1 / concurrency 8", timings[1] / timings[8], ">=", 6.5),
+    ]  # fmt: skip
+
+
+# 3. A million rows ---------------------------------------------------------------------------
+
+
+def csv_reader_loop(path: Path) -> float:
+    started = time.perf_counter()
+    with path.open(newline="") as handle:
+        for _ in csv.reader(handle):
+            pass
+    return time.perf_counter() - started
+
+
+def million_rows(big: Path, seconds: float, rss_kib: int) -> list[Figure]:
+    bare = min(csv_reader_loop(big) for _ in range(3))
+    return [
+        Figure("dry-run --output json over the export", seconds, "s"),
+        Figure("  bare csv.reader loop", bare, "s"),
+        ratio("  / csv.reader", seconds / bare, "<=", 4),
+        Figure("  peak memory", rss_kib / 1024, "MB", "< 300", met=rss_kib / 1024 < 300),
+    ]
+
+
+# 4. An instant start -------------------------------------------------------------------------
+
+ONE_COMMAND_APP = """
+import typer
+app = typer.Typer()
+@app.command()
+def main(name: str = "x") -> None:
+    '''One command.'''
+app(prog_name="ari-cli")
+"""
+
+
+def instant_start(repeat: int) -> list[Figure]:
+    py = sys.executable
+    complete = {"_ARI_CLI_COMPLETE": "complete_bash", "COMP_WORDS": "ari-cli thr", "COMP_CWORD": "1"}
+    with tempfile.TemporaryDirectory() as tmp:
+        app = Path(tmp) / "one.py"
+        app.write_text(ONE_COMMAND_APP)
+        import_typer = median_time([py, "-c", "import typer"], repeat)
+        one_help = median_time([py, str(app), "--help"], repeat)
+        one_complete = median_time([py, str(app)], repeat, env=complete)
+    version = median_time([CLI, "--version"], repeat)
+    help_ = median_time([CLI, "--help"], repeat)
+    completion = median_time([CLI], repeat, env=complete)
+    return [
+        Figure("python -c 'import typer'", import_typer, "s"),
+        ratio("ari-cli --version / import typer", version / import_typer, "<=", 1.25),
+        ratio("ari-cli completion / one-command app's", completion / one_complete, "<=", 1.25),
+        ratio("ari-cli --help / one-command app's --help", help_ / one_help, "<=", 1.25),
+    ]  # fmt: skip
+
+
+# 5. The sandbox holds ------------------------------------------------------------------------
+
+
+def sandbox_holds(requests: int, concurrency: int) -> list[Figure]:
+    import asyncio
+    import socket
+
+    import httpx
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([CLI, "sandbox", "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        assert server.stdout is not None
+        server.stdout.readline()  # the listening line: it is up
+        url = f"http://127.0.0.1:{port}/v2/push_ari/cpbA1/sellthresholdupdate"
+
+        def body(i: int) -> bytes:
+            day = (START + dt.timedelta(days=i % 300)).isoformat()
+            record = {"startdateymd": day, "enddateymd": day, "roomid": "DBL", "threshold": "2"}
+            head = {"sharepost": "sandbox-key-0001", "sourceid": "cpbA1", "propertyid": "HTL001"}
+            return json.dumps({**head, "action": "sellthresholdupdate", "data": [record]}).encode()
+
+        async def load() -> tuple[float, int]:
+            errors = 0
+            gate = asyncio.Semaphore(concurrency)
+            limits = httpx.Limits(max_connections=concurrency)
+            async with httpx.AsyncClient(limits=limits, timeout=30) as client:
+
+                async def one(i: int) -> None:
+                    nonlocal errors
+                    async with gate:
+                        try:
+                            r = await client.post(url, content=body(i), headers={"content-type": "application/json"})
+                            errors += r.status_code != 200
+                        except httpx.HTTPError:
+                            errors += 1
+
+                started = time.perf_counter()
+                await asyncio.gather(*(one(i) for i in range(requests)))
+                return time.perf_counter() - started, errors
+
+        seconds, errors = asyncio.run(load())
+    finally:
+        server.terminate()
+        server.wait(10)
+    return [
+        Figure(f"sandbox: {requests} requests at concurrency {concurrency}", requests / seconds, "req/s"),
+        Figure("  errors or dropped connections", errors, "", "0", met=errors == 0),
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
+    parser.add_argument("--json", type=Path, default=HERE / "out" / "results.json", help="where to write the figures")
+    args = parser.parse_args()
+    size = (2, 20, 365, 80, 1000, 3) if args.quick else (10, 274, 365, 400, 2000, 15)
+    properties, rooms, days, latency_requests, sandbox_requests, repeat = size
+    figures: list[Figure] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        big = Path(tmp) / "big.csv"
+        runs = write_export(big, properties, rooms, days)
+        section, seconds, rss = fewest_requests(big, runs)
+        figures += section
+        figures += million_rows(big, seconds, rss)
+    figures += latency_hidden(latency_requests, 50)
+    figures += instant_start(repeat)
+    figures += sandbox_holds(sandbox_requests, 16)
+    print(f"ari-cli benchmarks ({'quick' if args.quick else 'full'}) on {platform.platform()}, "
+          f"{os.cpu_count()} cores, Python {platform.python_version()}")  # fmt: skip
+    print(f"{'figure':<52} {'value':>12} {'unit':<6} {'target':<10} met")
+    for f in figures:
+        met = "" if f.met is None else ("yes" if f.met else "NO")
+        print(f"{f.name:<52} {f.value:>12.3f} {f.unit:<6} {f.target:<10} {met}")
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps({"quick": args.quick, "figures": [f.__dict__ for f in figures]}, indent=2))
+    print(f"written: {args.json}")
+
+
+if __name__ == "__main__":
+    main()
