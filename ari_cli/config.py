@@ -1,5 +1,6 @@
-"""Where requests go and with which credentials: flags over `ARI_*` variables.
+"""Settings and where each came from: flags over `ARI_*` variables over a profile over defaults.
 
+Profiles live in a TOML file in the user's config folder (`--config` or `ARI_CONFIG` name another).
 The key is remembered by `secrets` as soon as it is read, so that nothing can print it.
 """
 
@@ -10,27 +11,50 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
+from ari_cli.config_file import (
+    DEFAULT_PROFILE,
+    TUNING_DEFAULTS,
+    ConfigFile,
+    default_config_path,
+    display,
+    read_config,
+)
 from ari_cli.exits import ConfigError
-from ari_cli.protocol import SOURCE_ID_PATTERN
+from ari_cli.operations import SOURCE_ID_PATTERN
 from ari_cli.secrets import mask, remember
 
 DEFAULT_SEGMENT = "{action}"
+NOT_SET = "not set"
+# What `config show` lists, in this order.
+SETTINGS = ("base_url", "source_id", "api_key", "path_segment", *TUNING_DEFAULTS)
+ENV_VARS = {
+    "base_url": "ARI_BASE_URL",
+    "source_id": "ARI_SOURCE_ID",
+    "api_key": "ARI_API_KEY",
+    "path_segment": "ARI_PATH_SEGMENT",
+}
+FLAGS = {name: "--" + name.replace("_", "-") for name in SETTINGS} | {"api_key": "--api-key-file"}
+
 HOW_TO = (
     "give --base-url URL (or set ARI_BASE_URL), set ARI_API_KEY (or give --api-key-file PATH), "
-    "and give --source-id ID (or set ARI_SOURCE_ID); or add --sandbox to push to the built-in emulator"
+    "and give --source-id ID (or set ARI_SOURCE_ID); or save them in a profile with `ari-cli config init`; "
+    "or add --sandbox to push to the built-in emulator"
 )
 
 
 @dataclass(frozen=True, slots=True)
 class ConnectionFlags:
-    """What the command line said about the connection."""
+    """What the command line said about the connection and where to find the profile."""
 
     base_url: str | None = None
     source_id: str | None = None
     api_key_file: Path | None = None
     path_segment: str | None = None
+    profile: str | None = None
+    config: Path | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +71,62 @@ class Connection:
             f"Connection(base_url={self.base_url!r}, api_key={mask(self.api_key)!r}, "
             f"source_id={self.source_id!r}, path_segment={self.path_segment!r})"
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Sourced:
+    """One effective setting and where it came from; a key that could not be read keeps its error."""
+
+    value: Any
+    source: str
+    problem: ConfigError | None = None
+
+    def __repr__(self) -> str:
+        shown = mask(self.value) if isinstance(self.value, str) else self.value
+        return f"Sourced({shown!r}, {self.source!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Every effective setting with its source, and the file and profile they were looked up in."""
+
+    values: dict[str, Sourced]
+    path: Path
+    path_source: str
+    found: bool
+    profile: str
+    profile_source: str
+    profiles: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+    def value(self, name: str) -> Any:
+        return self.values[name].value
+
+    def tuning(self) -> dict[str, Any]:
+        """The sending and planning settings, by option name."""
+        return {name: self.values[name].value for name in TUNING_DEFAULTS}
+
+    def connection(self) -> Connection:
+        """The connection, or a clear error naming what is missing or wrong."""
+        key = self.values["api_key"]
+        if key.problem is not None:
+            raise key.problem
+        base_url, source_id = self.value("base_url"), self.value("source_id")
+        segment: str = self.value("path_segment")
+        named = (("base URL", base_url), ("API key", key.value), ("source id", source_id))
+        missing = [name for name, value in named if not value]
+        if missing:
+            raise ConfigError(f"no {', '.join(missing)} configured", self._missing_hint())
+        check_source_id(source_id, self.values["source_id"].source)
+        if not segment.strip("/"):
+            raise ConfigError("the path segment is empty", "give --path-segment TEXT, e.g. {action}")
+        return Connection(check_base_url(base_url), key.value, source_id, segment)
+
+    def _missing_hint(self) -> str:
+        if self.profiles and self.profile not in self.profiles:
+            names = ", ".join(self.profiles)
+            return f"{display(self.path)} has the profiles {names}: pick one with --profile NAME; or {HOW_TO}"
+        return HOW_TO
 
 
 def _is_loopback(host: str) -> bool:
@@ -71,33 +151,150 @@ def check_base_url(url: str) -> str:
     return url.rstrip("/")
 
 
-def _read_key_file(path: Path) -> str:
+def check_source_id(source_id: str, source: str | None = None) -> str:
+    """A source id of the service's form, or a ConfigError saying where the wrong one came from."""
+    if not re.fullmatch(SOURCE_ID_PATTERN, source_id):
+        origin = f" ({source})" if source else ""
+        raise ConfigError(
+            f"source id {source_id!r}{origin} is not of the form cpb followed by two characters (e.g. cpbA1)",
+            "use the source id the service assigned to your account",
+        )
+    return source_id
+
+
+def read_key_file(path: Path) -> str:
+    """The key held in a file; surrounding whitespace and the final newline do not count."""
     try:
-        key = path.read_text(encoding="utf-8").strip()
-    except OSError as problem:
-        raise ConfigError(f"cannot read the API key file {path}: {problem.strerror}") from None
+        key = path.expanduser().read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as problem:
+        reason = getattr(problem, "strerror", None) or "not UTF-8 text"
+        raise ConfigError(f"cannot read the API key file {display(path)}: {reason}") from None
     if not key:
-        raise ConfigError(f"the API key file {path} is empty")
+        raise ConfigError(f"the API key file {display(path)} is empty")
+    remember(key)
     return key
 
 
-def resolve_connection(flags: ConnectionFlags, env: Mapping[str, str]) -> Connection:
-    """The connection from flags, then environment; a clear error naming what is missing."""
-    base_url = flags.base_url or env.get("ARI_BASE_URL", "").strip()
-    api_key = _read_key_file(flags.api_key_file) if flags.api_key_file else env.get("ARI_API_KEY", "").strip()
-    remember(api_key)
-    source_id = flags.source_id or env.get("ARI_SOURCE_ID", "").strip()
-    segment = flags.path_segment or env.get("ARI_PATH_SEGMENT", "").strip() or DEFAULT_SEGMENT
-    missing = [
-        name for name, value in (("base URL", base_url), ("API key", api_key), ("source id", source_id)) if not value
-    ]
-    if missing:
-        raise ConfigError(f"no {', '.join(missing)} configured", HOW_TO)
-    if not re.fullmatch(SOURCE_ID_PATTERN, source_id):
+# --- resolving --------------------------------------------------------------------------------
+
+
+def _env(env: Mapping[str, str], name: str) -> str | None:
+    value = env.get(name, "").strip()
+    return value or None
+
+
+def config_location(flags: ConnectionFlags, env: Mapping[str, str]) -> tuple[Path, str]:
+    """The config file to read and what chose it: the flag, `ARI_CONFIG`, or the default place."""
+    if flags.config is not None:
+        return flags.config.expanduser(), "flag --config"
+    named = _env(env, "ARI_CONFIG")
+    if named:
+        return Path(named).expanduser(), "env ARI_CONFIG"
+    return default_config_path(), "default"
+
+
+def profile_choice(flags: ConnectionFlags, env: Mapping[str, str]) -> tuple[str, str]:
+    """The profile to use and what chose it."""
+    if flags.profile:
+        return flags.profile, "flag --profile"
+    named = _env(env, "ARI_PROFILE")
+    if named:
+        return named, "env ARI_PROFILE"
+    return DEFAULT_PROFILE, "default"
+
+
+def load_config(flags: ConnectionFlags, env: Mapping[str, str]) -> tuple[ConfigFile | None, Path, str]:
+    """The config file, if there is one; a file named by flag or environment must exist."""
+    path, source = config_location(flags, env)
+    if source == "default" and not path.exists():
+        return None, path, source
+    return read_config(path), path, source
+
+
+def _first(*candidates: tuple[Any, str]) -> Sourced:
+    for value, source in candidates:
+        if value is not None and value != "":
+            return Sourced(value, source)
+    return Sourced(None, NOT_SET)
+
+
+def _profile_key(profile: Mapping[str, Any], where: str, base: Path, env: Mapping[str, str]) -> Sourced:
+    if "api_key" in profile:
+        return Sourced(profile["api_key"], where)
+    if "api_key_file" in profile:
+        # A relative path is taken from the config file's folder, so that cron's working folder does not matter.
+        path = base / Path(profile["api_key_file"]).expanduser()
+        source = f"{where}, api_key_file {display(path)}"
+        try:
+            return Sourced(read_key_file(path), source)
+        except ConfigError as problem:
+            return Sourced(None, source, problem)
+    if "api_key_env" in profile:
+        var = profile["api_key_env"]
+        key = _env(env, var)
+        if key is None:
+            unset = ConfigError(
+                f"the profile takes the API key from ${var}, which is not set",
+                f"export {var}=... before running ari-cli, or set ARI_API_KEY",
+            )
+            return Sourced(None, f"{where}, env {var}", unset)
+        return Sourced(key, f"{where}, env {var}")
+    return Sourced(None, NOT_SET)
+
+
+def resolve_settings(
+    flags: ConnectionFlags, env: Mapping[str, str], given: Mapping[str, Any] | None = None
+) -> Settings:
+    """Every setting from flags, then environment, then the profile, then defaults.
+
+    `given` holds the sending and planning options that were given on the command line.
+    """
+    config, path, path_source = load_config(flags, env)
+    name, name_source = profile_choice(flags, env)
+    profiles = config.profiles if config else {}
+    if name not in profiles and name_source != "default":
+        where = f"{display(path)} has the profiles {', '.join(profiles)}" if profiles else f"{display(path)} has none"
         raise ConfigError(
-            f"source id {source_id!r} is not of the form cpb followed by two characters (e.g. cpbA1)",
-            "use the source id the service assigned to your account",
+            f"no profile {name!r} ({name_source}): {where}",
+            f"create it with `ari-cli config init --profile {name}`, or list them with `ari-cli config profiles`",
         )
-    if not segment.strip("/"):
-        raise ConfigError("the path segment is empty", "give --path-segment TEXT, e.g. {action}")
-    return Connection(check_base_url(base_url), api_key, source_id, segment)
+    profile = profiles.get(name, {})
+    where = f"profile {name} in {display(path)}"
+    flag_values = {"base_url": flags.base_url, "source_id": flags.source_id, "path_segment": flags.path_segment}
+    values: dict[str, Sourced] = {}
+    for key, flag_value in flag_values.items():
+        values[key] = _first(
+            (flag_value, f"flag {FLAGS[key]}"),
+            (_env(env, ENV_VARS[key]), f"env {ENV_VARS[key]}"),
+            (profile.get(key), where),
+            (DEFAULT_SEGMENT if key == "path_segment" else None, "default"),
+        )
+    if flags.api_key_file is not None:
+        try:
+            values["api_key"] = Sourced(read_key_file(flags.api_key_file), "flag --api-key-file")
+        except ConfigError as problem:
+            values["api_key"] = Sourced(None, "flag --api-key-file", problem)
+    elif _env(env, "ARI_API_KEY"):
+        values["api_key"] = Sourced(_env(env, "ARI_API_KEY"), "env ARI_API_KEY")
+    else:
+        values["api_key"] = _profile_key(profile, where, path.parent, env)
+    remember(values["api_key"].value)
+    for key, default in TUNING_DEFAULTS.items():
+        values[key] = _first(
+            ((given or {}).get(key), f"flag {FLAGS[key]}"), (profile.get(key), where), (default, "default")
+        )
+    return Settings(
+        values={key: values[key] for key in SETTINGS},
+        path=path,
+        path_source=path_source,
+        found=config is not None,
+        profile=name,
+        profile_source=name_source,
+        profiles=tuple(profiles),
+        warnings=config.warnings if config else (),
+    )
+
+
+def resolve_connection(flags: ConnectionFlags, env: Mapping[str, str]) -> Connection:
+    """The connection from flags, then environment, then the profile; a clear error naming what is missing."""
+    return resolve_settings(flags, env).connection()

@@ -12,6 +12,7 @@ class ExitCode(IntEnum):
     INVALID_INPUT = 3
     CONFIG = 4
     INTERRUPTED = 130
+    PIPE_CLOSED = 141  # as a shell reports a process ended by SIGPIPE
 
 
 class AriError(Exception):

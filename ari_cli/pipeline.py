@@ -9,12 +9,13 @@ from typing import Any, BinaryIO
 
 from ari_cli.batch import DataForm, Envelope, build_body, make_batches
 from ari_cli.config import Connection
-from ari_cli.inputs import ReadOptions, read_rows
+from ari_cli.inputs import ReadOptions, ReadResult, SourceRow, read_rows
 from ari_cli.plan import Plan, PlanOptions, plan_settings
+from ari_cli.policies import load_policies
 from ari_cli.protocol import Operation, path_segment, push_url
 from ari_cli.records import DateOptions, Parsed, parse_rows
 from ari_cli.results import RowResult, Run, Status, attribute
-from ari_cli.send import Exchange, Route, SendOptions, send_all
+from ari_cli.send import Exchange, Route, SendOptions, Trace, send_all
 
 UNSENT_NOTE = "not sent: the input has invalid rows; fix them, or give --skip-invalid to send the valid ones"
 
@@ -28,6 +29,7 @@ class PushOptions:
     today: dt.date
     read: ReadOptions = field(default_factory=ReadOptions)
     date_format: str | None = None
+    policies: str | None = None  # a --policies TOML file of named policies
     merge: bool = True
     last_wins: bool = False
     batch_size: int = 50
@@ -51,11 +53,21 @@ class Prepared:
         return bool(self.parsed.errors or self.plan.invalid)
 
 
-def prepare(options: PushOptions, connection: Connection | None, stdin: BinaryIO | None = None) -> Prepared:
-    """Read, validate, plan and batch; no network."""
-    read = read_rows(options.files, options.operation, options.read, stdin=stdin)
+def prepare(
+    options: PushOptions,
+    connection: Connection | None,
+    stdin: BinaryIO | None = None,
+    rows: Sequence[SourceRow] | None = None,
+) -> Prepared:
+    """Read (or take the given `rows`), validate, plan and batch; no network."""
+    if rows is None:
+        read = read_rows(options.files, options.operation, options.read, stdin=stdin)
+    else:
+        read = ReadResult(rows=list(rows))
     single = options.data_form is DataForm.OBJECT
-    parsed = parse_rows(read.rows, options.operation, DateOptions(options.today, options.date_format), single)
+    named = load_policies(options.policies) if options.policies else None
+    dates = DateOptions(options.today, options.date_format)
+    parsed = parse_rows(read.rows, options.operation, dates, single, named)
     plan = plan_settings(parsed.settings, parsed.views, PlanOptions(options.today, options.merge, options.last_wins))
     size = 1 if single or options.operation is Operation.POLICY else options.batch_size
     envelope = Envelope(connection.api_key, connection.source_id) if connection else Envelope()
@@ -78,6 +90,7 @@ def execute(
     prepared: Prepared,
     connection: Connection | None,
     on_final: Callable[[Exchange], None] | None = None,
+    on_trace: Callable[[Trace], None] | None = None,
 ) -> Run:
     """Send what was prepared (unless dry-run or invalid) and attribute the answers to rows."""
     parsed, plan = prepared.parsed, prepared.plan
@@ -92,7 +105,7 @@ def execute(
             return build_body(options.operation, envelope, records, options.data_form)
 
         route = Route(build=build, base_url=connection.base_url)
-        exchanges = send_all(exchanges, route, options.send, on_final=on_final)
+        exchanges = send_all(exchanges, route, options.send, on_final=on_final, on_trace=on_trace)
     if stop:
         rows = [_unsent(r) for r in attribute(parsed.views, parsed.errors, plan, [], dry_run=True)]
         exchanges = []

@@ -7,49 +7,23 @@ goes on the wire, or is read back from it, passes through these models.
 from __future__ import annotations
 
 import datetime as dt
-from enum import StrEnum
 from typing import Annotated, Any, Literal
 from urllib.parse import quote
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
-
-class Operation(StrEnum):
-    """The three push operations, named as the CLI names them."""
-
-    THRESHOLD = "threshold"
-    POLICY = "policy"
-    MAXADV = "maxadv"
-
-    @property
-    def action(self) -> str:
-        return ACTIONS[self]
-
-    @property
-    def label(self) -> str:
-        return LABELS[self]
-
-
-ACTIONS: dict[Operation, str] = {
-    Operation.THRESHOLD: "sellthresholdupdate",
-    Operation.POLICY: "getcancellation",
-    Operation.MAXADV: "setadvbookingcondrq",
-}
-LABELS: dict[Operation, str] = {
-    Operation.THRESHOLD: "Sell Threshold",
-    Operation.POLICY: "Cancellation and Deposit",
-    Operation.MAXADV: "Max Advance Booking",
-}
-OPERATION_BY_ACTION: dict[str, Operation] = {action: op for op, action in ACTIONS.items()}
+# Re-exported: these live in a module light enough for start-up and for the configuration.
+from ari_cli.operations import ACTIONS as ACTIONS
+from ari_cli.operations import LABELS as LABELS
+from ari_cli.operations import OPERATION_BY_ACTION as OPERATION_BY_ACTION
+from ari_cli.operations import SOURCE_ID_PATTERN as SOURCE_ID_PATTERN
+from ari_cli.operations import Operation as Operation
 
 CLEAR = "n/a"
 THRESHOLD_MAX = 999
 TIME_MIN, TIME_MAX = 1, 999
 PERCENT_MIN, PERCENT_MAX = 1, 100
 DEPOSIT_INTERVALS: tuple[int, ...] = (*range(1, 11), 30, 45, 60)
-# The spec only says "cpb followed by two characters"; the id is assigned by the service, so any
-# two are taken except whitespace and `/`, which would break the URL path it is placed in.
-SOURCE_ID_PATTERN = r"^cpb[^\s/]{2}$"
 # Sent when depositintervalunits is 0: the field is required on the wire but only meaningful
 # for units 1, and 0 can never be mistaken for a real interval (those start at 1).
 UNUSED_DEPOSIT_INTERVAL = 0

@@ -7,12 +7,15 @@ key (property, room[, rate]) over a date range, optionally filtered to some week
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Hashable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ari_cli.dates import parse_date, parse_days
+from ari_cli.exits import InputError
 from ari_cli.inputs import SourceRow
+from ari_cli.inputs.columns import NAMED_POLICY, POLICY_VALUES
+from ari_cli.policy_text import describe_policy
 from ari_cli.protocol import (
     CLEAR,
     DEPOSIT_INTERVALS,
@@ -50,13 +53,8 @@ class Policy:
     deposit: Deposit
 
     def describe(self) -> str:
-        levels = "; ".join(
-            f"L{r.level}: {r.dayspriorcheckin}d {r.penaltyamount}% {'1st night' if r.penaltyapplied == 3 else 'stay'}"
-            for r in self.rules
-        )
-        d = self.deposit
-        deposit = "no deposit" if d.depositpolicy == "not required" else f"deposit {d.depositamount}%"
-        return f"{'refundable' if self.refundable == 'true' else 'non-refundable'}; {levels}; {deposit}"
+        """The policy in words: free cancellation, penalties, deposit."""
+        return describe_policy(self.refundable, self.rules, self.deposit)
 
 
 Value = Hashable
@@ -84,12 +82,12 @@ class Parsed:
 
 
 class _RowErrors:
-    def __init__(self, row: SourceRow) -> None:
-        self.row = row
+    def __init__(self, where: str) -> None:
+        self.where = where  # `file line 5`, or a place in a --policies file
         self.messages: list[str] = []
 
     def add(self, name: str, problem: str) -> None:
-        self.messages.append(f"{self.row.source} line {self.row.line}, {name}: {problem}")
+        self.messages.append(f"{self.where}, {name}: {problem}")
 
 
 def _text(value: Any) -> str:
@@ -114,7 +112,7 @@ def _whole(value: Any) -> int | None:
     return None
 
 
-def _number(errs: _RowErrors, fields: dict[str, Any], name: str, low: int, high: int, also: str = "") -> int | None:
+def _number(errs: _RowErrors, fields: Mapping[str, Any], name: str, low: int, high: int, also: str = "") -> int | None:
     raw = fields.get(name)
     text = _text(raw)
     if not text:
@@ -132,7 +130,7 @@ def _number(errs: _RowErrors, fields: dict[str, Any], name: str, low: int, high:
     return None
 
 
-def _choice(errs: _RowErrors, fields: dict[str, Any], name: str, allowed: dict[int, str]) -> int | None:
+def _choice(errs: _RowErrors, fields: Mapping[str, Any], name: str, allowed: dict[int, str]) -> int | None:
     raw = fields.get(name)
     number = _whole(raw)
     if number in allowed:
@@ -222,7 +220,7 @@ _DEPOSIT_POLICIES = {"required": "required", "not required": "not required", "no
 _APPLIED = {3: "first night", 4: "full stay"}
 
 
-def _deposit(errs: _RowErrors, fields: dict[str, Any]) -> Deposit | None:
+def _deposit(errs: _RowErrors, fields: Mapping[str, Any]) -> Deposit | None:
     policy_text = " ".join(_text(fields.get("depositpolicy")).lower().replace("_", " ").split())
     policy = _DEPOSIT_POLICIES.get(policy_text)
     if policy is None:
@@ -265,7 +263,47 @@ def _deposit(errs: _RowErrors, fields: dict[str, Any]) -> Deposit | None:
     )
 
 
-def _rule(errs: _RowErrors, fields: dict[str, Any]) -> CancellationRule | None:
+def _refundable(errs: _RowErrors, fields: Mapping[str, Any]) -> str | None:
+    text = _text(fields.get("refundable"))  # a spreadsheet's TRUE arrives as "TRUE" or "true"
+    refundable = _REFUNDABLE.get(text.lower())
+    if refundable is None:
+        errs.add("refundable", f"{text!r} is not allowed; use true or false")
+    return refundable
+
+
+def _non_refundable_deposit(errs: _RowErrors, refundable: str | None, deposit: Deposit | None) -> None:
+    if refundable == "false" and deposit and deposit.depositpolicy != "required":
+        errs.add("depositpolicy", "must be required when refundable is false")
+
+
+def build_policy(
+    where: str, refundable: Any, levels: Sequence[tuple[str, Mapping[str, Any]]], deposit: Mapping[str, Any]
+) -> tuple[Policy | None, list[str]]:
+    """A policy from fields named as the policy columns are, checked by the same rules as policy rows.
+
+    `where` starts each message; each level comes with its own (`..., levels entry 2`).
+    """
+    errs = _RowErrors(where)
+    value = _refundable(errs, {"refundable": refundable})
+    built = _deposit(errs, deposit)
+    _non_refundable_deposit(errs, value, built)
+    rules: list[CancellationRule] = []
+    for level_where, fields in levels:
+        level_errs = _RowErrors(level_where)
+        rule = _rule(level_errs, fields)
+        if rule and any(other.level == rule.level for other in rules):
+            level_errs.add("level", f"level {rule.level} appears twice in one policy")
+        errs.messages += level_errs.messages
+        if rule:
+            rules.append(rule)
+    if not levels:
+        errs.add("levels", "none given; a policy has one or two cancellation levels")
+    if errs.messages or value is None or built is None:
+        return None, errs.messages
+    return Policy(value, tuple(sorted(rules, key=lambda r: r.level)), built), []
+
+
+def _rule(errs: _RowErrors, fields: Mapping[str, Any]) -> CancellationRule | None:
     level = _choice(errs, fields, "level", {1: "first level", 2: "second level"})
     policyid = _number(errs, fields, "policyid", 1, 5)
     days = _number(errs, fields, "dayspriorcheckin", 0, 10_000)
@@ -296,28 +334,69 @@ class _PolicyRow:
     deposit: Deposit
 
 
+def _named(errs: _RowErrors, row: SourceRow, name: str, named: Mapping[str, Policy] | None) -> Policy | None:
+    """The policy a row names; its own level and deposit columns must then be empty."""
+    if named is None:
+        # Raised, not kept per row: every row would say the same, and the fix is one option.
+        raise InputError(
+            f'{row.source} line {row.line}: the policy column names "{name}", but no --policies FILE was given',
+            hint="define the named policies in a TOML file and give it with --policies FILE",
+        )
+    given = [k for k in row.fields if k in POLICY_VALUES and _text(row.fields[k])]
+    if given:
+        errs.add(
+            NAMED_POLICY,
+            f'"{name}" is a named policy, so leave {", ".join(given)} empty; '
+            "a row gives either a named policy or its own level and deposit",
+        )
+    policy = next((p for key, p in named.items() if key.casefold() == name.casefold()), None)
+    if policy is None:
+        errs.add(NAMED_POLICY, f'no policy named "{name}" in --policies; the names are {", ".join(named) or "none"}')
+    return policy
+
+
 def parse_rows(
-    rows: Iterable[SourceRow], operation: Operation, dates: DateOptions, single_level: bool = False
+    rows: Iterable[SourceRow],
+    operation: Operation,
+    dates: DateOptions,
+    single_level: bool = False,
+    named: Mapping[str, Policy] | None = None,
 ) -> Parsed:
-    """Validate rows into settings; every problem of every row is kept, tied to its line."""
+    """Validate rows into settings; every problem of every row is kept, tied to its line.
+
+    `named` holds the policies of --policies, which a policy row may give by name.
+    """
     parsed = Parsed()
     policy_rows: list[_PolicyRow] = []
     value_name = "threshold" if operation is Operation.THRESHOLD else "time"
     for index, row in enumerate(rows):
-        errs = _RowErrors(row)
+        errs = _RowErrors(f"{row.source} line {row.line}")
         f = row.fields
         propertyid = _required_text(errs, f, "propertyid")
         roomid = _required_text(errs, f, "roomid")
         rateid = _required_text(errs, f, "rateid") if operation is not Operation.THRESHOLD else ""
         start, end, days = _range(errs, f, dates)
-        if operation is Operation.POLICY:
-            refundable_text = _text(f.get("refundable"))
-            refundable = _REFUNDABLE.get(refundable_text.lower())
-            if refundable is None:
-                errs.add("refundable", f"{refundable_text!r} is not allowed; use true or false")
+        name = _text(f.get(NAMED_POLICY)) if operation is Operation.POLICY else ""
+        if name:
+            policy = _named(errs, row, name, named)
+            if policy and single_level and len(policy.rules) > 1:
+                errs.add(
+                    NAMED_POLICY,
+                    f'"{name}" has {len(policy.rules)} levels and cannot be sent with --data-form object, '
+                    "which carries one cancellation rule; use --data-form list",
+                )
+            parsed.views.append(_view(row, f"{name}: {policy.describe()}" if policy else name, start, end))
+            if not errs.messages and policy and start and end:
+                parsed.settings.append(Setting((index,), (propertyid, roomid, rateid), start, end, days, policy))
+        elif operation is Operation.POLICY and NAMED_POLICY in f and not any(_text(f.get(k)) for k in POLICY_VALUES):
+            errs.add(
+                NAMED_POLICY, "is empty; give the name of a policy of --policies, or the level and deposit columns"
+            )
+            parsed.views.append(_view(row, "", start, end))
+        elif operation is Operation.POLICY:
+            refundable = _refundable(errs, f)
             rule, deposit = _rule(errs, f), _deposit(errs, f)
-            if refundable == "false" and deposit and deposit.depositpolicy != "required":
-                errs.add("depositpolicy", "must be required when refundable is false")
+            _non_refundable_deposit(errs, refundable, deposit)
             shown = f"level {_text(f.get('level'))}"
             if rule:
                 applied = _APPLIED[rule.penaltyapplied]
@@ -385,4 +464,7 @@ def _group_policies(rows: list[_PolicyRow], parsed: Parsed, single_level: bool) 
         rules = tuple(sorted((m.rule for m in members), key=lambda r: r.level))
         policy = Policy(first.refundable, rules, first.deposit)
         refs = tuple(m.index for m in members)
+        words = policy.describe()
+        for member in members:  # each level row shows the whole policy it belongs to, in words
+            parsed.views[member.index] = replace(parsed.views[member.index], value=words)
         parsed.settings.append(Setting(refs, (propertyid, roomid, rateid), start, end, days, policy))

@@ -11,7 +11,7 @@ import io
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
@@ -24,8 +24,8 @@ from rich.text import Text
 
 from ari_cli.protocol import Operation
 from ari_cli.results import RowResult, Run, Status
-from ari_cli.secrets import masked_body, scrub
-from ari_cli.send import Exchange, Problem
+from ari_cli.secrets import masked_body, masked_text, scrub
+from ari_cli.send import Exchange, Problem, Trace
 
 SHOW_ALL_UP_TO = 50
 _STYLE = {Status.OK: "green", Status.FAILED: "bold red", Status.INVALID: "red", Status.SKIPPED: "yellow"}
@@ -235,3 +235,39 @@ def progress(total: int, err: Console, enabled: bool) -> Iterator[Any]:
     with bar:
         task = bar.add_task("send", total=total)
         yield lambda n: bar.advance(task, n)
+
+
+def _prefixed(mark: str, text: str) -> list[str]:
+    return [f"{mark} {line}" for line in text.splitlines() or [""]]
+
+
+def trace(exchange: Trace, err: Console) -> None:
+    """One HTTP try on stderr, as `curl -v` shows it: what was sent (key masked), what came back."""
+    lines = [f"> {exchange.method} {exchange.url}"]
+    lines += [f"> {name}: {value}" for name, value in exchange.request_headers]
+    lines += _prefixed(">", masked_text(exchange.body))
+    took = f"{exchange.seconds * 1000:.0f} ms"
+    if exchange.status is None:
+        lines.append(f"< no answer after {took}: {exchange.error}")
+    else:
+        lines.append(f"< HTTP {exchange.status} in {took}")
+        lines += [f"< {name}: {value}" for name, value in exchange.response_headers]
+        lines += _prefixed("<", masked_text(exchange.response_body))
+    for line in lines:
+        err.out(scrub(line), highlight=False)
+
+
+def curl_commands(requests: Iterable[tuple[str, str, bytes]], configured: bool, stream: IO[str]) -> None:
+    """Each (label, url, body) as a bash-ready curl command after a `# label` line, then a blank line."""
+    from ari_cli.curl import for_request
+
+    # Written as is, not through Rich, which would expand tabs and drop carriage returns in bodies.
+    for label, url, content in requests:
+        stream.write(f"# {label}\n{for_request(url, content, configured)}\n\n")
+    stream.flush()
+
+
+def exchange_label(exchange: Exchange) -> str:
+    """`request 2: property HTL001, 3 records`."""
+    records = len(exchange.records)
+    return f"request {exchange.id}: property {exchange.propertyid}, {records} record{'s' * (records != 1)}"

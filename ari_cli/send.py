@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import stamina
@@ -80,6 +81,29 @@ class Exchange:
     @property
     def final(self) -> bool:
         return not self.children
+
+
+@dataclass(frozen=True, slots=True)
+class Trace:
+    """One HTTP try as it went over the wire (for --verbose and replay); `status` None: no answer."""
+
+    method: str
+    url: str
+    request_headers: tuple[tuple[str, str], ...]
+    body: bytes
+    seconds: float
+    status: int | None = None
+    response_headers: tuple[tuple[str, str], ...] = ()
+    response_body: bytes = b""
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """A body sent once as given (replay): the exchange on the wire and what it means."""
+
+    trace: Trace
+    outcome: Outcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +182,28 @@ def _transport_failure(error: httpx.HTTPError, base_url: str, timeout: float) ->
     return Outcome(None, False, errors=(Problem(None, message, None, hint),), transient=True)
 
 
+async def _post(client: httpx.AsyncClient, url: str, content: bytes, base_url: str, timeout: float) -> Sent:
+    """POST bytes once; what went over the wire and what it means."""
+    started = time.monotonic()
+    try:
+        response = await client.post(url, content=content, headers=REQUEST_HEADERS)
+    except httpx.HTTPError as error:
+        outcome = _transport_failure(error, base_url, timeout)
+        headers = tuple(REQUEST_HEADERS.items())
+        trace = Trace("POST", url, headers, content, time.monotonic() - started, error=outcome.errors[0].message)
+        return Sent(trace, outcome)
+    trace = Trace(
+        "POST", url, tuple(response.request.headers.items()), content, time.monotonic() - started,
+        response.status_code, tuple(response.headers.items()), response.content,
+    )  # fmt: skip
+    return Sent(trace, interpret(response.status_code, response.content, response.headers.get("retry-after")))
+
+
+def _client(options: SendOptions, transport: httpx.AsyncBaseTransport | None) -> httpx.AsyncClient:
+    limits = httpx.Limits(max_connections=options.concurrency, max_keepalive_connections=options.concurrency)
+    return httpx.AsyncClient(timeout=options.timeout, limits=limits, transport=transport, follow_redirects=False)
+
+
 class _Transient(Exception):
     def __init__(self, outcome: Outcome) -> None:
         self.outcome = outcome
@@ -199,6 +245,7 @@ class Sender:
         self.gate = asyncio.Semaphore(options.concurrency)
         self.pacer = _Pacer(options.rate)
         self.on_final: Callable[[Exchange], None] = lambda _: None
+        self.on_trace: Callable[[Trace], None] | None = None
 
     async def run(self, first: Sequence[Exchange]) -> list[Exchange]:
         self.exchanges.extend(first)
@@ -247,14 +294,13 @@ class Sender:
         async with self.gate:
             await self.pacer.wait()
             exchange.attempts += 1
-            started = time.monotonic()
-            try:
-                response = await self.client.post(exchange.url, content=encode(exchange.body), headers=REQUEST_HEADERS)
-            except httpx.HTTPError as error:
-                return _transport_failure(error, self.route.base_url, self.options.timeout)
-            finally:
-                exchange.seconds += time.monotonic() - started
-        return interpret(response.status_code, response.content, response.headers.get("retry-after"))
+            sent = await _post(
+                self.client, exchange.url, encode(exchange.body), self.route.base_url, self.options.timeout
+            )
+            exchange.seconds += sent.trace.seconds
+        if self.on_trace is not None:
+            self.on_trace(sent.trace)
+        return sent.outcome
 
 
 def send_all(
@@ -263,17 +309,38 @@ def send_all(
     options: SendOptions,
     on_final: Callable[[Exchange], None] | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
+    on_trace: Callable[[Trace], None] | None = None,
 ) -> list[Exchange]:
     """Send the planned exchanges; block until every record has its final answer."""
 
     async def go() -> list[Exchange]:
-        limits = httpx.Limits(max_connections=options.concurrency, max_keepalive_connections=options.concurrency)
-        async with httpx.AsyncClient(
-            timeout=options.timeout, limits=limits, transport=transport, follow_redirects=False
-        ) as client:
+        async with _client(options, transport) as client:
             sender = Sender(route, options, client)
             if on_final is not None:
                 sender.on_final = on_final
+            sender.on_trace = on_trace
             return await sender.run(first)
+
+    return asyncio.run(go())
+
+
+def send_raw(
+    posts: Sequence[tuple[str, bytes]],
+    options: SendOptions,
+    transport: httpx.AsyncBaseTransport | None = None,
+    on_trace: Callable[[Trace], None] | None = None,
+) -> list[Sent]:
+    """POST each (url, bytes) exactly as given, once and in order: no retries, no splitting (replay)."""
+
+    async def go() -> list[Sent]:
+        sent: list[Sent] = []
+        async with _client(options, transport) as client:
+            for url, content in posts:
+                parts = urlsplit(url)
+                one = await _post(client, url, content, f"{parts.scheme}://{parts.netloc}", options.timeout)
+                if on_trace is not None:
+                    on_trace(one.trace)
+                sent.append(one)
+        return sent
 
     return asyncio.run(go())

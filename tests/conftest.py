@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -23,3 +24,11 @@ def _no_backoff() -> Iterator[None]:
 
     with stamina.set_testing(True, attempts=1000, cap=True):
         yield
+
+
+@pytest.fixture(autouse=True)
+def _no_user_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The user's own config file never leaks into a test: the default place is an empty folder."""
+    place = tmp_path_factory.mktemp("user-config") / "config.toml"
+    monkeypatch.setattr("ari_cli.config.default_config_path", lambda: place)
+    return place

@@ -206,7 +206,7 @@ def test_header_problems_of_all_files_come_in_one_error() -> None:
 
 
 def test_policy_needs_every_policy_column_but_the_time_interval() -> None:
-    names = [n for n in COLUMNS[Operation.POLICY] if n not in ("date", "days", "deposittimeinterval")]
+    names = [n for n in COLUMNS[Operation.POLICY] if n not in ("date", "days", "deposittimeinterval", "policy")]
     write("policy.csv", ",".join(names) + "\n" + ",".join("1" for _ in names) + "\n")
     fields, warnings = read("policy.csv", operation=Operation.POLICY)
     assert list(fields[0]) == names
@@ -222,4 +222,7 @@ def test_expected_columns_per_operation() -> None:
         "expected columns for maxadv: propertyid, roomid, rateid, start, end (or date for start and end), "
         "days (optional), time"
     )
-    assert expected_columns(Operation.POLICY).endswith("depositintervalunits, deposittimeinterval (optional)")
+    assert expected_columns(Operation.POLICY).endswith(
+        "depositintervalunits, deposittimeinterval (optional); "
+        "or, for refundable and the level and deposit columns, policy (a name from --policies)"
+    )

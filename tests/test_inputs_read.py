@@ -122,18 +122,30 @@ def test_a_directory() -> None:
     assert error(["rooms"]).message == "cannot read rooms: it is a directory, not a file"
 
 
-@pytest.mark.parametrize("name", ["rooms.xlsx", "ROOMS.XLSX", "rooms.xls"])
-def test_spreadsheets_are_not_supported_yet(name: str) -> None:
+@pytest.mark.parametrize("name", ["rooms.xls", "ROOMS.XLS", "rooms.ods"])
+def test_old_excel_and_opendocument_are_not_supported(name: str) -> None:
     write(name, b"PK\x03\x04")
     ext = Path(name).suffix.lower()
-    assert error([name]).message == f"{name}: reading {ext} is not supported yet; save the sheet as CSV (UTF-8)"
+    problem = error([name])
+    assert problem.message == (
+        f"{name}: reading {ext} is not supported; save it as an Excel Workbook (.xlsx) or as CSV (UTF-8)"
+    )
+    assert problem.hint is not None and "Save As" in problem.hint
+
+
+@pytest.mark.parametrize("name", ["rooms.xlsx", "ROOMS.XLSX", "rooms.xlsm"])
+def test_a_damaged_workbook_is_an_input_error(name: str) -> None:
+    write(name, b"PK\x03\x04 not really a zip archive")
+    problem = error([name])
+    assert problem.message == f"{name}: not an Excel workbook (.xlsx): the file is not a zip archive"
+    assert problem.hint is not None and "save it again" in problem.hint
 
 
 def test_unknown_extension_lists_the_supported_ones_and_mentions_format() -> None:
     write("rooms.txt", CSV)
     problem = error(["rooms.txt"])
     assert problem.message == (
-        'rooms.txt: cannot tell the format from ".txt"; supported are .csv, .tsv, .json, .jsonl, .ndjson'
+        'rooms.txt: cannot tell the format from ".txt"; supported are .csv, .tsv, .json, .jsonl, .ndjson, .xlsx, .xlsm'
     )
     assert problem.hint is not None and "--format" in problem.hint and "standard input" in problem.hint
 
@@ -161,11 +173,11 @@ def test_no_paths_give_no_rows() -> None:
 
 
 def test_failures_of_several_files_come_together_with_their_hints() -> None:
-    write("a.xlsx", b"PK")
+    write("a.xls", b"PK")
     write("b.csv", CSV.encode("utf-16-le"))
-    problem = error(["a.xlsx", "missing.csv", "b.csv"])
+    problem = error(["a.xls", "missing.csv", "b.csv"])
     assert problem.message.splitlines() == [
-        "a.xlsx: reading .xlsx is not supported yet; save the sheet as CSV (UTF-8)",
+        "a.xls: reading .xls is not supported; save it as an Excel Workbook (.xlsx) or as CSV (UTF-8)",
         "cannot read missing.csv: no such file",
         "b.csv line 1: holds a NUL byte; this is not a text file",
     ]

@@ -7,14 +7,18 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import json
+import tomllib
 from pathlib import Path
 from typing import Any
 
+import openpyxl
 import pytest
 
 from tests.helpers import invoke, sandbox_env
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+NOT_INPUT = {".py", ".toml"}  # the script that writes the workbooks; the named policies file
+EXTRA_ARGS = {"policy-named.csv": ["--policies", str(SAMPLES / "policies.toml")]}
 TODAY = dt.date.today()
 NAMES = {
     "propertyid": "propertyid", "property": "propertyid", "hotel": "propertyid",
@@ -22,6 +26,7 @@ NAMES = {
     "start": "start", "from": "start", "startdate": "start", "startdateymd": "start",
     "end": "end", "to": "end", "enddate": "end", "enddateymd": "end",
     "date": "date", "days": "days", "threshold": "threshold", "sellthreshold": "threshold", "time": "time",
+    "nights": "time",
 }  # fmt: skip
 RULE_FIELDS = ("policyid", "dayspriorcheckin", "penaltytype", "penaltyamount", "penaltyapplied", "level")
 DEPOSIT_NUMBERS = ("deposittype", "depositamount", "depositapplied", "depositintervalunits")
@@ -46,8 +51,29 @@ def weekdays(text: str) -> set[int]:
     return out
 
 
+def cell(value: Any) -> str:
+    """A workbook cell as CSV would hold it."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, dt.datetime | dt.date):
+        return value.strftime("%Y-%m-%d")
+    if isinstance(value, float) and value == int(value):
+        return str(int(value))
+    return str(value)
+
+
+def sheet_rows(path: Path) -> list[dict[str, str]]:
+    sheet = openpyxl.load_workbook(path).worksheets[0]
+    header, *rows = [[cell(v) for v in row] for row in sheet.iter_rows(values_only=True)]
+    return [dict(zip(header, row, strict=True)) for row in rows if any(row)]
+
+
 def flat_rows(path: Path) -> list[dict[str, Any]]:
-    if path.suffix == ".csv":
+    if path.suffix == ".xlsx":
+        rows = sheet_rows(path)
+    elif path.suffix == ".csv":
         text = path.read_text(encoding="utf-8-sig")
         dialect = csv.Sniffer().sniff(text.splitlines()[0], delimiters=",;\t")
         rows = list(csv.DictReader(text.splitlines(), dialect=dialect))
@@ -108,8 +134,11 @@ def expected_policies(path: Path) -> dict[str, Any]:
             for date in dates_of({"start": body["startdate"], "end": body["enddate"]}):
                 node[date] = value
         return expected
+    if path.name in EXTRA_ARGS:
+        return expected_named(path)
     groups: dict[tuple[str, ...], list[dict[str, str]]] = {}
-    for row in csv.DictReader(path.read_text().splitlines()):
+    rows = sheet_rows(path) if path.suffix == ".xlsx" else csv.DictReader(path.read_text().splitlines())
+    for row in rows:
         groups.setdefault((row["propertyid"], row["roomid"], row["rateid"], row["start"], row["end"]), []).append(row)
     for (prop, room, rate, start, end), rows in groups.items():
         first = rows[0]
@@ -134,6 +163,33 @@ def expected_policies(path: Path) -> dict[str, Any]:
     return expected
 
 
+def named_policies(path: Path) -> dict[str, Any]:
+    """The wire value of each policy of a TOML file: short deposit keys get their prefix; level and
+    the type fields take their defaults."""
+    out = {}
+    for name, table in tomllib.loads(path.read_text()).get("policies", {}).items():
+        deposit = {k if k.startswith("deposit") else f"deposit{k}": v for k, v in table["deposit"].items()}
+        deposit.setdefault("deposittype", 3)
+        if deposit["depositintervalunits"] != 1:
+            deposit["deposittimeinterval"] = 0
+        rules = [{"penaltytype": 3, "level": n, **level} for n, level in enumerate(table["levels"], start=1)]
+        out[name] = {
+            "refundable": str(table["refundable"]).lower(),
+            "policydetails": {"cancellation": sorted(rules, key=lambda r: r["level"]), "deposit": deposit},
+        }
+    return out
+
+
+def expected_named(path: Path) -> dict[str, Any]:
+    policies = named_policies(SAMPLES / "policies.toml")
+    expected: dict[str, Any] = {}
+    for row in csv.DictReader(path.read_text().splitlines()):
+        node = expected.setdefault(row["propertyid"], {}).setdefault(row["roomid"], {}).setdefault(row["rateid"], {})
+        for date in dates_of(row):
+            node[date] = policies[row["policy"]]
+    return expected
+
+
 def _prune(tree: dict[str, Any]) -> dict[str, Any]:
     """Drop empty branches, as a cleared (n/a) date leaves nothing in the sandbox."""
     out = {}
@@ -148,10 +204,20 @@ def _prune(tree: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-@pytest.mark.parametrize("path", sorted(SAMPLES.glob("*.*")), ids=lambda p: p.name)
+INPUTS = sorted(p for p in SAMPLES.glob("*.*") if p.suffix not in NOT_INPUT)
+
+
+def test_every_operation_has_a_workbook_sample_and_named_policies_have_theirs() -> None:
+    names = {p.name for p in INPUTS}
+    assert {"threshold.xlsx", "maxadv.xlsx", "policy.xlsx", "policy-named.csv"} <= names
+    assert (SAMPLES / "policies.toml").exists()
+
+
+@pytest.mark.parametrize("path", INPUTS, ids=lambda p: p.name)
 def test_sample_pushes_and_sandbox_holds_exactly_the_file(path: Path, sandbox: Any) -> None:
     operation = path.name.split("-")[0].split(".")[0]
-    result = invoke([operation, "push", str(path), "--today", TODAY.isoformat()], env=sandbox_env(sandbox))
+    args = [operation, "push", str(path), "--today", TODAY.isoformat(), *EXTRA_ARGS.get(path.name, [])]
+    result = invoke(args, env=sandbox_env(sandbox))
     assert result.exit_code == 0, result.stdout + result.stderr
     state = sandbox.state()
     if operation == "policy":

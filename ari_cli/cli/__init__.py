@@ -26,7 +26,17 @@ class _Boundary(TyperGroup):
 app = typer.Typer(
     cls=_Boundary,
     name="ari-cli",
-    help="Push sell thresholds, cancellation/deposit policies and max advance booking to a hotel ARI service.",
+    help="""Push sell thresholds, cancellation/deposit policies and max advance booking to a hotel ARI service.
+
+Reads CSV, Excel, JSON or JSONL files, checks every row, and shows a result per row. \
+Each command's --help says which columns it takes. Set up where to push once with `ari-cli config init`.
+
+[bold]Examples[/bold]:
+
+  ari-cli threshold push samples/threshold.csv --sandbox
+  ari-cli config init
+  ari-cli policy push policy.csv --profile prod --output json --report results.csv
+""",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
@@ -50,10 +60,11 @@ def _root(
 
 
 def _register() -> None:
-    from ari_cli.cli import maxadv, policy, sandbox, threshold
+    from ari_cli.cli import config, maxadv, policy, sandbox, support, threshold
 
-    for group in (threshold, maxadv, policy, sandbox):
+    for group in (threshold, maxadv, policy, sandbox, config):
         app.add_typer(group.app)
+    support.register(app)
 
 
 _register()

@@ -36,6 +36,10 @@ def guarded(call: Callable[[], T]) -> T:
         if problem.hint:
             _say(f"hint: {problem.hint}")
         raise typer.Exit(int(problem.exit_code)) from None
+    except BrokenPipeError:
+        # The reader went away (`| head`): nothing more can be shown, and that is not an error of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(int(ExitCode.PIPE_CLOSED)) from None
     except KeyboardInterrupt:
         _say("interrupted")
         raise typer.Exit(int(ExitCode.INTERRUPTED)) from None

@@ -3,32 +3,65 @@
 import typer
 
 from ari_cli.cli.push import push_command
-from ari_cli.protocol import Operation
+from ari_cli.cli.send_one import maxadv_send
+from ari_cli.operations import Operation
 
 app = typer.Typer(
     name="maxadv",
-    help="Max Advance Booking: how many nights ahead a rate plan can be booked.",
-    no_args_is_help=True,
-)
+    help="""Max Advance Booking: how many nights ahead a rate plan can be booked.
 
-HELP = """Push maximum advance booking periods from CSV, JSON or JSONL files.
-
-[bold]Columns[/bold] (header names ignore case, spaces, _ and -):
-
-  [bold]propertyid[/bold] (property, hotel)  [bold]roomid[/bold] (room, roomtype)  [bold]rateid[/bold] (rate, rateplan)
-  [bold]start[/bold] and [bold]end[/bold] (from, to), or [bold]date[/bold] for one day
-  [bold]time[/bold] (nights, maxadv, max_advance): 1 to 999 nights, or n/a to clear
-  [bold]days[/bold] (optional): Mon-Fri, Sat,Sun, or a mask like 1111100 (Monday first)
-
-[bold]Example file[/bold]:
-
-  propertyid,roomid,rateid,start,end,time
-  HTL001,DBL,BAR,2027-01-01,2027-12-31,365
+push sends a file of booking limits; its --help says how to write the file.
 
 [bold]Examples[/bold]:
 
+  ari-cli maxadv push maxadv.csv --dry-run
   ari-cli maxadv push maxadv.csv --sandbox
-  ari-cli maxadv push maxadv.json --dry-run --output json
+  ari-cli maxadv push --help
+""",
+    no_args_is_help=True,
+)
+
+HELP = """Push maximum advance booking periods from CSV, Excel, JSON or JSONL files.
+
+For the dates of each row, a rate plan of a room can be booked at most TIME nights ahead of arrival; n/a clears the limit.
+
+[bold]How to write the file[/bold]: one row per room, rate plan and date range, under a header row that names the columns. Keep it as .xlsx (first sheet), or save it from the spreadsheet as CSV (comma, semicolon or tab; UTF-8). Header names ignore case, spaces, _ and -. Other columns, such as Notes, are ignored with a warning.
+
+[bold]Columns[/bold]:
+
+  [bold]propertyid[/bold] (or property, hotel, hotelid): the hotel's id, e.g. HTL001
+  [bold]roomid[/bold] (or room, roomtype): the room type's id, e.g. DBL
+  [bold]rateid[/bold] (or rate, rateplan): the rate plan's id, e.g. BAR
+  [bold]start[/bold] and [bold]end[/bold] (or from and to): the first and the last date, both included
+    or [bold]date[/bold] for a single date
+  [bold]time[/bold] (or nights, maxadv, max_advance): 1 to 999 nights, or n/a to clear
+  [bold]days[/bold] (optional): these weekdays only: Mon-Fri, Fri-Sun, "Sat,Sun" or 1111100 (Monday first)
+
+Dates are YYYY-MM-DD, or today, today+N and today-N; other layouts only with --date-format. Rows of one room and rate with the same value that touch or overlap are merged; different values on the same dates are an error naming both lines. Ranges already past are skipped.
+
+[bold]Example file[/bold] (maxadv.csv):
+
+  propertyid,roomid,rateid,start,end,time
+  HTL001,DBL,BAR,2027-01-01,2027-12-31,365
+  HTL001,DBL,NRF,today,today+180,90
+
+The same in JSON: a list of objects with these keys; JSONL: one object per line. A partner's exact API request body (action setadvbookingcondrq) is accepted too, with sharepost and sourceid taken from the configuration.
+
+[bold]Examples[/bold]:
+
+  ari-cli maxadv push maxadv.csv --dry-run        # check the file; send nothing
+  ari-cli maxadv push maxadv.csv --sandbox        # push to the built-in emulator
+  ari-cli maxadv push partner-call.json --profile prod --output json
 """
 
 app.command("push", help=HELP, no_args_is_help=True)(push_command(Operation.MAXADV))
+
+SEND_HELP = """Push one max advance booking period given as flags: the same checks, output and exit codes as push.
+
+[bold]Examples[/bold]:
+
+  ari-cli maxadv send --property HTL001 --room DBL --rate BAR --start 2027-01-01 --end 2027-12-31 --time 365 --sandbox
+  ari-cli maxadv send --property HTL001 --room DBL --rate NRF --date today --time n/a --dry-run --curl
+"""
+
+app.command("send", help=SEND_HELP, no_args_is_help=True)(maxadv_send)

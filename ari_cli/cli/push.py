@@ -6,14 +6,16 @@ Only Typer is imported here; the pipeline loads when a push actually runs.
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import inspect
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
 import typer
 
-from ari_cli.protocol import Operation
+from ari_cli.operations import Operation
 
 
 class OutputFormat(StrEnum):
@@ -65,19 +67,22 @@ def push_command(operation: Operation) -> Callable[..., None]:
             list[Path],
             typer.Argument(
                 metavar="FILE", allow_dash=True, show_default=False,
-                help="CSV, JSON or JSONL files, or - for standard input. Several files are one run.",
+                help="CSV, JSON, JSONL or XLSX files, or - for standard input. Several files are one run.",
             ),
         ],
         dry_run: Annotated[bool, typer.Option("--dry-run", help="Read, validate and plan; print what would be sent; send nothing.", rich_help_panel=_OUT)] = False,
         output: Annotated[OutputFormat, typer.Option("--output", "-o", help="What goes to standard output.", rich_help_panel=_OUT)] = OutputFormat.TABLE,
         report: Annotated[Path | None, typer.Option("--report", metavar="PATH", help="Also write per-row results to PATH (.csv or .json).", rich_help_panel=_OUT)] = None,
         show: Annotated[Show | None, typer.Option("--show", help="Rows the table lists. \\[default: failed over 50 rows, else all]", show_default=False, rich_help_panel=_OUT)] = None,
-        curl: Annotated[bool, typer.Option("--curl", help="Print each request as a bash-ready curl command ($ARI_API_KEY stands for the key).", rich_help_panel=_OUT)] = False,
+        curl: Annotated[bool, typer.Option("--curl", help="Print each request as a bash-ready curl command, $ARI_API_KEY standing for the key: on standard output before the table, or on standard error with --output json or csv.", rich_help_panel=_OUT)] = False,
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only errors on standard error.", rich_help_panel=_OUT)] = False,
-        verbose: Annotated[bool, typer.Option("--verbose", "-v", help="More detail on standard error.", rich_help_panel=_OUT)] = False,
+        verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show each HTTP exchange on standard error: method, URL, headers, body, status, answer and time, key masked.", rich_help_panel=_OUT)] = False,
         input_format: Annotated[InputFormat | None, typer.Option("--format", help="Format of standard input (sniffed if not given).", rich_help_panel=_IN)] = None,
         encoding: Annotated[str | None, typer.Option("--encoding", metavar="NAME", help="Encoding of files that are not UTF-8, e.g. cp1252.", rich_help_panel=_IN)] = None,
         date_format: Annotated[str | None, typer.Option("--date-format", metavar="FMT", help="Layout of dates that are not ISO, in strptime codes, e.g. %d/%m/%Y.", rich_help_panel=_IN)] = None,
+        sheet: Annotated[str | None, typer.Option("--sheet", metavar="NAME", help="Worksheet of .xlsx workbooks. \\[default: the first]", show_default=False, rich_help_panel=_IN)] = None,
+        header_row: Annotated[int | None, typer.Option("--header-row", min=1, metavar="N", help="Row that holds the column names, when titles sit above it. \\[default: the first row with values]", show_default=False, rich_help_panel=_IN)] = None,
+        policies: Annotated[Path | None, typer.Option("--policies", metavar="FILE", help="TOML file of named policies, which a policy file's policy column may name (policy push).", show_default=False, rich_help_panel=_IN)] = None,
         skip_invalid: Annotated[bool, typer.Option("--skip-invalid", help="Send the valid rows and report the invalid ones, instead of sending nothing.", rich_help_panel=_IN)] = False,
         today: Annotated[dt.date | None, typer.Option("--today", metavar="YYYY-MM-DD", parser=_date, help="The date taken as today. \\[default: the local date]", show_default=False, rich_help_panel=_PLAN)] = None,
         no_merge: Annotated[bool, typer.Option("--no-merge", help="Send records as read: no merging of adjacent equal ranges.", rich_help_panel=_PLAN)] = False,
@@ -101,3 +106,39 @@ def push_command(operation: Operation) -> Callable[..., None]:
         run_push(operation, {k: v for k, v in locals().items() if k != "operation"})
 
     return push
+
+
+F = TypeVar("F", bound=Callable[..., None])
+
+
+@functools.cache
+def _push_parameters() -> dict[str, inspect.Parameter]:
+    return dict(inspect.signature(push_command(Operation.THRESHOLD), eval_str=True).parameters)
+
+
+def _panel(parameter: inspect.Parameter) -> str | None:
+    return next((getattr(m, "rich_help_panel", None) for m in getattr(parameter.annotation, "__metadata__", ())), None)
+
+
+def with_push_options(*names: str) -> Callable[[F], F]:
+    """Give a command the named push options and every connection option, as declared above.
+
+    The command takes its own parameters and `**options`; Typer reads the combined signature.
+    """
+
+    def declare(command: F) -> F:
+        keyword = inspect.Parameter.KEYWORD_ONLY
+        own = inspect.signature(command, eval_str=True).parameters.values()
+        shared = [p for p in _push_parameters().values() if p.name in names or _panel(p) == _CONN]
+        # Keyword-only, so that required options of the command may follow options with defaults.
+        parameters = [p.replace(kind=keyword) for p in own if p.kind is not p.VAR_KEYWORD]
+        parameters += [p.replace(kind=keyword) for p in shared]
+        command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+        return command
+
+    return declare
+
+
+def push_defaults() -> dict[str, Any]:
+    """Every push option at its default: what run_push reads for options a command does not take."""
+    return {name: None if p.default is p.empty else p.default for name, p in _push_parameters().items()}

@@ -38,12 +38,20 @@ def sandbox(
 ) -> None:
     """Run a local emulator of the push service on loopback, until Ctrl-C.
 
-    It answers the three actions with the service's errors, from built-in fixtures
-    (or --fixtures), and shows what it accepted at GET /_sandbox/state.
+    It serves the three actions as the service does: keys, source ids, property, room and rate
+    mappings from its fixtures (built in, or --fixtures FILE), date and overlap checks, and every
+    error of the service's table. It keeps what it accepted, per date, at GET /_sandbox/state.
+    On start it prints its base URL, a working key and source id, and a curl command to try.
+
+    --latency and --fail-rate make it slow or flaky, to see retries at work. To push to it from
+    another terminal, point ari-cli at the printed URL (or use --sandbox on a push instead, which
+    starts one in-process for that run).
 
     Examples:
 
         ari-cli sandbox
+
+        ARI_API_KEY=sandbox-key-0001 ari-cli threshold push rooms.csv --base-url http://127.0.0.1:8765 --source-id cpbA1
 
         ari-cli sandbox --port 9000 --latency 20-200 --fail-rate 0.1 --seed 7
     """

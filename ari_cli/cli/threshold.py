@@ -3,40 +3,68 @@
 import typer
 
 from ari_cli.cli.push import push_command
-from ari_cli.protocol import Operation
+from ari_cli.cli.send_one import threshold_send
+from ari_cli.operations import Operation
 
 app = typer.Typer(
     name="threshold",
-    help="Sell Threshold: the rooms that must stay unsold, per room and date range.",
-    no_args_is_help=True,
-)
+    help="""Sell Threshold: the rooms that must stay unsold, per room and date range.
 
-HELP = """Push sell thresholds from CSV, JSON or JSONL files.
-
-The threshold is the number of rooms that must remain unsold; when it is reached, sales stop.
-0 means no restriction, n/a clears the value.
-
-[bold]Columns[/bold] (header names ignore case, spaces, _ and -):
-
-  [bold]propertyid[/bold] (property, hotel, hotelid)  [bold]roomid[/bold] (room, roomtype)
-  [bold]start[/bold] and [bold]end[/bold] (from, to, startdate, enddate), or [bold]date[/bold] for one day
-  [bold]threshold[/bold] (sellthreshold): 0 to 999, or n/a to clear
-  [bold]days[/bold] (optional): Mon-Fri, Sat,Sun, or a mask like 1111100 (Monday first)
-
-Dates are YYYY-MM-DD, today, today+N or today-N. Rows of one room with the same value that touch or
-overlap are merged; ranges already past are skipped; ranges starting in the past start today.
-
-[bold]Example file[/bold]:
-
-  propertyid,roomid,start,end,threshold
-  HTL001,DBL,2027-01-01,2027-01-31,3
-  HTL001,STE,today,today+30,n/a
+push sends a file of thresholds; its --help says how to write the file.
 
 [bold]Examples[/bold]:
 
-  ari-cli threshold push rooms.csv --sandbox
   ari-cli threshold push rooms.csv --dry-run
-  ari-cli threshold push rooms.csv --output json --report results.csv
+  ari-cli threshold push rooms.csv --sandbox
+  ari-cli threshold push --help
+""",
+    no_args_is_help=True,
+)
+
+HELP = """Push sell thresholds from CSV, Excel, JSON or JSONL files.
+
+The sell threshold is the number of rooms of a room type that must stay unsold: when only that many are left, sales stop. 0 means no restriction; n/a clears the value.
+
+[bold]How to write the file[/bold]: one row per room and date range, under a header row that names the columns. Keep it as .xlsx (first sheet), or save it from the spreadsheet as CSV (comma, semicolon or tab; UTF-8 with or without BOM). Header names ignore case, spaces, _ and -, so "Property ID" is propertyid. Other columns, such as Notes, are ignored with a warning.
+
+[bold]Columns[/bold]:
+
+  [bold]propertyid[/bold] (or property, hotel, hotelid): the hotel's id, e.g. HTL001
+  [bold]roomid[/bold] (or room, roomtype): the room type's id, e.g. DBL
+  [bold]start[/bold] and [bold]end[/bold] (or from and to, startdate and enddate): the first and the last date, both included
+    or [bold]date[/bold] for a single date
+  [bold]threshold[/bold] (or sellthreshold): 0 to 999, or n/a to clear
+  [bold]days[/bold] (optional): these weekdays only: Mon-Fri, Fri-Sun, "Sat,Sun" or 1111100 (Monday first)
+
+Dates are YYYY-MM-DD, or today, today+N and today-N; other layouts only with --date-format (e.g. %d/%m/%Y). Rows of one room with the same value that touch or overlap are merged into one range; the same dates with two different values are an error naming both lines. A range already past is skipped; one that starts in the past starts today.
+
+[bold]Example file[/bold] (rooms.csv):
+
+  propertyid,roomid,start,end,threshold,days
+  HTL001,DBL,2027-01-01,2027-01-31,3,
+  HTL001,STE,today,today+30,n/a,
+  HTL002,TWN,2027-06-01,2027-06-30,2,Fri-Sun
+
+The same in JSON: a list of objects with these keys, e.g. \\[{"propertyid": "HTL001", "roomid": "DBL", "date": "2027-01-01", "threshold": 3}]; JSONL: one object per line. A partner's exact API request body is accepted too.
+
+Every problem names its file and line; if any row is invalid nothing is sent (exit 3) unless --skip-invalid. Exit codes: 0 all ok, 1 some rows failed, 3 invalid input, 4 configuration.
+
+[bold]Examples[/bold]:
+
+  ari-cli threshold push rooms.csv --dry-run        # check the file; send nothing
+  ari-cli threshold push rooms.csv --sandbox        # push to the built-in emulator
+  ari-cli threshold push rooms.xlsx --profile prod --output json --report results.csv
 """
 
 app.command("push", help=HELP, no_args_is_help=True)(push_command(Operation.THRESHOLD))
+
+SEND_HELP = """Push one sell threshold given as flags: the same checks, output and exit codes as push.
+
+[bold]Examples[/bold]:
+
+  ari-cli threshold send --property HTL001 --room DBL --start 2027-01-01 --end 2027-01-31 --threshold 3 --sandbox
+  ari-cli threshold send --property HTL001 --room STE --date today --threshold n/a --dry-run --curl
+  ari-cli threshold send --property HTL001 --room DBL --start today --end today+90 --days Sat,Sun --threshold 2
+"""
+
+app.command("send", help=SEND_HELP, no_args_is_help=True)(threshold_send)

@@ -33,11 +33,14 @@ _POLICY_VALUES = (
 COLUMNS: dict[Operation, tuple[str, ...]] = {
     Operation.THRESHOLD: (*(c for c in _COMMON if c != "rateid"), "threshold"),
     Operation.MAXADV: (*_COMMON, "time"),
-    Operation.POLICY: (*_COMMON, *_POLICY_VALUES),
+    Operation.POLICY: (*_COMMON, *_POLICY_VALUES, "policy"),
 }
 """Every canonical field each operation reads, in the order users see them."""
 
-OPTIONAL: frozenset[str] = frozenset({"days", "deposittimeinterval"})
+OPTIONAL: frozenset[str] = frozenset({"days", "deposittimeinterval", "policy"})
+NAMED_POLICY = "policy"
+"""A policy row's column naming a policy of --policies; it stands for the level and deposit columns."""
+POLICY_VALUES: frozenset[str] = frozenset(_POLICY_VALUES)
 RANGE_FIELDS = ("start", "end")
 
 # Display spelling of each accepted name; the key is what it normalizes to.
@@ -92,7 +95,7 @@ def expected_columns(operation: Operation) -> str:
     """The expected columns of an operation, as the error messages list them."""
     shown: list[str] = []
     for name in COLUMNS[operation]:
-        if name == "date":
+        if name in ("date", NAMED_POLICY):
             continue
         if name == "end":
             shown.append("end (or date for start and end)")
@@ -100,7 +103,10 @@ def expected_columns(operation: Operation) -> str:
             shown.append(f"{name} (optional)")
         else:
             shown.append(name)
-    return f"expected columns for {operation.value}: {', '.join(shown)}"
+    named = ""
+    if NAMED_POLICY in COLUMNS[operation]:
+        named = f"; or, for refundable and the level and deposit columns, {NAMED_POLICY} (a name from --policies)"
+    return f"expected columns for {operation.value}: {', '.join(shown)}{named}"
 
 
 def alias_hint() -> str:
@@ -176,6 +182,8 @@ class Resolver:
         missing: list[str] = []
         for name in COLUMNS[self.operation]:
             if name in seen or name in OPTIONAL or name == "date":
+                continue
+            if NAMED_POLICY in seen and name in POLICY_VALUES:
                 continue
             if name in RANGE_FIELDS:
                 if "date" in seen or (name == "end" and "start" not in seen):

@@ -78,22 +78,33 @@ def _sample(source: Source, encoding: str | None) -> tuple[str, str]:
     return chosen, text
 
 
-def _header(name: str, sample: str, delimiter: str) -> tuple[list[str], int] | None:
+def _header(name: str, sample: str, delimiter: str, header_row: int | None) -> tuple[list[str], int] | None:
+    """The header's names and the line it ends on: row `header_row` (a spreadsheet's row number, so
+    one record each, blank or not), else the first row that holds anything."""
     reader = csv.reader(io.StringIO(sample, newline=""), **_reader_options(delimiter))
     try:
-        for cells in reader:
+        for number, cells in enumerate(reader, start=1):
+            if header_row is not None and number < header_row:
+                continue
             if any(cell.strip() for cell in cells):
                 return [cell.strip() for cell in cells], reader.line_num
+            if header_row is not None:
+                break
     except csv.Error as problem:
         raise InputError(f"{name} line {reader.line_num}: {problem}") from None
-    return None
+    if header_row is None:
+        return None
+    raise InputError(
+        f"{name} line {header_row}: --header-row {header_row} is an empty row or past the end of the file",
+        hint="give --header-row with the number of the row that holds the column names",
+    )
 
 
-def prepare_csv(source: Source, operation: Operation, encoding: str | None) -> Prepared:
-    """Read a CSV file's header and set up its rows to stream."""
+def prepare_csv(source: Source, operation: Operation, encoding: str | None, header_row: int | None = None) -> Prepared:
+    """Read a CSV file's header (on row `header_row`, or the first that holds anything); set up its rows to stream."""
     chosen, sample = _sample(source, encoding)
     delimiter = sniff_delimiter(sample)
-    found = _header(source.name, sample, delimiter)
+    found = _header(source.name, sample, delimiter, header_row)
     if found is None:
         return Prepared(rows=[])
     names, header_end = found

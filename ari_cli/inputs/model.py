@@ -16,19 +16,24 @@ class SourceRow:
     """One input row: where it came from and its fields under canonical names."""
 
     source: str
-    """The path as the user gave it, or `<stdin>`."""
+    """The path as the user gave it, or `<stdin>`; for a workbook, `path[Sheet]`."""
     line: int
-    """1-based line in the file where this row (or its JSON object) begins."""
+    """1-based line in the file where this row (or its JSON object) begins; a workbook's row number."""
     fields: dict[str, Any]
-    """Canonical field name -> value: stripped text from CSV, scalars as parsed from JSON."""
+    """Canonical field name -> value: stripped text from CSV, scalars as parsed from JSON, cells (dates as
+    dates) from a workbook."""
 
 
 @dataclass(frozen=True, slots=True)
 class ReadOptions:
-    """How to read the files: a format for `-` (and unknown extensions), an encoding."""
+    """How to read the files: a format for `-` (and unknown extensions), an encoding, a sheet, a header row."""
 
     format: str | None = None
     encoding: str | None = None
+    sheet: str | None = None
+    """The worksheet of a workbook; None: the first."""
+    header_row: int | None = None
+    """1-based row of the column names; None: the first row that holds anything."""
 
 
 @dataclass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import sys
 from collections.abc import Iterator, Sequence
@@ -13,6 +14,8 @@ from ari_cli.inputs.csvfile import prepare_csv
 from ari_cli.inputs.jsonfile import prepare_json
 from ari_cli.inputs.model import STDIN, STDIN_NAME, Prepared, ReadOptions, ReadResult, SourceRow
 from ari_cli.inputs.textio import (
+    XLSX,
+    ZIP_MAGIC,
     Source,
     check_encoding,
     check_format,
@@ -20,6 +23,7 @@ from ari_cli.inputs.textio import (
     format_for,
     sniff_format,
 )
+from ari_cli.inputs.xlsxfile import prepare_xlsx
 from ari_cli.protocol import Operation
 
 
@@ -39,9 +43,14 @@ def _prepare(source: Source, operation: Operation, options: ReadOptions) -> Prep
     format_ = format_for(source, options.format)
     if format_ is None:
         assert source.data is not None
-        format_ = sniff_format(decode_all(source.name, source.data, options.encoding))
+        if source.data.startswith(ZIP_MAGIC):
+            format_ = XLSX
+        else:
+            format_ = sniff_format(decode_all(source.name, source.data, options.encoding))
+    if format_ == XLSX:
+        return prepare_xlsx(source, operation, options)
     if format_ == "csv":
-        return prepare_csv(source, operation, options.encoding)
+        return prepare_csv(source, operation, options.encoding, options.header_row)
     return prepare_json(source, operation, options.encoding, format_)
 
 
@@ -60,7 +69,9 @@ def read_rows(
     Headers are checked for all files before any row is read, and their problems raised as one
     InputError; CSV rows then stream lazily (a malformed row raises InputError while iterating).
     """
-    options = ReadOptions(format=check_format(options.format), encoding=check_encoding(options.encoding))
+    options = dataclasses.replace(
+        options, format=check_format(options.format), encoding=check_encoding(options.encoding)
+    )
     failures: list[InputError] = []
     messages: list[str] = []  # in the order of the paths, so each file's problems stay together
     problems = False

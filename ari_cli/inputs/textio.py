@@ -19,8 +19,13 @@ EXTENSIONS: dict[str, str] = {
     ".json": "json",
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
+    ".xlsx": "xlsx",
+    ".xlsm": "xlsx",
 }
-SPREADSHEETS = (".xlsx", ".xlsm", ".xls", ".ods")
+XLSX = "xlsx"
+# Workbooks openpyxl cannot open: the old binary Excel format and OpenDocument.
+SPREADSHEETS = (".xls", ".ods")
+ZIP_MAGIC = b"PK\x03\x04"  # an .xlsx is a zip archive; this is how one is told apart on standard input
 # Checked longest first: a UTF-32-LE BOM starts with the UTF-16-LE one.
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32"),
@@ -171,8 +176,8 @@ def format_for(source: Source, format_: str | None) -> str | None:
         return EXTENSIONS[ext]
     if ext in SPREADSHEETS:
         raise InputError(
-            f"{source.name}: reading {ext} is not supported yet; save the sheet as CSV (UTF-8)",
-            hint="in Excel: File > Save As > CSV UTF-8 (Comma delimited)",
+            f"{source.name}: reading {ext} is not supported; save it as an Excel Workbook (.xlsx) or as CSV (UTF-8)",
+            hint="in the spreadsheet program: File > Save As > Excel Workbook (.xlsx)",
         )
     if format_ is not None:
         return format_

@@ -1,0 +1,61 @@
+"""What `ari-cli replay` does once its options are parsed: read, fill, send once each, explain."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import typer
+
+from ari_cli import render, render_support
+from ari_cli.cli.push import push_defaults
+from ari_cli.cli.run_push import _connection, _settings
+from ari_cli.exits import ExitCode, UsageProblem
+from ari_cli.replay import Replayed, load, prepare
+from ari_cli.secrets import keys_in, remember
+from ari_cli.send import SendOptions, send_raw
+
+# Shorter strings are no keys the service issues, and hiding them would mangle unrelated text.
+SHORTEST_KEY = 8
+
+
+def run_replay(files: list[str], fill: bool, given: dict[str, Any]) -> None:
+    """Replay every body of `files` and exit 0 when the service accepted them all, else 1."""
+    a = {**push_defaults(), **given}
+    if files.count("-") > 1:
+        raise UsageProblem("standard input (-) can be read only once")
+    bodies = load(files, sys.stdin.buffer)
+    for body in bodies:
+        for key in keys_in(body.text[body.start : body.end].encode()):
+            # A partner's key in the file is as secret as ours: nothing may print it.
+            if len(key) >= SHORTEST_KEY:
+                remember(key)
+    settings = _settings(a)
+    a = {**a, **settings.tuning()}
+    out, err = render.console(), render.console(stderr=True)
+    output, dry_run = a["output"].value, a["dry_run"]
+    render.notices(list(settings.warnings), err)
+    with _connection(a, settings, needed=not dry_run) as connection:
+        if connection is not None:
+            remember(connection.api_key)
+        if a["sandbox"] and connection and not a["quiet"]:
+            err.print(f"replaying to the built-in sandbox at {connection.base_url}", markup=False)
+        ready = prepare(bodies, connection, fill)
+        if dry_run:
+            results = [Replayed(r, None) for r in ready]
+        else:
+            trace = (lambda t: render.trace(t, err)) if a["verbose"] else None
+            posts = [(r.url, r.content) for r in ready]
+            sent = send_raw(posts, SendOptions(timeout=a["timeout"]), on_trace=trace)
+            results = [Replayed(r, s) for r, s in zip(ready, sent, strict=True)]
+    if a["curl"]:
+        requests = [(f"{r.body.source}:{r.body.line} {r.body.operation.action}", r.url, r.content) for r in ready]
+        render.curl_commands(requests, connection is not None, (out if output == "table" else err).file)
+    if output == "json":
+        render_support.write_replay_json(results, dry_run, sys.stdout)
+    elif output == "csv":
+        render_support.write_replay_csv(results, sys.stdout)
+    else:
+        render_support.replay_text(results, dry_run, out)
+    failed = not dry_run and not all(r.ok for r in results)
+    raise typer.Exit(int(ExitCode.FAILED if failed else ExitCode.OK))

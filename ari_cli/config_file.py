@@ -1,0 +1,331 @@
+"""The config file: where it lives, the keys a profile takes, and reading it with line-exact errors.
+
+Writing (`config init`) keeps every other profile and comment as it was, and the file private.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ari_cli.exits import ConfigError
+from ari_cli.secrets import remember
+
+APP_NAME = "ari-cli"
+CONFIG_NAME = "config.toml"
+DEFAULT_PROFILE = "default"
+
+# The sending and planning settings a profile may hold, with the defaults the push options declare.
+TUNING_DEFAULTS: dict[str, Any] = {
+    "batch_size": 50,
+    "data_form": "list",
+    "concurrency": 4,
+    "rate": 0.0,
+    "timeout": 30.0,
+    "retries": 3,
+}
+KEY_KEYS = ("api_key", "api_key_file", "api_key_env")
+PROFILE_KEYS = ("base_url", "source_id", *KEY_KEYS, "path_segment", *TUNING_DEFAULTS)
+TOML_HINT = (
+    'text needs quotes (base_url = "https://push.example.com"), and each profile starts with a line '
+    "[profiles.NAME]; `ari-cli config init --help` shows a whole file"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigFile:
+    """A parsed, checked config file."""
+
+    path: Path
+    # Kept out of repr: both may hold a key.
+    text: str = field(repr=False)
+    profiles: dict[str, dict[str, Any]] = field(repr=False)
+    warnings: tuple[str, ...] = ()
+
+
+def default_config_path() -> Path:
+    """`config.toml` in the platform's user config folder (e.g. ~/.config/ari-cli on Linux)."""
+    import typer
+
+    return Path(typer.get_app_dir(APP_NAME)) / CONFIG_NAME
+
+
+def display(path: Path) -> str:
+    """A path as the user would type it: the home folder as `~`."""
+    try:
+        return str(Path("~") / path.relative_to(Path.home()))
+    except ValueError:
+        return str(path)
+
+
+def permission_warning(path: Path) -> str | None:
+    """A warning when others may read or change the file that can hold the key (POSIX only)."""
+    if os.name == "nt":
+        return None
+    try:
+        mode = path.stat().st_mode & 0o777
+    except OSError:
+        return None
+    if not mode & 0o077:
+        return None
+    what = "readable" if mode & 0o044 else "writable"
+    return f"{display(path)} is {what} by others (mode {mode:o}); run: chmod 600 {shlex.quote(str(path))}"
+
+
+# --- reading the file -------------------------------------------------------------------------
+
+_HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(?:#.*)?$")
+
+
+def _table(header: str) -> str:
+    """`profiles . "prod"` -> `profiles.prod`: header names as tomllib sees them, for simple cases."""
+    return ".".join(part.strip().strip("\"'") for part in header.split("."))
+
+
+def line_of(text: str, table: str | None, key: str | None = None) -> int | None:
+    """The 1-based line of `[table]` (or of `key = ...` in it; table None is the top); None if not found."""
+    current: str | None = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        header = _HEADER.match(line)
+        if header:
+            current = _table(header.group(1))
+            if key is None and current == table:
+                return number
+            continue
+        if key is not None and current == table and re.match(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=", line):
+            return number
+    return None
+
+
+def _duplicate_line(text: str) -> int | None:
+    """The line of the first key given twice in one table (tomllib reports those at the end)."""
+    seen: set[tuple[str | None, str]] = set()
+    current: str | None = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        header = _HEADER.match(line)
+        if header:
+            current = _table(header.group(1))
+            if (None, current) in seen:
+                return number
+            seen.add((None, current))
+            continue
+        assignment = re.match(r"^\s*[\"']?([A-Za-z0-9_-]+)[\"']?\s*=", line)
+        if assignment:
+            if (current, assignment.group(1)) in seen:
+                return number
+            seen.add((current, assignment.group(1)))
+    return None
+
+
+def _syntax_error(path: Path, text: str, problem: Exception) -> ConfigError:
+    # tomllib (3.11-3.13) puts the position only in the message. The line's text is never
+    # quoted back: a malformed line may be the one that holds the key.
+    message = str(problem)
+    found = re.search(r"^(.*) \(at line (\d+), column (\d+)\)$", message)
+    if found:
+        what, where = found.group(1), f"line {found.group(2)}, column {found.group(3)}"
+    else:
+        what = re.sub(r"\s*\(at end of document\)$", "", message)
+        line = _duplicate_line(text) if "overwrite" in what else None
+        where = f"line {line}" if line else f"line {len(text.splitlines()) or 1} (the end of the file)"
+    return ConfigError(f"config file {display(path)}, {where}: {what}", TOML_HINT)
+
+
+def _at(path: Path, line: int | None) -> str:
+    return f"config file {display(path)}" + (f", line {line}" if line else "")
+
+
+def check_value(key: str, value: Any) -> Any:
+    """The value of a profile key, checked; a ValueError says what was expected."""
+    if key in TUNING_DEFAULTS and key != "data_form":
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        limits = {"batch_size": (1, None), "concurrency": (1, 64), "retries": (0, 20)}
+        if key in limits:
+            low, high = limits[key]
+            if not (number and isinstance(value, int) and value >= low and (high is None or value <= high)):
+                span = f"{low} to {high}" if high is not None else f"{low} or more"
+                raise ValueError(f"a whole number, {span}")
+            return value
+        low_f = 0.1 if key == "timeout" else 0.0
+        if not (number and value >= low_f):
+            raise ValueError(f"a number, {low_f:g} or more")
+        return float(value)
+    if key == "data_form":
+        if value not in ("list", "object"):
+            raise ValueError('"list" or "object"')
+        return value
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("a text in quotes")
+    return value.strip()
+
+
+def _check_profile(path: Path, text: str, name: str, body: Any) -> dict[str, Any]:
+    table = f"profiles.{name}"
+    if not isinstance(body, dict):
+        raise ConfigError(
+            f"{_at(path, line_of(text, 'profiles', name))}: profile {name!r} is not a table",
+            f"write it as a section: [profiles.{name}]",
+        )
+    checked: dict[str, Any] = {}
+    for key, value in body.items():
+        where = _at(path, line_of(text, table, key))
+        if key not in PROFILE_KEYS:
+            close = difflib.get_close_matches(key.replace("-", "_").lower(), PROFILE_KEYS, n=1, cutoff=0.6)
+            hint = f"did you mean {close[0]}?" if close else f"a profile takes: {', '.join(PROFILE_KEYS)}"
+            raise ConfigError(f"{where}: unknown setting {key!r} in profile {name!r}", hint)
+        try:
+            checked[key] = check_value(key, value)
+        except ValueError as expected:
+            # The key's own value is never repeated back.
+            shown = "" if key in KEY_KEYS else f", not {value!r}"
+            raise ConfigError(f"{where}: {key} must be {expected}{shown}") from None
+    given = [key for key in KEY_KEYS if key in checked]
+    if len(given) > 1:
+        raise ConfigError(
+            f"{_at(path, line_of(text, table))}: profile {name!r} gives {' and '.join(given)}",
+            "keep one way of giving the key: api_key, api_key_file or api_key_env",
+        )
+    remember(checked.get("api_key"))
+    return checked
+
+
+def read_config(path: Path) -> ConfigFile:
+    """Read and check a config file; every problem is a ConfigError naming the file and line."""
+    import tomllib
+
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(
+            f"config file {display(path)} does not exist",
+            f"create it with `ari-cli config init --config {shlex.quote(str(path))}`, or give another path",
+        ) from None
+    except OSError as problem:
+        raise ConfigError(f"cannot read config file {display(path)}: {problem.strerror}") from None
+    try:
+        # utf-8-sig: editors on Windows may start the file with a byte order mark.
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as problem:
+        line = raw[: problem.start].count(b"\n") + 1
+        raise ConfigError(f"{_at(path, line)}: not UTF-8 text", "save the file as UTF-8") from None
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as problem:
+        raise _syntax_error(path, text, problem) from None
+    for key, value in document.items():
+        if key != "profiles":
+            hint = (
+                f"settings belong to a profile: put them below a line [profiles.{DEFAULT_PROFILE}]"
+                if key in PROFILE_KEYS
+                else f"a profile is written [profiles.{key}]"
+                if isinstance(value, dict)
+                else "the file holds only profiles: [profiles.NAME] sections"
+            )
+            raise ConfigError(f"{_at(path, line_of(text, None, key) or line_of(text, key))}: unknown {key!r}", hint)
+    profiles = document.get("profiles", {})
+    if not isinstance(profiles, dict):
+        raise ConfigError(f"{_at(path, line_of(text, None, 'profiles'))}: 'profiles' is not a table", TOML_HINT)
+    checked = {name: _check_profile(path, text, name, body) for name, body in profiles.items()}
+    warning = permission_warning(path)
+    return ConfigFile(path, text, checked, (warning,) if warning else ())
+
+
+# --- writing a profile ------------------------------------------------------------------------
+
+PROFILE_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, str):
+        # JSON's escapes are all valid in a TOML basic string; DEL is the one TOML also forbids raw.
+        return json.dumps(value).replace("\x7f", "\\u007f")
+    return repr(value)
+
+
+def profile_text(name: str, values: Mapping[str, Any]) -> str:
+    """The `[profiles.NAME]` section for `values`; settings left at their defaults are shown commented out."""
+    lines = [f"[profiles.{name}]"]
+    lines += [f"{key} = {_toml(values[key])}" for key in PROFILE_KEYS if values.get(key) is not None]
+    lines += [f"# {key} = {_toml(default)}" for key, default in TUNING_DEFAULTS.items() if values.get(key) is None]
+    return "\n".join(lines) + "\n"
+
+
+def _section_span(lines: list[str], name: str) -> tuple[int, int] | None:
+    """The lines [start, end) of `[profiles.NAME]`, up to the next table or the comments that introduce it."""
+    start = next((i for i, line in enumerate(lines) if _is_header(line, f"profiles.{name}")), None)
+    if start is None:
+        return None
+    end = next((i for i in range(start + 1, len(lines)) if _HEADER.match(lines[i])), len(lines))
+    lead = end
+    while lead > start + 1 and lines[lead - 1].lstrip().startswith("#"):
+        lead -= 1
+    if end < len(lines) and lead < end and not lines[lead - 1].strip():
+        end = lead
+    return start, end
+
+
+def _is_header(line: str, table: str) -> bool:
+    header = _HEADER.match(line)
+    return bool(header) and _table(header.group(1) if header else "") == table
+
+
+def with_profile(text: str, name: str, section: str) -> str:
+    """`text` with the profile's section replaced by `section`, or `section` added at the end."""
+    lines = text.splitlines()
+    span = _section_span(lines, name)
+    if span is None:
+        body = "\n".join(lines).rstrip("\n")
+        return (body + "\n\n" if body else "") + section
+    start, end = span
+    before = "\n".join(lines[:start]).rstrip("\n")
+    after = "\n".join(lines[end:]).strip("\n")
+    return (before + "\n\n" if before else "") + section + ("\n" + after + "\n" if after else "")
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write the file readable by its owner only, all at once: a reader never sees half of it."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def save_profile(path: Path, name: str, values: Mapping[str, Any], force: bool) -> bool:
+    """Add or (with force) replace one profile, keeping the rest of the file; True if it replaced one."""
+    import tomllib
+
+    existing = read_config(path) if path.exists() else None
+    replacing = existing is not None and name in existing.profiles
+    if replacing and not force:
+        raise ConfigError(
+            f"profile {name!r} already exists in {display(path)}",
+            "give --force to replace it, or --profile NAME to add another",
+        )
+    text = with_profile(existing.text if existing else "", name, profile_text(name, values))
+    try:
+        parsed = tomllib.loads(text).get("profiles", {})
+    except tomllib.TOMLDecodeError:
+        parsed = {}
+    if parsed.get(name) != {k: v for k, v in values.items() if v is not None} or (
+        existing is not None and set(parsed) != set(existing.profiles) | {name}
+    ):
+        # The profile was written some other way (inline or with dotted keys): do not guess.
+        raise ConfigError(
+            f"cannot rewrite profile {name!r} in {display(path)} automatically",
+            "edit the file by hand, or give --config PATH to write a new file",
+        )
+    write_private(path, text)
+    return replacing

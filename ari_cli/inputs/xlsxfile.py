@@ -1,0 +1,167 @@
+"""Excel workbooks (.xlsx, .xlsm): one sheet, a header row, and cells turned into what CSV would hold.
+
+openpyxl is imported only here, and only when a workbook is read, so start-up stays fast. The
+workbook is read whole and closed at once: read-only mode keeps the file open for as long as rows
+are pulled, and a lazy generator left half-read would leak it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import warnings
+import zipfile
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ari_cli.exits import InputError
+from ari_cli.inputs.columns import Resolver, resolve_header
+from ari_cli.inputs.model import Prepared, ReadOptions, SourceRow
+from ari_cli.inputs.textio import Source
+from ari_cli.protocol import Operation
+
+if TYPE_CHECKING:
+    from openpyxl.workbook.workbook import Workbook
+
+DATE_FIELDS = frozenset({"start", "end", "date"})
+# Excel's own range of serial day numbers (1900-01-01 .. 9999-12-31).
+_SERIAL_MIN, _SERIAL_MAX = 1, 2_958_465
+_RESAVE_HINT = (
+    "open it in the spreadsheet program and save it again as Excel Workbook (.xlsx), or save the sheet as CSV"
+)
+
+
+def sheet_source(name: str, sheet: str) -> str:
+    """How rows of one sheet name their source: `rates.xlsx[Sheet1]`, as Excel's references do."""
+    return f"{name}[{sheet}]"
+
+
+def cell_value(value: Any) -> Any:
+    """A cell as the records expect it: dates as dates, 3.0 as 3, TRUE as `true`, empty as ``."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):  # before int: a bool is an int, and str(True) is "True"
+        return "true" if value else "false"
+    if isinstance(value, dt.datetime):
+        return value.date()  # the time of day means nothing for a stay date
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, dt.date | int | float):
+        return value
+    return str(value)  # times and durations: shown as text, refused by the checks that follow
+
+
+def _field_value(name: str, value: Any, epoch: dt.datetime) -> Any:
+    if name in DATE_FIELDS and isinstance(value, int) and _SERIAL_MIN <= value <= _SERIAL_MAX:
+        # A date cell formatted as General shows its serial number; it is still the date it was.
+        from openpyxl.utils.datetime import from_excel
+
+        return from_excel(value, epoch).date()
+    if name == "days" and isinstance(value, int) and value > 0 and set(str(value)) <= {"0", "1"}:
+        # A weekday mask typed into a number cell loses its leading zeros: 0000011 becomes 11.
+        text = str(value)
+        if len(text) <= 7:
+            return text.zfill(7)
+    return value
+
+
+def _open(source: Source) -> Workbook:
+    from openpyxl import load_workbook
+
+    # By path, so that closing the workbook closes the file (a zip archive leaves a stream it was given open).
+    target = source.path if source.path is not None else io.BytesIO(source.data or b"")
+    try:
+        # data_only: a formula cell gives the value the spreadsheet program last computed.
+        return load_workbook(target, read_only=True, data_only=True)
+    except zipfile.BadZipFile:
+        raise InputError(
+            f"{source.name}: not an Excel workbook (.xlsx): the file is not a zip archive", hint=_RESAVE_HINT
+        ) from None
+    except Exception as problem:  # openpyxl fails in many ways on a damaged or foreign file
+        raise InputError(f"{source.name}: cannot read the workbook: {problem}", hint=_RESAVE_HINT) from None
+
+
+def _pick_sheet(workbook: Workbook, name: str, wanted: str | None) -> Any:
+    sheets = workbook.worksheets
+    if not sheets:
+        raise InputError(f"{name}: the workbook has no worksheet")
+    if wanted is None:
+        return sheets[0]
+    for sheet in sheets:
+        if sheet.title == wanted:
+            return sheet
+    folded = [sheet for sheet in sheets if sheet.title.casefold() == wanted.strip().casefold()]
+    if len(folded) == 1:
+        return folded[0]
+    listed = ", ".join(f'"{sheet.title}"' for sheet in sheets)
+    raise InputError(f'{name}: no sheet named "{wanted}"; the workbook has {listed}', hint="give --sheet NAME")
+
+
+def _read_rows(sheet: Any) -> list[tuple[int, tuple[Any, ...]]]:
+    # The dimension a workbook declares can be wrong (some writers put "A1"), and read-only mode
+    # trusts it: forget it, so that every row is read.
+    sheet.reset_dimensions()
+    rows: list[tuple[int, tuple[Any, ...]]] = []
+    for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):
+        cells = tuple(cell_value(v) for v in values)
+        if any(c != "" for c in cells):
+            rows.append((number, cells))
+    return rows
+
+
+def _header(name: str, rows: Sequence[tuple[int, tuple[Any, ...]]], header_row: int | None) -> int | None:
+    """The index in `rows` of the header: the given row, else the first row that holds anything."""
+    if header_row is None:
+        return 0 if rows else None
+    for index, (number, _) in enumerate(rows):
+        if number == header_row:
+            return index
+        if number > header_row:
+            break
+    last = rows[-1][0] if rows else 0
+    where = f"the last row with values is {last}" if last else "the sheet is empty"
+    raise InputError(
+        f"{name} line {header_row}: --header-row {header_row} is an empty row; {where}",
+        hint="give --header-row with the number of the row that holds the column names",
+    )
+
+
+def prepare_xlsx(source: Source, operation: Operation, options: ReadOptions) -> Prepared:
+    """Read one sheet of a workbook: its header, then its rows (empty rows skipped)."""
+    with warnings.catch_warnings():
+        # openpyxl warns about parts it skips (styles, data validation, extensions); none hold values.
+        warnings.simplefilter("ignore")
+        workbook = _open(source)
+        try:
+            sheet = _pick_sheet(workbook, source.name, options.sheet)
+            name = sheet_source(source.name, sheet.title)
+            try:
+                rows = _read_rows(sheet)
+            except Exception as problem:  # a damaged sheet part surfaces only while reading it
+                raise InputError(f"{name}: cannot read the sheet: {problem}", hint=_RESAVE_HINT) from None
+            epoch = workbook.epoch
+        finally:
+            workbook.close()
+    index = _header(name, rows, options.header_row)
+    if index is None:
+        return Prepared(rows=[])
+    header_line, header_cells = rows[index]
+    names = [c.isoformat() if isinstance(c, dt.date) else str(c) for c in header_cells]
+    resolver = Resolver(operation, f"{name} line {header_line}", "column")
+    columns = resolve_header(names, resolver)
+    warning = resolver.warning()
+    notes = [warning] if warning else []
+    if resolver.problems:
+        problems = resolver.problems
+        if options.header_row is None and any(": missing column" in p for p in problems):
+            problems = [*problems, f"{name}: if the column names are not on row {header_line}, give --header-row N"]
+        return Prepared(rows=[], warnings=notes, problems=problems)
+    kept = [(i, column) for i, column in enumerate(columns) if column is not None]
+    out: list[SourceRow] = []
+    for number, cells in rows[index + 1 :]:
+        # Cells right of the header's last name have no column; like unnamed columns they are left out.
+        fields = {column: _field_value(column, cells[i], epoch) if i < len(cells) else "" for i, column in kept}
+        out.append(SourceRow(name, number, fields))
+    return Prepared(rows=out, warnings=notes)

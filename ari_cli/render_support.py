@@ -1,0 +1,215 @@
+"""Showing the support tools' results: rows of the spec's error table, and replayed answers.
+
+Kept apart from `render` (the push run's output) so that each stays a readable size; the same
+rules hold: results on stdout, plain text without a terminal, the key never shown.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Sequence
+from typing import IO, Any
+
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from ari_cli.errors import ErrorRow
+from ari_cli.explain import Explanation, applies_to
+from ari_cli.replay import Meaning, Replayed, meanings
+from ari_cli.secrets import masked_body, masked_text, scrub
+
+
+def error_row_dict(row: ErrorRow) -> dict[str, Any]:
+    """One row of the error table as JSON."""
+    return {
+        "http_status": row.http_status,
+        "code": row.code,
+        "message": row.message,
+        "applies_to": applies_to(row),
+        "operations": sorted(op.value for op in row.operations),
+        "retryable": row.retryable,
+        "hint": row.hint,
+    }
+
+
+def error_table(rows: Sequence[ErrorRow], out: Console) -> None:
+    """The rows as a table: status, code, meaning, where it applies, whether a retry helps, what to check."""
+    grid = Table(box=box.ASCII if not out.is_terminal else box.SIMPLE_HEAVY, pad_edge=False)
+    for name in ("HTTP", "Code"):
+        grid.add_column(name, no_wrap=True, justify="right")
+    grid.add_column("Meaning")
+    grid.add_column("Applies to")
+    grid.add_column("Retry helps", no_wrap=True)
+    grid.add_column("What to check")
+    for row in rows:
+        cells = (str(row.http_status), str(row.code), row.message, applies_to(row), "yes" if row.retryable else "no")
+        grid.add_row(*(escape(c) for c in (*cells, row.hint)))
+    out.print(grid)
+
+
+def write_error_rows(rows: Sequence[ErrorRow], stream: IO[str], form: str) -> None:
+    """The rows as one JSON document or as CSV."""
+    documents = [error_row_dict(row) for row in rows]
+    if form == "json":
+        json.dump(documents, stream, ensure_ascii=False, indent=2)
+        stream.write("\n")
+        return
+    writer = csv.DictWriter(stream, fieldnames=list(documents[0]), lineterminator="\n")
+    writer.writeheader()
+    for document in documents:
+        retry = "yes" if document["retryable"] else "no"
+        writer.writerow({**document, "operations": " ".join(document["operations"]), "retryable": retry})
+
+
+def explanations(items: Sequence[Explanation], out: Console) -> None:
+    """Each number's rows as a table, followed by its notes."""
+    for position, item in enumerate(items):
+        if position:
+            out.print()
+        rows = "row" if len(item.rows) == 1 else "rows"
+        out.print(f"{item.number}: {len(item.rows)} {rows} of the error table" if item.rows else f"{item.number}:")
+        if item.rows:
+            error_table(item.rows, out)
+        for note in item.notes:
+            out.print(f"- {note}", markup=False)
+
+
+def explanation_dicts(items: Sequence[Explanation]) -> list[dict[str, Any]]:
+    """The explanations as JSON."""
+    return [{"number": i.number, "rows": [error_row_dict(r) for r in i.rows], "notes": list(i.notes)} for i in items]
+
+
+def _meaning_dict(meaning: Meaning) -> dict[str, Any]:
+    row = meaning.row
+    return {
+        "code": meaning.code,
+        "message": scrub(meaning.message),
+        "http_status": meaning.http_status,
+        "row": None if row is None else {"http_status": row.http_status, "code": row.code, "message": row.message},
+        "hint": meaning.hint,
+        "retryable": meaning.retryable,
+        "note": meaning.note,
+    }
+
+
+def replay_dict(result: Replayed) -> dict[str, Any]:
+    """One replayed body as JSON: where it went, the body (key masked), the raw answer and its meaning."""
+    ready, sent = result.ready, result.sent
+    propertyid = ready.document.get("propertyid")
+    answer: dict[str, Any] = {"http_status": None, "seconds": None, "response": None, "success": None,
+                              "trackingid": None, "errors": []}  # fmt: skip
+    if sent is not None:
+        answer = {
+            "http_status": sent.trace.status,
+            "seconds": round(sent.trace.seconds, 6),
+            "response": masked_text(sent.trace.response_body) if sent.trace.status is not None else None,
+            "success": sent.outcome.success,
+            "trackingid": sent.outcome.trackingid,
+            "errors": [_meaning_dict(m) for m in meanings(sent.outcome)],
+        }
+    return {
+        "source": ready.body.source,
+        "line": ready.body.line,
+        "action": ready.body.operation.action,
+        "operation": ready.body.operation.value,
+        "propertyid": propertyid if isinstance(propertyid, str) else None,
+        "url": ready.url,
+        "filled": list(ready.filled),
+        "body": masked_body(ready.document),
+        **answer,
+    }
+
+
+def replay_summary(results: Sequence[Replayed], dry_run: bool) -> dict[str, int]:
+    """How many bodies, and how many the service accepted."""
+    ok = sum(r.ok for r in results)
+    return {"bodies": len(results), "ok": ok, "failed": 0 if dry_run else len(results) - ok}
+
+
+def write_replay_json(results: Sequence[Replayed], dry_run: bool, stream: IO[str]) -> None:
+    """The replay as one JSON document."""
+    document = {
+        "dry_run": dry_run,
+        "summary": replay_summary(results, dry_run),
+        "bodies": [replay_dict(r) for r in results],
+    }
+    json.dump(document, stream, ensure_ascii=False, indent=2)
+    stream.write("\n")
+
+
+REPLAY_CSV_FIELDS = ("source", "line", "action", "url", "http_status", "success", "trackingid", "errors", "retryable")
+
+
+def write_replay_csv(results: Sequence[Replayed], stream: IO[str]) -> None:
+    """One CSV line per body."""
+    writer = csv.writer(stream, lineterminator="\n")
+    writer.writerow(REPLAY_CSV_FIELDS)
+    for result in results:
+        d = replay_dict(result)
+        errors = " | ".join(f"{e['code'] if e['code'] is not None else ''} {e['message']}".strip() for e in d["errors"])
+        retry = "" if not d["errors"] else "yes" if any(e["retryable"] for e in d["errors"]) else "no"
+        success = None if d["success"] is None else "true" if d["success"] else "false"
+        cells = [d["source"], d["line"], d["action"], d["url"], d["http_status"], success, d["trackingid"]]
+        writer.writerow(["" if c is None else c for c in cells] + [errors, retry])
+
+
+def _meaning_lines(meaning: Meaning) -> list[str]:
+    row = meaning.row
+    said = f"code {meaning.code}: {meaning.message}" if meaning.code is not None else meaning.message
+    if row is not None:
+        lines = [f"meaning: HTTP {row.http_status}, code {row.code}: {row.message}; applies to {applies_to(row)}"]
+        if meaning.message and meaning.message != row.message:
+            lines.append(f"the service said: {said}")
+    else:
+        lines = [f"meaning: {said}"]
+    if meaning.note:
+        lines.append(f"note: {meaning.note}")
+    if meaning.hint:
+        lines.append(f"what to check: {meaning.hint}")
+    lines.append(f"retry helps: {'yes' if meaning.retryable else 'no'}")
+    return lines
+
+
+def _indented(label: str, text: str) -> list[str]:
+    first, *rest = text.splitlines() or [""]
+    return [f"{label}{first}", *(f"  {' ' * len(label)}{line}" for line in rest)]
+
+
+def replay_text(results: Sequence[Replayed], dry_run: bool, out: Console) -> None:
+    """Per body: where it went, the status, the raw answer and what it means; then a summary."""
+    for position, result in enumerate(results):
+        ready, sent = result.ready, result.sent
+        if position:
+            out.out("")
+        head = f"{ready.body.source}:{ready.body.line}  {ready.body.operation.action} ({ready.body.operation.label})"
+        propertyid = ready.document.get("propertyid")
+        if isinstance(propertyid, str):
+            head += f", property {propertyid}"
+        if ready.filled:
+            head += f"; filled from the configuration: {', '.join(ready.filled)}"
+        lines = [f"POST {ready.url}"]
+        if sent is None:
+            lines += _indented("body: ", masked_text(ready.content))
+            lines.append("not sent (dry run)")
+        elif sent.trace.status is None:
+            lines.append(f"no answer after {sent.trace.seconds * 1000:.0f} ms")
+        else:
+            lines.append(f"HTTP {sent.trace.status} in {sent.trace.seconds * 1000:.0f} ms")
+            lines += _indented("response: ", masked_text(sent.trace.response_body) or "(empty)")
+        if sent is not None and sent.outcome.success:
+            lines.append(f"meaning: success, tracking id {sent.outcome.trackingid}")
+        elif sent is not None:
+            for meaning in meanings(sent.outcome):
+                lines += _meaning_lines(meaning)
+        out.out(scrub(head), highlight=False)
+        for line in lines:
+            out.out(scrub(f"  {line}"), highlight=False)
+    s = replay_summary(results, dry_run)
+    out.out("")
+    if dry_run:
+        out.out(f"{s['bodies']} bodies planned; nothing was sent (dry run)", highlight=False)
+    else:
+        out.out(f"{s['bodies']} bodies sent: {s['ok']} ok, {s['failed']} failed", highlight=False)

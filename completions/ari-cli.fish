@@ -1,0 +1,1 @@
+complete --command ari-cli --no-files --arguments "(env _ARI_CLI_COMPLETE=complete_fish _TYPER_COMPLETE_FISH_ACTION=get-args _TYPER_COMPLETE_ARGS=(commandline -cp) ari-cli)" --condition "env _ARI_CLI_COMPLETE=complete_fish _TYPER_COMPLETE_FISH_ACTION=is-args _TYPER_COMPLETE_ARGS=(commandline -cp) ari-cli"

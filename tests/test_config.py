@@ -1,0 +1,403 @@
+"""Profiles and settings: precedence, the config file's errors, `config show|init|profiles`, the key kept secret."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ari_cli.config import ConnectionFlags, resolve_settings
+from ari_cli.config_file import TUNING_DEFAULTS, profile_text, with_profile
+from ari_cli.exits import ConfigError
+from tests.helpers import invoke, sandbox_env
+
+KEY = "prod-key-9f8e7d6c5b4a"
+ENV_KEY = "env-key-1234567890ab"
+posix_only = pytest.mark.skipif(os.name == "nt", reason="POSIX permissions")
+
+
+def write_config(path: Path, text: str, mode: int = 0o600) -> Path:
+    path.write_text(text, encoding="utf-8")
+    path.chmod(mode)
+    return path
+
+
+def show(args: list[str], env: dict[str, str] | None = None) -> dict[str, Any]:
+    result = invoke(["config", "show", "--output", "json", *args], env=env)
+    assert result.exit_code in (0, 4), result.output
+    document: dict[str, Any] = json.loads(result.stdout)
+    return document
+
+
+def sources(document: dict[str, Any]) -> dict[str, tuple[Any, str]]:
+    return {name: (s["value"], s["source"]) for name, s in document["settings"].items()}
+
+
+PROD = f"""\
+# The team's settings.
+[profiles.default]
+base_url = "https://push.example.com"
+source_id = "cpbP1"
+api_key = "{KEY}"
+batch_size = 7
+
+[profiles.test]
+base_url = "http://127.0.0.1:8765"
+source_id = "cpbT1"
+api_key_env = "ARI_TEST_KEY"
+path_segment = "{{action}}/{{propertyid}}"
+retries = 0
+timeout = 5
+"""
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    return write_config(tmp_path / "config.toml", PROD)
+
+
+# --- precedence -------------------------------------------------------------------------------
+
+
+def test_profile_over_defaults(config: Path) -> None:
+    got = sources(show(["--config", str(config)]))
+    where = f"profile default in {config}"
+    assert got["base_url"] == ("https://push.example.com", where)
+    assert got["source_id"] == ("cpbP1", where)
+    assert got["api_key"] == ("prod…5b4a", where)
+    assert got["batch_size"] == (7, where)
+    assert got["path_segment"] == ("{action}", "default")
+    assert got["concurrency"] == (TUNING_DEFAULTS["concurrency"], "default")
+
+
+def test_environment_over_profile_and_flags_over_environment(config: Path) -> None:
+    env = {"ARI_BASE_URL": "https://env.example.com", "ARI_SOURCE_ID": "cpbE1", "ARI_API_KEY": ENV_KEY}
+    got = sources(show(["--config", str(config)], env))
+    assert got["base_url"] == ("https://env.example.com", "env ARI_BASE_URL")
+    assert got["source_id"] == ("cpbE1", "env ARI_SOURCE_ID")
+    assert got["api_key"][1] == "env ARI_API_KEY"
+    key_file = config.parent / "key.txt"
+    key_file.write_text("flag-key-abcdefghijkl\n")
+    flags = ["--base-url", "https://flag.example.com", "--source-id", "cpbF1", "--api-key-file", str(key_file)]
+    got = sources(show(["--config", str(config), *flags, "--batch-size", "3"], env))
+    assert got["base_url"] == ("https://flag.example.com", "flag --base-url")
+    assert got["source_id"] == ("cpbF1", "flag --source-id")
+    assert got["api_key"] == ("flag…ijkl", "flag --api-key-file")
+    assert got["batch_size"] == (3, "flag --batch-size")
+
+
+def test_profile_and_config_from_the_environment(config: Path) -> None:
+    env = {"ARI_CONFIG": str(config), "ARI_PROFILE": "test", "ARI_TEST_KEY": ENV_KEY}
+    document = show([], env)
+    assert document["profile"] == "test" and document["profile_source"] == "env ARI_PROFILE"
+    assert document["config_file_source"] == "env ARI_CONFIG"
+    got = sources(document)
+    assert got["api_key"] == ("env-…90ab", f"profile test in {config}, env ARI_TEST_KEY")
+    assert got["path_segment"] == ("{action}/{propertyid}", f"profile test in {config}")
+    assert got["retries"] == (0, f"profile test in {config}") and got["timeout"] == (5.0, f"profile test in {config}")
+    # The flag names another profile than the environment does: the flag wins.
+    assert show(["--profile", "default"], env)["profile"] == "default"
+
+
+def test_the_user_config_file_is_read_without_being_named(_no_user_config: Path) -> None:
+    write_config(_no_user_config, PROD)
+    got = sources(show([]))
+    assert got["base_url"] == ("https://push.example.com", f"profile default in {_no_user_config}")
+
+
+def test_no_config_file_is_fine_with_flags_and_environment() -> None:
+    env = {"ARI_BASE_URL": "https://env.example.com", "ARI_SOURCE_ID": "cpbE1", "ARI_API_KEY": ENV_KEY}
+    result = invoke(["config", "show"], env=env)
+    assert result.exit_code == 0, result.output
+    assert "not found" in result.stdout
+
+
+def test_resolve_settings_takes_given_options_over_the_profile(config: Path) -> None:
+    flags = ConnectionFlags(config=config)
+    assert resolve_settings(flags, {}).tuning()["batch_size"] == 7
+    assert resolve_settings(flags, {}, {"batch_size": 50}).tuning()["batch_size"] == 50
+
+
+def _requests(result: Any) -> int:
+    count: int = json.loads(result.stdout)["summary"]["requests"]
+    return count
+
+
+def test_push_uses_the_profile_and_an_explicit_flag_beats_it(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "c.toml", PROD.replace("batch_size = 7", "batch_size = 1"))
+    rows = "\n".join(f"HTL001,R{i},2099-01-01,2099-01-02,3" for i in range(3))
+    data = tmp_path / "rooms.csv"
+    data.write_text("propertyid,roomid,start,end,threshold\n" + rows + "\n")
+    base = ["threshold", "push", str(data), "--dry-run", "--output", "json", "--config", str(config)]
+    assert _requests(invoke(base)) == 3
+    # --batch-size 50 is also the default: given on the command line, it still wins over the profile.
+    assert _requests(invoke([*base, "--batch-size", "50"])) == 1
+
+
+def test_a_profile_pushes_to_the_sandbox(tmp_path: Path, sandbox: Any) -> None:
+    env = sandbox_env(sandbox)
+    text = f'[profiles.local]\nbase_url = "{env["ARI_BASE_URL"]}"\nsource_id = "{env["ARI_SOURCE_ID"]}"\n'
+    config = write_config(tmp_path / "c.toml", text + 'api_key_file = "key.txt"\n')
+    (tmp_path / "key.txt").write_text(env["ARI_API_KEY"] + "\n")  # relative to the config file's folder
+    data = tmp_path / "rooms.csv"
+    data.write_text("propertyid,roomid,start,end,threshold\nHTL001,DBL,today+1,today+3,2\n")
+    result = invoke(["threshold", "push", str(data), "--config", str(config), "--profile", "local"])
+    assert result.exit_code == 0, result.output
+    assert len(sandbox.received) == 1
+    assert sandbox.api_key not in result.stdout + result.stderr
+
+
+# --- errors of the file and of the profile ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[profiles.default]\nbase_url = https://x.example.com\n", "line 2, column 12: Invalid value"),
+        ('[profiles.default]\nsource_id = "cpbA1"\nsource_id = "cpbA2"\n', "line 3"),
+        ('[profiles.default\nbase_url = "https://x"\n', "line 1"),
+        (f"[profiles.default]\napi_key = {KEY}\n", "line 2"),
+    ],
+)
+def test_a_malformed_file_is_one_error_with_its_line(tmp_path: Path, text: str, expected: str) -> None:
+    config = write_config(tmp_path / "c.toml", text)
+    result = invoke(["config", "show", "--config", str(config)])
+    assert result.exit_code == 4
+    assert f"error: config file {config}, {expected}" in result.stderr
+    assert "hint: text needs quotes" in result.stderr
+    assert result.stderr.count("error:") == 1 and "Traceback" not in result.stderr
+    assert KEY not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "hint"),
+    [
+        ('[profiles.default]\nbaseurl = "https://x"\n', "line 2: unknown setting 'baseurl'", "did you mean base_url?"),
+        ("[profiles.default]\nbatch-size = 5\n", "unknown setting 'batch-size'", "did you mean batch_size?"),
+        ('base_url = "https://x"\n', "line 1: unknown 'base_url'", "below a line [profiles.default]"),
+        ('[default]\nbase_url = "https://x"\n', "line 1: unknown 'default'", "written [profiles.default]"),
+        ("[profiles.default]\nbatch_size = 0\n", "line 2: batch_size must be a whole number, 1 or more, not 0", ""),
+        ('[profiles.default]\ndata_form = "dict"\n', 'data_form must be "list" or "object"', ""),
+        (f'[profiles.default]\napi_key = "{KEY}"\napi_key_env = "X"\n', "gives api_key and api_key_env", "keep one"),
+        ("[profiles.default]\napi_key = 12345678901234\n", "line 2: api_key must be a text in quotes", ""),
+    ],
+)
+def test_a_wrong_setting_names_the_key_and_suggests(tmp_path: Path, text: str, expected: str, hint: str) -> None:
+    config = write_config(tmp_path / "c.toml", text)
+    result = invoke(["config", "show", "--config", str(config)])
+    assert result.exit_code == 4
+    assert expected in result.stderr and hint in result.stderr
+    assert "12345678901234" not in result.stderr and KEY not in result.stderr
+
+
+def test_an_unknown_profile_lists_the_profiles(config: Path) -> None:
+    result = invoke(["config", "show", "--config", str(config), "--profile", "prod"])
+    assert result.exit_code == 4
+    assert "no profile 'prod' (flag --profile)" in result.stderr and "default, test" in result.stderr
+
+
+def test_a_named_config_file_must_exist(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.toml"
+    for args, env in ((["--config", str(missing)], {}), ([], {"ARI_CONFIG": str(missing)})):
+        result = invoke(["config", "show", *args], env=env)
+        assert result.exit_code == 4 and f"config file {missing} does not exist" in result.stderr
+
+
+def test_plain_http_in_a_profile_is_refused_for_a_remote_host(tmp_path: Path) -> None:
+    text = f'[profiles.default]\nbase_url = "http://push.example.com"\nsource_id = "cpbA1"\napi_key = "{KEY}"\n'
+    config = write_config(tmp_path / "c.toml", text)
+    data = tmp_path / "r.csv"
+    data.write_text("propertyid,roomid,start,end,threshold\nH,R,today+1,today+2,1\n")
+    result = invoke(["threshold", "push", str(data), "--config", str(config)])
+    assert result.exit_code == 4
+    assert "plain http:// is refused for push.example.com" in result.stderr
+    assert invoke(["config", "show", "--config", str(config)]).exit_code == 4
+
+
+def test_an_unset_key_variable_is_named(config: Path) -> None:
+    result = invoke(["config", "show", "--config", str(config), "--profile", "test"])
+    assert result.exit_code == 4
+    assert "$ARI_TEST_KEY, which is not set" in result.stderr
+
+
+def test_a_missing_setting_is_named_with_how_to_set_it(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "c.toml", '[profiles.default]\nbase_url = "https://x.example.com"\n')
+    result = invoke(["config", "show", "--config", str(config)])
+    assert result.exit_code == 4 and "no API key, source id configured" in result.stderr
+    assert "ari-cli config init" in result.stderr
+
+
+# --- the key stays secret ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("output", ["table", "json"])
+def test_config_show_never_shows_the_key(config: Path, output: str) -> None:
+    key_file = config.parent / "k"
+    key_file.write_text(ENV_KEY)
+    for args, env in (
+        ([], {}),
+        (["--profile", "test"], {"ARI_TEST_KEY": ENV_KEY}),
+        ([], {"ARI_API_KEY": ENV_KEY}),
+        (["--api-key-file", str(key_file)], {}),
+    ):
+        result = invoke(["config", "show", "--config", str(config), "--output", output, *args], env=env)
+        assert result.exit_code == 0, result.output
+        shown = result.stdout + result.stderr
+        assert KEY not in shown and ENV_KEY not in shown
+        assert "…" in shown
+
+
+def test_settings_repr_masks_the_key(config: Path) -> None:
+    settings = resolve_settings(ConnectionFlags(config=config), {})
+    assert KEY not in repr(settings) and KEY not in repr(settings.connection())
+
+
+# --- permissions ------------------------------------------------------------------------------
+
+
+@posix_only
+def test_a_config_file_others_can_read_gives_one_warning_with_the_fix(config: Path) -> None:
+    config.chmod(0o644)
+    result = invoke(["config", "show", "--config", str(config)])
+    assert result.exit_code == 0
+    assert result.stderr.count("warning:") == 1
+    assert f"warning: {config} is readable by others (mode 644); run: chmod 600 {config}" in result.stderr
+    config.chmod(0o600)
+    assert "warning" not in invoke(["config", "show", "--config", str(config)]).stderr
+
+
+@posix_only
+def test_a_push_warns_about_a_readable_config_file(config: Path, tmp_path: Path) -> None:
+    config.chmod(0o640)
+    data = tmp_path / "r.csv"
+    data.write_text("propertyid,roomid,start,end,threshold\nH,R,2099-01-01,2099-01-02,1\n")
+    result = invoke(["threshold", "push", str(data), "--dry-run", "--config", str(config), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert f"chmod 600 {config}" in result.stderr
+
+
+# --- config init ------------------------------------------------------------------------------
+
+SCRIPTED = ["--base-url", "https://push.example.com", "--source-id", "cpbA1", "--api-key-env", "MY_ARI_KEY"]
+
+
+@posix_only
+def test_init_writes_a_private_file_and_will_not_overwrite_without_force(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "config.toml"
+    result = invoke(["config", "init", "--config", str(path), *SCRIPTED])
+    assert result.exit_code == 0, result.output
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    settings = resolve_settings(ConnectionFlags(config=path), {"MY_ARI_KEY": ENV_KEY})
+    assert settings.connection().api_key == ENV_KEY
+    again = invoke(["config", "init", "--config", str(path), *SCRIPTED[:-1], "OTHER"])
+    assert again.exit_code == 4 and "already exists" in again.stderr and "--force" in again.stderr
+    assert "MY_ARI_KEY" in path.read_text()
+    forced = invoke(["config", "init", "--config", str(path), "--force", *SCRIPTED[:-1], "OTHER"])
+    assert forced.exit_code == 0 and "OTHER" in path.read_text() and "MY_ARI_KEY" not in path.read_text()
+
+
+def test_init_adds_a_profile_and_keeps_the_others_with_their_comments(config: Path) -> None:
+    before = config.read_text()
+    result = invoke(["config", "init", "--config", str(config), "--profile", "staging", *SCRIPTED])
+    assert result.exit_code == 0, result.output
+    after = config.read_text()
+    assert after.startswith(before.rstrip("\n")) and "[profiles.staging]" in after
+    listed = invoke(["config", "profiles", "--config", str(config)]).stdout
+    assert [line.split()[0] for line in listed.splitlines()[1:]] == ["*", "test", "staging"]
+    assert "default" in listed and KEY not in listed
+
+
+def test_init_with_force_replaces_only_its_profile(config: Path) -> None:
+    result = invoke(["config", "init", "--config", str(config), "--profile", "default", "--force", *SCRIPTED])
+    assert result.exit_code == 0, result.output
+    text = config.read_text()
+    assert KEY not in text and "# The team's settings." in text and "[profiles.test]" in text
+    assert (
+        resolve_settings(ConnectionFlags(config=config, profile="test"), {"ARI_TEST_KEY": ENV_KEY}).value("retries")
+        == 0
+    )
+
+
+def test_init_with_a_key_file_saves_its_path_not_the_key(tmp_path: Path) -> None:
+    key_file = tmp_path / "key.txt"
+    key_file.write_text(KEY)
+    path = tmp_path / "c.toml"
+    args = ["--base-url", "https://push.example.com", "--source-id", "cpbA1", "--api-key-file", str(key_file)]
+    result = invoke(["config", "init", "--config", str(path), *args])
+    assert result.exit_code == 0, result.output
+    assert KEY not in path.read_text() and str(key_file) in path.read_text()
+
+
+def test_init_asks_for_each_setting_and_the_key_is_not_echoed(tmp_path: Path) -> None:
+    path = tmp_path / "c.toml"
+    answers = ["http://push.example.com", "https://push.example.com", "cpbA1", KEY, "", "20", "", "", "", "", ""]
+    result = invoke(["config", "init", "--config", str(path)], input="\n".join(answers) + "\n")
+    assert result.exit_code == 0, result.output
+    assert "plain http:// is refused" in result.stderr  # asked again
+    assert KEY not in result.stdout + result.stderr
+    for question in ("Base URL", "Source id", "API key", "Batch size", "Retries"):
+        assert question in result.stdout
+    settings = resolve_settings(ConnectionFlags(config=path), {})
+    assert settings.connection().api_key == KEY and settings.value("batch_size") == 20
+    assert settings.values["retries"].source == "default"
+
+
+def test_init_refuses_a_bad_profile_name_and_two_key_sources(tmp_path: Path) -> None:
+    path = tmp_path / "c.toml"
+    assert invoke(["config", "init", "--config", str(path), "--profile", "a b", *SCRIPTED]).exit_code == 2
+    both = invoke(["config", "init", "--config", str(path), *SCRIPTED, "--api-key-file", "k"])
+    assert both.exit_code == 2 and not path.exists()
+
+
+def test_profile_text_round_trips_through_the_reader(tmp_path: Path) -> None:
+    values = {
+        "base_url": "https://x.example.com",
+        "source_id": "cpbA1",
+        "api_key": 'a"b\\c\x7f-long-enough',
+        "rate": 2.5,
+    }
+    path = write_config(tmp_path / "c.toml", profile_text("p", values))
+    settings = resolve_settings(ConnectionFlags(config=path, profile="p"), {})
+    assert settings.value("api_key") == values["api_key"] and settings.value("rate") == 2.5
+
+
+def test_with_profile_replaces_a_middle_section_and_keeps_the_next_ones_comments() -> None:
+    text = "[profiles.a]\nx = 1\n\n# about b\n[profiles.b]\ny = 2\n"
+    assert with_profile(text, "a", "[profiles.a]\nz = 3\n") == "[profiles.a]\nz = 3\n\n# about b\n[profiles.b]\ny = 2\n"
+    assert with_profile("", "a", "[profiles.a]\n") == "[profiles.a]\n"
+
+
+def test_an_inline_profile_is_not_rewritten_by_guess(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "c.toml", 'profiles = { default = { base_url = "https://x.example.com" } }\n')
+    result = invoke(["config", "init", "--config", str(config), "--force", *SCRIPTED])
+    assert result.exit_code == 4 and "edit the file by hand" in result.stderr
+
+
+def test_config_profiles_without_a_file_says_how_to_make_one() -> None:
+    result = invoke(["config", "profiles"])
+    assert result.exit_code == 0 and result.stdout == "" and "ari-cli config init" in result.stderr
+    assert json.loads(invoke(["config", "profiles", "--output", "json"]).stdout)["profiles"] == []
+
+
+def test_a_config_error_from_resolve_settings_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError):
+        resolve_settings(ConnectionFlags(config=tmp_path / "missing.toml"), {})
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX home folder")
+def test_paths_under_home_are_shown_with_a_tilde(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from ari_cli.config_file import display
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert display(tmp_path / ".config" / "ari-cli" / "config.toml") == "~/.config/ari-cli/config.toml"
+
+
+def test_the_parsed_file_does_not_show_the_key_in_its_repr(config: Path) -> None:
+    from ari_cli.config_file import read_config
+
+    assert KEY not in repr(read_config(config))

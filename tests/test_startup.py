@@ -1,0 +1,86 @@
+"""Start-up: answering --version, --help and completion loads no HTTP, wire-model or sandbox code.
+
+Each request runs in a fresh interpreter and reports the modules it ended with. Timing is the
+benchmark's business; this test only keeps the heavy imports off these paths.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+# Never needed to print help, the version or completions.
+HEAVY = ("httpx", "stamina", "ari_cli.sandbox", "ari_cli.protocol", "ari_cli.pipeline", "ari_cli.send")
+COMPLETE = {"_ARI_CLI_COMPLETE": "complete_bash", "COMP_WORDS": "ari-cli thr", "COMP_CWORD": "1"}
+
+RUN = """
+import json, os, sys
+sys.argv = ["ari-cli", *json.loads(os.environ["STARTUP_ARGS"])]
+try:
+    {call}
+except SystemExit:
+    pass
+finally:
+    with open(os.environ["STARTUP_OUT"], "w") as out:
+        json.dump(sorted(sys.modules), out)
+"""
+
+# A Typer app of the same shape with nothing of ari-cli in it: what Typer itself imports.
+BASELINE = """
+from pathlib import Path
+import typer
+
+app = typer.Typer(name="ari-cli", rich_markup_mode="rich")
+group = typer.Typer(name="threshold")
+app.add_typer(group)
+
+def version(value: bool) -> None:
+    if value:
+        raise typer.Exit()
+
+@app.callback()
+def root(v: bool = typer.Option(False, "--version", callback=version, is_eager=True)) -> None:
+    "Root."
+
+@group.command()
+def push(files: list[Path], batch_size: int = 50) -> None:
+    "Push."
+
+app()
+"""
+
+CASES = {
+    "version": (["--version"], {}),
+    "help": (["--help"], {}),
+    "push help": (["threshold", "push", "--help"], {}),
+    "config help": (["config", "show", "--help"], {}),
+    "completion": ([], COMPLETE),
+}
+
+
+def _modules(call: str, args: list[str], extra_env: dict[str, str], tmp_path: Path) -> set[str]:
+    out = tmp_path / "modules.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ARI_", "_ARI_", "COMP_"))}
+    env.update(extra_env, STARTUP_ARGS=json.dumps(args), STARTUP_OUT=str(out))
+    code = RUN.format(call=call)
+    subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, timeout=120, check=False)
+    return set(json.loads(out.read_text()))
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_light_paths_import_no_heavy_module(case: str, tmp_path: Path) -> None:
+    args, env = CASES[case]
+    loaded = _modules("from ari_cli.cli import main; main()", args, env, tmp_path)
+    assert "ari_cli.cli" in loaded
+    assert sorted(m for m in loaded if any(m == h or m.startswith(h + ".") for h in HEAVY)) == []
+    # Typer 0.29 itself loads pydantic to parse the options of a subcommand: allowed only where a
+    # bare Typer app of the same shape does so too.
+    (tmp_path / "baseline.py").write_text(BASELINE)
+    typer_alone = _modules(f"exec(open({str(tmp_path / 'baseline.py')!r}).read())", args, env, tmp_path)
+    if "pydantic" not in typer_alone:
+        assert "pydantic" not in loaded
