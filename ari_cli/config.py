@@ -129,7 +129,8 @@ class Settings:
         return HOW_TO
 
 
-def _is_loopback(host: str) -> bool:
+def is_loopback(host: str) -> bool:
+    """Whether a host name or address is this machine: the only place plain http may go."""
     if host == "localhost":
         return True
     try:
@@ -143,7 +144,7 @@ def check_base_url(url: str) -> str:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ConfigError(f"base URL {url!r} is not an http(s) URL", "give it as https://host[/path]")
-    if parts.scheme == "http" and not _is_loopback(parts.hostname):
+    if parts.scheme == "http" and not is_loopback(parts.hostname):
         raise ConfigError(
             f"plain http:// is refused for {parts.hostname}: the API key would travel unencrypted",
             "use https://, or http:// only to a loopback address such as 127.0.0.1",

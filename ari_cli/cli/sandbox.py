@@ -90,9 +90,10 @@ def _serve(emulator: Sandbox) -> None:
     import threading
 
     from ari_cli.cli.boundary import echo_err
+    from ari_cli.config import is_loopback
     from ari_cli.exits import AriError
 
-    if not _is_loopback(emulator.host):
+    if not is_loopback(emulator.host):
         echo_err(
             f"warning: binding to {emulator.host} exposes the sandbox and its public test keys "
             "to the network; use --host 127.0.0.1 to keep it local"
@@ -122,17 +123,6 @@ def _serve(emulator: Sandbox) -> None:
 
 def _interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
-
-
-def _is_loopback(host: str) -> bool:
-    import ipaddress
-
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def _banner(emulator: Sandbox) -> list[str]:
