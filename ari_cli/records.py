@@ -13,6 +13,7 @@ from typing import Any
 
 from ari_cli.dates import parse_date, parse_days
 from ari_cli.exits import InputError
+from ari_cli.fastpath import quick
 from ari_cli.inputs import SourceRow
 from ari_cli.inputs.columns import NAMED_POLICY, POLICY_VALUES
 from ari_cli.policy_text import describe_policy
@@ -369,9 +370,17 @@ def parse_rows(
     parsed = Parsed()
     policy_rows: list[_PolicyRow] = []
     value_name = "threshold" if operation is Operation.THRESHOLD else "time"
+    fast = operation in (Operation.THRESHOLD, Operation.MAXADV) and dates.date_format is None
     for index, row in enumerate(rows):
-        errs = _RowErrors(f"{row.source} line {row.line}")
         f = row.fields
+        hit = quick(f, operation) if fast else None
+        if hit is not None:
+            key, start, end, value, shown = hit
+            view = RowView(row.source, row.line, key[0], key[1], key[2] if len(key) > 2 else "", shown, value)
+            parsed.views.append(view)
+            parsed.settings.append(Setting((index,), key, start, end, None, value))
+            continue
+        errs = _RowErrors(f"{row.source} line {row.line}")
         propertyid = _required_text(errs, f, "propertyid")
         roomid = _required_text(errs, f, "roomid")
         rateid = _required_text(errs, f, "rateid") if operation is not Operation.THRESHOLD else ""

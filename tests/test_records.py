@@ -124,3 +124,33 @@ def test_maxadv_time_range_starts_at_one() -> None:
 def test_every_problem_of_a_row_is_reported_not_only_the_first() -> None:
     found = errors(rows({"threshold": "x", "roomid": "", "start": "soon"}, base=THRESHOLD), Operation.THRESHOLD)
     assert len(found) == 3
+
+
+FAST_ROWS = [
+    {"propertyid": "H1", "roomid": "DBL", "start": "2027-02-01", "end": "2027-02-10", "threshold": "3"},
+    {"propertyid": "H1", "roomid": "DBL", "date": "2027-02-11", "threshold": "n/a"},
+    {"propertyid": "H1", "roomid": "TWN", "start": "2027-02-01", "end": "2027-02-01", "threshold": "0"},
+    {"propertyid": "H1", "roomid": "TWN", "start": "2027-02-02", "end": "2027-02-03", "threshold": "999"},
+    {"propertyid": "H1", "roomid": "TWN", "start": "2027-02-04", "end": "2027-02-05", "threshold": "N/A"},
+    {"propertyid": "H1", "roomid": "TWN", "start": "today", "end": "today+3", "threshold": "4"},
+    {"propertyid": "H1", "roomid": "TWN", "start": "2027-03-01", "end": "2027-03-09", "threshold": "05"},
+    {"propertyid": "H1", "roomid": "SGL", "start": "2027-03-01", "end": "2027-03-09", "threshold": "3", "days": "Sat"},
+]
+
+
+@pytest.mark.parametrize("operation", [Operation.THRESHOLD, Operation.MAXADV])
+def test_fast_path_gives_exactly_what_the_precise_path_gives(operation: Operation) -> None:
+    """The precise path runs when --date-format is given; both must agree on every row, valid or not."""
+    if operation is Operation.MAXADV:
+        base = [
+            {**{k: v for k, v in r.items() if k != "threshold"}, "rateid": "BAR", "time": r["threshold"]}
+            for r in FAST_ROWS
+        ]
+    else:
+        base = FAST_ROWS
+    source = [SourceRow("f.csv", i + 2, dict(r)) for i, r in enumerate(base)]
+    fast = parse_rows(source, operation, DATES)
+    precise = parse_rows(source, operation, DateOptions(DATES.today, "%Y-%m-%d"))
+    assert fast.views == precise.views
+    assert fast.settings == precise.settings
+    assert fast.errors == precise.errors
