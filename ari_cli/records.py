@@ -375,10 +375,10 @@ def parse_rows(
         f = row.fields
         hit = quick(f, operation) if fast else None
         if hit is not None:
-            key, start, end, value, shown = hit
-            view = RowView(row.source, row.line, key[0], key[1], key[2] if len(key) > 2 else "", shown, value)
+            key, first, last, level, shown = hit
+            view = RowView(row.source, row.line, key[0], key[1], key[2] if len(key) > 2 else "", shown, level)
             parsed.views.append(view)
-            parsed.settings.append(Setting((index,), key, start, end, None, value))
+            parsed.settings.append(Setting((index,), key, first, last, None, level))
             continue
         errs = _RowErrors(f"{row.source} line {row.line}")
         propertyid = _required_text(errs, f, "propertyid")
