@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from ari_cli.sandbox import Sandbox
@@ -15,6 +16,23 @@ def sandbox() -> Iterator[Sandbox]:
     """A started sandbox: default fixtures, an ephemeral loopback port, today = the local date."""
     with Sandbox() as sb:
         yield sb
+
+
+PINNED_TODAY = "2027-01-01"
+
+
+@pytest.fixture
+def sb() -> Iterator[Sandbox]:
+    """A sandbox whose today is pinned, for tests that write fixed dates."""
+    with Sandbox(today=PINNED_TODAY) as sandbox:
+        yield sandbox
+
+
+@pytest.fixture
+def client(sb: Sandbox) -> Iterator[httpx.Client]:
+    """A plain HTTP client to the pinned sandbox."""
+    with httpx.Client(base_url=sb.base_url, timeout=10) as http:
+        yield http
 
 
 @pytest.fixture(autouse=True)

@@ -10,33 +10,12 @@ import pytest
 from ari_cli.exits import InputError
 from ari_cli.inputs import ReadOptions, SourceRow, read_rows
 from ari_cli.inputs.jsonfile import load_json
-from ari_cli.protocol import Operation
-
-T, M, P = Operation.THRESHOLD, Operation.MAXADV, Operation.POLICY
+from tests.reading import P, T, error, lines, read, write
 
 
 @pytest.fixture(autouse=True)
 def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-
-
-def write(name: str, content: str) -> str:
-    Path(name).write_text(content, encoding="utf-8")
-    return name
-
-
-def read(name: str, operation: Operation = T) -> list[SourceRow]:
-    return list(read_rows([name], operation, ReadOptions()).rows)
-
-
-def lines(name: str, operation: Operation = T) -> list[int]:
-    return [row.line for row in read(name, operation)]
-
-
-def error(name: str, operation: Operation = T) -> InputError:
-    with pytest.raises(InputError) as caught:
-        read(name, operation)
-    return caught.value
 
 
 FLAT = """[

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +14,6 @@ import pytest
 from ari_cli.errors import ERROR_TABLE
 from ari_cli.sandbox import Sandbox
 
-TODAY = "2027-01-01"
 PATH = "/v2/push_ari/cpbA1/push"
 
 THRESHOLD: dict[str, Any] = {
@@ -90,18 +89,6 @@ E500 = {"success": False, "errors": [{"code": 500, "message": "internal server e
 E502 = {"success": False, "errors": [{"code": 502, "message": "bad gateway"}]}
 E503 = {"success": False, "errors": [{"code": 503, "message": "service unavailable"}]}
 E504 = {"success": False, "errors": [{"code": 504, "message": "endpoint request timed out"}]}
-
-
-@pytest.fixture
-def sb() -> Iterator[Sandbox]:
-    with Sandbox(today=TODAY) as sandbox:
-        yield sandbox
-
-
-@pytest.fixture
-def client(sb: Sandbox) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=sb.base_url, timeout=10) as http:
-        yield http
 
 
 def assert_failure(response: httpx.Response, status: int, expected: dict[str, Any], tracked: bool = True) -> None:

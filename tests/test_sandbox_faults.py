@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import base64
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
 from ari_cli.sandbox import Sandbox
+from tests.conftest import PINNED_TODAY as TODAY
 
-TODAY = "2027-01-01"
 URL = "/v2/push_ari/cpbA1/sellthresholdupdate"
 BODY: dict[str, Any] = {
     "sharepost": "sandbox-key-0001",
@@ -22,18 +21,6 @@ BODY: dict[str, Any] = {
     "data": [{"startdateymd": "2027-03-01", "enddateymd": "2027-03-01", "roomid": "DBL", "threshold": "4"}],
 }
 E503 = {"success": False, "errors": [{"code": 503, "message": "service unavailable"}]}
-
-
-@pytest.fixture
-def sb() -> Iterator[Sandbox]:
-    with Sandbox(today=TODAY) as sandbox:
-        yield sandbox
-
-
-@pytest.fixture
-def client(sb: Sandbox) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=sb.base_url, timeout=10) as http:
-        yield http
 
 
 def without_trackingid(response: httpx.Response) -> dict[str, Any]:

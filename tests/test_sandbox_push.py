@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -12,8 +11,8 @@ import httpx
 import pytest
 
 from ari_cli.sandbox import Sandbox
+from tests.conftest import PINNED_TODAY as TODAY
 
-TODAY = "2027-01-01"
 URL = "/v2/push_ari/cpbA1/any-segment"
 
 RULE_1 = {
@@ -41,18 +40,6 @@ DEPOSIT = {
     "deposittimeinterval": 30,
 }
 EMPTY: dict[str, Any] = {"threshold": {}, "maxadv": {}, "policy": {}}
-
-
-@pytest.fixture
-def sb() -> Iterator[Sandbox]:
-    with Sandbox(today=TODAY) as sandbox:
-        yield sandbox
-
-
-@pytest.fixture
-def client(sb: Sandbox) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=sb.base_url, timeout=10) as http:
-        yield http
 
 
 def threshold_body(data: Any) -> dict[str, Any]:
