@@ -20,18 +20,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ari_cli.exits import InputError
-from ari_cli.inputs.columns import normalize
+from ari_cli.inputs.columns import DEPOSIT_FIELDS, LEVEL_FIELDS, normalize
 from ari_cli.records import Policy, build_policy
 
-LEVEL_FIELDS = ("level", "policyid", "dayspriorcheckin", "penaltytype", "penaltyamount", "penaltyapplied")
-DEPOSIT_FIELDS = (
-    "depositpolicy",
-    "deposittype",
-    "depositamount",
-    "depositapplied",
-    "depositintervalunits",
-    "deposittimeinterval",
-)
 POLICY_KEYS = ("refundable", "levels", "deposit")
 PERCENT_OF_STAY = 3  # the only penalty and deposit type the service knows
 _TOML_POSITION = re.compile(r"\s*\(at (?:line (\d+), column (\d+)|end of document)\)$")

@@ -14,14 +14,9 @@ from dataclasses import dataclass, field
 from ari_cli.protocol import Operation
 
 _COMMON = ("propertyid", "roomid", "rateid", "start", "end", "date", "days")
-_POLICY_VALUES = (
-    "refundable",
-    "level",
-    "policyid",
-    "dayspriorcheckin",
-    "penaltytype",
-    "penaltyamount",
-    "penaltyapplied",
+# A policy row: the refundable flag, one cancellation level, and the deposit.
+LEVEL_FIELDS = ("level", "policyid", "dayspriorcheckin", "penaltytype", "penaltyamount", "penaltyapplied")
+DEPOSIT_FIELDS = (
     "depositpolicy",
     "deposittype",
     "depositamount",
@@ -29,6 +24,7 @@ _POLICY_VALUES = (
     "depositintervalunits",
     "deposittimeinterval",
 )
+_POLICY_VALUES = ("refundable", *LEVEL_FIELDS, *DEPOSIT_FIELDS)
 
 COLUMNS: dict[Operation, tuple[str, ...]] = {
     Operation.THRESHOLD: (*(c for c in _COMMON if c != "rateid"), "threshold"),
