@@ -8,14 +8,16 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from ari_cli.batch import DataForm, Envelope, build_body, make_batches
+from ari_cli.changes import Accepted, keep_changed
 from ari_cli.config import Connection
 from ari_cli.inputs import ReadOptions, ReadResult, SourceRow, read_rows
 from ari_cli.plan import Plan, PlanOptions, plan_settings
 from ari_cli.policies import load_policies
 from ari_cli.protocol import Operation, path_segment, push_url
+from ari_cli.recorder import wire_value
 from ari_cli.records import DateOptions, Parsed, parse_rows
 from ari_cli.results import RowResult, Run, Status, attribute
-from ari_cli.send import Exchange, Route, SendOptions, Trace, send_all
+from ari_cli.send import Exchange, Route, SendOptions, Watcher, send_all
 
 UNSENT_NOTE = "not sent: the input has invalid rows; fix them, or give --skip-invalid to send the valid ones"
 
@@ -36,6 +38,7 @@ class PushOptions:
     data_form: DataForm = DataForm.LIST
     skip_invalid: bool = False
     dry_run: bool = False
+    changed_only: bool = False
     send: SendOptions = field(default_factory=SendOptions)
 
 
@@ -53,13 +56,21 @@ class Prepared:
         return bool(self.parsed.errors or self.plan.invalid)
 
 
+# The values the service last accepted, per key and date, for some property ids (read from the journal).
+Known = Callable[[set[str]], Accepted]
+
+
 def prepare(
     options: PushOptions,
     connection: Connection | None,
     stdin: BinaryIO | None = None,
     rows: Sequence[SourceRow] | None = None,
+    known: Known | None = None,
 ) -> Prepared:
-    """Read (or take the given `rows`), validate, plan and batch; no network."""
+    """Read (or take the given `rows`), validate, plan and batch; no network.
+
+    `known` (with --changed-only) gives what the service last accepted, so that only changes are sent.
+    """
     if rows is None:
         read = read_rows(options.files, options.operation, options.read, stdin=stdin)
     else:
@@ -69,6 +80,9 @@ def prepare(
     dates = DateOptions(options.today, options.date_format)
     parsed = parse_rows(read.rows, options.operation, dates, single, named)
     plan = plan_settings(parsed.settings, parsed.views, PlanOptions(options.today, options.merge, options.last_wins))
+    if options.changed_only and known is not None:
+        accepted = known({record.propertyid for record in plan.records})
+        plan = keep_changed(plan, lambda record: wire_value(options.operation, record), accepted)
     size = 1 if single or options.operation is Operation.POLICY else options.batch_size
     envelope = Envelope(connection.api_key, connection.source_id) if connection else Envelope()
     base = connection.base_url if connection else "<base_url>"
@@ -89,13 +103,14 @@ def execute(
     options: PushOptions,
     prepared: Prepared,
     connection: Connection | None,
-    on_final: Callable[[Exchange], None] | None = None,
-    on_trace: Callable[[Trace], None] | None = None,
+    watch: Watcher | None = None,
+    interruptible: bool = False,
 ) -> Run:
     """Send what was prepared (unless dry-run or invalid) and attribute the answers to rows."""
     parsed, plan = prepared.parsed, prepared.plan
     stop = prepared.invalid and not options.skip_invalid
     exchanges = prepared.exchanges
+    interrupted = False
     if not options.dry_run and not stop and exchanges:
         assert connection is not None, "a run that sends has a connection"
         envelope = Envelope(connection.api_key, connection.source_id)
@@ -105,13 +120,13 @@ def execute(
             return build_body(options.operation, envelope, records, options.data_form)
 
         route = Route(build=build, base_url=connection.base_url)
-        exchanges = send_all(exchanges, route, options.send, on_final=on_final, on_trace=on_trace)
+        exchanges, interrupted = send_all(exchanges, route, options.send, watch, interruptible=interruptible)
     if stop:
         rows = [_unsent(r) for r in attribute(parsed.views, parsed.errors, plan, [], dry_run=True)]
         exchanges = []
     else:
         rows = attribute(parsed.views, parsed.errors, plan, exchanges, options.dry_run)
-    return Run(options.operation, options.dry_run, rows, plan.records, exchanges, prepared.warnings)
+    return Run(options.operation, options.dry_run, rows, plan.records, exchanges, prepared.warnings, interrupted)
 
 
 def _unsent(row: RowResult) -> RowResult:

@@ -49,6 +49,7 @@ class Run:
     records: list[Record]
     exchanges: list[Exchange]
     warnings: list[str] = field(default_factory=list)
+    interrupted: bool = False
 
     def summary(self) -> dict[str, int]:
         counts = {status: 0 for status in Status}
@@ -62,6 +63,8 @@ class Run:
         }
 
     def exit_code(self) -> ExitCode:
+        if self.interrupted:
+            return ExitCode.INTERRUPTED
         return exit_code(self.rows, sent=not self.dry_run and bool(self.exchanges))
 
 

@@ -12,8 +12,12 @@ import asyncio
 import datetime as dt
 import email.utils
 import json
+import os
+import signal
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -23,9 +27,11 @@ import stamina
 from pydantic import ValidationError
 
 from ari_cli.errors import BY_STATUS, RECORD_LEVEL_CODES, hint_for, is_retryable
+from ari_cli.exits import ExitCode
 from ari_cli.protocol import REQUEST_HEADERS, PushResponse
 
 RETRY_AFTER_CAP = 300.0
+RESPONSE_KEPT = 65_536
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +67,11 @@ class Outcome:
     errors: tuple[Problem, ...] = ()
     transient: bool = False
     retry_after: float | None = None
+    sent: bool = True  # False: a stopped run never sent it
+
+
+INTERRUPTED = Problem(None, "not sent: the run was interrupted before this request went out", None,
+                      "run `ari-cli retry RUN` to send what is left (`ari-cli history` shows the run)")  # fmt: skip
 
 
 @dataclass
@@ -77,6 +88,7 @@ class Exchange:
     outcome: Outcome | None = None
     children: tuple[int, ...] = ()
     seconds: float = 0.0
+    response: str | None = None  # the last answer's body as text (or why there was none), for the journal
 
     @property
     def final(self) -> bool:
@@ -112,6 +124,25 @@ class Route:
 
     build: Callable[[Sequence[int]], dict[str, Any]]
     base_url: str
+
+
+class Watcher:
+    """Hears what the sender does, in the event loop's thread; the base hears nothing."""
+
+    def sending(self, exchange: Exchange) -> None:
+        """A try of `exchange` is about to go out."""
+
+    def answered(self, exchange: Exchange, halves: Sequence[Exchange]) -> None:
+        """`exchange` has its outcome; `halves` replace it when it was split."""
+
+    def final(self, exchange: Exchange) -> None:
+        """`exchange` is the last word for its records."""
+
+    def trace(self, trace: Trace) -> None:
+        """One HTTP try as it went over the wire."""
+
+    def interrupted(self, in_flight: int) -> None:
+        """The run was asked to stop; `in_flight` requests are left to finish."""
 
 
 def encode(body: dict[str, Any]) -> bytes:
@@ -237,15 +268,22 @@ class _Pacer:
 class Sender:
     """Sends a run's requests and splits record-level failures; returns every exchange."""
 
-    def __init__(self, route: Route, options: SendOptions, client: httpx.AsyncClient) -> None:
+    def __init__(
+        self, route: Route, options: SendOptions, client: httpx.AsyncClient, watch: Watcher | None = None
+    ) -> None:
         self.route = route
         self.options = options
         self.client = client
+        self.watch = watch or Watcher()
         self.exchanges: list[Exchange] = []
         self.gate = asyncio.Semaphore(options.concurrency)
         self.pacer = _Pacer(options.rate)
-        self.on_final: Callable[[Exchange], None] = lambda _: None
-        self.on_trace: Callable[[Trace], None] | None = None
+        self.stopped = False
+        self.in_flight = 0
+
+    def stop(self) -> None:
+        """Send nothing new and retry nothing; what is in flight finishes within its timeout."""
+        self.stopped = True
 
     async def run(self, first: Sequence[Exchange]) -> list[Exchange]:
         self.exchanges.extend(first)
@@ -269,10 +307,12 @@ class Sender:
                 self.exchanges.append(child)
                 children.append(child)
             exchange.children = tuple(c.id for c in children)
+            self.watch.answered(exchange, children)
             for child in children:
                 group.create_task(self._deliver(child, group))
             return
-        self.on_final(exchange)
+        self.watch.answered(exchange, ())
+        self.watch.final(exchange)
 
     async def _with_retries(self, exchange: Exchange) -> Outcome:
         o = self.options
@@ -283,7 +323,7 @@ class Sender:
             ):  # fmt: skip
                 with attempt:
                     outcome = await self._once(exchange)
-                    if outcome.transient:
+                    if outcome.transient and not self.stopped:
                         raise _Transient(outcome)
                     return outcome
         except _Transient as last:
@@ -293,13 +333,21 @@ class Sender:
     async def _once(self, exchange: Exchange) -> Outcome:
         async with self.gate:
             await self.pacer.wait()
+            if self.stopped:
+                return Outcome(None, False, errors=(INTERRUPTED,), sent=False)
             exchange.attempts += 1
-            sent = await _post(
-                self.client, exchange.url, encode(exchange.body), self.route.base_url, self.options.timeout
-            )
+            self.watch.sending(exchange)
+            self.in_flight += 1
+            try:
+                sent = await _post(
+                    self.client, exchange.url, encode(exchange.body), self.route.base_url, self.options.timeout
+                )
+            finally:
+                self.in_flight -= 1
             exchange.seconds += sent.trace.seconds
-        if self.on_trace is not None:
-            self.on_trace(sent.trace)
+            answer = sent.trace.response_body[:RESPONSE_KEPT].decode("utf-8", "replace")
+            exchange.response = answer if sent.trace.status is not None else sent.trace.error
+        self.watch.trace(sent.trace)
         return sent.outcome
 
 
@@ -307,21 +355,47 @@ def send_all(
     first: Sequence[Exchange],
     route: Route,
     options: SendOptions,
-    on_final: Callable[[Exchange], None] | None = None,
+    watch: Watcher | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
-    on_trace: Callable[[Trace], None] | None = None,
-) -> list[Exchange]:
-    """Send the planned exchanges; block until every record has its final answer."""
+    interruptible: bool = False,
+) -> tuple[list[Exchange], bool]:
+    """Send the planned exchanges until every record has its final answer; and whether the run was stopped.
 
-    async def go() -> list[Exchange]:
+    `interruptible`: SIGINT or SIGTERM stops new requests and lets those in flight finish; a
+    second one ends the process at once (the journal is already written up to that instant).
+    """
+
+    async def go() -> tuple[list[Exchange], bool]:
         async with _client(options, transport) as client:
-            sender = Sender(route, options, client)
-            if on_final is not None:
-                sender.on_final = on_final
-            sender.on_trace = on_trace
-            return await sender.run(first)
+            sender = Sender(route, options, client, watch)
+            with _stop_on_signals(sender, interruptible):
+                exchanges = await sender.run(first)
+            return exchanges, sender.stopped
 
     return asyncio.run(go())
+
+
+@contextmanager
+def _stop_on_signals(sender: Sender, enabled: bool) -> Iterator[None]:
+    if not enabled or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    loop = asyncio.get_running_loop()
+
+    def on_signal() -> None:
+        if sender.stopped:
+            os._exit(int(ExitCode.INTERRUPTED))
+        sender.stop()
+        sender.watch.interrupted(sender.in_flight)
+
+    signals = [s for s in (signal.SIGINT, signal.SIGTERM)]
+    for number in signals:
+        loop.add_signal_handler(number, on_signal)
+    try:
+        yield
+    finally:
+        for number in signals:
+            loop.remove_signal_handler(number)
 
 
 def send_raw(

@@ -45,6 +45,14 @@ def _no_backoff() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def journal_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test's runs go to a journal of its own, never the user's (subprocesses inherit ARI_HOME)."""
+    home = tmp_path_factory.mktemp("ari-home")
+    monkeypatch.setenv("ARI_HOME", str(home))
+    return home
+
+
+@pytest.fixture(autouse=True)
 def _no_user_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The user's own config file never leaks into a test: the default place is an empty folder."""
     place = tmp_path_factory.mktemp("user-config") / "config.toml"

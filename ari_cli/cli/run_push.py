@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -17,9 +17,12 @@ from ari_cli.config import Connection, ConnectionFlags, Settings, resolve_settin
 from ari_cli.config_file import TUNING_DEFAULTS
 from ari_cli.exits import ConfigError, UsageProblem
 from ari_cli.inputs import ReadOptions, SourceRow
-from ari_cli.pipeline import PushOptions, execute, prepare
+from ari_cli.journal import Journal, RunStart
+from ari_cli.pipeline import Known, PushOptions, execute, prepare
 from ari_cli.protocol import Operation
-from ari_cli.send import SendOptions, encode
+from ari_cli.recorder import Recorder, Tee, open_journal, row_outcomes
+from ari_cli.results import Run
+from ari_cli.send import Exchange, SendOptions, Trace, Watcher, encode
 
 
 def _policies(operation: Operation, path: Path | None) -> str | None:
@@ -52,6 +55,7 @@ def _options(operation: Operation, a: dict[str, Any]) -> PushOptions:
         batch_size=a["batch_size"],
         data_form=DataForm(a["data_form"]),
         skip_invalid=a["skip_invalid"],
+        changed_only=a["changed_only"],
         dry_run=a["dry_run"],
         send=SendOptions(concurrency=a["concurrency"], rate=a["rate"], timeout=a["timeout"], retries=a["retries"]),
     )
@@ -104,6 +108,37 @@ def _connection(a: dict[str, Any], settings: Settings, needed: bool) -> Iterator
     yield connection
 
 
+class _Screen(Watcher):
+    """What the terminal hears while sending: progress, the --verbose trace, an interrupt."""
+
+    def __init__(self, advance: Callable[[int], None], err: Any, verbose: bool) -> None:
+        self.advance, self.err, self.verbose = advance, err, verbose
+
+    def final(self, exchange: Exchange) -> None:
+        self.advance(len(exchange.records))
+
+    def trace(self, trace: Trace) -> None:
+        if self.verbose:
+            from ari_cli import render
+
+            render.trace(trace, self.err)
+
+    def interrupted(self, in_flight: int) -> None:
+        waiting = f"; waiting for {in_flight} request(s) in flight" if in_flight else ""
+        self.err.print(f"interrupted: sending nothing more{waiting}; press Ctrl-C again to stop at once", markup=False)
+
+
+def _run_start(operation: Operation, a: dict[str, Any], options: PushOptions, connection: Connection) -> RunStart:
+    ctx = _current_context()
+    command = getattr(ctx, "command_path", "") or f"ari-cli {operation.value} push"
+    kept = ("batch_size", "data_form", "no_merge", "overlaps", "skip_invalid", "changed_only", "concurrency", "rate",
+            "timeout", "retries", "sandbox", "path_segment", "date_format", "encoding")  # fmt: skip
+    recorded = {name: a.get(name) for name in kept} | {"today": options.today.isoformat()}
+    recorded = {k: (v.value if hasattr(v, "value") else v) for k, v in recorded.items() if v is not None}
+    return RunStart(command, operation.value, a.get("profile"), connection.base_url, connection.source_id,
+                    recorded, options.files)  # fmt: skip
+
+
 def run_push(operation: Operation, a: dict[str, Any], rows: Sequence[SourceRow] | None = None) -> None:
     """Run one push command end to end and exit with the contract's code; `rows` instead of files (send)."""
     from ari_cli import render
@@ -111,20 +146,69 @@ def run_push(operation: Operation, a: dict[str, Any], rows: Sequence[SourceRow] 
     settings = _settings(a)
     a = {**a, **settings.tuning()}
     options = _options(operation, a)
-    out, err = render.console(), render.console(stderr=True)
-    quiet, output = a["quiet"], a["output"].value
+    err = render.console(stderr=True)
+    quiet = a["quiet"]
     # Shown even with --quiet: the file may hold the key.
     render.notices(list(settings.warnings), err)
-    with _connection(a, settings, needed=not options.dry_run) as connection:
-        if a["sandbox"] and connection and not quiet:
-            err.print(f"pushing to the built-in sandbox at {connection.base_url}", markup=False)
-        prepared = prepare(options, connection, stdin=sys.stdin.buffer, rows=rows)
-        if not quiet:
-            render.notices(prepared.warnings, err)
-        total = sum(len(e.records) for e in prepared.exchanges)
-        with render.progress(total, err, enabled=not quiet) as advance:
-            trace = (lambda t: render.trace(t, err)) if a["verbose"] else None
-            run = execute(options, prepared, connection, on_final=lambda e: advance(len(e.records)), on_trace=trace)
+    if options.changed_only and a["no_journal"]:
+        raise UsageProblem("--changed-only reads the journal, which --no-journal turns off: give one of them")
+    warn = lambda message: render.notices([message], err)  # noqa: E731
+    journal = (
+        None if a["no_journal"] or (options.dry_run and not options.changed_only) else open_journal(os.environ, warn)
+    )
+    if options.changed_only and journal is None:
+        raise ConfigError(
+            "--changed-only needs the journal, which cannot be opened", "set ARI_HOME to a writable folder"
+        )
+    recorder = Recorder(journal, warn) if journal is not None else None
+    try:
+        with _connection(a, settings, needed=not options.dry_run) as connection:
+            if a["sandbox"] and connection and not quiet:
+                err.print(f"pushing to the built-in sandbox at {connection.base_url}", markup=False)
+            known = _known(journal, operation, connection) if options.changed_only else None
+            prepared = prepare(options, connection, stdin=sys.stdin.buffer, rows=rows, known=known)
+            if not quiet:
+                render.notices(prepared.warnings, err)
+            if recorder is not None and connection is not None and not options.dry_run:
+                recorder.start(_run_start(operation, a, options, connection))
+                sending = not prepared.invalid or options.skip_invalid
+                exchanges = prepared.exchanges if sending else []
+                recorder.plan(operation, prepared.parsed.views, prepared.plan.records, exchanges)
+            total = sum(len(e.records) for e in prepared.exchanges)
+            with render.progress(total, err, enabled=not quiet) as advance:
+                screen = _Screen(advance, err, a["verbose"])
+                watch = Tee(screen, recorder) if recorder is not None else screen
+                run = execute(options, prepared, connection, watch, interruptible=True)
+        if recorder is not None:
+            recorder.finish(row_outcomes(run.rows), run.summary(), int(run.exit_code()))
+    finally:
+        if journal is not None:
+            journal.close()
+    _show(run, a, options, connection, prepared.invalid, rows is not None, recorder.run if recorder else None)
+
+
+def _known(journal: Journal | None, operation: Operation, connection: Connection | None) -> Known | None:
+    if journal is None or connection is None:
+        return None
+    from ari_cli.history import accepted
+
+    db, base, source = journal.db, connection.base_url, connection.source_id
+    return lambda properties: accepted(db, operation.value, base, source, properties)
+
+
+def _show(
+    run: Run,
+    a: dict[str, Any],
+    options: PushOptions,
+    connection: Connection | None,
+    invalid_input: bool,
+    send: bool,
+    number: int | None,
+) -> None:
+    from ari_cli import render
+
+    out, err = render.console(), render.console(stderr=True)
+    output = a["output"].value
     invalid = [m for r in run.rows for p in r.errors if r.status.value == "invalid" for m in [p.message]]
     render.notices(invalid, err, label="error")
     if a["curl"]:
@@ -140,8 +224,26 @@ def run_push(operation: Operation, a: dict[str, Any], rows: Sequence[SourceRow] 
         render.table(run, None if a["show"] is None else a["show"].value == "all", out)
     if a["report"] is not None:
         render.write_report(run, a["report"])
-    if prepared.invalid and not options.skip_invalid:
+    if invalid_input and not options.skip_invalid:
         # A send command has one setting and no --skip-invalid to offer.
-        skip = ", or give --skip-invalid to send the valid ones" if rows is None else ""
+        skip = "" if send else ", or give --skip-invalid to send the valid ones"
         err.print(f"nothing was sent: fix the invalid rows above{skip}", markup=False)
+    _next_step(run, number, err, a["quiet"])
     raise typer.Exit(int(run.exit_code()))
+
+
+def _next_step(run: Run, number: int | None, err: Any, quiet: bool) -> None:
+    """After an interrupted or partly failed run, say how to finish it."""
+    if number is None:
+        return
+    unsent = sum(1 for r in run.rows if r.status.value == "failed")
+    if run.interrupted:
+        left = f"interrupted: {unsent} row(s) not sent or not confirmed"
+        err.print(f"{left}; `ari-cli retry {number}` sends what is left", markup=False)
+    elif unsent and not quiet and any(_retryable(e) for e in run.exchanges):
+        err.print(f"run {number}: `ari-cli retry {number}` re-sends what failed for a passing reason", markup=False)
+
+
+def _retryable(exchange: Exchange) -> bool:
+    outcome = exchange.outcome
+    return exchange.final and outcome is not None and not outcome.success and (outcome.transient or not outcome.sent)
