@@ -106,6 +106,16 @@ class Settings:
         """The sending and planning settings, by option name."""
         return {name: self.values[name].value for name in TUNING_DEFAULTS}
 
+    def api_key(self) -> str:
+        """The key alone (a retry goes where its run went), or a clear error."""
+        key = self.values["api_key"]
+        if key.problem is not None:
+            raise key.problem
+        if not key.value:
+            raise ConfigError("no API key configured", "set ARI_API_KEY, or give --api-key-file PATH or --profile NAME")
+        value: str = key.value
+        return value
+
     def connection(self) -> Connection:
         """The connection, or a clear error naming what is missing or wrong."""
         key = self.values["api_key"]

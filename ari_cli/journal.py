@@ -15,7 +15,7 @@ import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -132,6 +132,9 @@ class RunStart:
     options: dict[str, Any]
     files: Sequence[str] = ()
     retry_of: int | None = None
+
+    def retrying(self, run: int) -> RunStart:
+        return replace(self, files=(), retry_of=run)
 
 
 @dataclass(frozen=True, slots=True)

@@ -105,8 +105,12 @@ def execute(
     connection: Connection | None,
     watch: Watcher | None = None,
     interruptible: bool = False,
+    rebuild: Callable[[Sequence[int]], dict[str, Any]] | None = None,
 ) -> Run:
-    """Send what was prepared (unless dry-run or invalid) and attribute the answers to rows."""
+    """Send what was prepared (unless dry-run or invalid) and attribute the answers to rows.
+
+    `rebuild` makes the body of some of a request's records when it is split (default: from the plan).
+    """
     parsed, plan = prepared.parsed, prepared.plan
     stop = prepared.invalid and not options.skip_invalid
     exchanges = prepared.exchanges
@@ -119,7 +123,7 @@ def execute(
             records = [plan.records[i] for i in part]
             return build_body(options.operation, envelope, records, options.data_form)
 
-        route = Route(build=build, base_url=connection.base_url)
+        route = Route(build=rebuild or build, base_url=connection.base_url)
         exchanges, interrupted = send_all(exchanges, route, options.send, watch, interruptible=interruptible)
     if stop:
         rows = [_unsent(r) for r in attribute(parsed.views, parsed.errors, plan, [], dry_run=True)]

@@ -71,12 +71,17 @@ def row_entries(views: Sequence[RowView]) -> Iterable[RowEntry]:
 def record_entries(
     operation: Operation, records: Sequence[Record], exchanges: Sequence[Exchange]
 ) -> Iterable[RecordEntry]:
+    """Each record with its value as the body carries it (a policy's body is its one record)."""
     parts = fragments(operation, exchanges)
+    policies = {e.records[0]: policy_value(e.body) for e in exchanges if operation is Operation.POLICY}
     for index, record in enumerate(records):
         fragment = parts.get(index)
-        value = fragment[_FIELD[operation]] if fragment is not None else wire_value(operation, record)
+        if fragment is not None:
+            value = str(fragment[_FIELD[operation]])
+        else:
+            value = policies[index] if index in policies else wire_value(operation, record)
         rate = record.key[2] if len(record.key) > 2 else ""
-        yield RecordEntry(index, record.key[0], record.key[1], rate, record.start, record.end, str(value), fragment,
+        yield RecordEntry(index, record.key[0], record.key[1], rate, record.start, record.end, value, fragment,
                           record.refs)  # fmt: skip
 
 

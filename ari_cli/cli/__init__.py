@@ -60,11 +60,12 @@ def _root(
 
 
 def _register() -> None:
-    from ari_cli.cli import config, maxadv, policy, sandbox, support, threshold
+    from ari_cli.cli import config, maxadv, policy, retry, sandbox, support, threshold
 
     for group in (threshold, maxadv, policy, sandbox, config):
         app.add_typer(group.app)
     support.register(app)
+    retry.register(app)
 
 
 _register()

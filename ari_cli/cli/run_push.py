@@ -73,7 +73,7 @@ def _current_context() -> Any:
     return None
 
 
-def _settings(a: dict[str, Any]) -> Settings:
+def settings_for(a: dict[str, Any]) -> Settings:
     """Flags over environment over the profile over defaults, for the connection and the tuning options."""
     flags = ConnectionFlags(
         a["base_url"], a["source_id"], a["api_key_file"], a["path_segment"], a.get("profile"), a.get("config")
@@ -108,7 +108,7 @@ def _connection(a: dict[str, Any], settings: Settings, needed: bool) -> Iterator
     yield connection
 
 
-class _Screen(Watcher):
+class Screen(Watcher):
     """What the terminal hears while sending: progress, the --verbose trace, an interrupt."""
 
     def __init__(self, advance: Callable[[int], None], err: Any, verbose: bool) -> None:
@@ -128,7 +128,7 @@ class _Screen(Watcher):
         self.err.print(f"interrupted: sending nothing more{waiting}; press Ctrl-C again to stop at once", markup=False)
 
 
-def _run_start(operation: Operation, a: dict[str, Any], options: PushOptions, connection: Connection) -> RunStart:
+def run_start(operation: Operation, a: dict[str, Any], options: PushOptions, connection: Connection) -> RunStart:
     ctx = _current_context()
     command = getattr(ctx, "command_path", "") or f"ari-cli {operation.value} push"
     kept = ("batch_size", "data_form", "no_merge", "overlaps", "skip_invalid", "changed_only", "concurrency", "rate",
@@ -143,7 +143,7 @@ def run_push(operation: Operation, a: dict[str, Any], rows: Sequence[SourceRow] 
     """Run one push command end to end and exit with the contract's code; `rows` instead of files (send)."""
     from ari_cli import render
 
-    settings = _settings(a)
+    settings = settings_for(a)
     a = {**a, **settings.tuning()}
     options = _options(operation, a)
     err = render.console(stderr=True)
@@ -170,13 +170,13 @@ def run_push(operation: Operation, a: dict[str, Any], rows: Sequence[SourceRow] 
             if not quiet:
                 render.notices(prepared.warnings, err)
             if recorder is not None and connection is not None and not options.dry_run:
-                recorder.start(_run_start(operation, a, options, connection))
+                recorder.start(run_start(operation, a, options, connection))
                 sending = not prepared.invalid or options.skip_invalid
                 exchanges = prepared.exchanges if sending else []
                 recorder.plan(operation, prepared.parsed.views, prepared.plan.records, exchanges)
             total = sum(len(e.records) for e in prepared.exchanges)
             with render.progress(total, err, enabled=not quiet) as advance:
-                screen = _Screen(advance, err, a["verbose"])
+                screen = Screen(advance, err, a["verbose"])
                 watch = Tee(screen, recorder) if recorder is not None else screen
                 run = execute(options, prepared, connection, watch, interruptible=True)
         if recorder is not None:
@@ -184,7 +184,7 @@ def run_push(operation: Operation, a: dict[str, Any], rows: Sequence[SourceRow] 
     finally:
         if journal is not None:
             journal.close()
-    _show(run, a, options, connection, prepared.invalid, rows is not None, recorder.run if recorder else None)
+    show(run, a, options, connection, prepared.invalid, rows is not None, recorder.run if recorder else None)
 
 
 def _known(journal: Journal | None, operation: Operation, connection: Connection | None) -> Known | None:
@@ -196,7 +196,7 @@ def _known(journal: Journal | None, operation: Operation, connection: Connection
     return lambda properties: accepted(db, operation.value, base, source, properties)
 
 
-def _show(
+def show(
     run: Run,
     a: dict[str, Any],
     options: PushOptions,

@@ -9,7 +9,7 @@ import typer
 
 from ari_cli import render, render_support
 from ari_cli.cli.push import push_defaults
-from ari_cli.cli.run_push import _connection, _settings
+from ari_cli.cli.run_push import _connection, settings_for
 from ari_cli.exits import ExitCode, UsageProblem
 from ari_cli.replay import Replayed, load, prepare
 from ari_cli.secrets import keys_in, remember
@@ -30,7 +30,7 @@ def run_replay(files: list[str], fill: bool, given: dict[str, Any]) -> None:
             # A partner's key in the file is as secret as ours: nothing may print it.
             if len(key) >= SHORTEST_KEY:
                 remember(key)
-    settings = _settings(a)
+    settings = settings_for(a)
     a = {**a, **settings.tuning()}
     out, err = render.console(), render.console(stderr=True)
     output, dry_run = a["output"].value, a["dry_run"]

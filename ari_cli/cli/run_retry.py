@@ -1,0 +1,90 @@
+"""What `retry` does once its options are parsed: read the journal, re-send, render like a push."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from typing import Any
+
+import typer
+
+from ari_cli.cli.push import push_defaults
+from ari_cli.cli.run_push import Screen, run_start, settings_for, show
+from ari_cli.config import Connection
+from ari_cli.exits import ConfigError, UsageProblem
+from ari_cli.journal import Journal, journal_path
+from ari_cli.operations import Operation
+from ari_cli.pipeline import Prepared, PushOptions, execute
+from ari_cli.recorder import Recorder, Tee, row_outcomes
+from ari_cli.records import Parsed
+from ari_cli.retry import RetryPlan, plan_retry, with_key
+from ari_cli.send import SendOptions
+
+
+def _journal() -> Journal:
+    path = journal_path(os.environ)
+    if not path.exists():
+        raise UsageProblem("the journal has no runs yet", f"runs are recorded in {path} (ARI_HOME moves it)")
+    try:
+        return Journal(path)
+    except Exception as error:  # sqlite3.Error or OSError: either way the journal is unusable
+        raise ConfigError(f"the journal {path} cannot be opened: {error}", "check ARI_HOME") from None
+
+
+def _where(plan: RetryPlan, a: dict[str, Any], key: str) -> Connection:
+    if a["sandbox"]:
+        raise UsageProblem("a retry goes where its run went; --sandbox starts a new, empty emulator")
+    run = plan.source.run
+    return Connection(a["base_url"] or run.base_url, key, a["source_id"] or run.source_id)
+
+
+def run_retry(number: int, given: dict[str, Any]) -> None:
+    from ari_cli import render
+
+    a = {**push_defaults(), **given}
+    settings = settings_for(a)
+    a = {**a, **settings.tuning()}
+    err = render.console(stderr=True)
+    quiet = a["quiet"]
+    render.notices(list(settings.warnings), err)
+    journal = _journal()
+    try:
+        plan = plan_retry(journal.db, number)
+        source = plan.source.run
+        if plan.followed and not quiet:
+            chain = " -> ".join(str(n) for n in (*plan.followed, source.id))
+            err.print(f"run {number} was retried already ({chain}); retrying what run {source.id} left", markup=False)
+        for request in plan.refused:
+            if not quiet:
+                problem = request.errors[0]["message"] if request.errors else request.state
+                err.print(f"not re-sent: request {request.id} was refused ({problem}); fix the file and push again",
+                          markup=False)  # fmt: skip
+        if not plan.exchanges:
+            err.print(f"run {source.id}: nothing left to send", markup=False)
+            raise typer.Exit(0)
+        operation = Operation(source.operation)
+        connection = _where(plan, a, settings.api_key()) if not a["dry_run"] else None
+        key = connection.api_key if connection else "<API_KEY>"
+        options = PushOptions(
+            operation=operation, files=(), today=dt.date.today(), dry_run=a["dry_run"],
+            send=SendOptions(concurrency=a["concurrency"], rate=a["rate"], timeout=a["timeout"], retries=a["retries"]),
+        )  # fmt: skip
+        prepared = Prepared(Parsed(views=plan.views), plan.plan, with_key(plan.exchanges, key), [])
+        recorder = (
+            None if a["no_journal"] or connection is None else Recorder(journal, lambda m: render.notices([m], err))
+        )
+        if recorder is not None and connection is not None:
+            start = run_start(operation, a, options, connection)
+            recorder.start(start.retrying(source.id))
+            recorder.plan(operation, prepared.parsed.views, prepared.plan.records, prepared.exchanges)
+        total = sum(len(e.records) for e in prepared.exchanges)
+        with render.progress(total, err, enabled=not quiet) as advance:
+            screen = Screen(advance, err, a["verbose"])
+            watch = Tee(screen, recorder) if recorder is not None else screen
+            run = execute(options, prepared, connection, watch, interruptible=True,
+                          rebuild=lambda part: plan.build(part, key))  # fmt: skip
+        if recorder is not None:
+            recorder.finish(row_outcomes(run.rows), run.summary(), int(run.exit_code()))
+    finally:
+        journal.close()
+    show(run, a, options, connection, False, False, recorder.run if recorder else None)
