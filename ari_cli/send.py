@@ -365,6 +365,10 @@ def send_all(
     second one ends the process at once (the journal is already written up to that instant).
     """
 
+    # Without structlog, stamina logs each retry as a bare "stamina.retry_scheduled" line on stderr;
+    # retries show in --verbose traces and in the attempts of each request instead.
+    stamina.instrumentation.set_on_retry_hooks([])
+
     async def go() -> tuple[list[Exchange], bool]:
         async with _client(options, transport) as client:
             sender = Sender(route, options, client, watch)
