@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ari_cli.exits import UsageProblem
-from ari_cli.journal import FAILED, OK, PLANNED, SENDING
+from ari_cli.journal import FAILED, OK, PLANNED, SENDING, SPLIT
 
 ONE_DAY = dt.timedelta(days=1)
 Key = tuple[str, ...]
@@ -319,3 +319,29 @@ def prune(db: sqlite3.Connection, older_than: dt.timedelta, now: dt.datetime | N
                               ("carried", "run"), ("runs", "id")):  # fmt: skip
             db.executemany(f"DELETE FROM {table} WHERE {column} = ?", [(r,) for r in old])
     return len(old)
+
+
+def request_states(db: sqlite3.Connection, run_ids: Iterable[int]) -> dict[int, dict[str, int]]:
+    """Per run, how many of its requests nothing replaced are in each state (a split one is counted in its halves)."""
+    wanted = sorted(set(run_ids))
+    if not wanted:
+        return {}
+    counts: dict[int, dict[str, int]] = {run: {} for run in wanted}
+    # Past SQLite's limit of bound variables (`history --limit 0`), every run is counted and the rest left out.
+    few = len(wanted) <= 500
+    where = f" AND run IN ({', '.join('?' * len(wanted))})" if few else ""
+    sql = f"SELECT run, state, count(*) FROM requests WHERE state != ?{where} GROUP BY run, state"
+    for run, state, count in db.execute(sql, [SPLIT, *wanted] if few else [SPLIT]):
+        if run in counts:
+            counts[run][state] = count
+    return counts
+
+
+def services(db: sqlite3.Connection, operation: str, propertyid: str) -> list[tuple[str, str, int]]:
+    """Where the property's values were acknowledged: (base URL, source id, latest such run), latest first."""
+    sql = (
+        "SELECT u.base_url, u.source_id, max(u.id) FROM runs u JOIN requests q ON q.run = u.id"
+        " WHERE u.operation = ? AND q.propertyid = ? AND q.state = ? GROUP BY u.base_url, u.source_id"
+        " ORDER BY max(u.id) DESC"
+    )
+    return [(base, source, run) for base, source, run in db.execute(sql, (operation, propertyid, OK))]

@@ -60,12 +60,13 @@ def _root(
 
 
 def _register() -> None:
-    from ari_cli.cli import config, maxadv, policy, retry, sandbox, support, threshold
+    from ari_cli.cli import calendar, config, history, maxadv, policy, retry, sandbox, support, threshold
 
-    for group in (threshold, maxadv, policy, sandbox, config):
+    for group in (threshold, maxadv, policy, sandbox, config, history):
         app.add_typer(group.app)
     support.register(app)
     retry.register(app)
+    calendar.register(app)
 
 
 _register()

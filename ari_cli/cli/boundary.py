@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 import typer
 
 from ari_cli.exits import AriError, ExitCode
+from ari_cli.printable import printable
 from ari_cli.secrets import scrub
 
 T = TypeVar("T")
@@ -22,7 +23,15 @@ def _say(message: str) -> None:
     from rich.console import Console
     from rich.markup import escape
 
-    Console(stderr=True, highlight=False, soft_wrap=True).print(escape(scrub(message)))
+    # Messages quote input values and service answers: no control character of theirs reaches the terminal.
+    Console(stderr=True, highlight=False, soft_wrap=True, emoji=False).print(escape(printable(scrub(message))))
+
+
+def _leaf(error: Exception) -> Exception:
+    """The one exception inside task-group wrappers, which would otherwise hide what went wrong."""
+    while isinstance(error, ExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]
+    return error
 
 
 def guarded(call: Callable[[], T]) -> T:
@@ -44,13 +53,19 @@ def guarded(call: Callable[[], T]) -> T:
         _say("interrupted")
         raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
     except Exception as surprise:
+        leaf = _leaf(surprise)
+        if isinstance(leaf, AriError):
+            _say(f"error: {leaf.message}")
+            if leaf.hint:
+                _say(f"hint: {leaf.hint}")
+            raise typer.Exit(int(leaf.exit_code)) from None
         if os.environ.get(TRACEBACK_ENV):
             _say("".join(traceback.format_exception(surprise)))
-        _say(f"error: internal error: {type(surprise).__name__}: {surprise}")
+        _say(f"error: internal error: {type(leaf).__name__}: {leaf}")
         _say(f"hint: this is a bug in ari-cli; set {TRACEBACK_ENV}=1 to see the traceback and report it")
         raise typer.Exit(int(ExitCode.FAILED)) from None
 
 
 def echo_err(message: Any) -> None:
     """Write one plain line to stderr (for callers that are not Rich renderers)."""
-    sys.stderr.write(f"{scrub(str(message))}\n")
+    sys.stderr.write(f"{printable(scrub(str(message)))}\n")
