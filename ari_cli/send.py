@@ -14,6 +14,7 @@ import email.utils
 import json
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -175,7 +176,7 @@ def interpret(status: int, content: bytes, retry_after: str | None = None) -> Ou
     try:
         data = json.loads(content) if content.strip() else None
         response = PushResponse.model_validate(data) if isinstance(data, dict) else None
-    except (ValueError, ValidationError):
+    except (ValueError, RecursionError, ValidationError):  # RecursionError: an answer nested too deeply
         response = None
     if response is not None and status == 200 and response.success is True:
         return Outcome(status, True, response.trackingid)
@@ -388,6 +389,9 @@ def _stop_on_signals(sender: Sender, enabled: bool) -> Iterator[None]:
 
     def on_signal() -> None:
         if sender.stopped:
+            # The journal is committed step by step, so ending here loses nothing it has not said.
+            sys.stderr.write(("\x1b[?25h" if sys.stderr.isatty() else "") + "\ninterrupted again: stopped at once\n")
+            sys.stderr.flush()
             os._exit(int(ExitCode.INTERRUPTED))
         sender.stop()
         sender.watch.interrupted(sender.in_flight)

@@ -162,8 +162,9 @@ def test_a_second_sigint_ends_the_run_at_once(tmp_path: Path, journal_home: Path
         time.sleep(0.5)
         assert process.poll() is None, "the first interrupt waits for the requests in flight"
         process.send_signal(signal.SIGINT)
-        process.wait(timeout=3)
+        _, err = process.communicate(timeout=3)
         assert process.returncode == 130
+        assert "interrupted again: stopped at once" in err.decode() and "Traceback" not in err.decode()
     # Ended without waiting: the requests in flight stay unacknowledged in the journal, for `retry`.
     assert states(journal_home, 1).get("sending", 0) > 0
 

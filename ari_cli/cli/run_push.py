@@ -135,7 +135,8 @@ def run_start(operation: Operation, a: dict[str, Any], options: PushOptions, con
             "timeout", "retries", "sandbox", "path_segment", "date_format", "encoding")  # fmt: skip
     recorded = {name: a.get(name) for name in kept} | {"today": options.today.isoformat()}
     recorded = {k: (v.value if hasattr(v, "value") else v) for k, v in recorded.items() if v is not None}
-    return RunStart(command, operation.value, a.get("profile"), connection.base_url, connection.source_id,
+    profile = a.get("profile") or os.environ.get("ARI_PROFILE") or None
+    return RunStart(command, operation.value, profile, connection.base_url, connection.source_id,
                     recorded, options.files)  # fmt: skip
 
 
@@ -206,11 +207,11 @@ def show(
     number: int | None,
 ) -> None:
     from ari_cli import render
+    from ari_cli.results import invalid_messages
 
     out, err = render.console(), render.console(stderr=True)
     output = a["output"].value
-    invalid = [m for r in run.rows for p in r.errors if r.status.value == "invalid" for m in [p.message]]
-    render.notices(invalid, err, label="error")
+    render.notices(invalid_messages(run.rows), err, label="error")
     if a["curl"]:
         requests = [(render.exchange_label(e), e.url, encode(e.body)) for e in run.exchanges]
         render.curl_commands(requests, connection is not None, (out if output == "table" else err).file)
