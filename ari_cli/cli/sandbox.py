@@ -43,6 +43,10 @@ def sandbox(
     error of the service's table. It keeps what it accepted, per date, at GET /_sandbox/state.
     On start it prints its base URL, a working key and source id, and a curl command to try.
 
+    Like a real service it guards itself: a body over 1 MiB is answered 413, and a client that
+    stops sending for 10 seconds is disconnected. It listens on loopback unless --host says
+    otherwise, and warns when it does.
+
     --latency and --fail-rate make it slow or flaky, to see retries at work. To push to it from
     another terminal, point ari-cli at the printed URL (or use --sandbox on a push instead, which
     starts one in-process for that run).
@@ -92,6 +96,7 @@ def _serve(emulator: Sandbox) -> None:
     from ari_cli.cli.boundary import echo_err
     from ari_cli.config import is_loopback
     from ari_cli.exits import AriError
+    from ari_cli.printable import printable
 
     if not is_loopback(emulator.host):
         echo_err(
@@ -111,7 +116,7 @@ def _serve(emulator: Sandbox) -> None:
         signal.signal(signal.SIGTERM, _interrupt)
     try:
         for line in _banner(emulator):
-            typer.echo(line)
+            typer.echo(printable(line))
         while not emulator.stopping.wait(3600):
             pass
     except KeyboardInterrupt:

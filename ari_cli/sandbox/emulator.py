@@ -31,7 +31,7 @@ from ari_cli.sandbox.faults import (
 )
 from ari_cli.sandbox.fixtures import Account, Fixtures, load_fixtures
 from ari_cli.sandbox.rules import Accepted, check_push
-from ari_cli.sandbox.server import Answer, Exchange, Reply, SandboxHTTPServer
+from ari_cli.sandbox.server import MAX_BODY, REQUEST_TIMEOUT, Answer, Exchange, Limits, Reply, SandboxHTTPServer
 from ari_cli.sandbox.state import PushState
 
 PUSH_PATH = re.compile(r"/v2/push_ari/([^/]+)/([^/]+)")
@@ -79,8 +79,11 @@ class Sandbox:
         port: int = 0,
         *,
         max_received: int | None = None,
+        max_body: int = MAX_BODY,
+        request_timeout: float | None = REQUEST_TIMEOUT,
     ) -> None:
         self.fixtures = fixtures if isinstance(fixtures, Fixtures) else load_fixtures(fixtures)
+        self.limits = Limits(max_body, request_timeout)
         self.host = host
         self._requested_port = port
         self._today = dt.date.fromisoformat(today) if isinstance(today, str) else today
@@ -98,7 +101,7 @@ class Sandbox:
         if self._server is not None:
             raise RuntimeError("the sandbox is already running")
         self.stopping.clear()
-        self._server = SandboxHTTPServer((self.host, self._requested_port), self)
+        self._server = SandboxHTTPServer((self.host, self._requested_port), self, self.limits)
         self._thread = threading.Thread(
             target=self._server.serve_forever,
             kwargs={"poll_interval": 0.05},
@@ -242,6 +245,17 @@ class Sandbox:
     def internal_error(self) -> Reply:
         """The answer when the sandbox itself failed on a request."""
         return row_reply(500)
+
+    def too_large(self, exchange: Exchange, size: int | None, limit: int) -> Reply:
+        """413 in the service's failure shape (the spec names no size limit; a real service has one)."""
+        said = f"{size} bytes" if size is not None else "a chunked body"
+        message = f"request body too large: {said}, the limit is {limit} bytes"
+        reply = json_reply(413, {"success": False, "errors": [{"code": 413, "message": message}],
+                                 "trackingid": new_tracking_id()})  # fmt: skip
+        if urlsplit(exchange.target).path.startswith(CONTROL_PREFIX):
+            return reply
+        self._record(exchange, None, reply)
+        return reply
 
     def _record(self, exchange: Exchange, document: Any, answer: Answer, fault: str | None = None) -> Answer:
         # Recorded before the answer is written, so a client that has its response sees the record.

@@ -3,6 +3,10 @@
 It knows nothing of the push service: a `Responder` turns each request into an answer. Responses
 are written in one piece (status line, headers and body in a single send, Nagle off) so that
 keep-alive clients do not stall on delayed ACKs.
+
+It guards itself as a service would: a body over `max_body` bytes is answered 413 without being
+kept, and a client that stops sending (mid-headers, mid-body, or idle between requests) for
+`request_timeout` seconds is disconnected, so that no handler thread waits for ever.
 """
 
 from __future__ import annotations
@@ -18,6 +22,26 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Protocol
 
 MAX_LINE = 65536
+MAX_BODY = 1024 * 1024
+REQUEST_TIMEOUT = 10.0
+# An oversized body is read and dropped (so that the client, still sending, sees the 413 rather than
+# a reset connection) up to this much; past it the connection is simply closed.
+MAX_DRAIN = 64 * 1024 * 1024
+_CHUNK = 65536
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What the transport accepts: the largest body in bytes, and seconds a read may wait (None: for ever)."""
+
+    max_body: int = MAX_BODY
+    request_timeout: float | None = REQUEST_TIMEOUT
+
+    def __post_init__(self) -> None:
+        if self.max_body < 0:
+            raise ValueError("max_body must not be negative")
+        if self.request_timeout is not None and self.request_timeout <= 0:
+            raise ValueError("request_timeout must be positive (or None for no limit)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +87,10 @@ class Responder(Protocol):
 
     def internal_error(self) -> Reply: ...
 
+    def too_large(self, exchange: Exchange, size: int | None, limit: int) -> Reply:
+        """The answer to a body over the limit (`exchange.body` is empty; `size` None: unknown, chunked)."""
+        ...
+
 
 class SandboxHTTPServer(ThreadingHTTPServer):
     """A threaded server that remembers its open connections so that stopping can cut them."""
@@ -73,8 +101,9 @@ class SandboxHTTPServer(ThreadingHTTPServer):
     request_queue_size = 128
     allow_reuse_address = True
 
-    def __init__(self, address: tuple[str, int], responder: Responder) -> None:
+    def __init__(self, address: tuple[str, int], responder: Responder, limits: Limits | None = None) -> None:
         self.responder = responder
+        self.limits = limits or Limits()
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         self._connections: set[socket.socket] = set()
@@ -104,6 +133,10 @@ class SandboxHTTPServer(ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
+class _TooLarge(Exception):
+    """A chunked body passed the limit while it was read."""
+
+
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True
@@ -111,6 +144,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def setup(self) -> None:
         super().setup()
+        # Every read then waits at most this long: a stalled client cannot hold this thread for ever.
+        self.connection.settimeout(self.server.limits.request_timeout)
         self.server.track(self.connection, True)
 
     def finish(self) -> None:
@@ -125,22 +160,30 @@ class _Handler(BaseHTTPRequestHandler):
         # Every method goes to `_serve`, so unknown methods get the service's answer, not a 501 page.
         try:
             self.raw_requestline = self.rfile.readline(MAX_LINE + 1)
-        except (TimeoutError, OSError):
+            if not self.raw_requestline or len(self.raw_requestline) > MAX_LINE:
+                self.close_connection = True
+                return
+            if not self.parse_request():
+                return
+            self._serve()
+        except OSError:  # a stalled client timed out, or the client went away: nobody to answer
             self.close_connection = True
-            return
-        if not self.raw_requestline or len(self.raw_requestline) > MAX_LINE:
-            self.close_connection = True
-            return
-        if not self.parse_request():
-            return
-        self._serve()
 
     def _serve(self) -> None:
-        body = self._read_body()
+        headers = {name.lower(): value for name, value in self.headers.items()}
+        limit = self.server.limits.max_body
+        size = self._declared_size()
+        if size is not None and size > limit:
+            self._refuse(Exchange(self.command, self.path, headers, b""), size, drain=size)
+            return
+        try:
+            body = self._read_body(limit)
+        except _TooLarge:  # a chunked body that grew past the limit
+            self._refuse(Exchange(self.command, self.path, headers, b""), None, drain=0)
+            return
         if body is None:
             self.close_connection = True
             return
-        headers = {name.lower(): value for name, value in self.headers.items()}
         exchange = Exchange(self.command, self.path, headers, body)
         responder = self.server.responder
         try:
@@ -155,9 +198,32 @@ class _Handler(BaseHTTPRequestHandler):
             responder.stopping.wait(answer.seconds)
         self.close_connection = True
 
-    def _read_body(self) -> bytes | None:
-        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-            return self._read_chunked()
+    def _chunked(self) -> bool:
+        return "chunked" in self.headers.get("Transfer-Encoding", "").lower()
+
+    def _declared_size(self) -> int | None:
+        """The Content-Length when it is a usable number (chunked bodies have none)."""
+        if self._chunked():
+            return None
+        try:
+            return int(self.headers.get("Content-Length", ""))
+        except ValueError:
+            return None
+
+    def _refuse(self, exchange: Exchange, size: int | None, drain: int) -> None:
+        if drain <= MAX_DRAIN:
+            left = drain
+            while left > 0:
+                got = self.rfile.read(min(left, _CHUNK))
+                if not got:
+                    break
+                left -= len(got)
+        self.close_connection = True  # what is left of an oversized body cannot be parsed as a request
+        self._write(self.server.responder.too_large(exchange, size, self.server.limits.max_body))
+
+    def _read_body(self, limit: int) -> bytes | None:
+        if self._chunked():
+            return self._read_chunked(limit)
         length_text = self.headers.get("Content-Length")
         if length_text is None:
             return b""
@@ -169,8 +235,10 @@ class _Handler(BaseHTTPRequestHandler):
             return None
         return self.rfile.read(length) if length else b""
 
-    def _read_chunked(self) -> bytes | None:
+    def _read_chunked(self, limit: int) -> bytes | None:
+        """The body, or None when malformed; raises _TooLarge as soon as it passes `limit`."""
         parts: list[bytes] = []
+        total = 0
         try:
             while True:
                 size = int(self.rfile.readline(MAX_LINE).split(b";")[0].strip(), 16)
@@ -178,7 +246,12 @@ class _Handler(BaseHTTPRequestHandler):
                     while self.rfile.readline(MAX_LINE) not in (b"\r\n", b"\n", b""):
                         pass
                     return b"".join(parts)
+                if size < 0:
+                    return None
+                if total + size > limit:
+                    raise _TooLarge
                 parts.append(self.rfile.read(size))
+                total += size
                 self.rfile.readline(MAX_LINE)
         except ValueError:
             return None
