@@ -7,7 +7,7 @@ that still differ, and a row none of whose dates differ is skipped with a note s
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from ari_cli.plan import Plan, Record
@@ -50,7 +50,3 @@ def keep_changed(plan: Plan, value_of: Callable[[Record], str], accepted: Accept
     for ref in sorted(planned - sending):
         skipped[ref] = UNCHANGED
     return Plan(records, skipped, plan.invalid, plan.warnings)
-
-
-def unchanged_rows(plan: Plan) -> Sequence[int]:
-    return [ref for ref, note in plan.skipped.items() if note == UNCHANGED]

@@ -153,36 +153,6 @@ class Recorder(Watcher):
         if self.run is not None:
             self._write(self.journal.finish, self.run, outcomes, summary, exit_code)
 
-    def close(self) -> None:
-        self.journal.close()
-
-
-class Tee(Watcher):
-    """Several watchers heard in turn."""
-
-    def __init__(self, *watchers: Watcher) -> None:
-        self.watchers = watchers
-
-    def sending(self, exchange: Exchange) -> None:
-        for w in self.watchers:
-            w.sending(exchange)
-
-    def answered(self, exchange: Exchange, halves: Sequence[Exchange]) -> None:
-        for w in self.watchers:
-            w.answered(exchange, halves)
-
-    def final(self, exchange: Exchange) -> None:
-        for w in self.watchers:
-            w.final(exchange)
-
-    def trace(self, trace: Any) -> None:
-        for w in self.watchers:
-            w.trace(trace)
-
-    def interrupted(self, in_flight: int) -> None:
-        for w in self.watchers:
-            w.interrupted(in_flight)
-
 
 def open_journal(env: Mapping[str, str], warn: Callable[[str], None]) -> Journal | None:
     """The journal, or None (said once) when it cannot be opened: a run is not stopped for its record."""

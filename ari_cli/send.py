@@ -146,6 +146,33 @@ class Watcher:
         """The run was asked to stop; `in_flight` requests are left to finish."""
 
 
+class Tee(Watcher):
+    """Several watchers heard in turn."""
+
+    def __init__(self, *watchers: Watcher) -> None:
+        self.watchers = watchers
+
+    def sending(self, exchange: Exchange) -> None:
+        for w in self.watchers:
+            w.sending(exchange)
+
+    def answered(self, exchange: Exchange, halves: Sequence[Exchange]) -> None:
+        for w in self.watchers:
+            w.answered(exchange, halves)
+
+    def final(self, exchange: Exchange) -> None:
+        for w in self.watchers:
+            w.final(exchange)
+
+    def trace(self, trace: Trace) -> None:
+        for w in self.watchers:
+            w.trace(trace)
+
+    def interrupted(self, in_flight: int) -> None:
+        for w in self.watchers:
+            w.interrupted(in_flight)
+
+
 def encode(body: dict[str, Any]) -> bytes:
     """The exact bytes sent for a body."""
     return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()

@@ -20,9 +20,9 @@ from ari_cli.inputs import ReadOptions, SourceRow
 from ari_cli.journal import Journal, RunStart
 from ari_cli.pipeline import Known, PushOptions, execute, prepare
 from ari_cli.protocol import Operation
-from ari_cli.recorder import Recorder, Tee, open_journal, row_outcomes
+from ari_cli.recorder import Recorder, open_journal, row_outcomes
 from ari_cli.results import Run
-from ari_cli.send import Exchange, SendOptions, Trace, Watcher, encode
+from ari_cli.send import Exchange, SendOptions, Tee, Trace, Watcher, encode
 
 
 def _policies(operation: Operation, path: Path | None) -> str | None:

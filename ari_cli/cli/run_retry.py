@@ -15,10 +15,10 @@ from ari_cli.exits import ConfigError, UsageProblem
 from ari_cli.journal import Journal, journal_path
 from ari_cli.operations import Operation
 from ari_cli.pipeline import Prepared, PushOptions, execute
-from ari_cli.recorder import Recorder, Tee, row_outcomes
+from ari_cli.recorder import Recorder, row_outcomes
 from ari_cli.records import Parsed
 from ari_cli.retry import RetryPlan, plan_retry, with_key
-from ari_cli.send import SendOptions
+from ari_cli.send import SendOptions, Tee
 
 
 def _journal() -> Journal:
