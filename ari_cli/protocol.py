@@ -7,10 +7,11 @@ goes on the wire, or is read back from it, passes through these models.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Annotated, Any, Literal
 from urllib.parse import quote
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, model_validator
 
 # Re-exported: these live in a module light enough for start-up and for the configuration.
 from ari_cli.operations import ACTIONS as ACTIONS
@@ -178,6 +179,18 @@ BODY_MODELS: dict[Operation, type[ThresholdBody] | type[MaxAdvBody] | type[Polic
 }
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _whole_characters(value: str) -> str:
+    """Text with each lone surrogate (JSON can write `\\ud800`) as U+FFFD: no encoder writes one."""
+    return value if value.isascii() else _SURROGATE.sub("\ufffd", value)
+
+
+# Text from the service: it is printed, logged and written to reports, so it must be encodable.
+ServiceText = Annotated[str, AfterValidator(_whole_characters)]
+
+
 class ErrorItem(BaseModel):
     """One entry of a response's `errors` list."""
 
@@ -185,7 +198,7 @@ class ErrorItem(BaseModel):
 
     code: int | None = None
     # A null message must not make the whole response unreadable: the code still tells what failed.
-    message: Annotated[str, BeforeValidator(lambda v: "" if v is None else v)] = ""
+    message: Annotated[ServiceText, BeforeValidator(lambda v: "" if v is None else v)] = ""
 
 
 class PushResponse(BaseModel):
@@ -193,8 +206,9 @@ class PushResponse(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    success: bool | None = None
-    trackingid: str | None = None
+    # Strict: lax parsing would read "true", "yes", "on" or 1 as a success, which is a guess.
+    success: StrictBool | None = None
+    trackingid: ServiceText | None = None
     errors: list[ErrorItem] | None = None
 
 

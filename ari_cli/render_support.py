@@ -18,6 +18,7 @@ from rich.table import Table
 
 from ari_cli.errors import ErrorRow
 from ari_cli.explain import Explanation, applies_to
+from ari_cli.printable import printable
 from ari_cli.replay import Meaning, Replayed, meanings
 from ari_cli.secrets import masked_body, masked_text, scrub
 
@@ -70,11 +71,12 @@ def explanations(items: Sequence[Explanation], out: Console) -> None:
         if position:
             out.print()
         rows = "row" if len(item.rows) == 1 else "rows"
-        out.print(f"{item.number}: {len(item.rows)} {rows} of the error table" if item.rows else f"{item.number}:")
+        head = f"{item.number}: {len(item.rows)} {rows} of the error table" if item.rows else f"{item.number}:"
+        out.print(printable(head), markup=False)
         if item.rows:
             error_table(item.rows, out)
         for note in item.notes:
-            out.print(f"- {note}", markup=False)
+            out.print(printable(f"- {note}"), markup=False)
 
 
 def explanation_dicts(items: Sequence[Explanation]) -> list[dict[str, Any]]:
@@ -204,9 +206,10 @@ def replay_text(results: Sequence[Replayed], dry_run: bool, out: Console) -> Non
         elif sent is not None:
             for meaning in meanings(sent.outcome):
                 lines += _meaning_lines(meaning)
-        out.out(scrub(head), highlight=False)
+        # Bodies, answers and file names are of outside origin: shown with their control characters escaped.
+        out.out(printable(scrub(head)), highlight=False)
         for line in lines:
-            out.out(scrub(f"  {line}"), highlight=False)
+            out.out(printable(scrub(f"  {line}")), highlight=False)
     s = replay_summary(results, dry_run)
     out.out("")
     if dry_run:

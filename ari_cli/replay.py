@@ -170,6 +170,8 @@ def parse_file(name: str, data: bytes) -> tuple[list[Body], list[str]]:
         spans = _spans(name, text, at)
     except RecursionError:
         return [], [f"{name}: the JSON is nested too deeply to read"]
+    except ValueError:  # not a JSONDecodeError (those are caught): an int of more digits than Python reads
+        return [], [f"{name}: a number is too long to read (over 4300 digits)"]
     if isinstance(spans, str):
         return [], [spans]
     if not spans:
@@ -177,10 +179,17 @@ def parse_file(name: str, data: bytes) -> tuple[list[Body], list[str]]:
     whole = len(spans) == 1 and spans[0][0] == at and isinstance(spans[0][2], dict) and text[at] == "{"
     bodies: list[Body] = []
     problems: list[str] = []
+    from ari_cli.inputs.jsonfile import surrogate_problem
+
     for start, end, value in spans:
         line = _line(text, start)
         operation = _operation(name, line, value, problems)
         if operation is None:
+            continue
+        # Half a UTF-16 pair (`"\\ud800"`) cannot be encoded, so it could be neither sent nor shown.
+        half = surrogate_problem(name, text[start:end], value, line)
+        if half is not None:
+            problems.append(half.message)
             continue
         if whole:
             # The whole file is the body: --no-fill sends its bytes, BOM and final newline included.

@@ -25,8 +25,72 @@ _JSON_OBJECT: Callable[..., tuple[dict[str, Any], int]] = json.decoder.JSONObjec
 _JSON_ARRAY: Callable[..., tuple[list[Any], int]] = json.decoder.JSONArray  # type: ignore[attr-defined]
 _MAKE_SCANNER: Callable[[json.JSONDecoder], Any] = json.scanner.py_make_scanner  # type: ignore[attr-defined]
 _NEWLINE = re.compile("\n")
+# Python refuses to turn more digits than this into an int (sys.get_int_max_str_digits()).
+_LONG_NUMBER = re.compile(r"\d{4301,}")
+# A `\uD8xx`-`\uDFxx` escape: the only way a lone surrogate gets into parsed JSON; checked only when present.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _CONTAINER_TYPES = frozenset({dict, list, Located, LocatedList})
 JSONL_HINT = "one JSON object per line is JSON Lines: name the file .jsonl, or give --format jsonl"
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+        self.line: int | None = None  # set by the innermost object being parsed
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object's pairs as a dict; a key given twice raises, since JSON would silently keep the last."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return obj
+
+
+def _duplicate_problem(name: str, line: int, key: str) -> InputError:
+    return InputError(
+        f"{name} line {line}: key {json.dumps(key)} is given twice in one object",
+        hint="give each key once: JSON keeps only the last, which may not be the value you meant",
+    )
+
+
+def _long_number_problem(name: str, text: str, first_line: int = 1) -> InputError:
+    found = _LONG_NUMBER.search(text)
+    line = first_line + (text.count("\n", 0, found.start()) if found else 0)
+    digits = f" of {len(found.group())} digits" if found else ""
+    return InputError(f"{name} line {line}: a number{digits} is too long to be a value")
+
+
+def surrogate_problem(name: str, text: str, document: Any, first_line: int = 1) -> InputError | None:
+    """The error for a string or key holding half of a UTF-16 pair (`"\\ud800"`), which nothing can send."""
+    if _SURROGATE_ESCAPE.search(text) is None:
+        return None
+    # Iterative: the document may be as deep as the parser allowed.
+    stack: list[tuple[Any, int]] = [(document, first_line)]
+    while stack:
+        value, line = stack.pop()
+        if isinstance(value, Located):
+            line = value.line
+        if isinstance(value, dict):
+            stack.extend((key, line) for key in value)
+            stack.extend((item, line) for item in value.values())
+        elif isinstance(value, list):
+            lines = value.lines if isinstance(value, LocatedList) else [line] * len(value)
+            stack.extend(zip(value, lines, strict=True))
+        elif isinstance(value, str) and not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as bad:
+                half = f"\\u{ord(value[bad.start]):04x}"
+                return InputError(
+                    f"{name} line {line}: text holds {half}, half of a UTF-16 surrogate pair without its other half",
+                    hint="write the character itself, or both halves of its pair",
+                )
+    return None
 
 
 def _positional_decoder(text: str) -> json.JSONDecoder:
@@ -35,8 +99,15 @@ def _positional_decoder(text: str) -> json.JSONDecoder:
     def line_at(position: int) -> int:
         return bisect_right(newlines, position) + 1
 
-    def parse_object(s_and_end: tuple[str, int], *args: Any) -> tuple[Located, int]:
-        parsed, end = _JSON_OBJECT(s_and_end, *args)
+    def parse_object(
+        s_and_end: tuple[str, int], strict: bool, scan_once: Any, hook: Any, pairs_hook: Any, *args: Any
+    ) -> tuple[Located, int]:
+        try:
+            parsed, end = _JSON_OBJECT(s_and_end, strict, scan_once, hook, _unique_keys, *args)
+        except _DuplicateKey as twice:
+            if twice.line is None:
+                twice.line = line_at(s_and_end[1] - 1)
+            raise
         located = Located(parsed)
         located.line = line_at(s_and_end[1] - 1)
         return located, end
@@ -66,14 +137,22 @@ def load_json(name: str, text: str) -> Any:
     if not text.strip():
         return None
     try:
-        return _positional_decoder(text).decode(text)
+        document = _positional_decoder(text).decode(text)
     except json.JSONDecodeError as problem:
         hint = JSONL_HINT if problem.msg == "Extra data" else None
         raise InputError(
             f"{name} line {problem.lineno} column {problem.colno}: not valid JSON: {problem.msg}", hint=hint
         ) from None
+    except _DuplicateKey as twice:
+        raise _duplicate_problem(name, twice.line or 1, twice.key) from None
     except RecursionError:
         raise InputError(f"{name}: the JSON is nested too deeply") from None
+    except ValueError:
+        raise _long_number_problem(name, text) from None
+    surrogate = surrogate_problem(name, text, document)
+    if surrogate is not None:
+        raise surrogate
+    return document
 
 
 def load_jsonl(name: str, text: str) -> list[tuple[int, Any]]:
@@ -83,14 +162,22 @@ def load_jsonl(name: str, text: str) -> list[tuple[int, Any]]:
         if not line.strip():
             continue
         try:
-            values.append((number, json.loads(line)))
+            value = json.loads(line, object_pairs_hook=_unique_keys)
         except json.JSONDecodeError as problem:
             raise InputError(
                 f"{name} line {number} column {problem.colno}: not valid JSON: {problem.msg}",
                 hint="in JSON Lines each line holds one whole JSON object",
             ) from None
+        except _DuplicateKey as twice:
+            raise _duplicate_problem(name, number, twice.key) from None
         except RecursionError:
             raise InputError(f"{name} line {number}: the JSON is nested too deeply") from None
+        except ValueError:
+            raise _long_number_problem(name, line, number) from None
+        surrogate = surrogate_problem(name, line, value, number)
+        if surrogate is not None:
+            raise surrogate
+        values.append((number, value))
     return values
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import csv
 import io
 import json
 import os
@@ -123,6 +124,18 @@ def nul_problem(name: str, text: str, first_line: int = 1) -> InputError | None:
     return InputError(f"{name} line {line}: holds a NUL byte; this is not a text file", hint=NUL_HINT)
 
 
+def csv_problem(name: str, start: int, stop: int, problem: csv.Error) -> InputError:
+    """The error for CSV the csv module refuses, from the line its row starts on to where reading stopped."""
+    if not str(problem).startswith("field larger than field limit"):
+        return InputError(f"{name} line {stop}: {problem}")
+    # The limit keeps a runaway value from filling memory; it is almost always a quote left open.
+    where = f"line {start}" if start >= stop else f"line {start} (read on to line {stop})"
+    return InputError(
+        f"{name} {where}: a value is longer than {csv.field_size_limit()} characters",
+        hint='a quote (") that is never closed makes the rest of the file one value: check the quotes on that line',
+    )
+
+
 def decode_all(name: str, raw: bytes, encoding: str | None) -> str:
     """The whole input as text, or an InputError about its bytes."""
     chosen = pick_encoding(raw[:4], encoding)
@@ -148,12 +161,18 @@ def sniff_format(text: str) -> str:
     lines = [line for line in stripped.splitlines() if line.strip()]
     if len(lines) < 2:
         return "json"
+    return "jsonl" if all(_object_line(line) for line in lines) else "json"
+
+
+def _object_line(line: str) -> bool:
+    """Whether a line holds one JSON object, as JSON Lines do."""
     try:
-        if all(isinstance(json.loads(line), dict) for line in lines):
-            return "jsonl"
-    except ValueError:
-        pass
-    return "json"
+        return isinstance(json.loads(line), dict)
+    except json.JSONDecodeError:
+        return False
+    except (ValueError, RecursionError):
+        # Too deep, or a number too long to read: JSON all the same; the reader says what is wrong on that line.
+        return line.lstrip().startswith("{")
 
 
 def check_format(format_: str | None) -> str | None:
