@@ -8,16 +8,18 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from ari_cli.batch import DataForm, Envelope, build_body, make_batches
+from ari_cli.bulk import gc_paused
 from ari_cli.changes import Accepted, keep_changed
 from ari_cli.config import Connection
 from ari_cli.inputs import ReadOptions, ReadResult, SourceRow, read_rows
-from ari_cli.plan import Plan, PlanOptions, plan_settings
+from ari_cli.plan import Plan, PlanOptions
 from ari_cli.policies import load_policies
 from ari_cli.protocol import Operation, path_segment, push_url
 from ari_cli.recorder import wire_value
-from ari_cli.records import DateOptions, Parsed, parse_rows
-from ari_cli.results import RowResult, Run, Status, attribute
+from ari_cli.records import DateOptions, Parsed
+from ari_cli.results import Run, attribute, unsent
 from ari_cli.send import Exchange, Route, SendOptions, Watcher, send_all
+from ari_cli.tableplan import validate_and_plan
 
 UNSENT_NOTE = "not sent: the input has invalid rows; fix them, or give --skip-invalid to send the valid ones"
 
@@ -60,6 +62,7 @@ class Prepared:
 Known = Callable[[set[str]], Accepted]
 
 
+@gc_paused
 def prepare(
     options: PushOptions,
     connection: Connection | None,
@@ -78,8 +81,8 @@ def prepare(
     single = options.data_form is DataForm.OBJECT
     named = load_policies(options.policies) if options.policies else None
     dates = DateOptions(options.today, options.date_format)
-    parsed = parse_rows(read.rows, options.operation, dates, single, named)
-    plan = plan_settings(parsed.settings, parsed.views, PlanOptions(options.today, options.merge, options.last_wins))
+    planning = PlanOptions(options.today, options.merge, options.last_wins)
+    parsed, plan = validate_and_plan(read, options.operation, dates, planning, single, named)
     if options.changed_only and known is not None:
         accepted = known({record.propertyid for record in plan.records})
         plan = keep_changed(plan, lambda record: wire_value(options.operation, record), accepted)
@@ -126,14 +129,8 @@ def execute(
         route = Route(build=rebuild or build, base_url=connection.base_url)
         exchanges, interrupted = send_all(exchanges, route, options.send, watch, interruptible=interruptible)
     if stop:
-        rows = [_unsent(r) for r in attribute(parsed.views, parsed.errors, plan, [], dry_run=True)]
+        rows = unsent(attribute(parsed.views, parsed.errors, plan, [], dry_run=True), UNSENT_NOTE)
         exchanges = []
     else:
         rows = attribute(parsed.views, parsed.errors, plan, exchanges, options.dry_run)
     return Run(options.operation, options.dry_run, rows, plan.records, exchanges, prepared.warnings, interrupted)
-
-
-def _unsent(row: RowResult) -> RowResult:
-    if row.status is Status.OK:
-        row.status, row.note = Status.SKIPPED, UNSENT_NOTE
-    return row

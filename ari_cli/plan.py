@@ -36,7 +36,7 @@ class Record:
     start: dt.date
     end: dt.date
     value: Value
-    refs: tuple[int, ...]
+    refs: tuple[int, ...]  # in row order, each row once
 
     @property
     def propertyid(self) -> str:
@@ -73,8 +73,18 @@ def _shown(value: Value) -> str:
     return describe() if callable(describe) else str(value)
 
 
+def skipped_note(end: dt.date, today: dt.date) -> str:
+    """Why a row whose range ends before today sends nothing."""
+    return f"ends {end.isoformat()}, before today {today.isoformat()}"
+
+
+def clipped_warning(views: Sequence[RowView], refs: tuple[int, ...], start: dt.date, today: dt.date) -> str:
+    """The warning for a range that starts before today and is sent from today."""
+    return f"{_where(views, refs)}: starts {start.isoformat()}, before today; sending from {today.isoformat()}"
+
+
 def _segments(
-    settings: Sequence[Setting], views: Sequence[RowView], options: PlanOptions, plan: Plan
+    settings: Sequence[Setting], views: Sequence[RowView], options: PlanOptions, plan: Plan, warned: list[int]
 ) -> dict[tuple[str, ...], list[_Segment]]:
     """Clip, skip and expand each setting into the date runs it really asks for."""
     today = options.today
@@ -82,13 +92,12 @@ def _segments(
     for order, s in enumerate(settings):
         if s.end < today:
             for ref in s.refs:
-                plan.skipped[ref] = f"ends {s.end.isoformat()}, before today {today.isoformat()}"
+                plan.skipped[ref] = skipped_note(s.end, today)
             continue
         start = s.start
         if start < today:
-            plan.warnings.append(
-                f"{_where(views, s.refs)}: starts {start.isoformat()}, before today; sending from {today.isoformat()}"
-            )
+            plan.warnings.append(clipped_warning(views, s.refs, start, today))
+            warned.append(s.refs[0])
             start = today
         runs = weekday_runs(start, s.end, s.days) if s.days is not None else [(start, s.end)]
         if not runs:
@@ -189,22 +198,41 @@ def _pieces(segments: list[_Segment], merge: bool) -> list[_Piece]:
     return merged
 
 
-def plan_settings(settings: Sequence[Setting], views: Sequence[RowView], options: PlanOptions) -> Plan:
-    """Turn validated settings into the records to send, deterministically."""
-    plan = Plan()
-    by_key = _segments(settings, views, options, plan)
+@dataclass
+class KeyPlans:
+    """Planning by key: each key's records, and the first row that planned it (keys keep that order)."""
+
+    records: dict[tuple[str, ...], list[Record]] = field(default_factory=dict)
+    first: dict[tuple[str, ...], int] = field(default_factory=dict)
+    warned: list[int] = field(default_factory=list)  # the first row of each warning of the plan, in order
+
+
+def plan_keys(settings: Sequence[Setting], views: Sequence[RowView], options: PlanOptions, plan: Plan) -> KeyPlans:
+    """Each key's records, deterministically; skipped and invalid rows and warnings go to `plan`."""
+    keyed = KeyPlans()
+    by_key = _segments(settings, views, options, plan, keyed.warned)
+    keyed.first = {key: segments[0].refs[0] for key, segments in by_key.items()}
     if not options.last_wins:
         bad = _conflicts(by_key, views, plan)
         if bad:
             by_key = {k: [s for s in v if not bad.intersection(s.refs)] for k, v in by_key.items()}
     carried: set[int] = set()
     for key, segments in by_key.items():
+        records = keyed.records[key] = []
         for piece in _pieces(segments, options.merge):
             refs = tuple(sorted(piece.refs))
-            plan.records.append(Record(key, piece.start, piece.end, piece.value, refs))
+            records.append(Record(key, piece.start, piece.end, piece.value, refs))
             carried.update(refs)
     for setting in settings:
         for ref in setting.refs:
             if ref not in carried and ref not in plan.skipped and ref not in plan.invalid:
                 plan.skipped[ref] = "every date of this row is set by a later row (--overlaps last-wins)"
+    return keyed
+
+
+def plan_settings(settings: Sequence[Setting], views: Sequence[RowView], options: PlanOptions) -> Plan:
+    """Turn validated settings into the records to send, deterministically."""
+    plan = Plan()
+    for records in plan_keys(settings, views, options, plan).records.values():
+        plan.records.extend(records)
     return plan

@@ -77,7 +77,7 @@ class Setting:
 class Parsed:
     """The outcome of validating all rows: views, settings, and the errors of each invalid row."""
 
-    views: list[RowView] = field(default_factory=list)
+    views: Sequence[RowView] = field(default_factory=list)
     settings: list[Setting] = field(default_factory=list)
     errors: dict[int, list[str]] = field(default_factory=dict)
 
@@ -109,7 +109,10 @@ def _whole(value: Any) -> int | None:
     if text.endswith(".0"):
         text = text[:-2]
     if text.lstrip("-").isdigit() and text.isascii():
-        return int(text)
+        try:
+            return int(text)
+        except ValueError:  # more digits than Python converts (4300): no number of ours is that long
+            return None
     return None
 
 
@@ -356,6 +359,27 @@ def _named(errs: _RowErrors, row: SourceRow, name: str, named: Mapping[str, Poli
     return policy
 
 
+def parse_level_row(
+    index: int, row: SourceRow, operation: Operation, dates: DateOptions
+) -> tuple[RowView, Setting | None, list[str]]:
+    """A threshold or maxadv row, the `index`-th of the run, checked in full: its view, its setting
+    when valid, and every problem it has."""
+    f = row.fields
+    errs = _RowErrors(f"{row.source} line {row.line}")
+    propertyid = _required_text(errs, f, "propertyid")
+    roomid = _required_text(errs, f, "roomid")
+    rateid = _required_text(errs, f, "rateid") if operation is not Operation.THRESHOLD else ""
+    start, end, days = _range(errs, f, dates)
+    name = "threshold" if operation is Operation.THRESHOLD else "time"
+    low, high = (0, THRESHOLD_MAX) if operation is Operation.THRESHOLD else (TIME_MIN, TIME_MAX)
+    value = _level_value(errs, f, name, low, high)
+    view = _view(row, _text(f.get(name)), start, end)
+    if errs.messages or value is None or not start or not end:
+        return view, None, errs.messages
+    key = (propertyid, roomid, rateid) if rateid else (propertyid, roomid)
+    return view, Setting((index,), key, start, end, days, value), []
+
+
 def parse_rows(
     rows: Iterable[SourceRow],
     operation: Operation,
@@ -367,25 +391,34 @@ def parse_rows(
 
     `named` holds the policies of --policies, which a policy row may give by name.
     """
-    parsed = Parsed()
+    views: list[RowView] = []
+    parsed = Parsed(views)
     policy_rows: list[_PolicyRow] = []
-    value_name = "threshold" if operation is Operation.THRESHOLD else "time"
-    fast = operation in (Operation.THRESHOLD, Operation.MAXADV) and dates.date_format is None
+    levels = operation is not Operation.POLICY
+    fast = levels and dates.date_format is None
     for index, row in enumerate(rows):
         f = row.fields
         hit = quick(f, operation) if fast else None
         if hit is not None:
             key, first, last, level, shown = hit
             view = RowView(row.source, row.line, key[0], key[1], key[2] if len(key) > 2 else "", shown, level)
-            parsed.views.append(view)
+            views.append(view)
             parsed.settings.append(Setting((index,), key, first, last, None, level))
+            continue
+        if levels:
+            view, setting, messages = parse_level_row(index, row, operation, dates)
+            views.append(view)
+            if setting is not None:
+                parsed.settings.append(setting)
+            if messages:
+                parsed.errors[index] = messages
             continue
         errs = _RowErrors(f"{row.source} line {row.line}")
         propertyid = _required_text(errs, f, "propertyid")
         roomid = _required_text(errs, f, "roomid")
-        rateid = _required_text(errs, f, "rateid") if operation is not Operation.THRESHOLD else ""
+        rateid = _required_text(errs, f, "rateid")
         start, end, days = _range(errs, f, dates)
-        name = _text(f.get(NAMED_POLICY)) if operation is Operation.POLICY else ""
+        name = _text(f.get(NAMED_POLICY))
         if name:
             policy = _named(errs, row, name, named)
             if policy and single_level and len(policy.rules) > 1:
@@ -394,15 +427,15 @@ def parse_rows(
                     f'"{name}" has {len(policy.rules)} levels and cannot be sent with --data-form object, '
                     "which carries one cancellation rule; use --data-form list",
                 )
-            parsed.views.append(_view(row, f"{name}: {policy.describe()}" if policy else name, start, end))
+            views.append(_view(row, f"{name}: {policy.describe()}" if policy else name, start, end))
             if not errs.messages and policy and start and end:
                 parsed.settings.append(Setting((index,), (propertyid, roomid, rateid), start, end, days, policy))
-        elif operation is Operation.POLICY and NAMED_POLICY in f and not any(_text(f.get(k)) for k in POLICY_VALUES):
+        elif NAMED_POLICY in f and not any(_text(f.get(k)) for k in POLICY_VALUES):
             errs.add(
                 NAMED_POLICY, "is empty; give the name of a policy of --policies, or the level and deposit columns"
             )
-            parsed.views.append(_view(row, "", start, end))
-        elif operation is Operation.POLICY:
+            views.append(_view(row, "", start, end))
+        else:
             refundable = _refundable(errs, f)
             rule, deposit = _rule(errs, f), _deposit(errs, f)
             _non_refundable_deposit(errs, refundable, deposit)
@@ -410,26 +443,19 @@ def parse_rows(
             if rule:
                 applied = _APPLIED[rule.penaltyapplied]
                 shown = f"L{rule.level}: {rule.dayspriorcheckin}d, {rule.penaltyamount}% {applied}"
-            parsed.views.append(_view(row, shown, start, end))
+            views.append(_view(row, shown, start, end))
             if not errs.messages and rule and deposit and refundable and start and end:
                 group = (propertyid, roomid, rateid, start, end, days)
                 where = f"{row.source} line {row.line}"
                 policy_rows.append(_PolicyRow(index, where, group, refundable, rule, deposit))
-        else:
-            low, high = (0, THRESHOLD_MAX) if operation is Operation.THRESHOLD else (TIME_MIN, TIME_MAX)
-            value = _level_value(errs, f, value_name, low, high)
-            parsed.views.append(_view(row, _text(f.get(value_name)), start, end))
-            if not errs.messages and value is not None and start and end:
-                key = (propertyid, roomid, rateid) if rateid else (propertyid, roomid)
-                parsed.settings.append(Setting((index,), key, start, end, days, value))
         if errs.messages:
             parsed.errors[index] = errs.messages
     if policy_rows:
-        _group_policies(policy_rows, parsed, single_level)
+        _group_policies(policy_rows, views, parsed, single_level)
     return parsed
 
 
-def _group_policies(rows: list[_PolicyRow], parsed: Parsed, single_level: bool) -> None:
+def _group_policies(rows: list[_PolicyRow], views: list[RowView], parsed: Parsed, single_level: bool) -> None:
     """One policy per (property, room, rate, start, end, days); its rows must agree."""
     groups: dict[tuple[Any, ...], list[_PolicyRow]] = {}
     for row in rows:
@@ -461,12 +487,12 @@ def _group_policies(rows: list[_PolicyRow], parsed: Parsed, single_level: bool) 
             problems.append((members[1].index, why))
         if problems:
             for index, message in problems:
-                view = parsed.views[index]
+                view = views[index]
                 parsed.errors.setdefault(index, []).append(f"{view.source} line {view.line}, policy: {message}")
             for member in members:
                 if member.index not in parsed.errors:
                     parsed.errors[member.index] = [
-                        f"{parsed.views[member.index].source} line {parsed.views[member.index].line}, "
+                        f"{views[member.index].source} line {views[member.index].line}, "
                         "policy: another row of this policy is invalid"
                     ]
             continue
@@ -475,5 +501,5 @@ def _group_policies(rows: list[_PolicyRow], parsed: Parsed, single_level: bool) 
         refs = tuple(m.index for m in members)
         words = policy.describe()
         for member in members:  # each level row shows the whole policy it belongs to, in words
-            parsed.views[member.index] = replace(parsed.views[member.index], value=words)
+            views[member.index] = replace(views[member.index], value=words)
         parsed.settings.append(Setting(refs, (propertyid, roomid, rateid), start, end, days, policy))

@@ -11,8 +11,9 @@ import io
 import json
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from itertools import chain
 from pathlib import Path
 from typing import IO, Any
 
@@ -22,8 +23,9 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from ari_cli.printable import printable
 from ari_cli.protocol import Operation
-from ari_cli.results import RowResult, Run, Status
+from ari_cli.results import RowResult, RowResults, Run, Shared, Status, rows_with
 from ari_cli.secrets import masked_body, masked_text, scrub
 from ari_cli.send import Exchange, Problem, Trace
 
@@ -39,6 +41,7 @@ def console(stderr: bool = False, file: IO[str] | None = None) -> Console:
         file=stream,
         stderr=stderr,
         highlight=False,
+        emoji=False,  # a value or a file name such as `:smile:` is shown as written, not as 😄
         no_color=bool(os.environ.get("NO_COLOR")) or not terminal,
         force_terminal=terminal,
         width=None if terminal else 1000,  # files and pipes: never wrap a cell
@@ -57,9 +60,26 @@ def _problem_text(problem: Problem) -> str:
     return scrub(f"{code}{problem.message}{status}")
 
 
+def _span(groups: list[tuple[int, ...]]) -> range | None:
+    """The rows of records that carry runs of rows one after another (as a sorted file's do), else None."""
+    first = stop = groups[0][0] if groups and groups[0] else 0
+    for refs in groups:
+        # A record's refs are in row order, each row once: its ends and length tell a run.
+        if not refs or refs[0] != stop or refs[-1] - refs[0] + 1 != len(refs):
+            return None
+        stop = refs[-1] + 1
+    return range(first, stop)
+
+
 def _lines(run: Run, exchange: Exchange) -> list[int]:
-    refs = sorted({ref for i in exchange.records for ref in run.records[i].refs})
-    return [run.rows[ref].view.line for ref in refs]
+    groups = [run.records[i].refs for i in exchange.records]
+    refs: Sequence[int] | None = _span(groups)
+    if refs is None:
+        refs = sorted(set(chain.from_iterable(groups)))
+    rows = run.rows
+    if isinstance(rows, RowResults):
+        return rows.lines_of(refs)
+    return [rows[ref].view.line for ref in refs]
 
 
 def request_dict(run: Run, exchange: Exchange) -> dict[str, Any]:
@@ -102,6 +122,7 @@ def document(run: Run) -> dict[str, Any]:
 
 
 CSV_FIELDS = ("source", "line", "status", "trackingids", "errors")
+_FILLED_AT_ONCE = 4096  # rows written in one piece: a big run's text is never held whole
 
 
 def _neutral(cell: str) -> str:
@@ -109,22 +130,102 @@ def _neutral(cell: str) -> str:
     return f"'{cell}" if cell[:1] in ("=", "+", "-", "@") else cell
 
 
+def _csv_text(cells: list[str]) -> str:
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\n").writerow(cells)
+    return text.getvalue()
+
+
 def write_csv(run: Run, stream: IO[str]) -> None:
     """The rows as CSV, one line each, with the JSON document's row fields."""
     writer = csv.writer(stream, lineterminator="\n")
     writer.writerow(CSV_FIELDS)
-    for row in run.rows:
-        cells = [row.view.source, str(row.view.line), row.status.value, " ".join(row.trackingids),
-                 " | ".join(_problem_text(p) for p in row.errors)]  # fmt: skip
-        writer.writerow([_neutral(c) for c in cells])
+    rows = run.rows
+    if not isinstance(rows, RowResults):
+        for row in rows:
+            cells = [row.view.source, str(row.view.line), row.status.value, " ".join(row.trackingids),
+                     " | ".join(_problem_text(p) for p in row.errors)]  # fmt: skip
+            writer.writerow([_neutral(c) for c in cells])
+        return
+    for first, stop, shared in rows.runs():
+        # A run of alike rows is one template with the lines filled in: no writer call per row.
+        head, tail = _csv_template(rows.source(first), shared)
+        for text in _filled(rows, first, stop, head, tail, ""):
+            stream.write(text)
+
+
+def _csv_template(source: str, shared: Shared) -> tuple[str, str]:
+    """A row's CSV line but its line number: the text before it and the text after it."""
+    # With more than one field an empty cell is written empty, so these join around the number.
+    head = _csv_text([_neutral(source), ""])[:-1]
+    tail = _csv_text(
+        ["", shared.status.value, _neutral(" ".join(shared.trackingids)),
+         _neutral(" | ".join(_problem_text(p) for p in shared.errors))]
+    )  # fmt: skip
+    return head, tail
+
+
+def _dumps(value: Any, indent: int | None) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=indent)
+
+
+def _row_texts(run: Run, indent: int | None) -> Iterator[str]:
+    """The rows of the JSON document as text, many alike rows at a time."""
+    rows = run.rows
+    if indent is not None or not isinstance(rows, RowResults):
+        # Indented output is for a person at a terminal: no big run is read there.
+        for row in rows:
+            yield _dumps(row_dict(row), indent)
+        return
+    for first, stop, shared in rows.runs():
+        head = f'{{"source": {_dumps(rows.source(first), None)}, "line": '
+        tail = (
+            f', "status": {_dumps(shared.status.value, None)}, "trackingids": {_dumps(list(shared.trackingids), None)}'
+            f', "errors": {_dumps([problem_dict(p) for p in shared.errors], None)}}}'
+        )
+        yield from _filled(rows, first, stop, head, tail, ", ")
+
+
+def _filled(rows: RowResults, first: int, stop: int, head: str, tail: str, separator: str) -> Iterator[str]:
+    """Rows first..stop-1 as `head LINE tail`, joined by `separator`, a few thousand at a time."""
+    for start in range(first, stop, _FILLED_AT_ONCE):
+        lines = rows.lines(start, min(start + _FILLED_AT_ONCE, stop))
+        yield head + f"{tail}{separator}{head}".join(map(str, lines)) + tail
+
+
+def _write_list(stream: IO[str], items: Iterable[str], indent: int | None) -> None:
+    """A list of the document's top level, from its items' text, laid out as json.dumps lays it out."""
+    pad = "" if indent is None else "\n" + " " * indent
+    inner = pad + " " * (indent or 0)
+    separator = ", " if indent is None else "," + inner
+    opened = False
+    for item in items:
+        stream.write(separator if opened else "[" + inner)
+        # An indented item is indented once more for every level it sits in.
+        stream.write(item if indent is None else item.replace("\n", inner))
+        opened = True
+    stream.write(pad + "]" if opened else "[]")
 
 
 def write_json(run: Run, stream: IO[str]) -> None:
-    """The JSON document, and nothing else: indented for a person at a terminal, compact otherwise."""
-    # Indenting forces the stdlib's pure-Python encoder, ten times slower on a big run's document.
+    """The JSON document, and nothing else: indented for a person at a terminal, compact otherwise.
+
+    Written as it is made, a row or a run of rows at a time: a big run's document is never held whole.
+    """
     indent = 2 if stream.isatty() else None
-    stream.write(json.dumps(document(run), ensure_ascii=False, indent=indent))
-    stream.write("\n")
+    pad = "" if indent is None else "\n" + " " * indent
+    separator = ", " if indent is None else "," + pad
+
+    def field(name: str, value: Any) -> str:
+        text = _dumps(value, indent)
+        return f"{_dumps(name, None)}: {text if indent is None else text.replace(chr(10), pad)}"
+
+    stream.write("{" + pad + field("operation", run.operation.value) + separator + field("dry_run", run.dry_run))
+    stream.write(separator + field("summary", run.summary()) + separator + '"rows": ')
+    _write_list(stream, _row_texts(run, indent), indent)
+    stream.write(separator + '"requests": ')
+    _write_list(stream, (_dumps(request_dict(run, e), indent) for e in run.exchanges), indent)
+    stream.write(("" if indent is None else "\n") + "}\n")
 
 
 def write_report(run: Run, path: Path) -> None:
@@ -164,7 +265,7 @@ def _hints(rows: list[RowResult]) -> list[str]:
 def table(run: Run, show_all: bool | None, out: Console) -> None:
     """The rows table (all rows, or only failed and invalid ones over 50 rows) and a summary."""
     everything = show_all if show_all is not None else len(run.rows) <= SHOW_ALL_UP_TO
-    shown = [r for r in run.rows if everything or r.status in (Status.FAILED, Status.INVALID)]
+    shown = list(run.rows) if everything else rows_with(run.rows, {Status.FAILED, Status.INVALID})
     plain = not out.is_terminal
     grid = Table(box=box.ASCII if plain else box.SIMPLE_HEAVY, show_lines=False, pad_edge=False)
     for name in ("Line", "Property", "Room"):
@@ -183,7 +284,7 @@ def table(run: Run, show_all: bool | None, out: Console) -> None:
         if with_rate:
             cells.append(v.rateid)
         cells += [v.dates, v.value, _result_text(run, row), "\n".join(row.trackingids), _detail(row)]
-        grid.add_row(*(escape(c) if isinstance(c, str) else c for c in cells))
+        grid.add_row(*(escape(printable(c)) if isinstance(c, str) else c for c in cells))
     if shown:
         out.print(grid)
     hints = _hints(shown)
@@ -211,15 +312,22 @@ def summary_line(run: Run) -> str:
 def planned_requests(run: Run, out: Console) -> None:
     """Each planned request: method, URL and the body with the key masked."""
     for exchange in run.exchanges:
-        out.print(f"# request {exchange.id}: {len(exchange.records)} records, property {exchange.propertyid}")
-        out.print(f"POST {exchange.url}", markup=False)
-        out.print(json.dumps(masked_body(exchange.body), indent=2, ensure_ascii=False), markup=False)
+        # The property id is the input's: never markup, and no control character of its reaches the terminal.
+        head = f"# request {exchange.id}: {len(exchange.records)} records, property {exchange.propertyid}"
+        body = json.dumps(masked_body(exchange.body), indent=2, ensure_ascii=False)
+        text = printable(f"{head}\nPOST {exchange.url}\n{body}")
+        if out.is_terminal or "\t" in text:  # Rich expands tabs
+            out.print(text, markup=False)
+        else:
+            # Plain text as Rich would write it, without its per-character work: a big run's bodies
+            # are megabytes.
+            out.file.write(text + "\n")
 
 
 def notices(messages: list[str], err: Console, label: str = "warning") -> None:
     """Warnings or errors on stderr, one per line."""
     for message in messages:
-        err.print(f"{label}: {scrub(message)}", markup=False)
+        err.print(printable(f"{label}: {scrub(message)}"), markup=False)
 
 
 @contextmanager
@@ -256,7 +364,7 @@ def trace(exchange: Trace, err: Console) -> None:
         lines += [f"< {name}: {value}" for name, value in exchange.response_headers]
         lines += _prefixed("<", masked_text(exchange.response_body))
     for line in lines:
-        err.out(scrub(line), highlight=False)
+        err.out(printable(scrub(line)), highlight=False)
 
 
 def curl_commands(requests: Iterable[tuple[str, str, bytes]], configured: bool, stream: IO[str]) -> None:

@@ -2,19 +2,28 @@
 
 A row is ok only when every record carrying it is ok; a merged record's answer belongs to every
 row in it; tracking ids are listed per row.
+
+A big run's rows share a handful of results: every valid row of a dry run is `ok`, and the rows
+of one record share its answer. So results are kept per record, and a row's own result object is
+made only when asked for; only invalid and skipped rows, and rows of several records, are kept.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from array import array
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from itertools import compress, pairwise, repeat
+from operator import ne
+from typing import overload
 
 from ari_cli.exits import ExitCode
 from ari_cli.plan import Plan, Record
 from ari_cli.protocol import Operation
 from ari_cli.records import RowView
 from ari_cli.send import Exchange, Outcome, Problem
+from ari_cli.table import RowTable
 
 
 class Status(StrEnum):
@@ -39,22 +48,186 @@ class RowResult:
     note: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Shared:
+    """A result without its row: what the rows of one record (or all valid rows of a dry run) have."""
+
+    status: Status
+    trackingids: tuple[str, ...] = ()
+    errors: tuple[Problem, ...] = ()
+    note: str = ""
+
+    @classmethod
+    def of(cls, row: RowResult) -> Shared:
+        return cls(row.status, tuple(row.trackingids), tuple(row.errors), row.note)
+
+
+PLAIN_OK = Shared(Status.OK)
+_NO_RECORD, _SEVERAL = -1, -2
+
+
+class RowResults(Sequence[RowResult]):
+    """One result per input row, in input order, made when asked for."""
+
+    def __init__(
+        self,
+        views: Sequence[RowView],
+        special: dict[int, RowResult],
+        groups: array[int] | None = None,
+        shared: dict[int, Shared] | None = None,
+        unsent: str = "",
+    ) -> None:
+        self.views = views
+        self.special = special  # invalid, skipped, or carried by several records
+        self.groups = groups  # per row: the record whose answer it has; None in a dry run (all ok)
+        self.shared = shared or {}  # per record
+        self.unsent = unsent  # when set, an ok row was not sent, for this reason, and is skipped
+
+    def __len__(self) -> int:
+        return len(self.views)
+
+    def _shared(self, index: int) -> Shared:
+        row = self.special.get(index)
+        if row is not None:
+            found = Shared.of(row)
+        elif self.groups is None or self.groups[index] == _NO_RECORD:
+            found = PLAIN_OK
+        else:
+            found = self.shared[self.groups[index]]
+        return self._unsent(found)
+
+    def _unsent(self, shared: Shared) -> Shared:
+        if self.unsent and shared.status is Status.OK:
+            return replace(shared, status=Status.SKIPPED, note=self.unsent)
+        return shared
+
+    def _row(self, index: int, shared: Shared) -> RowResult:
+        view = self.views[index]
+        return RowResult(index, view, shared.status, list(shared.trackingids), list(shared.errors), shared.note)
+
+    @overload
+    def __getitem__(self, index: int) -> RowResult: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[RowResult]: ...
+
+    def __getitem__(self, index: int | slice) -> RowResult | list[RowResult]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("row index out of range")
+        return self._row(index, self._shared(index))
+
+    def __iter__(self) -> Iterator[RowResult]:
+        for first, stop, shared in self.runs():
+            for index in range(first, stop):
+                yield self._row(index, shared)
+
+    def _cuts(self) -> list[int]:
+        """Rows where the result may change from the row before."""
+        cuts = {0, len(self)}
+        for index in self.special:
+            cuts.update((index, index + 1))
+        if isinstance(self.views, RowTable):
+            cuts.update(first for first, _, _ in self.views.source_runs())
+        else:
+            cuts.update(i for i in range(1, len(self)) if self.views[i].source != self.views[i - 1].source)
+        groups = self.groups
+        if groups is not None and len(groups) > 1:
+            cuts.update(compress(range(1, len(groups)), map(ne, groups[1:], groups[:-1])))
+        return sorted(cuts)
+
+    def runs(self) -> Iterator[tuple[int, int, Shared]]:
+        """(first row, row after the last, their result): runs of rows of one source alike but for their line."""
+        cuts = self._cuts()
+        for first, stop in pairwise(cuts):
+            yield first, stop, self._shared(first)
+
+    def lines(self, first: int, stop: int) -> Sequence[int]:
+        """The lines of rows first..stop-1, without making their views."""
+        if isinstance(self.views, RowTable):
+            return self.views.lines[first:stop]
+        return [self.views[i].line for i in range(first, stop)]
+
+    def lines_of(self, indexes: Sequence[int]) -> list[int]:
+        """The lines of some rows, without making their views."""
+        if isinstance(self.views, RowTable):
+            if isinstance(indexes, range) and indexes.step == 1:
+                return self.views.lines[indexes.start : indexes.stop].tolist()
+            return list(map(self.views.lines.__getitem__, indexes))
+        return [self.views[i].line for i in indexes]
+
+    def source(self, index: int) -> str:
+        if isinstance(self.views, RowTable):
+            return self.views.source(index)
+        return self.views[index].source
+
+    def counts(self) -> dict[Status, int]:
+        counts = dict.fromkeys(Status, 0)
+        for first, stop, shared in self.runs():
+            counts[shared.status] += stop - first
+        return counts
+
+    def with_status(self, statuses: set[Status]) -> list[RowResult]:
+        """The results whose status is one of `statuses`."""
+        return [
+            self._row(index, shared)
+            for first, stop, shared in self.runs()
+            if shared.status in statuses
+            for index in range(first, stop)
+        ]
+
+
+def status_counts(rows: Sequence[RowResult]) -> dict[Status, int]:
+    """How many rows have each status."""
+    if isinstance(rows, RowResults):
+        return rows.counts()
+    counts = dict.fromkeys(Status, 0)
+    for row in rows:
+        counts[row.status] += 1
+    return counts
+
+
+def rows_with(rows: Sequence[RowResult], statuses: set[Status]) -> list[RowResult]:
+    """The rows whose status is one of `statuses`, in order."""
+    if isinstance(rows, RowResults):
+        return rows.with_status(statuses)
+    return [row for row in rows if row.status in statuses]
+
+
+def invalid_messages(rows: Sequence[RowResult]) -> list[str]:
+    """Every message of every invalid row, in row order."""
+    return [problem.message for row in rows_with(rows, {Status.INVALID}) for problem in row.errors]
+
+
+def unsent(rows: Sequence[RowResult], note: str) -> Sequence[RowResult]:
+    """The results of a run that sent nothing: its ok rows are skipped, for `note`."""
+    if isinstance(rows, RowResults):
+        return RowResults(rows.views, rows.special, rows.groups, rows.shared, note)
+    changed = []
+    for row in rows:
+        if row.status is Status.OK:
+            row.status, row.note = Status.SKIPPED, note
+        changed.append(row)
+    return changed
+
+
 @dataclass
 class Run:
     """Everything a run produced, for rendering and the exit code."""
 
     operation: Operation
     dry_run: bool
-    rows: list[RowResult]
+    rows: Sequence[RowResult]
     records: list[Record]
     exchanges: list[Exchange]
     warnings: list[str] = field(default_factory=list)
     interrupted: bool = False
 
     def summary(self) -> dict[str, int]:
-        counts = {status: 0 for status in Status}
-        for row in self.rows:
-            counts[row.status] += 1
+        counts = status_counts(self.rows)
         return {
             "rows": len(self.rows),
             "records": len(self.records),
@@ -70,7 +243,7 @@ class Run:
 
 def exit_code(rows: Sequence[RowResult], sent: bool) -> ExitCode:
     """0 when every row is ok or skipped; 3 when invalid rows stopped the run; 1 otherwise."""
-    statuses = {row.status for row in rows}
+    statuses = {status for status, count in status_counts(rows).items() if count}
     if Status.INVALID in statuses and not sent:
         return ExitCode.INVALID_INPUT
     if statuses & {Status.FAILED, Status.INVALID}:
@@ -87,50 +260,62 @@ def _record_outcomes(exchanges: Sequence[Exchange]) -> dict[int, Outcome]:
     return outcomes
 
 
+def _answered(row: RowResult, numbers: Sequence[int], outcomes: dict[int, Outcome]) -> RowResult:
+    """A valid row's result from the answers to the records that carry it."""
+    for number in numbers:
+        outcome = outcomes.get(number)
+        if outcome is None:
+            row.status = Status.FAILED
+            _add_unique(row.errors, NOT_SENT)
+        elif outcome.success:
+            if outcome.trackingid and outcome.trackingid not in row.trackingids:
+                row.trackingids.append(outcome.trackingid)
+        else:
+            # A failure's tracking id is what support quotes to the service, so it is kept too.
+            if outcome.trackingid and outcome.trackingid not in row.trackingids:
+                row.trackingids.append(outcome.trackingid)
+            row.status = Status.FAILED
+            for problem in outcome.errors:
+                _add_unique(row.errors, problem)
+    return row
+
+
 def attribute(
     views: Sequence[RowView],
     invalid: dict[int, list[str]],
     plan: Plan,
     exchanges: Sequence[Exchange],
     dry_run: bool,
-) -> list[RowResult]:
+) -> RowResults:
     """One result per input row, in input order."""
-    records_of: dict[int, list[int]] = {}
-    for index, record in enumerate(plan.records):
-        for ref in record.refs:
-            records_of.setdefault(ref, []).append(index)
-    outcomes = _record_outcomes(exchanges)
-    results: list[RowResult] = []
-    for index, view in enumerate(views):
+    special: dict[int, RowResult] = {}
+    for index in sorted({*invalid, *plan.invalid, *plan.skipped}):
         messages = invalid.get(index) or plan.invalid.get(index)
         if messages:
             problems = [Problem(None, m, None) for m in messages]
-            results.append(RowResult(index, view, Status.INVALID, errors=problems))
-            continue
-        if index in plan.skipped:
-            results.append(RowResult(index, view, Status.SKIPPED, note=plan.skipped[index]))
-            continue
-        if dry_run:
-            results.append(RowResult(index, view, Status.OK))
-            continue
-        row = RowResult(index, view, Status.OK)
-        for number in records_of.get(index, []):
-            outcome = outcomes.get(number)
-            if outcome is None:
-                row.status = Status.FAILED
-                _add_unique(row.errors, NOT_SENT)
-            elif outcome.success:
-                if outcome.trackingid and outcome.trackingid not in row.trackingids:
-                    row.trackingids.append(outcome.trackingid)
+            special[index] = RowResult(index, views[index], Status.INVALID, errors=problems)
+        elif index in plan.skipped:
+            special[index] = RowResult(index, views[index], Status.SKIPPED, note=plan.skipped[index])
+    if dry_run:
+        return RowResults(views, special)
+    outcomes = _record_outcomes(exchanges)
+    groups = array("q", repeat(_NO_RECORD, len(views)))
+    several: dict[int, list[int]] = {}
+    for number, record in enumerate(plan.records):
+        for ref in record.refs:
+            if groups[ref] == _NO_RECORD:
+                groups[ref] = number
             else:
-                # A failure's tracking id is what support quotes to the service, so it is kept too.
-                if outcome.trackingid and outcome.trackingid not in row.trackingids:
-                    row.trackingids.append(outcome.trackingid)
-                row.status = Status.FAILED
-                for problem in outcome.errors:
-                    _add_unique(row.errors, problem)
-        results.append(row)
-    return results
+                several.setdefault(ref, [groups[ref]]).append(number)
+                groups[ref] = _SEVERAL
+    for index, numbers in several.items():
+        if index not in special:
+            special[index] = _answered(RowResult(index, views[index], Status.OK), numbers, outcomes)
+    shared: dict[int, Shared] = {}
+    for number in range(len(plan.records)):
+        sample = _answered(RowResult(-1, RowView("", 0), Status.OK), [number], outcomes)
+        shared[number] = Shared.of(sample)
+    return RowResults(views, special, groups, shared)
 
 
 def _add_unique(problems: list[Problem], problem: Problem) -> None:

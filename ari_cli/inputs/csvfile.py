@@ -1,7 +1,9 @@
 """CSV files as spreadsheets write them: sniffed delimiter, BOM, CRLF, quotes, padding spaces.
 
 The header is read eagerly (so every file's header problems can be reported together); the rows
-stream from a fresh stream afterwards, one cheap dict per row.
+stream from a fresh stream afterwards, in chunks of whole lines. A chunk whose lines are plainly
+as wide as the header is split in one go into a `Block` of cells; anything else (blank or ragged
+lines, quotes, lone carriage returns) goes through the csv module row by row, with the same result.
 """
 
 from __future__ import annotations
@@ -9,18 +11,22 @@ from __future__ import annotations
 import codecs
 import csv
 import io
-from collections.abc import Callable, Iterator, Sequence
+import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass
-from operator import itemgetter
 from typing import Any
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.columns import Resolver, resolve_header
 from ari_cli.inputs.model import Prepared, SourceRow
-from ari_cli.inputs.textio import Source, decode_problem, nul_problem, pick_encoding
+from ari_cli.inputs.textio import Source, csv_problem, decode_problem, nul_problem, pick_encoding
 from ari_cli.protocol import Operation
 
 SAMPLE_BYTES = 64 * 1024
+# Rows are read in chunks of about this many characters: a few thousand rows of a nightly export.
+# Below the csv module's field size limit (128 Ki by default), so that only a chunk with a very long
+# line needs its values measured.
+CHUNK_CHARS = 64 * 1024
 SNIFF_LINES = 50
 DELIMITERS = ",;\t"
 _DELIMITER_NAMES = {",": '","', ";": '";"', "\t": "tab"}
@@ -91,7 +97,7 @@ def _header(name: str, sample: str, delimiter: str, header_row: int | None) -> t
             if header_row is not None:
                 break
     except csv.Error as problem:
-        raise InputError(f"{name} line {reader.line_num}: {problem}") from None
+        raise csv_problem(name, reader.line_num, reader.line_num, problem) from None
     if header_row is None:
         return None
     raise InputError(
@@ -123,51 +129,219 @@ def prepare_csv(source: Source, operation: Operation, encoding: str | None, head
         indices=tuple(i for i, _ in kept),
         names=tuple(name for _, name in kept),
     )
-    return Prepared(rows=_rows(source, layout), warnings=warnings)
+    return Prepared(rows=CsvRows(source, layout), warnings=warnings)
 
 
-def _getter(indices: Sequence[int]) -> Callable[[list[str]], Sequence[str]]:
-    if len(indices) == 1:
-        only = indices[0]
-        return lambda cells: (cells[only],)
-    return itemgetter(*indices)
-
-
-def _too_wide(source: Source, line: int, count: int, layout: _Layout) -> InputError:
+def _too_wide(source: str, line: int, count: int, layout: _Layout) -> InputError:
     return InputError(
-        f"{source.name} line {line}: {count} values but the header has {layout.width} columns",
+        f"{source} line {line}: {count} values but the header has {layout.width} columns",
         hint=f"quote values that hold the delimiter ({_DELIMITER_NAMES[layout.delimiter]}), "
         "or name the extra column in the header",
     )
 
 
-def _rows(source: Source, layout: _Layout) -> Iterator[SourceRow]:
-    name, width, names = source.name, layout.width, layout.names
-    getter = _getter(layout.indices)
-    strip = str.strip
-    with source.open() as raw, io.TextIOWrapper(raw, encoding=layout.encoding, newline="") as text:
-        reader = csv.reader(text, **_reader_options(layout.delimiter))
-        try:
-            for _ in reader:
-                if reader.line_num >= layout.header_end:
-                    break
+def _source_row(source: str, line: int, cells: list[str], layout: _Layout) -> SourceRow | None:
+    """One record as a row under canonical names; None for a row a spreadsheet shows as empty."""
+    if not any(cells):
+        return None
+    count, width = len(cells), layout.width
+    if count != width:
+        if count < width:
+            cells = cells + [""] * (width - count)
+        elif any(map(str.strip, cells[width:])):
+            raise _too_wide(source, line, count, layout)
+    fields = {name: cells[i].strip() for name, i in zip(layout.names, layout.indices)}  # noqa: B905
+    if not any(fields.values()) and not "".join(cells).strip():
+        return None  # `,,,,` or only spaces: an empty spreadsheet row
+    return SourceRow(source, line, fields)
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """Consecutive records of one CSV file, each one physical line exactly as wide as the header.
+
+    The cells are kept as one flat list (row after row, as read, not stripped), so that a column is
+    one slice: the fast path checks whole columns at once instead of building a dict per row. A row
+    takes `stride` places: its cells, then possibly a marker where its line ended.
+    """
+
+    source: str
+    first_line: int
+    cells: list[str]
+    layout: _Layout
+    stride: int
+
+    def __len__(self) -> int:
+        return (len(self.cells) + self.stride - self.layout.width) // self.stride
+
+    def has(self, name: str) -> bool:
+        return name in self.layout.names
+
+    def column(self, name: str) -> list[str]:
+        """The cells of one canonical column, one per row."""
+        position = self.layout.indices[self.layout.names.index(name)]
+        return self.cells[position :: self.stride]
+
+    def rows(self) -> Iterator[SourceRow]:
+        """The block's rows as the row-by-row reader gives them."""
+        width, stride = self.layout.width, self.stride
+        for offset in range(len(self)):
+            cells = self.cells[offset * stride : offset * stride + width]
+            row = _source_row(self.source, self.first_line + offset, cells, self.layout)
+            if row is not None:
+                yield row
+
+
+Piece = Block | SourceRow
+
+
+class CsvRows(Iterator[SourceRow]):
+    """A CSV file's rows, streamed: one by one, or as `pieces` (blocks of plain lines, and single rows)."""
+
+    def __init__(self, source: Source, layout: _Layout) -> None:
+        self.layout = layout
+        self._pieces = _pieces(source, layout)
+        self._rows: Iterator[SourceRow] | None = None
+
+    def __next__(self) -> SourceRow:
+        if self._rows is None:
+            self._rows = self._each()
+        return next(self._rows)
+
+    def _each(self) -> Iterator[SourceRow]:
+        for piece in self._pieces:
+            if isinstance(piece, Block):
+                yield from piece.rows()
+            else:
+                yield piece
+
+    def pieces(self) -> Iterator[Piece]:
+        """The rows in file order, plain lines grouped in blocks; read either this or the rows, not both."""
+        return self._pieces
+
+
+def _row_by_row(source: str, reader: Any, before: int, layout: _Layout) -> Iterator[SourceRow]:
+    """Rows of a csv.reader whose first line is line `before + 1` of the file."""
+    previous = reader.line_num
+    try:
+        for cells in reader:
+            start = before + previous + 1
             previous = reader.line_num
-            for cells in reader:
-                start = previous + 1
-                previous = reader.line_num
-                if not any(cells):
+            row = _source_row(source, start, cells, layout)
+            if row is not None:
+                yield row
+    except csv.Error as problem:
+        raise csv_problem(source, before + previous + 1, before + reader.line_num, problem) from None
+
+
+_END = "\x00"  # marks a line's end among the cells; a chunk that holds one goes row by row
+
+
+def _lines(chunk: str) -> tuple[str, str] | None:
+    """The chunk without its last line end, and the line end; None when a line ends another way too
+    (a lone carriage return ends a record, and so does a lone line feed among CRLF lines)."""
+    newline = "\n"
+    if "\r" in chunk:
+        newline = "\r\n"
+        if not chunk.count("\r") == chunk.count("\n") == chunk.count(newline):
+            return None
+    return (chunk[: -len(newline)] if chunk.endswith(newline) else chunk), newline
+
+
+def _block(source: str, body: str, newline: str, before: int, layout: _Layout) -> Block | None:
+    """Lines without quotes as one block, or None when one is not exactly as wide as the header."""
+    if _END in body:
+        return None
+    delimiter, width = layout.delimiter, layout.width
+    # One split for all the lines: each line's cells, then an end marker (a cached one-character
+    # string, so no allocation). Without quotes every line is one record; the lines are all exactly
+    # as wide as the header when every marker falls where a row of that width ends.
+    cells = body.replace(newline, f"{delimiter}{_END}{delimiter}").split(delimiter)
+    ends = body.count(newline)
+    if len(cells) != (ends + 1) * (width + 1) - 1 or cells[width :: width + 1].count(_END) != ends:
+        return None
+    return Block(source, before + 1, cells, layout, width + 1)
+
+
+def _regular(source: str, first_line: int, records: list[list[str]], layout: _Layout) -> Iterator[Piece]:
+    """Records one line each: the runs as wide as the header as blocks, the others row by row."""
+    width, start = layout.width, None
+
+    def block(stop: int | None) -> Block:
+        assert start is not None
+        cells = list(itertools.chain.from_iterable(records[start:stop]))
+        return Block(source, first_line + start, cells, layout, width)
+
+    for offset, cells in enumerate(records):
+        if len(cells) == width:
+            start = offset if start is None else start
+            continue
+        if start is not None:
+            yield block(offset)
+            start = None
+        row = _source_row(source, first_line + offset, cells, layout)
+        if row is not None:
+            yield row
+    if start is not None:
+        yield block(None)
+
+
+def _quoted_block(source: str, chunk: str, before: int, layout: _Layout) -> tuple[list[list[str]], int] | None:
+    """A chunk with quotes parsed whole: its records, when each is one line; None when one spans lines
+    (or the csv module refuses one, which reading row by row words)."""
+    reader = csv.reader(io.StringIO(chunk, newline=""), **_reader_options(layout.delimiter))
+    try:
+        records = list(reader)
+    except csv.Error:
+        return None
+    # A quoted value still open at the chunk's end would hold a line break: its record goes on below.
+    if len(records) != reader.line_num or any("\n" in cell or "\r" in cell for cell in records[-1]):
+        return None
+    return records, reader.line_num
+
+
+def _pieces(source: Source, layout: _Layout) -> Iterator[Piece]:
+    name, options = source.name, _reader_options(layout.delimiter)
+    with source.open() as raw, io.TextIOWrapper(raw, encoding=layout.encoding, newline="") as text:
+        try:
+            reader = csv.reader(text, **options)
+            try:
+                for _ in reader:
+                    if reader.line_num >= layout.header_end:
+                        break
+            except csv.Error as problem:
+                raise csv_problem(name, reader.line_num, reader.line_num, problem) from None
+            before = reader.line_num  # the physical lines read so far
+            while chunk := text.read(CHUNK_CHARS):
+                if not chunk.endswith("\n"):
+                    chunk += text.readline()
+                plain = _lines(chunk) if '"' not in chunk else None
+                # A chunk longer than the csv module's limit on a value may hold such a value: it words that.
+                if plain is not None and len(chunk) <= csv.field_size_limit():
+                    body, newline = plain
+                    block = _block(name, body, newline, before, layout)
+                    if block is not None:
+                        yield block
+                        before += len(block)
+                        continue
+                    # Blank or ragged lines: without quotes a line's cells are still just its split.
+                    records = [line.split(layout.delimiter) for line in body.split(newline)]
+                    yield from _regular(name, before + 1, records, layout)
+                    before += len(records)
                     continue
-                count = len(cells)
-                if count != width:
-                    if count < width:
-                        cells += [""] * (width - count)
-                    elif any(map(strip, cells[width:])):
-                        raise _too_wide(source, start, count, layout)
-                fields = dict(zip(names, map(strip, getter(cells))))  # noqa: B905 - same length by construction
-                if not any(fields.values()) and not "".join(cells).strip():
-                    continue  # `,,,,` or only spaces: an empty spreadsheet row
-                yield SourceRow(name, start, fields)
+                if '"' not in chunk:
+                    lines = csv.reader(io.StringIO(chunk, newline=""), **options)
+                    yield from _row_by_row(name, lines, before, layout)
+                    before += lines.line_num
+                    continue
+                parsed = _quoted_block(name, chunk, before, layout)
+                if parsed is None:
+                    # A record spans lines: the rest of the file is read as the csv module reads it.
+                    rest = csv.reader(itertools.chain(io.StringIO(chunk, newline=""), text), **options)
+                    yield from _row_by_row(name, rest, before, layout)
+                    return
+                records, count = parsed
+                yield from _regular(name, before + 1, records, layout)
+                before += count
         except UnicodeDecodeError:
             raise decode_problem(name, source.read(), layout.encoding) from None
-        except csv.Error as problem:
-            raise InputError(f"{name} line {reader.line_num}: {problem}") from None

@@ -42,6 +42,8 @@ class ReadResult:
 
     rows: Iterator[SourceRow] | list[SourceRow]
     warnings: list[str] = field(default_factory=list)
+    parts: list[Iterator[SourceRow] | list[SourceRow]] = field(default_factory=list)
+    """The same rows file by file, so that a faster form of one (a CSV file's blocks) can be read instead."""
 
 
 @dataclass

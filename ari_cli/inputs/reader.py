@@ -101,5 +101,5 @@ def read_rows(
     if messages:
         raise _combined(messages, [f.hint for f in failures if f.hint], problems, operation)
     if all(isinstance(rows, list) for rows in row_sources):
-        return ReadResult(rows=[row for rows in row_sources for row in rows], warnings=warnings)
-    return ReadResult(rows=itertools.chain.from_iterable(row_sources), warnings=warnings)
+        return ReadResult(rows=[row for rows in row_sources for row in rows], warnings=warnings, parts=row_sources)
+    return ReadResult(rows=itertools.chain.from_iterable(row_sources), warnings=warnings, parts=row_sources)

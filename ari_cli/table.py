@@ -1,0 +1,191 @@
+"""The rows of a threshold or maxadv run, kept compact: a few ints per plainly valid row.
+
+A nightly export holds a million rows; a dict, a view and a setting per row cost seconds and a
+gigabyte. Here a plainly valid row (see `fastpath`) is four numbers: its line, the id of its key
+and value (its `kind`) and its first and last dates as day ordinals. A CSV file's blocks are
+checked a column at a time. Every other row goes through the precise path in `records`, which
+words every error, and keeps the view and setting that path makes.
+
+The table is also the run's sequence of row views: a view is made when one is asked for.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from array import array
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Sequence
+from operator import lt
+from typing import overload
+
+from ari_cli.fastpath import NOT_PLAIN, DateCells, LevelCells, quick, value_name
+from ari_cli.inputs import ReadResult, SourceRow
+from ari_cli.inputs.csvfile import Block, CsvRows
+from ari_cli.protocol import Operation
+from ari_cli.records import DateOptions, RowView, Setting, parse_level_row
+
+PRECISE = NOT_PLAIN  # the kind of a row kept as the precise path's objects
+
+
+def iso(ordinal: int) -> str:
+    return dt.date.fromordinal(ordinal).isoformat()
+
+
+class Kinds:
+    """Ids of (key, value) pairs, the same for every row that sets that value for that key."""
+
+    def __init__(self) -> None:
+        self.keys: list[tuple[str, ...]] = []  # per id
+        self.values: list[str] = []
+        self._ids: dict[tuple[tuple[str, ...], str], int] = {}
+
+    def __call__(self, key: tuple[str, ...], value: str) -> int:
+        found = self._ids.get((key, value))
+        if found is None:
+            found = self._ids[(key, value)] = len(self.keys)
+            self.keys.append(key)
+            self.values.append(value)
+        return found
+
+
+class RowTable(Sequence[RowView]):
+    """Every row of a run, in input order; plain rows as parallel lists, others as objects."""
+
+    def __init__(self, operation: Operation, dates: DateOptions) -> None:
+        self.operation = operation
+        self.dates = dates
+        self.lines = array("q")
+        self.kinds: list[int] = []  # per row: the id of its key and value, or PRECISE
+        self.starts: list[int] = []  # per row: first and last date as ordinals (0 for a precise row)
+        self.ends: list[int] = []
+        self.kind = Kinds()
+        self.keys, self.values = self.kind.keys, self.kind.values  # per kind
+        self.views: dict[int, RowView] = {}  # the precise rows
+        self.settings: list[Setting] = []  # the precise rows' settings, in row order
+        self.errors: dict[int, list[str]] = {}
+        self._firsts: list[int] = []  # the first row of each run of rows from one source
+        self._sources: list[str] = []
+        self._dates = DateCells()
+        self._cells = LevelCells(operation, self.kind)
+
+    # Building ---------------------------------------------------------------------------------
+
+    def _source(self, name: str) -> None:
+        if not self._sources or self._sources[-1] != name:
+            self._firsts.append(len(self.kinds))
+            self._sources.append(name)
+
+    def add_row(self, row: SourceRow) -> None:
+        """One row: compact when plainly valid, else through the precise path."""
+        self._source(row.source)
+        index = len(self.kinds)
+        self.lines.append(row.line)
+        hit = quick(row.fields, self.operation) if self.dates.date_format is None else None
+        if hit is not None:
+            key, start, end, value, _ = hit
+            self.kinds.append(self.kind(key, value))
+            self.starts.append(start.toordinal())
+            self.ends.append(end.toordinal())
+            return
+        view, setting, messages = parse_level_row(index, row, self.operation, self.dates)
+        self.kinds.append(PRECISE)
+        self.starts.append(0)
+        self.ends.append(0)
+        self.views[index] = view
+        if setting is not None:
+            self.settings.append(setting)
+        if messages:
+            self.errors[index] = messages
+
+    def add_block(self, block: Block) -> None:
+        """A CSV block: a column at a time when every row is plainly valid, else row by row."""
+        columns = self._plain(block)
+        if columns is None:
+            for row in block.rows():
+                self.add_row(row)
+            return
+        kinds, starts, ends = columns
+        self._source(block.source)
+        self.lines.extend(range(block.first_line, block.first_line + len(kinds)))
+        self.kinds += kinds
+        self.starts += starts
+        self.ends += ends
+
+    def _plain(self, block: Block) -> tuple[list[int], list[int], list[int]] | None:
+        if self.dates.date_format is not None or (block.has("days") and any(map(str.strip, block.column("days")))):
+            return None
+        names = ["propertyid", "roomid"] + (["rateid"] if self.operation is Operation.MAXADV else [])
+        names.append(value_name(self.operation))
+        if not all(map(block.has, names)):
+            return None
+        kinds = list(map(self._cells.__getitem__, zip(*map(block.column, names), strict=True)))
+        if block.has("date"):
+            starts = ends = list(map(self._dates.__getitem__, block.column("date")))
+        elif block.has("start") and block.has("end"):
+            starts = list(map(self._dates.__getitem__, block.column("start")))
+            ends = list(map(self._dates.__getitem__, block.column("end")))
+            if NOT_PLAIN in ends or any(map(lt, ends, starts)):
+                return None
+        else:
+            return None
+        if NOT_PLAIN in kinds or NOT_PLAIN in starts:
+            return None
+        return kinds, starts, ends
+
+    # Reading ----------------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+    @overload
+    def __getitem__(self, index: int) -> RowView: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[RowView]: ...
+
+    def __getitem__(self, index: int | slice) -> RowView | list[RowView]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        kind = self.kinds[index]  # raises IndexError past the end, as a list does
+        if kind == PRECISE:
+            return self.views[index]
+        key = self.keys[kind]
+        start, end = self.starts[index], self.ends[index]
+        dates = iso(start) if start == end else f"{iso(start)}..{iso(end)}"
+        rate = key[2] if len(key) > 2 else ""
+        return RowView(self.source(index), self.lines[index], key[0], key[1], rate, dates, self.values[kind])
+
+    def __iter__(self) -> Iterator[RowView]:
+        return (self[i] for i in range(len(self)))
+
+    def source(self, index: int) -> str:
+        """The source of a row, without making its view."""
+        return self._sources[bisect_right(self._firsts, index) - 1]
+
+    def source_runs(self) -> list[tuple[int, int, str]]:
+        """(first row, row after the last, source) of each run of rows from one source."""
+        stops = [*self._firsts[1:], len(self)] if self._firsts else []
+        return list(zip(self._firsts, stops, self._sources, strict=True))
+
+    def line(self, index: int) -> int:
+        """The line of a row, without making its view."""
+        return self.lines[index]
+
+
+def read_table(read: ReadResult, operation: Operation, dates: DateOptions) -> RowTable:
+    """Every row that `read` holds, in order, into a table; a CSV file's plain lines a block at a time."""
+    table = RowTable(operation, dates)
+    parts: Iterable[Iterable[SourceRow]] = read.parts or [read.rows]
+    for part in parts:
+        if isinstance(part, CsvRows):
+            for piece in part.pieces():
+                if isinstance(piece, Block):
+                    table.add_block(piece)
+                else:
+                    table.add_row(piece)
+        else:
+            for row in part:
+                table.add_row(row)
+    return table
