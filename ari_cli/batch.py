@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import pairwise
@@ -144,3 +145,24 @@ def _data_record(operation: Operation, record: Record) -> dict[str, str]:
         "startdateymd": start, "enddateymd": end, "roomid": record.key[1], "rateid": record.key[2],
         "minmaxmessagetype": "maxadvbooking", "time": str(record.value),
     }  # fmt: skip
+
+
+def policy_value(body: Mapping[str, Any]) -> str:
+    """A policy as the service is told it, one text whatever the data form."""
+    details = dict(body["policydetails"])
+    cancellation = details.get("cancellation")
+    if isinstance(cancellation, dict):
+        details["cancellation"] = [cancellation]
+    return json.dumps(
+        {"refundable": body["refundable"], "policydetails": details},
+        ensure_ascii=False,
+        separators=(",", ":"),
+        sort_keys=True,
+    )
+
+
+def wire_value(operation: Operation, record: Record) -> str:
+    """The record's value as the body carries it: what the journal compares across runs."""
+    if operation is Operation.POLICY:
+        return policy_value(build_body(operation, Envelope(), [record], DataForm.LIST))
+    return str(record.value)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from ari_cli.batch import DataForm, Envelope, build_body, make_batches
+from ari_cli.batch import DataForm, Envelope, build_body, make_batches, wire_value
 from ari_cli.bulk import gc_paused
 from ari_cli.changes import Accepted, keep_changed
 from ari_cli.config import Connection
@@ -15,7 +15,6 @@ from ari_cli.inputs import ReadOptions, ReadResult, SourceRow, read_rows
 from ari_cli.plan import Plan, PlanOptions
 from ari_cli.policies import load_policies
 from ari_cli.protocol import Operation, path_segment, push_url
-from ari_cli.recorder import wire_value
 from ari_cli.records import DateOptions, Parsed
 from ari_cli.results import Run, attribute, unsent
 from ari_cli.send import Exchange, Route, SendOptions, Watcher, send_all

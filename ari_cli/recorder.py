@@ -9,7 +9,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from ari_cli.batch import DataForm, Envelope, build_body
+from ari_cli.batch import policy_value, wire_value
 from ari_cli.journal import (
     FAILED,
     OK,
@@ -20,7 +20,6 @@ from ari_cli.journal import (
     RowEntry,
     RowOutcome,
     RunStart,
-    dumps,
     journal_path,
 )
 from ari_cli.operations import Operation
@@ -31,22 +30,6 @@ from ari_cli.send import Exchange, Problem, Watcher
 
 T = TypeVar("T")
 _FIELD = {Operation.THRESHOLD: "threshold", Operation.MAXADV: "time"}
-
-
-def policy_value(body: Mapping[str, Any]) -> str:
-    """A policy as the service is told it, one text whatever the data form."""
-    details = dict(body["policydetails"])
-    cancellation = details.get("cancellation")
-    if isinstance(cancellation, dict):
-        details["cancellation"] = [cancellation]
-    return dumps({"refundable": body["refundable"], "policydetails": details})
-
-
-def wire_value(operation: Operation, record: Record) -> str:
-    """The record's value as the body carries it: what the journal compares across runs."""
-    if operation is Operation.POLICY:
-        return policy_value(build_body(operation, Envelope(), [record], DataForm.LIST))
-    return str(record.value)
 
 
 def fragments(operation: Operation, exchanges: Iterable[Exchange]) -> dict[int, dict[str, Any] | None]:
