@@ -9,8 +9,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import sys
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import chain
@@ -23,6 +21,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from ari_cli.console import console as console  # the one console, re-exported for callers of this module
 from ari_cli.printable import printable
 from ari_cli.protocol import Operation
 from ari_cli.results import RowResult, RowResults, Run, Shared, Status, rows_with
@@ -31,22 +30,6 @@ from ari_cli.send import Exchange, Problem, Trace
 
 SHOW_ALL_UP_TO = 50
 _STYLE = {Status.OK: "green", Status.FAILED: "bold red", Status.INVALID: "red", Status.SKIPPED: "yellow"}
-
-
-def console(stderr: bool = False, file: IO[str] | None = None) -> Console:
-    """A console that writes plain text when not on a terminal or when NO_COLOR is set."""
-    stream = file or (sys.stderr if stderr else sys.stdout)
-    terminal = stream.isatty()
-    return Console(
-        file=stream,
-        stderr=stderr,
-        highlight=False,
-        emoji=False,  # a value or a file name such as `:smile:` is shown as written, not as 😄
-        no_color=bool(os.environ.get("NO_COLOR")) or not terminal,
-        force_terminal=terminal,
-        width=None if terminal else 1000,  # files and pipes: never wrap a cell
-        soft_wrap=not terminal,
-    )
 
 
 def problem_dict(problem: Problem) -> dict[str, Any]:

@@ -10,8 +10,6 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
-import os
-import sys
 from collections.abc import Iterable, Sequence
 from typing import IO, Any
 
@@ -20,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ari_cli.console import console as console  # the one console, re-exported for callers of this module
 from ari_cli.history import DateHit, RecordInfo, RequestInfo, RowInfo, RunDetail, RunInfo
 from ari_cli.printable import printable
 from ari_cli.secrets import scrub
@@ -28,22 +27,6 @@ UNFINISHED = "unfinished (killed?)"
 _STATE_STYLE = {"ok": "green", "failed": "bold red", "invalid": "red", "skipped": "yellow", "planned": "yellow",
                 "sending": "yellow", "split": "dim"}  # fmt: skip
 _STATE_TEXT = {"planned": "not sent", "sending": "sent, no answer", "split": "split in halves"}
-
-
-def console(stderr: bool = False) -> Console:
-    """A console that writes plain text when not on a terminal or when NO_COLOR is set."""
-    # As `render.console`, which is not imported: it brings the HTTP client, which reading never needs.
-    stream = sys.stderr if stderr else sys.stdout
-    terminal = stream.isatty()
-    return Console(
-        file=stream,
-        stderr=stderr,
-        highlight=False,
-        no_color=bool(os.environ.get("NO_COLOR")) or not terminal,
-        force_terminal=terminal,
-        width=None if terminal else 1000,
-        soft_wrap=not terminal,
-    )
 
 
 def write_json(document: Any, stream: IO[str]) -> None:

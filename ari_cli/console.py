@@ -1,0 +1,28 @@
+"""The one way output reaches a terminal, a pipe or a file: plain text unless a terminal wants colour.
+
+Apart from `render` so that commands which only read (history, calendar) need not import the sender.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import IO
+
+from rich.console import Console
+
+
+def console(stderr: bool = False, file: IO[str] | None = None) -> Console:
+    """A console that writes plain text when not on a terminal or when NO_COLOR is set."""
+    stream = file or (sys.stderr if stderr else sys.stdout)
+    terminal = stream.isatty()
+    return Console(
+        file=stream,
+        stderr=stderr,
+        highlight=False,
+        emoji=False,  # a value or a file name such as `:smile:` is shown as written, not as 😄
+        no_color=bool(os.environ.get("NO_COLOR")) or not terminal,
+        force_terminal=terminal,
+        width=None if terminal else 1000,  # files and pipes: never wrap a cell
+        soft_wrap=not terminal,
+    )
