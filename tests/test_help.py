@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import typer.main
 
-from ari_cli.cli import app
+from ari_cli.cli import LAZY, SHORT_HELP, all_commands, app
 from tests.helpers import invoke
 
 
@@ -19,7 +20,23 @@ def _walk(command: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str,
             yield from _walk(sub, (*path, name))
 
 
-COMMANDS = dict(_walk(typer.main.get_command(app)))
+COMMANDS = dict(_walk(all_commands()))
+
+
+def _first_paragraph(command: Any) -> str:
+    return inspect.cleandoc(command.short_help or command.help or "").split("\n\n")[0].strip()
+
+
+def test_the_static_listing_is_the_commands_own() -> None:
+    """The root's --help and completion name the commands from a static table, not the commands:
+    it must hold exactly their names, order, first help paragraph and help panel."""
+    root, unbuilt = all_commands(), typer.main.get_command(app).commands
+    assert list(SHORT_HELP) == list(LAZY) == list(root.commands) == list(unbuilt)
+    for name, command in root.commands.items():
+        assert unbuilt[name].get_short_help_str() == command.get_short_help_str(), name  # completion's text
+        panel = getattr(command, "rich_help_panel", None) or None
+        assert SHORT_HELP[name] == (_first_paragraph(command), panel), name
+        assert not command.hidden and not command.deprecated and command.short_help is None, name
 
 
 @pytest.mark.parametrize("path", sorted(COMMANDS), ids=lambda p: " ".join(p) or "ari-cli")

@@ -84,3 +84,17 @@ def test_light_paths_import_no_heavy_module(case: str, tmp_path: Path) -> None:
     typer_alone = _modules(f"exec(open({str(tmp_path / 'baseline.py')!r}).read())", args, env, tmp_path)
     if "pydantic" not in typer_alone:
         assert "pydantic" not in loaded
+
+
+COMMAND_MODULES = {f"ari_cli.cli.{name}" for name in ("calendar", "config", "history", "maxadv", "policy", "retry",
+                                                      "sandbox", "support", "threshold")}  # fmt: skip
+# The command tree is lazy: which command modules each request may import (and so build).
+BUILDS = {"version": set(), "help": set(), "completion": set(), "push help": {"ari_cli.cli.threshold"},
+          "config help": {"ari_cli.cli.config"}}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(BUILDS))
+def test_a_request_builds_only_the_command_it_runs(case: str, tmp_path: Path) -> None:
+    args, env = CASES[case]
+    loaded = _modules("from ari_cli.cli import main; main()", args, env, tmp_path)
+    assert loaded & COMMAND_MODULES == BUILDS[case]
