@@ -46,10 +46,7 @@ SHORT_HELP: dict[str, tuple[str, str | None]] = {
         None,
     ),
     "retry": (
-        "Send again what a run did not get acknowledged: requests never sent, sent without an answer (the run was "
-        "killed or interrupted), or failed for a passing reason (timeouts, connection errors, HTTP 500/502/503/504, "
-        "code 408). Nothing else: acknowledged requests are not sent twice, and refusals a second try would meet "
-        "again (a wrong room id, a bad date) are listed, not re-sent.",
+        "Send again what a journaled run did not get acknowledged, and nothing else.",
         None,
     ),
     "calendar": ("Show a calendar of the values the service last acknowledged, per room (and rate) and date.", None),

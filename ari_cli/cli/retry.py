@@ -16,7 +16,9 @@ RETRY_SHARED = (
     "retries",
 )  # fmt: skip
 
-RETRY_HELP = """Send again what a run did not get acknowledged: requests never sent, sent without an answer (the run was killed or interrupted), or failed for a passing reason (timeouts, connection errors, HTTP 500/502/503/504, code 408). Nothing else: acknowledged requests are not sent twice, and refusals a second try would meet again (a wrong room id, a bad date) are listed, not re-sent.
+RETRY_HELP = """Send again what a journaled run did not get acknowledged, and nothing else.
+
+That is: requests never sent, sent without an answer (the run was killed or interrupted), or failed for a passing reason (timeouts, connection errors, HTTP 500/502/503/504, code 408). Acknowledged requests are not sent twice, and refusals a second try would meet again (a wrong room id, a bad date) are listed, not re-sent.
 
 RUN is a run number from `ari-cli history`. A run that was retried already is followed to its latest retry, so a retry of a retry works and `retry` can simply be run again. The requests go where the run sent them (its base URL and source id); the key comes from the configuration, as for push. The retry is a run of its own in the journal.
 
