@@ -200,9 +200,9 @@ class RowOutcome:
 class Journal:
     """One SQLite connection, written from one thread; every method commits what it wrote."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, db: sqlite3.Connection | None = None) -> None:
         self.path = path
-        self.db = open_database(path)
+        self.db = db if db is not None else open_database(path)
 
     def close(self) -> None:
         self.db.close()

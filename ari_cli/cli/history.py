@@ -16,6 +16,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ari_cli.cli.push import Show
+from ari_cli.operations import Operation
+
 if TYPE_CHECKING:
     import sqlite3
 
@@ -49,15 +52,9 @@ class Output(StrEnum):
     JSON = "json"
 
 
-class Rows(StrEnum):
-    ALL = "all"
-    FAILED = "failed"
-
-
-class Kind(StrEnum):
-    THRESHOLD = "threshold"
-    MAXADV = "maxadv"
-    POLICY = "policy"
+# The operations as push names them; the table's row choice as push offers it.
+Kind = Operation
+Rows = Show
 
 
 OutputOption = Annotated[Output, typer.Option("--output", "-o", help="A table, or one JSON document.")]

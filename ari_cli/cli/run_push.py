@@ -18,7 +18,7 @@ from ari_cli.config_file import TUNING_DEFAULTS
 from ari_cli.exits import ConfigError, UsageProblem
 from ari_cli.inputs import ReadOptions, SourceRow
 from ari_cli.journal import Journal, RunStart
-from ari_cli.pipeline import Known, PushOptions, execute, prepare
+from ari_cli.pipeline import Known, Prepared, PushOptions, execute, prepare
 from ari_cli.protocol import Operation
 from ari_cli.recorder import Recorder, open_journal, row_outcomes
 from ari_cli.results import Run
@@ -175,17 +175,33 @@ def run_push(operation: Operation, a: dict[str, Any], rows: Sequence[SourceRow] 
                 sending = not prepared.invalid or options.skip_invalid
                 exchanges = prepared.exchanges if sending else []
                 recorder.plan(operation, prepared.parsed.views, prepared.plan.records, exchanges)
-            total = sum(len(e.records) for e in prepared.exchanges)
-            with render.progress(total, err, enabled=not quiet) as advance:
-                screen = Screen(advance, err, a["verbose"])
-                watch = Tee(screen, recorder) if recorder is not None else screen
-                run = execute(options, prepared, connection, watch, interruptible=True)
-        if recorder is not None:
-            recorder.finish(row_outcomes(run.rows), run.summary(), int(run.exit_code()))
+            run = send_recorded(options, prepared, connection, recorder, a, err)
     finally:
         if journal is not None:
             journal.close()
     show(run, a, options, connection, prepared.invalid, rows is not None, recorder.run if recorder else None)
+
+
+def send_recorded(
+    options: PushOptions,
+    prepared: Prepared,
+    connection: Connection | None,
+    recorder: Recorder | None,
+    a: dict[str, Any],
+    err: Any,
+    rebuild: Callable[[Sequence[int]], dict[str, Any]] | None = None,
+) -> Run:
+    """Send with the progress bar, the --verbose trace and the journal listening; then record the rows' results."""
+    from ari_cli import render
+
+    total = sum(len(e.records) for e in prepared.exchanges)
+    with render.progress(total, err, enabled=not a["quiet"]) as advance:
+        screen = Screen(advance, err, a["verbose"])
+        watch = Tee(screen, recorder) if recorder is not None else screen
+        run = execute(options, prepared, connection, watch, interruptible=True, rebuild=rebuild)
+    if recorder is not None:
+        recorder.finish(row_outcomes(run.rows), run.summary(), int(run.exit_code()))
+    return run
 
 
 def _known(journal: Journal | None, operation: Operation, connection: Connection | None) -> Known | None:

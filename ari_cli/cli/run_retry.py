@@ -8,27 +8,18 @@ from typing import Any
 
 import typer
 
+from ari_cli.cli.history import journal
 from ari_cli.cli.push import push_defaults
-from ari_cli.cli.run_push import Screen, run_start, settings_for, show
+from ari_cli.cli.run_push import run_start, send_recorded, settings_for, show
 from ari_cli.config import Connection
-from ari_cli.exits import ConfigError, UsageProblem
+from ari_cli.exits import UsageProblem
 from ari_cli.journal import Journal, journal_path
 from ari_cli.operations import Operation
-from ari_cli.pipeline import Prepared, PushOptions, execute
-from ari_cli.recorder import Recorder, row_outcomes
+from ari_cli.pipeline import Prepared, PushOptions
+from ari_cli.recorder import Recorder
 from ari_cli.records import Parsed
 from ari_cli.retry import RetryPlan, plan_retry, with_key
-from ari_cli.send import SendOptions, Tee
-
-
-def _journal() -> Journal:
-    path = journal_path(os.environ)
-    if not path.exists():
-        raise UsageProblem("the journal has no runs yet", f"runs are recorded in {path} (ARI_HOME moves it)")
-    try:
-        return Journal(path)
-    except Exception as error:  # sqlite3.Error or OSError: either way the journal is unusable
-        raise ConfigError(f"the journal {path} cannot be opened: {error}", "check ARI_HOME") from None
+from ari_cli.send import SendOptions
 
 
 def _where(plan: RetryPlan, a: dict[str, Any], key: str) -> Connection:
@@ -47,9 +38,12 @@ def run_retry(number: int, given: dict[str, Any]) -> None:
     err = render.console(stderr=True)
     quiet = a["quiet"]
     render.notices(list(settings.warnings), err)
-    journal = _journal()
-    try:
-        plan = plan_retry(journal.db, number)
+    path = journal_path(os.environ)
+    with journal() as db:
+        if db is None:
+            raise UsageProblem("the journal has no runs yet", f"runs are recorded in {path} (ARI_HOME moves it)")
+        store = Journal(path, db)
+        plan = plan_retry(db, number)
         source = plan.source.run
         if plan.followed and not quiet:
             chain = " -> ".join(str(n) for n in (*plan.followed, source.id))
@@ -71,20 +65,11 @@ def run_retry(number: int, given: dict[str, Any]) -> None:
         )  # fmt: skip
         prepared = Prepared(Parsed(views=plan.views), plan.plan, with_key(plan.exchanges, key), [])
         recorder = (
-            None if a["no_journal"] or connection is None else Recorder(journal, lambda m: render.notices([m], err))
+            None if a["no_journal"] or connection is None else Recorder(store, lambda m: render.notices([m], err))
         )
         if recorder is not None and connection is not None:
             start = run_start(operation, a, options, connection)
             recorder.start(start.retrying(source.id))
             recorder.plan(operation, prepared.parsed.views, prepared.plan.records, prepared.exchanges)
-        total = sum(len(e.records) for e in prepared.exchanges)
-        with render.progress(total, err, enabled=not quiet) as advance:
-            screen = Screen(advance, err, a["verbose"])
-            watch = Tee(screen, recorder) if recorder is not None else screen
-            run = execute(options, prepared, connection, watch, interruptible=True,
-                          rebuild=lambda part: plan.build(part, key))  # fmt: skip
-        if recorder is not None:
-            recorder.finish(row_outcomes(run.rows), run.summary(), int(run.exit_code()))
-    finally:
-        journal.close()
+        run = send_recorded(options, prepared, connection, recorder, a, err, lambda part: plan.build(part, key))
     show(run, a, options, connection, False, False, recorder.run if recorder else None)
