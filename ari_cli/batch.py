@@ -94,7 +94,7 @@ def _any_overlap(records: Sequence[Record], ordered: list[int]) -> bool:
 
 
 def build_body(operation: Operation, envelope: Envelope, records: Sequence[Record], form: DataForm) -> dict[str, Any]:
-    """The request body for some records of one property, validated by the wire models."""
+    """The request body for some records of one property, as the wire models lay it out."""
     first = records[0]
     # The wire models check the source id's shape; a dry run without configuration validates with a
     # stand-in and shows the spec's placeholders instead.
@@ -121,10 +121,11 @@ def build_body(operation: Operation, envelope: Envelope, records: Sequence[Recor
         body = dump_body(BODY_MODELS[operation](**fields))
     else:
         data = [_data_record(operation, r) for r in records]
-        # Laid out as the wire model dumps it (a test holds them equal), and checked by that model:
-        # building the model only to dump it again cost more than the rest of a big dry run.
+        # Laid out as the wire model dumps it, not built through it: validating a million-row run's
+        # bodies again cost a tenth of its time, and every part was checked as its row was read (ids
+        # not empty, plain ISO dates, values in range). Tests hold these bodies equal to the models'
+        # dumps, and valid for them whatever rows are read.
         body = {**head, "action": operation.action, "data": data if form is DataForm.LIST else data[0]}
-        BODY_MODELS[operation].model_validate(body)
     if not real:
         body["sourceid"] = envelope.sourceid
     return body

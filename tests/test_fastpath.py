@@ -15,7 +15,7 @@ import io
 import json
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -501,3 +501,72 @@ def test_planned_requests_written_plainly_are_what_rich_would_print() -> None:
         for text in (head, f"POST {exchange.url}", body):
             console.print(printable(text), markup=False)
     assert plain.getvalue() == printed.getvalue()
+
+
+EDGE_VALUES = [
+    "0",
+    "1",
+    "7",
+    "999",
+    "1000",
+    "007",
+    "00",
+    "-1",
+    "+5",
+    " 5 ",
+    "5.0",
+    "1e2",
+    "n/a",
+    "N/A",
+    "\u0663",
+    "\uff15",
+    "\u00b2",
+    "",
+]  # Arabic-Indic 3, fullwidth 5, superscript 2
+EDGE_IDS = ["H1", "H 2", " ", "\u3000", "", "\t"]
+EDGE_DATES = [day(0), day(3), day(-1), "2027-1-11", "2027-02-30", "20270111", "2027-01-11T00:00", "today+2", ""]
+ANY_CELL = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x2FFF), max_size=6)
+
+
+def bodies_fit_the_wire_models(operation: Operation, ids: Sequence[str], dates: Sequence[str], value: str) -> None:
+    """One row through both paths: the bodies made of it, if any, are ones the wire models accept.
+
+    Level bodies are laid out without going through the wire models: the row checks of both paths
+    must let through only what those models accept."""
+    rate = ["rateid"] if operation is Operation.MAXADV else []
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(["propertyid", "roomid", *rate, "start", "end", "time" if rate else "threshold"])
+    writer.writerow([*ids[: 2 + len(rate)], *dates, value])
+    Path("rooms.csv").write_text(text.getvalue(), encoding="utf-8")
+    compact, reference = both(PushOptions(operation, ("rooms.csv",), TODAY, dry_run=True, skip_invalid=True))
+    for exchange in [*compact.exchanges, *reference.exchanges]:
+        BODY_MODELS[operation].model_validate({**exchange.body, "sourceid": "cpb00"})
+
+
+@pytest.mark.parametrize("operation", [Operation.THRESHOLD, Operation.MAXADV])
+@pytest.mark.parametrize("value", EDGE_VALUES)
+def test_every_value_a_row_may_hold_makes_a_body_the_wire_models_accept_or_none(
+    operation: Operation, value: str
+) -> None:
+    bodies_fit_the_wire_models(operation, ("H1", "DBL", "BAR"), (day(0), day(3)), value)
+
+
+@pytest.mark.parametrize("operation", [Operation.THRESHOLD, Operation.MAXADV])
+@pytest.mark.parametrize("cell", EDGE_IDS + EDGE_DATES)
+@pytest.mark.parametrize("column", range(5))
+def test_every_id_and_date_a_row_may_hold_makes_a_body_the_wire_models_accept_or_none(
+    operation: Operation, cell: str, column: int
+) -> None:
+    cells = ["H1", "DBL", "BAR", day(0), day(3)]
+    cells[column] = cell
+    bodies_fit_the_wire_models(operation, cells[:3], cells[3:], "5")
+
+
+@CHECKS
+@given(
+    operation=st.sampled_from([Operation.THRESHOLD, Operation.MAXADV]),
+    cells=st.lists(st.one_of(st.sampled_from(EDGE_IDS + EDGE_DATES + EDGE_VALUES), ANY_CELL), min_size=6, max_size=6),
+)
+def test_whatever_a_row_holds_the_bodies_made_of_it_fit_the_wire_models(operation: Operation, cells: list[str]) -> None:
+    bodies_fit_the_wire_models(operation, cells[:3], cells[3:5], cells[5])

@@ -176,4 +176,10 @@ def all_commands() -> TyperGroup:
 
 def main() -> None:
     """Console-script entry point."""
-    app()
+    try:
+        app()
+    except SystemExit as end:
+        from ari_cli.bulk import end_fast
+
+        end_fast(end.code)
+        raise
