@@ -7,6 +7,7 @@ with NO_COLOR, nothing but plain text is written.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 from collections.abc import Iterable, Iterator, Sequence
@@ -54,25 +55,27 @@ def _span(groups: list[tuple[int, ...]]) -> range | None:
     return range(first, stop)
 
 
-def _lines(run: Run, exchange: Exchange) -> list[int]:
+def _lines(run: Run, exchange: Exchange) -> Sequence[int]:
+    """The lines of the rows a request carries, in order: a range when they are consecutive."""
     groups = [run.records[i].refs for i in exchange.records]
     refs: Sequence[int] | None = _span(groups)
-    if refs is None:
-        refs = sorted(set(chain.from_iterable(groups)))
     rows = run.rows
     if isinstance(rows, RowResults):
-        return rows.lines_of(refs)
+        if isinstance(refs, range):
+            span = rows.line_span(refs.start, refs.stop)
+            if span is not None:
+                return span
+        return rows.lines_of(sorted(set(chain.from_iterable(groups))) if refs is None else refs)
+    if refs is None:
+        refs = sorted(set(chain.from_iterable(groups)))
     return [rows[ref].view.line for ref in refs]
 
 
-def request_dict(run: Run, exchange: Exchange) -> dict[str, Any]:
-    """One request of the JSON document; the body with `sharepost` masked."""
+def _request_parts(run: Run, exchange: Exchange) -> tuple[dict[str, Any], Sequence[int], dict[str, Any]]:
+    """A request of the JSON document as the fields before its lines, its lines, and the fields after."""
     outcome = exchange.outcome
-    return {
-        "id": exchange.id,
-        "propertyid": exchange.propertyid,
-        "records": len(exchange.records),
-        "lines": _lines(run, exchange),
+    head = {"id": exchange.id, "propertyid": exchange.propertyid, "records": len(exchange.records)}
+    rest = {
         "attempts": exchange.attempts,
         "http_status": outcome.http_status if outcome else None,
         "success": outcome.success if outcome else None,
@@ -80,6 +83,23 @@ def request_dict(run: Run, exchange: Exchange) -> dict[str, Any]:
         "errors": [problem_dict(p) for p in outcome.errors] if outcome else [],
         "body": masked_body(exchange.body),
     }
+    return head, _lines(run, exchange), rest
+
+
+def request_dict(run: Run, exchange: Exchange) -> dict[str, Any]:
+    """One request of the JSON document; the body with `sharepost` masked."""
+    head, lines, rest = _request_parts(run, exchange)
+    return {**head, "lines": list(lines), **rest}
+
+
+def _request_text(run: Run, exchange: Exchange) -> str:
+    """One request as compact JSON; consecutive lines (a big run's hundreds per request) written as
+    the rows are, a thousand at a time, not number by number."""
+    head, lines, rest = _request_parts(run, exchange)
+    if not isinstance(lines, range):
+        return _dumps({**head, "lines": list(lines), **rest}, None)
+    listed = ", ".join(_numbered(lines, "", "", ", "))
+    return f'{_dumps(head, None)[:-1]}, "lines": [{listed}], {_dumps(rest, None)[1:]}'
 
 
 def row_dict(row: RowResult) -> dict[str, Any]:
@@ -171,9 +191,41 @@ def _row_texts(run: Run, indent: int | None) -> Iterator[str]:
 
 def _filled(rows: RowResults, first: int, stop: int, head: str, tail: str, separator: str) -> Iterator[str]:
     """Rows first..stop-1 as `head LINE tail`, joined by `separator`, a few thousand at a time."""
+    span = rows.line_span(first, stop)
+    if span is not None:
+        yield from _numbered(span, head, tail, separator)
+        return
     for start in range(first, stop, _FILLED_AT_ONCE):
         lines = rows.lines(start, min(start + _FILLED_AT_ONCE, stop))
         yield head + f"{tail}{separator}{head}".join(map(str, lines)) + tail
+
+
+_THOUSAND = tuple(f"{n:03d}" for n in range(1000))
+
+
+@functools.lru_cache(maxsize=8)
+def _thousand(thousands: int, head: str, tail: str, separator: str) -> str:
+    """`head LINE tail` for the thousand lines that start with `thousands`, joined by `separator`:
+    one join over their last three digits, each entry as wide as the next."""
+    prefix = str(thousands)
+    return head + prefix + f"{tail}{separator}{head}{prefix}".join(_THOUSAND) + tail
+
+
+def _numbered(lines: range, head: str, tail: str, separator: str) -> Iterator[str]:
+    """`head LINE tail` for consecutive lines, joined by `separator`, in pieces of up to a thousand
+    (joined as `_filled`'s are). A piece is a slice of its thousand's text, made once: no number is
+    turned into text on its own, which for a million rows cost more than all the rest of the writing."""
+    line, stop = lines.start, lines.stop
+    while line < stop:
+        thousands = line // 1000
+        end = min(stop, (thousands + 1) * 1000)
+        if thousands:
+            entry = len(head) + len(str(thousands)) + 3 + len(tail) + len(separator)
+            first, last = line - thousands * 1000, end - thousands * 1000
+            yield _thousand(thousands, head, tail, separator)[first * entry : last * entry - len(separator)]
+        else:  # below 1000 the numbers are not all as wide
+            yield head + f"{tail}{separator}{head}".join(map(str, range(line, end))) + tail
+        line = end
 
 
 def _write_list(stream: IO[str], items: Iterable[str], indent: int | None) -> None:
@@ -207,7 +259,10 @@ def write_json(run: Run, stream: IO[str]) -> None:
     stream.write(separator + field("summary", run.summary()) + separator + '"rows": ')
     _write_list(stream, _row_texts(run, indent), indent)
     stream.write(separator + '"requests": ')
-    _write_list(stream, (_dumps(request_dict(run, e), indent) for e in run.exchanges), indent)
+    if indent is None:
+        _write_list(stream, (_request_text(run, e) for e in run.exchanges), indent)
+    else:
+        _write_list(stream, (_dumps(request_dict(run, e), indent) for e in run.exchanges), indent)
     stream.write(("" if indent is None else "\n") + "}\n")
 
 

@@ -151,6 +151,10 @@ class RowResults(Sequence[RowResult]):
             return self.views.lines[first:stop]
         return [self.views[i].line for i in range(first, stop)]
 
+    def line_span(self, first: int, stop: int) -> range | None:
+        """The lines of rows first..stop-1 when they are known to be consecutive lines, else None."""
+        return self.views.line_span(first, stop) if isinstance(self.views, RowTable) else None
+
     def lines_of(self, indexes: Sequence[int]) -> list[int]:
         """The lines of some rows, without making their views."""
         if isinstance(self.views, RowTable):

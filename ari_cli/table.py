@@ -70,14 +70,16 @@ class RowTable(Sequence[RowView]):
 
     # Building ---------------------------------------------------------------------------------
 
-    def _source(self, name: str) -> None:
-        if not self._sources or self._sources[-1] != name:
+    def _source(self, name: str, line: int) -> None:
+        # A source's rows come in growing line order: a file given twice starts again, as a new run,
+        # so that within a run lines only grow (`line_span` counts on it).
+        if not self._sources or self._sources[-1] != name or (self.lines and line <= self.lines[-1]):
             self._firsts.append(len(self.kinds))
             self._sources.append(name)
 
     def add_row(self, row: SourceRow) -> None:
         """One row: compact when plainly valid, else through the precise path."""
-        self._source(row.source)
+        self._source(row.source, row.line)
         index = len(self.kinds)
         self.lines.append(row.line)
         hit = quick(row.fields, self.operation) if self.dates.date_format is None else None
@@ -105,7 +107,7 @@ class RowTable(Sequence[RowView]):
                 self.add_row(row)
             return
         kinds, starts, ends = columns
-        self._source(block.source)
+        self._source(block.source, block.first_line)
         self.lines.extend(range(block.first_line, block.first_line + len(kinds)))
         self.kinds += kinds
         self.starts += starts
@@ -168,6 +170,16 @@ class RowTable(Sequence[RowView]):
         """(first row, row after the last, source) of each run of rows from one source."""
         stops = [*self._firsts[1:], len(self)] if self._firsts else []
         return list(zip(self._firsts, stops, self._sources, strict=True))
+
+    def line_span(self, first: int, stop: int) -> range | None:
+        """The lines of rows first..stop-1 when they are consecutive lines of one source, else None."""
+        if stop <= first:
+            return None
+        run = bisect_right(self._firsts, first) - 1
+        if run + 1 < len(self._firsts) and self._firsts[run + 1] < stop:
+            return None
+        low, high = self.lines[first], self.lines[stop - 1]
+        return range(low, high + 1) if high - low == stop - 1 - first else None
 
     def line(self, index: int) -> int:
         """The line of a row, without making its view."""

@@ -322,6 +322,37 @@ def test_a_sorted_export_over_several_files_and_blocks(monkeypatch: pytest.Monke
     assert compact.summary()["skipped"] == 2 * 6 * 3
 
 
+def test_thousands_of_lines_a_file_given_twice_and_gaps_are_written_as_the_general_path_does() -> None:
+    # Consecutive lines are written a thousand at a time, from slices of each thousand's text: runs
+    # across thousands, a file read twice (its lines start again) and blank lines (gaps) must not fool it.
+    rng = random.Random(5)
+    lines = ["propertyid,roomid,date,threshold"]
+    for room in range(4):
+        value = rng.randint(0, 9)
+        for offset in range(300):
+            value = value if rng.random() < 0.9 else rng.randint(0, 9)
+            lines.append(f"H{room % 3},R{room},{day(offset)},{value}")
+    Path("big.csv").write_text("\n".join(lines) + "\n")
+    gaps = [*lines[:900], "", *lines[900:1000], "", "", *lines[1000:]]
+    Path("gaps.csv").write_text("\n".join(gaps) + "\n")
+    for files in (("big.csv", "big.csv"), ("gaps.csv",)):
+        options = PushOptions(Operation.THRESHOLD, files, TODAY, dry_run=True, last_wins=True)
+        compact, reference = both(options)
+        assert_same(compact, reference)
+
+
+@pytest.mark.parametrize(
+    "span",
+    [range(2, 5), range(2, 1000), range(998, 1003), range(999, 2001), range(1000, 2000), range(1000, 1001),
+     range(1500, 1501), range(12345, 15678), range(999_998, 1_000_003), range(7, 7)],
+)  # fmt: skip
+@pytest.mark.parametrize(("head", "tail", "separator"), [("", "", ", "), ('{"line": ', "}", ", "), ("a,", ",b\n", "")])
+def test_numbered_lines_are_each_line_written_out(span: range, head: str, tail: str, separator: str) -> None:
+    pieces = list(render._numbered(span, head, tail, separator))
+    assert separator.join(pieces) == separator.join(f"{head}{line}{tail}" for line in span)
+    assert all(pieces) and len(pieces) <= len(span) // 1000 + 2
+
+
 @pytest.mark.parametrize(
     "rows",
     [
