@@ -71,8 +71,14 @@ FirstNightOrFullStay = Annotated[Literal[3, 4], ExactInt]
 PercentOfStay = Annotated[Literal[3], ExactInt]
 
 
+# Each model's validator is built when first used, not on import: a threshold or maxadv dry run
+# uses none of them (its rows are checked as they are read), and building them all, with pydantic's
+# search for plugins, cost a tenth of its start-up.
+_LAZY = ConfigDict(defer_build=True)
+
+
 class _Wire(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, **_LAZY)
 
 
 class _Envelope(_Wire):
@@ -194,7 +200,7 @@ ServiceText = Annotated[str, AfterValidator(_whole_characters)]
 class ErrorItem(BaseModel):
     """One entry of a response's `errors` list."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", **_LAZY)
 
     code: int | None = None
     # A null message must not make the whole response unreadable: the code still tells what failed.
@@ -204,7 +210,7 @@ class ErrorItem(BaseModel):
 class PushResponse(BaseModel):
     """The common response body; every field is optional in the spec."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", **_LAZY)
 
     # Strict: lax parsing would read "true", "yes", "on" or 1 as a success, which is a guess.
     success: StrictBool | None = None

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from ari_cli.batch import policy_value, wire_value
+from ari_cli.exchange import Exchange, Problem, Watcher
 from ari_cli.journal import (
     FAILED,
     OK,
@@ -26,7 +27,6 @@ from ari_cli.operations import Operation
 from ari_cli.plan import Record
 from ari_cli.records import RowView
 from ari_cli.results import RowResult
-from ari_cli.send import Exchange, Problem, Watcher
 
 T = TypeVar("T")
 _FIELD = {Operation.THRESHOLD: "threshold", Operation.MAXADV: "time"}

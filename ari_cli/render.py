@@ -23,11 +23,11 @@ from rich.table import Table
 from rich.text import Text
 
 from ari_cli.console import console as console  # the one console, re-exported for callers of this module
+from ari_cli.exchange import Exchange, Problem, Trace
 from ari_cli.printable import printable
 from ari_cli.protocol import Operation
 from ari_cli.results import RowResult, RowResults, Run, Shared, Status, rows_with
 from ari_cli.secrets import masked_body, masked_text, scrub
-from ari_cli.send import Exchange, Problem, Trace
 
 SHOW_ALL_UP_TO = 50
 _STYLE = {Status.OK: "green", Status.FAILED: "bold red", Status.INVALID: "red", Status.SKIPPED: "yellow"}

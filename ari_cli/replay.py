@@ -16,10 +16,10 @@ from typing import Any, BinaryIO
 from ari_cli.batch import PLACEHOLDER_KEY, PLACEHOLDER_SOURCE
 from ari_cli.config import Connection
 from ari_cli.errors import ErrorRow, is_retryable, lookup
+from ari_cli.exchange import Outcome, Sent
 from ari_cli.exits import InputError
 from ari_cli.operations import ACTIONS, OPERATION_BY_ACTION, Operation
 from ari_cli.protocol import path_segment, push_url
-from ari_cli.send import Outcome, Sent
 
 _WHITESPACE = " \t\n\r"
 _DECODER = json.JSONDecoder()

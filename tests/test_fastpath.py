@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from ari_cli import pipeline, render
 from ari_cli.batch import DataForm, Envelope, build_body
+from ari_cli.exchange import Exchange, Outcome, Problem
 from ari_cli.exits import InputError
 from ari_cli.inputs import ReadOptions, ReadResult, SourceRow, csvfile, read_rows
 from ari_cli.inputs.csvfile import Block, CsvRows
@@ -35,7 +36,6 @@ from ari_cli.protocol import BODY_MODELS, Operation, dump_body
 from ari_cli.records import DateOptions, Parsed, Policy, parse_rows
 from ari_cli.results import NOT_SENT, RowResult, Run, Status, attribute
 from ari_cli.secrets import masked_body
-from ari_cli.send import Exchange, Outcome, Problem
 from ari_cli.table import read_table
 from ari_cli.tableplan import plan_table
 

@@ -98,3 +98,16 @@ def test_a_request_builds_only_the_command_it_runs(case: str, tmp_path: Path) ->
     args, env = CASES[case]
     loaded = _modules("from ari_cli.cli import main; main()", args, env, tmp_path)
     assert loaded & COMMAND_MODULES == BUILDS[case]
+
+
+SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "threshold.csv"
+
+
+@pytest.mark.parametrize("output", ["json", "table"])
+def test_a_dry_run_loads_no_http_client_and_no_journal(output: str, tmp_path: Path) -> None:
+    # A dry run sends nothing and records nothing: the HTTP client and sqlite are for runs that do.
+    args = ["threshold", "push", str(SAMPLE), "--dry-run", "--output", output]
+    loaded = _modules("from ari_cli.cli import main; main()", args, {}, tmp_path)
+    assert "ari_cli.pipeline" in loaded  # it did run
+    heavy = ("httpx", "stamina", "sqlite3", "ari_cli.send", "ari_cli.journal", "ari_cli.recorder", "ari_cli.sandbox")
+    assert sorted(m for m in loaded if any(m == h or m.startswith(h + ".") for h in heavy)) == []

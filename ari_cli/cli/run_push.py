@@ -8,21 +8,23 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from ari_cli.batch import DataForm
 from ari_cli.config import Connection, ConnectionFlags, Settings, resolve_settings
 from ari_cli.config_file import TUNING_DEFAULTS
+from ari_cli.exchange import Exchange, SendOptions, Tee, Trace, Watcher, encode
 from ari_cli.exits import ConfigError, UsageProblem
 from ari_cli.inputs import ReadOptions, SourceRow
-from ari_cli.journal import Journal, RunStart
 from ari_cli.pipeline import Known, Prepared, PushOptions, execute, prepare
 from ari_cli.protocol import Operation
-from ari_cli.recorder import Recorder, open_journal, row_outcomes
 from ari_cli.results import Run
-from ari_cli.send import Exchange, SendOptions, Tee, Trace, Watcher, encode
+
+if TYPE_CHECKING:  # the journal (sqlite) is loaded only by runs it hears of
+    from ari_cli.journal import Journal, RunStart
+    from ari_cli.recorder import Recorder
 
 
 def _policies(operation: Operation, path: Path | None) -> str | None:
@@ -78,6 +80,7 @@ def settings_for(a: dict[str, Any]) -> Settings:
     flags = ConnectionFlags(
         a["base_url"], a["source_id"], a["api_key_file"], a["path_segment"], a.get("profile"), a.get("config")
     )
+
     ctx = _current_context()
 
     def given(name: str) -> bool:
@@ -129,6 +132,8 @@ class Screen(Watcher):
 
 
 def run_start(operation: Operation, a: dict[str, Any], options: PushOptions, connection: Connection) -> RunStart:
+    from ari_cli.journal import RunStart
+
     ctx = _current_context()
     command = getattr(ctx, "command_path", "") or f"ari-cli {operation.value} push"
     kept = ("batch_size", "data_form", "no_merge", "overlaps", "skip_invalid", "changed_only", "concurrency", "rate",
@@ -154,14 +159,20 @@ def run_push(operation: Operation, a: dict[str, Any], rows: Sequence[SourceRow] 
     if options.changed_only and a["no_journal"]:
         raise UsageProblem("--changed-only reads the journal, which --no-journal turns off: give one of them")
     warn = lambda message: render.notices([message], err)  # noqa: E731
-    journal = (
-        None if a["no_journal"] or (options.dry_run and not options.changed_only) else open_journal(os.environ, warn)
-    )
+    journal = None
+    if not a["no_journal"] and (not options.dry_run or options.changed_only):
+        from ari_cli.recorder import open_journal
+
+        journal = open_journal(os.environ, warn)
     if options.changed_only and journal is None:
         raise ConfigError(
             "--changed-only needs the journal, which cannot be opened", "set ARI_HOME to a writable folder"
         )
-    recorder = Recorder(journal, warn) if journal is not None else None
+    recorder = None
+    if journal is not None:
+        from ari_cli.recorder import Recorder
+
+        recorder = Recorder(journal, warn)
     try:
         with _connection(a, settings, needed=not options.dry_run) as connection:
             if a["sandbox"] and connection and not quiet:
@@ -200,6 +211,8 @@ def send_recorded(
         watch = Tee(screen, recorder) if recorder is not None else screen
         run = execute(options, prepared, connection, watch, interruptible=True, rebuild=rebuild)
     if recorder is not None:
+        from ari_cli.recorder import row_outcomes
+
         recorder.finish(row_outcomes(run.rows), run.summary(), int(run.exit_code()))
     return run
 

@@ -12,6 +12,7 @@ from ari_cli.cli.history import journal
 from ari_cli.cli.push import push_defaults
 from ari_cli.cli.run_push import run_start, send_recorded, settings_for, show
 from ari_cli.config import Connection
+from ari_cli.exchange import SendOptions
 from ari_cli.exits import UsageProblem
 from ari_cli.journal import Journal, journal_path
 from ari_cli.operations import Operation
@@ -19,7 +20,6 @@ from ari_cli.pipeline import Prepared, PushOptions
 from ari_cli.recorder import Recorder
 from ari_cli.records import Parsed
 from ari_cli.retry import RetryPlan, plan_retry, with_key
-from ari_cli.send import SendOptions
 
 
 def _where(plan: RetryPlan, a: dict[str, Any], key: str) -> Connection:
