@@ -87,12 +87,26 @@ class LevelCells(dict[tuple[str, ...], int]):
 
     def __init__(self, operation: Operation, kind: Callable[[tuple[str, ...], str], int]) -> None:
         super().__init__()
-        self.operation = operation
         self.kind = kind
+        # An export holds a few distinct values and tens of thousands of (key, value) pairs: each
+        # value is judged once.
+        self._plain: dict[str, bool] = _PlainValues(operation)
 
     def __missing__(self, cells: tuple[str, ...]) -> int:
-        *key, value = (cell.strip() for cell in cells)
-        plain = all(key) and plain_value(value, self.operation)
-        found = self.kind(tuple(key), value) if plain else NOT_PLAIN
+        key = tuple(map(str.strip, cells[:-1]))
+        value = cells[-1].strip()
+        found = self.kind(key, value) if all(key) and self._plain[value] else NOT_PLAIN
         self[cells] = found
         return found
+
+
+class _PlainValues(dict[str, bool]):
+    """A value's text -> whether `plain_value` takes it, judged once."""
+
+    def __init__(self, operation: Operation) -> None:
+        super().__init__()
+        self.operation = operation
+
+    def __missing__(self, value: str) -> bool:
+        plain = self[value] = plain_value(value, self.operation)
+        return plain

@@ -161,7 +161,7 @@ class RecordEntry:
     end: dt.date
     value: str
     fragment: dict[str, Any] | None
-    refs: tuple[int, ...]
+    refs: Sequence[int]
 
 
 @dataclass(frozen=True, slots=True)

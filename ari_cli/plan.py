@@ -28,7 +28,9 @@ class PlanOptions:
     last_wins: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: a big run makes a hundred thousand records, and a frozen dataclass sets each field
+# through object.__setattr__, which doubled the cost of making them. Nothing changes one once made.
+@dataclass(slots=True)
 class Record:
     """One record to send: a value for a key over [start, end], and the rows it carries."""
 
@@ -36,11 +38,19 @@ class Record:
     start: dt.date
     end: dt.date
     value: Value
-    refs: tuple[int, ...]  # in row order, each row once
+    refs: Sequence[int]  # in row order, each row once: see `row_refs`
 
     @property
     def propertyid(self) -> str:
         return self.key[0]
+
+
+def row_refs(rows: Sequence[int]) -> Sequence[int]:
+    """Rows in order, each once, as a record keeps them: a range when they are consecutive (a sorted
+    export's are, and a range of a thousand rows is one small object), else a tuple."""
+    if rows and rows[-1] - rows[0] == len(rows) - 1:
+        return range(rows[0], rows[-1] + 1)
+    return tuple(rows)
 
 
 @dataclass
@@ -220,7 +230,7 @@ def plan_keys(settings: Sequence[Setting], views: Sequence[RowView], options: Pl
     for key, segments in by_key.items():
         records = keyed.records[key] = []
         for piece in _pieces(segments, options.merge):
-            refs = tuple(sorted(piece.refs))
+            refs = row_refs(sorted(piece.refs))
             records.append(Record(key, piece.start, piece.end, piece.value, refs))
             carried.update(refs)
     for setting in settings:

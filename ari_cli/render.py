@@ -44,7 +44,7 @@ def _problem_text(problem: Problem) -> str:
     return scrub(f"{code}{problem.message}{status}")
 
 
-def _span(groups: list[tuple[int, ...]]) -> range | None:
+def _span(groups: list[Sequence[int]]) -> range | None:
     """The rows of records that carry runs of rows one after another (as a sorted file's do), else None."""
     first = stop = groups[0][0] if groups and groups[0] else 0
     for refs in groups:

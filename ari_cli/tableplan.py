@@ -17,7 +17,7 @@ from itertools import chain, compress, pairwise, repeat
 from operator import add, and_, eq, gt, ne, not_, or_, sub
 
 from ari_cli.inputs import ReadResult
-from ari_cli.plan import Plan, PlanOptions, Record, clipped_warning, plan_keys, plan_settings, skipped_note
+from ari_cli.plan import Plan, PlanOptions, Record, clipped_warning, plan_keys, plan_settings, row_refs, skipped_note
 from ari_cli.protocol import Operation
 from ari_cli.records import DateOptions, Parsed, Policy, Setting, parse_rows
 from ari_cli.table import PRECISE, RowTable, read_table
@@ -99,7 +99,7 @@ def _sorted_runs(table: RowTable, bounds: list[int], options: PlanOptions) -> li
         return None  # a key comes back after others
     days = _Days()
     values = map(table.values.__getitem__, kinds)
-    refs = map(tuple, map(range, firsts, stops))
+    refs = map(range, firsts, stops)
     return list(map(Record, keys, map(days.__getitem__, starts), map(days.__getitem__, ends), values, refs))
 
 
@@ -184,7 +184,7 @@ def _assemble(
             continue
         state.records.append((state.kind, state.start, state.end, state.refs))
         for kind, start, end, refs in state.records:
-            rows = tuple(refs[0]) if len(refs) == 1 else tuple(chain.from_iterable(refs))
+            rows = row_refs(refs[0] if len(refs) == 1 else tuple(chain.from_iterable(refs)))
             first, last = dt.date.fromordinal(start), dt.date.fromordinal(end)
             plan.records.append(Record(key, first, last, table.values[kind], rows))
     warnings = list(zip(keyed.warned, plan.warnings, strict=True))

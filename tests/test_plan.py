@@ -31,7 +31,7 @@ def views(n: int) -> list[RowView]:
 
 
 def spans(records: list[Record]) -> list[tuple[str, str, object, tuple[int, ...]]]:
-    return [(r.start.isoformat(), r.end.isoformat(), r.value, r.refs) for r in records]
+    return [(r.start.isoformat(), r.end.isoformat(), r.value, tuple(r.refs)) for r in records]
 
 
 def run(rows: list[Setting], **options: bool) -> tuple[list[tuple[str, str, object, tuple[int, ...]]], object]:
