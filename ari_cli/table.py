@@ -70,11 +70,11 @@ class RowTable(Sequence[RowView]):
 
     # Building ---------------------------------------------------------------------------------
 
-    def _source(self, name: str, line: int) -> None:
+    def _source(self, name: str, line: int, row: int | None = None) -> None:
         # A source's rows come in growing line order: a file given twice starts again, as a new run,
         # so that within a run lines only grow (`line_span` counts on it).
         if not self._sources or self._sources[-1] != name or (self.lines and line <= self.lines[-1]):
-            self._firsts.append(len(self.kinds))
+            self._firsts.append(len(self.kinds) if row is None else row)
             self._sources.append(name)
 
     def add_row(self, row: SourceRow) -> None:
@@ -101,38 +101,38 @@ class RowTable(Sequence[RowView]):
 
     def add_block(self, block: Block) -> None:
         """A CSV block: a column at a time when every row is plainly valid, else row by row."""
-        columns = self._plain(block)
-        if columns is None:
-            for row in block.rows():
-                self.add_row(row)
+        count = len(self.kinds)
+        if self._plain(block):
+            self._source(block.source, block.first_line, count)
+            self.lines.extend(range(block.first_line, block.first_line + len(self.kinds) - count))
             return
-        kinds, starts, ends = columns
-        self._source(block.source, block.first_line)
-        self.lines.extend(range(block.first_line, block.first_line + len(kinds)))
-        self.kinds += kinds
-        self.starts += starts
-        self.ends += ends
+        del self.kinds[count:], self.starts[count:], self.ends[count:]
+        for row in block.rows():
+            self.add_row(row)
 
-    def _plain(self, block: Block) -> tuple[list[int], list[int], list[int]] | None:
+    def _plain(self, block: Block) -> bool:
+        """Append the block's rows to kinds, starts and ends, and tell whether they all are plain (when
+        not, the caller drops what was appended). Appending in place, and looking for a row that is not
+        plain in what was appended, spares copying a million-row run's columns twice."""
         if self.dates.date_format is not None or (block.has("days") and any(map(str.strip, block.column("days")))):
-            return None
+            return False
         names = ["propertyid", "roomid"] + (["rateid"] if self.operation is Operation.MAXADV else [])
         names.append(value_name(self.operation))
         if not all(map(block.has, names)):
-            return None
-        kinds = list(map(self._cells.__getitem__, zip(*map(block.column, names), strict=True)))
+            return False
+        count = len(self.kinds)
+        self.kinds += map(self._cells.__getitem__, zip(*map(block.column, names), strict=True))
         if block.has("date"):
-            starts = ends = list(map(self._dates.__getitem__, block.column("date")))
+            self.starts += map(self._dates.__getitem__, block.column("date"))
+            self.ends += self.starts[count:]
         elif block.has("start") and block.has("end"):
-            starts = list(map(self._dates.__getitem__, block.column("start")))
-            ends = list(map(self._dates.__getitem__, block.column("end")))
-            if NOT_PLAIN in ends or any(map(lt, ends, starts)):
-                return None
+            self.starts += map(self._dates.__getitem__, block.column("start"))
+            self.ends += map(self._dates.__getitem__, block.column("end"))
+            if _holds(self.ends, NOT_PLAIN, count) or any(map(lt, self.ends[count:], self.starts[count:])):
+                return False
         else:
-            return None
-        if NOT_PLAIN in kinds or NOT_PLAIN in starts:
-            return None
-        return kinds, starts, ends
+            return False
+        return not _holds(self.kinds, NOT_PLAIN, count) and not _holds(self.starts, NOT_PLAIN, count)
 
     # Reading ----------------------------------------------------------------------------------
 
@@ -184,6 +184,15 @@ class RowTable(Sequence[RowView]):
     def line(self, index: int) -> int:
         """The line of a row, without making its view."""
         return self.lines[index]
+
+
+def _holds(values: list[int], value: int, start: int) -> bool:
+    """Whether values[start:] holds `value`, without copying it."""
+    try:
+        values.index(value, start)
+    except ValueError:
+        return False
+    return True
 
 
 def read_table(read: ReadResult, operation: Operation, dates: DateOptions) -> RowTable:
