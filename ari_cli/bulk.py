@@ -23,7 +23,7 @@ T = TypeVar("T")
 
 # Allocations of tracked objects (less those freed) past which a preparation counts as big: a few
 # thousand rows' worth. Small runs, and the test suite's thousands of them, keep the usual collector.
-BIG_HEAP = 200_000
+BIG_HEAP = 100_000
 
 
 def gc_paused(function: Callable[P, T]) -> Callable[P, T]:
