@@ -80,7 +80,6 @@ def settings_for(a: dict[str, Any]) -> Settings:
     flags = ConnectionFlags(
         a["base_url"], a["source_id"], a["api_key_file"], a["path_segment"], a.get("profile"), a.get("config")
     )
-
     ctx = _current_context()
 
     def given(name: str) -> bool:
