@@ -58,16 +58,15 @@ def _span(groups: list[Sequence[int]]) -> range | None:
 def _lines(run: Run, exchange: Exchange) -> Sequence[int]:
     """The lines of the rows a request carries, in order: a range when they are consecutive."""
     groups = [run.records[i].refs for i in exchange.records]
-    refs: Sequence[int] | None = _span(groups)
+    span = _span(groups)
     rows = run.rows
+    if isinstance(rows, RowResults) and span is not None:
+        lines = rows.line_span(span.start, span.stop)
+        if lines is not None:
+            return lines
+    refs: Sequence[int] = sorted(set(chain.from_iterable(groups))) if span is None else span
     if isinstance(rows, RowResults):
-        if isinstance(refs, range):
-            span = rows.line_span(refs.start, refs.stop)
-            if span is not None:
-                return span
-        return rows.lines_of(sorted(set(chain.from_iterable(groups))) if refs is None else refs)
-    if refs is None:
-        refs = sorted(set(chain.from_iterable(groups)))
+        return rows.lines_of(refs)
     return [rows[ref].view.line for ref in refs]
 
 
