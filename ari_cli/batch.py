@@ -17,13 +17,8 @@ from itertools import pairwise
 from operator import attrgetter
 from typing import Any
 
+from ari_cli.operations import Operation
 from ari_cli.plan import Record
-from ari_cli.protocol import (
-    BODY_MODELS,
-    Operation,
-    PolicyDetails,
-    dump_body,
-)
 from ari_cli.records import Policy
 
 _DAY = dt.timedelta(days=1)
@@ -105,6 +100,8 @@ def build_body(operation: Operation, envelope: Envelope, records: Sequence[Recor
         "propertyid": first.propertyid,
     }
     if operation is Operation.POLICY:
+        from ari_cli.protocol import BODY_MODELS, PolicyDetails, dump_body  # pydantic: policies only
+
         policy = first.value
         assert isinstance(policy, Policy)
         rules = list(policy.rules)

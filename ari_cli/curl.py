@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from urllib.parse import quote
 
-from ari_cli.protocol import REQUEST_HEADERS
+from ari_cli.operations import REQUEST_HEADERS
 from ari_cli.secrets import keys_in, scrub, spellings
 
 KEY_VARIABLE = "ARI_API_KEY"

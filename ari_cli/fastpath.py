@@ -14,11 +14,10 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any, TypeGuard
 
-from ari_cli.operations import Operation
+from ari_cli.operations import CLEAR, THRESHOLD_MAX, TIME_MAX, TIME_MIN, Operation
 
-CLEAR = "n/a"
 NOT_PLAIN = -1
-_RANGES = {Operation.THRESHOLD: ("threshold", 0, 999), Operation.MAXADV: ("time", 1, 999)}
+_RANGES = {Operation.THRESHOLD: ("threshold", 0, THRESHOLD_MAX), Operation.MAXADV: ("time", TIME_MIN, TIME_MAX)}
 
 
 def value_name(operation: Operation) -> str:

@@ -1,12 +1,14 @@
-"""The three push operations and their wire actions, with no heavy imports.
+"""The parts of the wire format that need no pydantic: operations and actions, value limits, the URL.
 
-Kept apart from `protocol` (which needs pydantic) so that the command-line modules loaded for
-`--help`, `--version` and completion stay light.
+Kept apart from `protocol` (which holds the pydantic models and re-exports all of this) so that
+`--help`, `--version`, completion and a threshold or maxadv dry run, whose rows are checked as
+they are read, never load pydantic.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
+from urllib.parse import quote
 
 
 class Operation(StrEnum):
@@ -39,3 +41,26 @@ OPERATION_BY_ACTION: dict[str, Operation] = {action: op for op, action in ACTION
 # The spec only says "cpb followed by two characters"; the id is assigned by the service, so any
 # two are taken except whitespace and `/`, which would break the URL path it is placed in.
 SOURCE_ID_PATTERN = r"^cpb[^\s/]{2}$"
+
+CLEAR = "n/a"
+THRESHOLD_MAX = 999
+TIME_MIN, TIME_MAX = 1, 999
+PERCENT_MIN, PERCENT_MAX = 1, 100
+DEPOSIT_INTERVALS: tuple[int, ...] = (*range(1, 11), 30, 45, 60)
+# Sent when depositintervalunits is 0: the field is required on the wire but only meaningful
+# for units 1, and 0 can never be mistaken for a real interval (those start at 1).
+UNUSED_DEPOSIT_INTERVAL = 0
+
+REQUEST_HEADERS: dict[str, str] = {"accept": "application/json", "content-type": "application/json"}
+
+
+def push_url(base_url: str, source_id: str, segment: str) -> str:
+    """The endpoint `{base_url}/v2/push_ari/{sourceid}/{segment}`."""
+    return f"{base_url.rstrip('/')}/v2/push_ari/{quote(source_id, safe='')}/{segment}"
+
+
+def path_segment(template: str, action: str, propertyid: str) -> str:
+    """Fill `{action}` and `{propertyid}` in the configured last path segment."""
+    # Only the filled-in values are escaped: the template may hold slashes on purpose, but a
+    # property id such as "H 1/2" must stay inside one path segment.
+    return template.replace("{action}", quote(action, safe="")).replace("{propertyid}", quote(propertyid, safe=""))

@@ -13,9 +13,9 @@ from ari_cli.changes import Accepted, keep_changed
 from ari_cli.config import Connection
 from ari_cli.exchange import Exchange, Route, SendOptions, Watcher
 from ari_cli.inputs import ReadOptions, ReadResult, SourceRow, read_rows
+from ari_cli.operations import Operation, path_segment, push_url
 from ari_cli.plan import Plan, PlanOptions
 from ari_cli.policies import load_policies
-from ari_cli.protocol import Operation, path_segment, push_url
 from ari_cli.records import DateOptions, Parsed
 from ari_cli.results import Run, attribute, unsent
 from ari_cli.tableplan import validate_and_plan

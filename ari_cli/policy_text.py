@@ -8,8 +8,10 @@ messages and `policy describe` all say a policy the same way.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from ari_cli.protocol import CancellationRule, Deposit
+if TYPE_CHECKING:
+    from ari_cli.protocol import CancellationRule, Deposit
 
 APPLIED_WORDS = {3: "the first night", 4: "the stay"}
 

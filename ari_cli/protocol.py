@@ -1,7 +1,8 @@
 """The push service's wire format: request bodies, the response, actions and the URL.
 
 Field names, types and allowed values follow the spec's field tables exactly. Everything that
-goes on the wire, or is read back from it, passes through these models.
+goes on the wire, or is read back from it, passes through these models. What needs no pydantic
+(operations, value limits, the URL) lives in `operations` and is re-exported here.
 """
 
 from __future__ import annotations
@@ -9,25 +10,26 @@ from __future__ import annotations
 import datetime as dt
 import re
 from typing import Annotated, Any, Literal
-from urllib.parse import quote
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, model_validator
 
-# Re-exported: these live in a module light enough for start-up and for the configuration.
+# Re-exported: these live in a module without pydantic, light enough for start-up and dry runs.
 from ari_cli.operations import ACTIONS as ACTIONS
+from ari_cli.operations import CLEAR as CLEAR
+from ari_cli.operations import DEPOSIT_INTERVALS as DEPOSIT_INTERVALS
 from ari_cli.operations import LABELS as LABELS
 from ari_cli.operations import OPERATION_BY_ACTION as OPERATION_BY_ACTION
+from ari_cli.operations import PERCENT_MAX as PERCENT_MAX
+from ari_cli.operations import PERCENT_MIN as PERCENT_MIN
+from ari_cli.operations import REQUEST_HEADERS as REQUEST_HEADERS
 from ari_cli.operations import SOURCE_ID_PATTERN as SOURCE_ID_PATTERN
+from ari_cli.operations import THRESHOLD_MAX as THRESHOLD_MAX
+from ari_cli.operations import TIME_MAX as TIME_MAX
+from ari_cli.operations import TIME_MIN as TIME_MIN
+from ari_cli.operations import UNUSED_DEPOSIT_INTERVAL as UNUSED_DEPOSIT_INTERVAL
 from ari_cli.operations import Operation as Operation
-
-CLEAR = "n/a"
-THRESHOLD_MAX = 999
-TIME_MIN, TIME_MAX = 1, 999
-PERCENT_MIN, PERCENT_MAX = 1, 100
-DEPOSIT_INTERVALS: tuple[int, ...] = (*range(1, 11), 30, 45, 60)
-# Sent when depositintervalunits is 0: the field is required on the wire but only meaningful
-# for units 1, and 0 can never be mistaken for a real interval (those start at 1).
-UNUSED_DEPOSIT_INTERVAL = 0
+from ari_cli.operations import path_segment as path_segment
+from ari_cli.operations import push_url as push_url
 
 
 def _iso_date(value: str) -> str:
@@ -221,18 +223,3 @@ class PushResponse(BaseModel):
 def dump_body(body: RequestBody) -> dict[str, Any]:
     """The JSON-ready dict of a request body, fields in the spec's order."""
     return body.model_dump(mode="json")
-
-
-def push_url(base_url: str, source_id: str, segment: str) -> str:
-    """The endpoint `{base_url}/v2/push_ari/{sourceid}/{segment}`."""
-    return f"{base_url.rstrip('/')}/v2/push_ari/{quote(source_id, safe='')}/{segment}"
-
-
-def path_segment(template: str, action: str, propertyid: str) -> str:
-    """Fill `{action}` and `{propertyid}` in the configured last path segment."""
-    # Only the filled-in values are escaped: the template may hold slashes on purpose, but a
-    # property id such as "H 1/2" must stay inside one path segment.
-    return template.replace("{action}", quote(action, safe="")).replace("{propertyid}", quote(propertyid, safe=""))
-
-
-REQUEST_HEADERS: dict[str, str] = {"accept": "application/json", "content-type": "application/json"}

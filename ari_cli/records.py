@@ -9,15 +9,14 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ari_cli.dates import parse_date, parse_days
 from ari_cli.exits import InputError
 from ari_cli.fastpath import quick
 from ari_cli.inputs import SourceRow
 from ari_cli.inputs.columns import NAMED_POLICY, POLICY_VALUES
-from ari_cli.policy_text import describe_policy
-from ari_cli.protocol import (
+from ari_cli.operations import (
     CLEAR,
     DEPOSIT_INTERVALS,
     PERCENT_MAX,
@@ -26,10 +25,13 @@ from ari_cli.protocol import (
     TIME_MAX,
     TIME_MIN,
     UNUSED_DEPOSIT_INTERVAL,
-    CancellationRule,
-    Deposit,
     Operation,
 )
+from ari_cli.policy_text import describe_policy
+
+if TYPE_CHECKING:
+    # The policy models need pydantic, loaded when a policy row is read: threshold and maxadv runs never need it.
+    from ari_cli.protocol import CancellationRule, Deposit
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +257,8 @@ def _deposit(errs: _RowErrors, fields: Mapping[str, Any]) -> Deposit | None:
         interval = None
     if None in (policy, kind, amount, applied, units, interval):
         return None
+    from ari_cli.protocol import Deposit
+
     return Deposit.model_validate(
         {
             "depositpolicy": policy,
@@ -316,6 +320,8 @@ def _rule(errs: _RowErrors, fields: Mapping[str, Any]) -> CancellationRule | Non
     applied = _choice(errs, fields, "penaltyapplied", _APPLIED)
     if None in (level, policyid, days, kind, amount, applied):
         return None
+    from ari_cli.protocol import CancellationRule
+
     return CancellationRule.model_validate(
         {
             "policyid": policyid,

@@ -24,8 +24,8 @@ from rich.text import Text
 
 from ari_cli.console import console as console  # the one console, re-exported for callers of this module
 from ari_cli.exchange import Exchange, Problem, Trace
+from ari_cli.operations import Operation
 from ari_cli.printable import printable
-from ari_cli.protocol import Operation
 from ari_cli.results import RowResult, RowResults, Run, Shared, Status, rows_with
 from ari_cli.secrets import masked_body, masked_text, scrub
 

@@ -18,8 +18,7 @@ from ari_cli.config import Connection
 from ari_cli.errors import ErrorRow, is_retryable, lookup
 from ari_cli.exchange import Outcome, Sent
 from ari_cli.exits import InputError
-from ari_cli.operations import ACTIONS, OPERATION_BY_ACTION, Operation
-from ari_cli.protocol import path_segment, push_url
+from ari_cli.operations import ACTIONS, OPERATION_BY_ACTION, Operation, path_segment, push_url
 
 _WHITESPACE = " \t\n\r"
 _DECODER = json.JSONDecoder()

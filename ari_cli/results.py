@@ -20,8 +20,8 @@ from typing import overload
 
 from ari_cli.exchange import Exchange, Outcome, Problem
 from ari_cli.exits import ExitCode
+from ari_cli.operations import Operation
 from ari_cli.plan import Plan, Record
-from ari_cli.protocol import Operation
 from ari_cli.records import RowView
 from ari_cli.table import RowTable
 

@@ -21,7 +21,7 @@ from typing import overload
 from ari_cli.fastpath import NOT_PLAIN, DateCells, LevelCells, quick, value_name
 from ari_cli.inputs import ReadResult, SourceRow
 from ari_cli.inputs.csvfile import Block, CsvRows
-from ari_cli.protocol import Operation
+from ari_cli.operations import Operation
 from ari_cli.records import DateOptions, RowView, Setting, parse_level_row
 
 PRECISE = NOT_PLAIN  # the kind of a row kept as the precise path's objects

@@ -17,8 +17,8 @@ from itertools import chain, compress, pairwise, repeat
 from operator import add, and_, eq, gt, ne, not_, or_, sub
 
 from ari_cli.inputs import ReadResult
+from ari_cli.operations import Operation
 from ari_cli.plan import Plan, PlanOptions, Record, clipped_warning, plan_keys, plan_settings, row_refs, skipped_note
-from ari_cli.protocol import Operation
 from ari_cli.records import DateOptions, Parsed, Policy, Setting, parse_rows
 from ari_cli.table import PRECISE, RowTable, read_table
 

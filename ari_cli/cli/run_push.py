@@ -18,8 +18,8 @@ from ari_cli.config_file import TUNING_DEFAULTS
 from ari_cli.exchange import Exchange, SendOptions, Tee, Trace, Watcher, encode
 from ari_cli.exits import ConfigError, UsageProblem
 from ari_cli.inputs import ReadOptions, SourceRow
+from ari_cli.operations import Operation
 from ari_cli.pipeline import Known, Prepared, PushOptions, execute, prepare
-from ari_cli.protocol import Operation
 from ari_cli.results import Run
 
 if TYPE_CHECKING:  # the journal (sqlite) is loaded only by runs it hears of

@@ -8,7 +8,7 @@ import threading
 from collections.abc import Iterable
 from typing import Any
 
-from ari_cli.protocol import CLEAR, Operation
+from ari_cli.operations import CLEAR, Operation
 from ari_cli.sandbox.rules import Change, Key
 
 ONE_DAY = dt.timedelta(days=1)
