@@ -248,16 +248,22 @@ def _lines(chunk: str) -> tuple[str, str] | None:
     return (chunk[: -len(newline)] if chunk.endswith(newline) else chunk), newline
 
 
-def _block(source: str, body: str, newline: str, before: int, layout: _Layout) -> Block | None:
-    """Lines without quotes as one block, or None when one is not exactly as wide as the header."""
-    if _END in body:
+def _block(source: str, chunk: str, before: int, layout: _Layout) -> Block | None:
+    """A chunk of lines without quotes as one block, or None when a line is not exactly as wide as the
+    header (or a line ends another way: `_lines` sorts those out)."""
+    if _END in chunk:
         return None
     delimiter, width = layout.delimiter, layout.width
+    newline = "\r\n" if "\r" in chunk else "\n"
+    body = chunk[: -len(newline)] if chunk.endswith(newline) else chunk
     # One split for all the lines: each line's cells, then an end marker (a cached one-character
     # string, so no allocation). Without quotes every line is one record; the lines are all exactly
     # as wide as the header when every marker falls where a row of that width ends.
-    cells = body.replace(newline, f"{delimiter}{_END}{delimiter}").split(delimiter)
-    ends = body.count(newline)
+    text = body.replace(newline, f"{delimiter}{_END}{delimiter}")
+    if newline == "\r\n" and ("\r" in text or "\n" in text):
+        return None  # a lone carriage return or line feed among CRLF lines
+    cells = text.split(delimiter)
+    ends = text.count(_END)
     if len(cells) != (ends + 1) * (width + 1) - 1 or cells[width :: width + 1].count(_END) != ends:
         return None
     return Block(source, before + 1, cells, layout, width + 1)
@@ -315,15 +321,15 @@ def _pieces(source: Source, layout: _Layout) -> Iterator[Piece]:
             while chunk := text.read(CHUNK_CHARS):
                 if not chunk.endswith("\n"):
                     chunk += text.readline()
-                plain = _lines(chunk) if '"' not in chunk else None
                 # A chunk longer than the csv module's limit on a value may hold such a value: it words that.
-                if plain is not None and len(chunk) <= csv.field_size_limit():
-                    body, newline = plain
-                    block = _block(name, body, newline, before, layout)
-                    if block is not None:
-                        yield block
-                        before += len(block)
-                        continue
+                plain = '"' not in chunk and len(chunk) <= csv.field_size_limit()
+                if plain and (block := _block(name, chunk, before, layout)) is not None:
+                    yield block
+                    before += len(block)
+                    continue
+                lines = _lines(chunk) if plain else None
+                if lines is not None:
+                    body, newline = lines
                     # Blank or ragged lines: without quotes a line's cells are still just its split.
                     records = [line.split(layout.delimiter) for line in body.split(newline)]
                     yield from _regular(name, before + 1, records, layout)
