@@ -327,9 +327,9 @@ def _pieces(source: Source, layout: _Layout) -> Iterator[Piece]:
                     yield block
                     before += len(block)
                     continue
-                lines = _lines(chunk) if plain else None
-                if lines is not None:
-                    body, newline = lines
+                ended = _lines(chunk) if plain else None
+                if ended is not None:
+                    body, newline = ended
                     # Blank or ragged lines: without quotes a line's cells are still just its split.
                     records = [line.split(layout.delimiter) for line in body.split(newline)]
                     yield from _regular(name, before + 1, records, layout)
