@@ -148,7 +148,7 @@ class RowResults(Sequence[RowResult]):
     def lines(self, first: int, stop: int) -> Sequence[int]:
         """The lines of rows first..stop-1, without making their views."""
         if isinstance(self.views, RowTable):
-            return self.views.lines[first:stop]
+            return self.views.lines.between(first, stop)
         return [self.views[i].line for i in range(first, stop)]
 
     def line_span(self, first: int, stop: int) -> range | None:
@@ -159,7 +159,7 @@ class RowResults(Sequence[RowResult]):
         """The lines of some rows, without making their views."""
         if isinstance(self.views, RowTable):
             if isinstance(indexes, range) and indexes.step == 1:
-                return self.views.lines[indexes.start : indexes.stop].tolist()
+                return self.views.lines.between(indexes.start, indexes.stop)
             return list(map(self.views.lines.__getitem__, indexes))
         return [self.views[i].line for i in indexes]
 

@@ -12,7 +12,6 @@ The table is also the run's sequence of row views: a view is made when one is as
 from __future__ import annotations
 
 import datetime as dt
-from array import array
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from operator import lt
@@ -48,13 +47,67 @@ class Kinds:
         return found
 
 
+class LineNumbers:
+    """The line of each row, kept as runs of consecutive lines: a sorted export's million rows are a
+    few runs, and a block of rows is added in one step, not number by number."""
+
+    def __init__(self) -> None:
+        self._firsts: list[int] = []  # per run: its first row
+        self._lines: list[int] = []  # per run: the line of its first row
+        self._count = 0
+
+    def __len__(self) -> int:
+        return self._count
+
+    def last(self) -> int | None:
+        return self._lines[-1] + self._count - 1 - self._firsts[-1] if self._count else None
+
+    def add(self, first_line: int, count: int = 1) -> None:
+        """`count` rows on lines first_line, first_line + 1, ..."""
+        if count <= 0:
+            return
+        if self.last() != first_line - 1:
+            self._firsts.append(self._count)
+            self._lines.append(first_line)
+        self._count += count
+
+    def __getitem__(self, index: int) -> int:
+        if not 0 <= index < self._count:
+            raise IndexError("row index out of range")
+        run = bisect_right(self._firsts, index) - 1
+        return self._lines[run] + index - self._firsts[run]
+
+    def span(self, first: int, stop: int) -> range | None:
+        """The lines of rows first..stop-1 when they are consecutive, else None."""
+        if not 0 <= first < stop <= self._count:
+            return None
+        run = bisect_right(self._firsts, first) - 1
+        if run + 1 < len(self._firsts) and self._firsts[run + 1] < stop:
+            return None
+        low = self._lines[run] + first - self._firsts[run]
+        return range(low, low + stop - first)
+
+    def between(self, first: int, stop: int) -> list[int]:
+        """The lines of rows first..stop-1."""
+        lines: list[int] = []
+        row = max(first, 0)
+        stop = min(stop, self._count)
+        while row < stop:
+            run = bisect_right(self._firsts, row) - 1
+            end = min(stop, self._firsts[run + 1] if run + 1 < len(self._firsts) else stop)
+            low = self._lines[run] + row - self._firsts[run]
+            lines += range(low, low + end - row)
+            row = end
+        return lines
+
+
 class RowTable(Sequence[RowView]):
     """Every row of a run, in input order; plain rows as parallel lists, others as objects."""
 
     def __init__(self, operation: Operation, dates: DateOptions) -> None:
         self.operation = operation
         self.dates = dates
-        self.lines = array("q")
+        self.lines = LineNumbers()
         self.kinds: list[int] = []  # per row: the id of its key and value, or PRECISE
         self.starts: list[int] = []  # per row: first and last date as ordinals (0 for a precise row)
         self.ends: list[int] = []
@@ -73,7 +126,8 @@ class RowTable(Sequence[RowView]):
     def _source(self, name: str, line: int, row: int | None = None) -> None:
         # A source's rows come in growing line order: a file given twice starts again, as a new run,
         # so that within a run lines only grow (`line_span` counts on it).
-        if not self._sources or self._sources[-1] != name or (self.lines and line <= self.lines[-1]):
+        last = self.lines.last()
+        if not self._sources or self._sources[-1] != name or (last is not None and line <= last):
             self._firsts.append(len(self.kinds) if row is None else row)
             self._sources.append(name)
 
@@ -81,7 +135,7 @@ class RowTable(Sequence[RowView]):
         """One row: compact when plainly valid, else through the precise path."""
         self._source(row.source, row.line)
         index = len(self.kinds)
-        self.lines.append(row.line)
+        self.lines.add(row.line)
         hit = quick(row.fields, self.operation) if self.dates.date_format is None else None
         if hit is not None:
             key, start, end, value, _ = hit
@@ -104,7 +158,7 @@ class RowTable(Sequence[RowView]):
         count = len(self.kinds)
         if self._plain(block):
             self._source(block.source, block.first_line, count)
-            self.lines.extend(range(block.first_line, block.first_line + len(self.kinds) - count))
+            self.lines.add(block.first_line, len(self.kinds) - count)
             return
         del self.kinds[count:], self.starts[count:], self.ends[count:]
         for row in block.rows():
@@ -178,8 +232,7 @@ class RowTable(Sequence[RowView]):
         run = bisect_right(self._firsts, first) - 1
         if run + 1 < len(self._firsts) and self._firsts[run + 1] < stop:
             return None
-        low, high = self.lines[first], self.lines[stop - 1]
-        return range(low, high + 1) if high - low == stop - 1 - first else None
+        return self.lines.span(first, stop)
 
     def line(self, index: int) -> int:
         """The line of a row, without making its view."""

@@ -36,7 +36,7 @@ from ari_cli.protocol import BODY_MODELS, Operation, dump_body
 from ari_cli.records import DateOptions, Parsed, Policy, parse_rows
 from ari_cli.results import NOT_SENT, RowResult, Run, Status, attribute
 from ari_cli.secrets import masked_body
-from ari_cli.table import read_table
+from ari_cli.table import LineNumbers, read_table
 from ari_cli.tableplan import plan_table
 
 TODAY = dt.date(2027, 1, 10)
@@ -351,6 +351,25 @@ def test_numbered_lines_are_each_line_written_out(span: range, head: str, tail: 
     pieces = list(render._numbered(span, head, tail, separator))
     assert separator.join(pieces) == separator.join(f"{head}{line}{tail}" for line in span)
     assert all(pieces) and len(pieces) <= len(span) // 1000 + 2
+
+
+@given(st.lists(st.tuples(st.integers(1, 40), st.integers(0, 5)), max_size=12), st.data())
+def test_line_numbers_kept_as_runs_are_the_lines_added(adds: list[tuple[int, int]], data: st.DataObject) -> None:
+    numbers, model = LineNumbers(), []
+    for first_line, count in adds:
+        numbers.add(first_line, count)
+        model += range(first_line, first_line + count)
+    assert len(numbers) == len(model) and [numbers[i] for i in range(len(model))] == model
+    assert numbers.last() == (model[-1] if model else None)
+    first = data.draw(st.integers(0, len(model)))
+    stop = data.draw(st.integers(first, len(model)))
+    assert numbers.between(first, stop) == model[first:stop]
+    consecutive = stop > first and model[stop - 1] - model[first] == stop - 1 - first and model[first:stop] == sorted(
+        set(model[first:stop])
+    )
+    assert numbers.span(first, stop) == (range(model[first], model[stop - 1] + 1) if consecutive else None)
+    with pytest.raises(IndexError):
+        numbers[len(model)]
 
 
 @pytest.mark.parametrize(
