@@ -364,8 +364,10 @@ def test_line_numbers_kept_as_runs_are_the_lines_added(adds: list[tuple[int, int
     first = data.draw(st.integers(0, len(model)))
     stop = data.draw(st.integers(first, len(model)))
     assert numbers.between(first, stop) == model[first:stop]
-    consecutive = stop > first and model[stop - 1] - model[first] == stop - 1 - first and model[first:stop] == sorted(
-        set(model[first:stop])
+    consecutive = (
+        stop > first
+        and model[stop - 1] - model[first] == stop - 1 - first
+        and model[first:stop] == sorted(set(model[first:stop]))
     )
     assert numbers.span(first, stop) == (range(model[first], model[stop - 1] + 1) if consecutive else None)
     with pytest.raises(IndexError):
