@@ -13,8 +13,9 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import chain
+from operator import attrgetter
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from rich import box
 from rich.console import Console
@@ -46,6 +47,12 @@ def _problem_text(problem: Problem) -> str:
 
 def _span(groups: list[Sequence[int]]) -> range | None:
     """The rows of records that carry runs of rows one after another (as a sorted file's do), else None."""
+    if groups and set(map(type, groups)) == {range}:
+        # A sorted export's records keep their rows as ranges: compared a whole request at a time.
+        ranges = cast(list[range], groups)
+        if set(map(attrgetter("step"), ranges)) == {1}:
+            starts, stops = list(map(attrgetter("start"), ranges)), list(map(attrgetter("stop"), ranges))
+            return range(starts[0], stops[-1]) if all(ranges) and starts[1:] == stops[:-1] else None
     first = stop = groups[0][0] if groups and groups[0] else 0
     for refs in groups:
         # A record's refs are in row order, each row once: its ends and length tell a run.

@@ -353,6 +353,21 @@ def test_numbered_lines_are_each_line_written_out(span: range, head: str, tail: 
     assert all(pieces) and len(pieces) <= len(span) // 1000 + 2
 
 
+# A record's rows as it keeps them: in order, each once; a range when they follow one another.
+_REFS = st.one_of(
+    st.builds(range, st.integers(0, 30), st.integers(0, 30), st.sampled_from([1, 1, 1, 2])),
+    st.lists(st.integers(0, 30), max_size=4, unique=True).map(sorted).map(tuple),
+)
+
+
+@given(st.lists(_REFS, max_size=6))
+def test_a_requests_rows_are_a_span_exactly_when_they_follow_one_another(groups: list[Sequence[int]]) -> None:
+    rows = [row for refs in groups for row in refs]
+    follow = all(groups) and rows == list(range(rows[0], rows[0] + len(rows))) if rows else not groups
+    expected = range(rows[0] if rows else 0, rows[-1] + 1 if rows else 0) if follow else None
+    assert render._span(groups) == expected
+
+
 @given(st.lists(st.tuples(st.integers(1, 40), st.integers(0, 5)), max_size=12), st.data())
 def test_line_numbers_kept_as_runs_are_the_lines_added(adds: list[tuple[int, int]], data: st.DataObject) -> None:
     numbers, model = LineNumbers(), []
