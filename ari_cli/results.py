@@ -158,9 +158,7 @@ class RowResults(Sequence[RowResult]):
     def lines_of(self, indexes: Sequence[int]) -> list[int]:
         """The lines of some rows, without making their views."""
         if isinstance(self.views, RowTable):
-            if isinstance(indexes, range) and indexes.step == 1:
-                return self.views.lines.between(indexes.start, indexes.stop)
-            return list(map(self.views.lines.__getitem__, indexes))
+            return self.views.lines.of(indexes)
         return [self.views[i].line for i in indexes]
 
     def source(self, index: int) -> str:

@@ -14,7 +14,8 @@ from __future__ import annotations
 import datetime as dt
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
-from operator import lt
+from itertools import repeat
+from operator import add, lt
 from typing import overload
 
 from ari_cli.fastpath import NOT_PLAIN, DateCells, LevelCells, quick, value_name
@@ -86,6 +87,16 @@ class LineNumbers:
             return None
         low = self._lines[run] + first - self._firsts[run]
         return range(low, low + stop - first)
+
+    def of(self, rows: Sequence[int]) -> list[int]:
+        """The lines of some rows, in the order given."""
+        if rows:
+            low, high = min(rows), max(rows)
+            run = bisect_right(self._firsts, low) - 1
+            # A file's rows are usually one run (row i on line i + 2): then one addition each, in C.
+            if low >= 0 and high < self._count and (run + 1 == len(self._firsts) or high < self._firsts[run + 1]):
+                return list(map(add, rows, repeat(self._lines[run] - self._firsts[run])))
+        return list(map(self.__getitem__, rows))
 
     def between(self, first: int, stop: int) -> list[int]:
         """The lines of rows first..stop-1."""

@@ -379,6 +379,9 @@ def test_line_numbers_kept_as_runs_are_the_lines_added(adds: list[tuple[int, int
     first = data.draw(st.integers(0, len(model)))
     stop = data.draw(st.integers(first, len(model)))
     assert numbers.between(first, stop) == model[first:stop]
+    rows = data.draw(st.lists(st.integers(0, len(model) - 1), max_size=8)) if model else []
+    assert numbers.of(rows) == [model[row] for row in rows]
+    assert numbers.of(range(first, stop)) == model[first:stop]
     consecutive = (
         stop > first
         and model[stop - 1] - model[first] == stop - 1 - first
