@@ -48,6 +48,12 @@ class Kinds:
         return found
 
 
+def _one_run(firsts: list[int], first: int, last: int) -> int | None:
+    """Of runs starting at rows `firsts`, the one that holds rows first..last; None when they cross into the next."""
+    run = bisect_right(firsts, first) - 1
+    return run if run + 1 == len(firsts) or last < firsts[run + 1] else None
+
+
 class LineNumbers:
     """The line of each row, kept as runs of consecutive lines: a sorted export's million rows are a
     few runs, and a block of rows is added in one step, not number by number."""
@@ -80,10 +86,8 @@ class LineNumbers:
 
     def span(self, first: int, stop: int) -> range | None:
         """The lines of rows first..stop-1 when they are consecutive, else None."""
-        if not 0 <= first < stop <= self._count:
-            return None
-        run = bisect_right(self._firsts, first) - 1
-        if run + 1 < len(self._firsts) and self._firsts[run + 1] < stop:
+        run = _one_run(self._firsts, first, stop - 1) if 0 <= first < stop <= self._count else None
+        if run is None:
             return None
         low = self._lines[run] + first - self._firsts[run]
         return range(low, low + stop - first)
@@ -92,9 +96,9 @@ class LineNumbers:
         """The lines of some rows, in the order given."""
         if rows:
             low, high = min(rows), max(rows)
-            run = bisect_right(self._firsts, low) - 1
+            run = _one_run(self._firsts, low, high) if low >= 0 and high < self._count else None
             # A file's rows are usually one run (row i on line i + 2): then one addition each, in C.
-            if low >= 0 and high < self._count and (run + 1 == len(self._firsts) or high < self._firsts[run + 1]):
+            if run is not None:
                 return list(map(add, rows, repeat(self._lines[run] - self._firsts[run])))
         return list(map(self.__getitem__, rows))
 
@@ -238,10 +242,7 @@ class RowTable(Sequence[RowView]):
 
     def line_span(self, first: int, stop: int) -> range | None:
         """The lines of rows first..stop-1 when they are consecutive lines of one source, else None."""
-        if stop <= first:
-            return None
-        run = bisect_right(self._firsts, first) - 1
-        if run + 1 < len(self._firsts) and self._firsts[run + 1] < stop:
+        if stop <= first or _one_run(self._firsts, first, stop - 1) is None:
             return None
         return self.lines.span(first, stop)
 
