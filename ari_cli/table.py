@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import datetime as dt
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from itertools import repeat
 from operator import add, lt
 from typing import overload
 
 from ari_cli.fastpath import NOT_PLAIN, DateCells, LevelCells, quick, value_name
-from ari_cli.inputs import ReadResult, SourceRow
-from ari_cli.inputs.csvfile import Block, CsvRows
+from ari_cli.inputs import SourceRow
+from ari_cli.inputs.csvfile import Block
 from ari_cli.operations import Operation
 from ari_cli.records import DateOptions, RowView, Setting, parse_level_row
 
@@ -116,6 +117,21 @@ class LineNumbers:
         return lines
 
 
+@dataclass(frozen=True, slots=True)
+class PlainColumns:
+    """Plain rows as columns, to move between tables: the keys and values of their kinds, and per
+    row the index of its kind in those and its first and last day (no `ends`: each its first)."""
+
+    keys: list[tuple[str, ...]]
+    values: list[str]
+    kinds: list[int]
+    starts: list[int]
+    ends: list[int] | None
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+
 class RowTable(Sequence[RowView]):
     """Every row of a run, in input order; plain rows as parallel lists, others as objects."""
 
@@ -170,14 +186,35 @@ class RowTable(Sequence[RowView]):
 
     def add_block(self, block: Block) -> None:
         """A CSV block: a column at a time when every row is plainly valid, else row by row."""
+        if not self.add_plain(block):
+            for row in block.rows():
+                self.add_row(row)
+
+    def add_plain(self, block: Block) -> bool:
+        """A CSV block a column at a time when every row is plainly valid; else False, adding nothing."""
         count = len(self.kinds)
         if self._plain(block):
             self._source(block.source, block.first_line, count)
             self.lines.add(block.first_line, len(self.kinds) - count)
-            return
+            return True
         del self.kinds[count:], self.starts[count:], self.ends[count:]
-        for row in block.rows():
-            self.add_row(row)
+        return False
+
+    def plain_columns(self) -> PlainColumns:
+        """The table's rows as another table's `add_plain_rows` takes them; all must be plain."""
+        assert not self.views, "only plain rows are kept as columns"
+        ends = None if self.ends == self.starts else self.ends
+        return PlainColumns(self.keys, self.values, self.kinds, self.starts, ends)
+
+    def add_plain_rows(self, source: str, first_line: int, columns: PlainColumns) -> None:
+        """Rows of `source` on consecutive lines from `first_line`, found plain by another table."""
+        count = len(self.kinds)
+        ids = list(map(self.kind, columns.keys, columns.values))
+        self._source(source, first_line, count)
+        self.kinds += map(ids.__getitem__, columns.kinds)
+        self.starts += columns.starts
+        self.ends += self.starts[count:] if columns.ends is None else columns.ends
+        self.lines.add(first_line, len(self.kinds) - count)
 
     def _plain(self, block: Block) -> bool:
         """Append the block's rows to kinds, starts and ends, and tell whether they all are plain (when
@@ -258,20 +295,3 @@ def _holds(values: list[int], value: int, start: int) -> bool:
     except ValueError:
         return False
     return True
-
-
-def read_table(read: ReadResult, operation: Operation, dates: DateOptions) -> RowTable:
-    """Every row that `read` holds, in order, into a table; a CSV file's plain lines a block at a time."""
-    table = RowTable(operation, dates)
-    parts: Iterable[Iterable[SourceRow]] = read.parts or [read.rows]
-    for part in parts:
-        if isinstance(part, CsvRows):
-            for piece in part.pieces():
-                if isinstance(piece, Block):
-                    table.add_block(piece)
-                else:
-                    table.add_row(piece)
-        else:
-            for row in part:
-                table.add_row(row)
-    return table

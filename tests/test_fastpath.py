@@ -36,8 +36,9 @@ from ari_cli.protocol import BODY_MODELS, Operation, dump_body
 from ari_cli.records import DateOptions, Parsed, Policy, parse_rows
 from ari_cli.results import NOT_SENT, RowResult, Run, Status, attribute
 from ari_cli.secrets import masked_body
-from ari_cli.table import LineNumbers, read_table
+from ari_cli.table import LineNumbers
 from ari_cli.tableplan import plan_table
+from ari_cli.tableread import read_table
 
 TODAY = dt.date(2027, 1, 10)
 CHECKS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

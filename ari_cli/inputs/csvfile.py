@@ -199,8 +199,8 @@ class CsvRows(Iterator[SourceRow]):
     """A CSV file's rows, streamed: one by one, or as `pieces` (blocks of plain lines, and single rows)."""
 
     def __init__(self, source: Source, layout: _Layout) -> None:
+        self.source = source
         self.layout = layout
-        self._pieces = _pieces(source, layout)
         self._rows: Iterator[SourceRow] | None = None
 
     def __next__(self) -> SourceRow:
@@ -209,15 +209,90 @@ class CsvRows(Iterator[SourceRow]):
         return next(self._rows)
 
     def _each(self) -> Iterator[SourceRow]:
-        for piece in self._pieces:
+        for piece in self.pieces():
             if isinstance(piece, Block):
                 yield from piece.rows()
             else:
                 yield piece
 
-    def pieces(self) -> Iterator[Piece]:
-        """The rows in file order, plain lines grouped in blocks; read either this or the rows, not both."""
-        return self._pieces
+    def pieces(self, start: tuple[int, int] | None = None, stop: int | None = None) -> Pieces:
+        """The rows in file order, plain lines grouped in blocks; read either these or the rows, not both.
+
+        From the header's end, or from `start`: (byte offset of a record's first line, lines before
+        it). Up to byte `stop` (the end of a line) unless a record spans it: see `Pieces.lines`.
+        """
+        return Pieces(self.source, self.layout, start, stop)
+
+    def cut(self, min_bytes: int) -> int | None:
+        """Where two readers may share the file: the start of the first line past its middle. None
+        for a file under `min_bytes`, standard input or a pipe, or an encoding whose bytes of one
+        character may include a line feed's (UTF-16): the second reader starts after a line feed byte."""
+        if self.source.path is None or _line_codec(self.layout.encoding) is None:
+            return None
+        with self.source.open() as stream:
+            if not stream.seekable():
+                return None
+            size = stream.seek(0, io.SEEK_END)
+            if size < min_bytes or size // 2 < SAMPLE_BYTES:
+                return None  # the header, read from the sample, lies before any cut
+            stream.seek(size // 2)
+            stream.readline()
+            at = stream.tell()
+        return at if at < size else None
+
+    def plain_blocks(self, at: int) -> Iterator[tuple[Block, int]]:
+        """The file's blocks from byte `at`, a record's first line, each with the offset after it, up
+        to the first chunk that is not one block (quotes, blank or ragged lines, bytes that do not
+        decode); their lines numbered from 1 at `at`. For a second reader of the file."""
+        codec = _line_codec(self.layout.encoding)
+        assert codec is not None, "cut() tells where a second reader may start"
+        name, lines = self.source.name, 0
+        with self.source.open() as stream:
+            stream.seek(at)
+            while data := stream.read(CHUNK_CHARS):
+                if not data.endswith(b"\n"):
+                    data += stream.readline()
+                try:
+                    chunk = data.decode(codec)
+                except UnicodeDecodeError:
+                    return
+                plain = '"' not in chunk and len(chunk) <= csv.field_size_limit()
+                block = _block(name, chunk, lines, self.layout) if plain else None
+                if block is None:
+                    return
+                at += len(data)
+                lines += len(block)
+                yield block, at
+
+
+def _line_codec(encoding: str) -> str | None:
+    """The codec that decodes the text from any line start on: for UTF-8 and single-byte encodings,
+    where a line feed byte is always a line feed. None for others."""
+    name = codecs.lookup(encoding).name
+    if name in ("utf-8", "utf-8-sig"):
+        return "utf-8"  # a BOM only starts the file
+    if name in ("ascii", "latin-1", "iso8859-1") or name.startswith(("iso8859-", "cp125")):
+        return name
+    return None
+
+
+class _Upto(io.RawIOBase):
+    """A binary stream that ends `left` bytes on, until told to go on (`left` None)."""
+
+    def __init__(self, stream: io.BufferedIOBase, left: int | None) -> None:
+        super().__init__()
+        self.stream = stream
+        self.left = left
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.left is None:
+            return self.stream.readinto(buffer)
+        read = self.stream.readinto(memoryview(buffer)[: self.left])
+        self.left -= read
+        return read
 
 
 def _row_by_row(source: str, reader: Any, before: int, layout: _Layout) -> Iterator[SourceRow]:
@@ -306,10 +381,39 @@ def _quoted_block(source: str, chunk: str, before: int, layout: _Layout) -> tupl
     return records, reader.line_num
 
 
-def _pieces(source: Source, layout: _Layout) -> Iterator[Piece]:
-    name, options = source.name, _reader_options(layout.delimiter)
-    with source.open() as raw, io.TextIOWrapper(raw, encoding=layout.encoding, newline="") as text:
-        try:
+class Pieces(Iterator[Piece]):
+    """A CSV file's pieces, read from a start to a stop (see `CsvRows.pieces`); `lines` tells how many
+    lines were read when they are done, None when a record spanned the stop and they went on to the end."""
+
+    def __init__(self, source: Source, layout: _Layout, start: tuple[int, int] | None, stop: int | None) -> None:
+        self.lines: int | None = 0
+        self._pieces = self._read(source, layout, start, stop)
+
+    def __next__(self) -> Piece:
+        return next(self._pieces)
+
+    def _read(
+        self, source: Source, layout: _Layout, start: tuple[int, int] | None, stop: int | None
+    ) -> Iterator[Piece]:
+        name = source.name
+        with source.open() as raw:
+            assert isinstance(raw, io.BufferedIOBase), "a file or standard input's bytes"
+            if start is not None:
+                raw.seek(start[0])
+            upto = _Upto(raw, None if stop is None else stop - raw.tell())
+            # From a line start on, a UTF-8 BOM codec would take a line's leading U+FEFF for a BOM.
+            encoding = layout.encoding if start is None else _line_codec(layout.encoding) or layout.encoding
+            with io.TextIOWrapper(io.BufferedReader(upto), encoding=encoding, newline="") as text:
+                try:
+                    yield from self._chunks(name, text, upto, layout, start[1] if start else None)
+                except UnicodeDecodeError:
+                    raise decode_problem(name, source.read(), layout.encoding) from None
+
+    def _chunks(
+        self, name: str, text: io.TextIOWrapper, upto: _Upto, layout: _Layout, before: int | None
+    ) -> Iterator[Piece]:
+        options = _reader_options(layout.delimiter)
+        if before is None:
             reader = csv.reader(text, **options)
             try:
                 for _ in reader:
@@ -318,36 +422,36 @@ def _pieces(source: Source, layout: _Layout) -> Iterator[Piece]:
             except csv.Error as problem:
                 raise csv_problem(name, reader.line_num, reader.line_num, problem) from None
             before = reader.line_num  # the physical lines read so far
-            while chunk := text.read(CHUNK_CHARS):
-                if not chunk.endswith("\n"):
-                    chunk += text.readline()
-                # A chunk longer than the csv module's limit on a value may hold such a value: it words that.
-                plain = '"' not in chunk and len(chunk) <= csv.field_size_limit()
-                if plain and (block := _block(name, chunk, before, layout)) is not None:
-                    yield block
-                    before += len(block)
-                    continue
-                ended = _lines(chunk) if plain else None
-                if ended is not None:
-                    body, newline = ended
-                    # Blank or ragged lines: without quotes a line's cells are still just its split.
-                    records = [line.split(layout.delimiter) for line in body.split(newline)]
-                    yield from _regular(name, before + 1, records, layout)
-                    before += len(records)
-                    continue
-                if '"' not in chunk:
-                    lines = csv.reader(io.StringIO(chunk, newline=""), **options)
-                    yield from _row_by_row(name, lines, before, layout)
-                    before += lines.line_num
-                    continue
-                parsed = _quoted_block(name, chunk, before, layout)
-                if parsed is None:
-                    # A record spans lines: the rest of the file is read as the csv module reads it.
-                    rest = csv.reader(itertools.chain(io.StringIO(chunk, newline=""), text), **options)
-                    yield from _row_by_row(name, rest, before, layout)
-                    return
-                records, count = parsed
+        while chunk := text.read(CHUNK_CHARS):
+            if not chunk.endswith("\n"):
+                chunk += text.readline()
+            # A chunk longer than the csv module's limit on a value may hold such a value: it words that.
+            plain = '"' not in chunk and len(chunk) <= csv.field_size_limit()
+            if plain and (block := _block(name, chunk, before, layout)) is not None:
+                yield block
+                before += len(block)
+                continue
+            ended = _lines(chunk) if plain else None
+            if ended is not None:
+                body, newline = ended
+                # Blank or ragged lines: without quotes a line's cells are still just its split.
+                records = [line.split(layout.delimiter) for line in body.split(newline)]
                 yield from _regular(name, before + 1, records, layout)
-                before += count
-        except UnicodeDecodeError:
-            raise decode_problem(name, source.read(), layout.encoding) from None
+                before += len(records)
+                continue
+            if '"' not in chunk:
+                lines = csv.reader(io.StringIO(chunk, newline=""), **options)
+                yield from _row_by_row(name, lines, before, layout)
+                before += lines.line_num
+                continue
+            parsed = _quoted_block(name, chunk, before, layout)
+            if parsed is None:
+                # A record spans lines: the rest of the file is read as the csv module reads it.
+                upto.left = self.lines = None
+                rest = csv.reader(itertools.chain(io.StringIO(chunk, newline=""), text), **options)
+                yield from _row_by_row(name, rest, before, layout)
+                return
+            records, count = parsed
+            yield from _regular(name, before + 1, records, layout)
+            before += count
+        self.lines = before
