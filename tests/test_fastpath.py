@@ -409,6 +409,9 @@ def test_line_numbers_kept_as_runs_are_the_lines_added(adds: list[tuple[int, int
         ["H1,R1,{0},5", "H1,R1,{1},5,Sat", "H1,R2,{1},5"],
         # every row before today
         ["H1,R1,{-9},5", "H1,R1,{-8},6"],
+        # an export sorted by date, from yesterday on or from today
+        ["H1,R1,{-1},5", "H1,R2,{-1},5", "H1,R1,{0},5", "H1,R2,{0},6", "H1,R1,{1},5", "H1,R2,{1},6"],
+        ["H1,R1,{0},5", "H1,R2,{0},5", "H1,R1,{1},5", "H1,R2,{1},6", "H1,R1,{2},6", "H1,R2,{2},6"],
     ],
 )
 @pytest.mark.parametrize("last_wins", [False, True])
@@ -420,6 +423,18 @@ def test_hand_picked_files_give_the_general_paths_json(rows: list[str], last_win
             Operation.THRESHOLD, ("rooms.csv",), TODAY, last_wins=last_wins, skip_invalid=skip_invalid, dry_run=True
         )
         assert_same(*both(options))
+
+
+@pytest.mark.parametrize("skip_invalid", [False, True])
+def test_keys_sorted_by_date_keep_the_order_of_their_first_valid_rows(skip_invalid: bool) -> None:
+    # One block of plain lines, checked a column at a time: the invalid first row's key is met first.
+    rows = ["H1,R1,2027-02-30,5", f"H2,R2,{day(1)},5", f"H1,R1,{day(0)},5", f"H2,R2,{day(0)},6", f"H1,R1,{day(1)},5"]
+    Path("rooms.csv").write_text("propertyid,roomid,date,threshold\n" + "\n".join(rows) + "\n")
+    compact, reference = both(
+        PushOptions(Operation.THRESHOLD, ("rooms.csv",), TODAY, skip_invalid=skip_invalid, dry_run=True)
+    )
+    assert_same(compact, reference)
+    assert [record.key[0] for record in compact.records] == ["H2", "H2", "H1"]
 
 
 @pytest.mark.parametrize("first", [-9, -5, -1, 0])
