@@ -3,7 +3,8 @@
 Exports are usually sorted by key, then date: a key's rows then come one after another, each
 starting after the last one ends, and records are the runs of rows that touch with one value.
 Runs are found a whole column at a time; only each run, not each row, costs a step in Python.
-A key whose rows overlap or come out of order, or that has a row from the precise path (a weekday
+Exports in another order (by date, or none) are first put in that order, the plain rows sorted by
+key and first day. A key whose rows overlap, or that has a row from the precise path (a weekday
 filter, a relative date), is planned by `plan.plan_keys`, the general planner, as is everything
 when no row is plain. The plan is the one `plan.plan_settings` makes from the same rows.
 """
