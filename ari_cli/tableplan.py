@@ -35,9 +35,9 @@ class _KeyRuns:
     kind: int
     start: int
     end: int
-    refs: list[range]  # positions in the order planned
+    refs: list[range]  # spans of positions in the `_Order` planned
     records: list[tuple[int, int, int, list[range]]] = field(default_factory=list)
-    runs: list[tuple[int, int]] = field(default_factory=list)  # every run of the key, all rows
+    runs: list[tuple[int, int]] = field(default_factory=list)  # every run of the key (positions), all its rows
     warnings: list[tuple[int, str]] = field(default_factory=list)
 
 

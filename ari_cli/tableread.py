@@ -17,6 +17,7 @@ import signal
 import sys
 import threading
 from collections.abc import Iterable
+from typing import NoReturn
 
 from ari_cli.inputs import ReadResult, SourceRow
 from ari_cli.inputs.csvfile import Block, CsvRows, Piece
@@ -66,8 +67,9 @@ def _add(table: RowTable, pieces: Iterable[Piece]) -> None:
 def read_halves(table: RowTable, rows: CsvRows, at: int) -> None:
     """The rows of a CSV file into the table, a forked child reading those from byte `at` (where
     `rows.cut` says a second reader may start) while this process reads those before."""
-    child = _Child(rows, at, RowTable(table.operation, table.dates))
+    child = _Child(at)
     try:
+        child.start(rows, RowTable(table.operation, table.dates))
         head = rows.pieces(stop=at)
         _add(table, head)
         if head.lines is None:
@@ -83,19 +85,31 @@ def read_halves(table: RowTable, rows: CsvRows, at: int) -> None:
     _add(table, rows.pieces(start=(offset, lines)))
 
 
-class _Child:
-    """A forked process that checks a file's plain blocks from byte `at` into `table`, and sends
-    back the byte it stopped at, the lines it read and the table's columns."""
+# Blocked while forking: a Ctrl-C must not reach the child before it is set to end quietly on one.
+_STOPS = {signal.SIGINT, signal.SIGTERM}
 
-    def __init__(self, rows: CsvRows, at: int, table: RowTable) -> None:
+
+class _Child:
+    """A forked process that checks a file's plain blocks from byte `at` into a table, and sends back
+    the byte it stopped at, the lines it read and the table's columns."""
+
+    def __init__(self, at: int) -> None:
         self.at = at
+        self.pid: int | None = None
+        self.pipe: int | None = None
+        self.received = False
+
+    def start(self, rows: CsvRows, table: RowTable) -> None:
         reading, writing = os.pipe()
-        self.pid: int | None = os.fork()
-        if self.pid == 0:
-            os.close(reading)
-            _child(rows, at, table, writing)
-        os.close(writing)
-        self.pipe: int | None = reading
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+        try:
+            pid = os.fork()
+            if pid == 0:
+                _child(rows, self.at, table, reading, writing, blocked)
+            self.pid, self.pipe = pid, reading
+            os.close(writing)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # raises here a Ctrl-C pressed meanwhile
 
     def taken(self) -> tuple[int, int, PlainColumns] | None:
         """(byte after the rows the child took, their lines, their columns), or None when it sent nothing whole."""
@@ -103,6 +117,7 @@ class _Child:
         with open(self.pipe, "rb") as stream:
             self.pipe = None
             data = stream.read()
+        self.received = True
         try:
             offset, count, keys, values, kinds, starts, ends = marshal.loads(data)
             columns = PlainColumns(keys, values, kinds, starts, ends)
@@ -113,21 +128,27 @@ class _Child:
         return offset, count, columns
 
     def end(self) -> None:
-        """Stop the child if it still runs (the head's reading failed), and wait for its end."""
-        pid, self.pid = self.pid, None
-        if pid is None:
-            return
+        """Stop the child unless all it sent was read (the head's reading failed, or was interrupted),
+        and wait for its end."""
         if self.pipe is not None:
             os.close(self.pipe)
             self.pipe = None
+        pid, self.pid = self.pid, None
+        if pid is None:
+            return
+        if not self.received:
             os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
 
 
-def _child(rows: CsvRows, at: int, table: RowTable, pipe: int) -> None:
-    """The child's whole life: it never returns, and whatever goes wrong it ends quietly, having sent
-    nothing whole, so that the parent reads its part itself."""
+def _child(rows: CsvRows, at: int, table: RowTable, unused: int, pipe: int, blocked: Iterable[int]) -> NoReturn:
+    """The child's whole life: it never returns, ends at once on a Ctrl-C, and whatever goes wrong
+    ends quietly, having sent nothing whole, so that the parent reads its part itself."""
     try:
+        for number in _STOPS:
+            signal.signal(number, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        os.close(unused)
         offset, count = at, 0
         for block, after in rows.plain_blocks(at):
             if not table.add_plain(block):

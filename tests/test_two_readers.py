@@ -12,9 +12,12 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+import os
+import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -204,6 +207,11 @@ def test_no_cut_in_utf16_in_a_small_file_or_on_standard_input(tmp_path: Path) ->
     assert isinstance(from_stdin, CsvRows) and from_stdin.cut(min_bytes=1) is None
 
 
+def may_fork_here() -> bool:
+    """Whether a process of its own, on this machine, would fork to read a big file."""
+    return hasattr(os, "sched_getaffinity") and len(os.sched_getaffinity(0)) > 1 and sys.platform != "darwin"
+
+
 def test_no_fork_beside_another_thread() -> None:
     release = threading.Event()
     other = threading.Thread(target=release.wait)
@@ -242,3 +250,20 @@ def run_cli(args: list[str], stdin: bytes | None = None) -> subprocess.Completed
         [sys.executable, "-m", "ari_cli", *args], input=stdin, capture_output=True, timeout=300, check=False
     )
     return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists() or not may_fork_here(), reason="needs Linux and two cores")
+def test_a_ctrl_c_while_two_processes_read_ends_both_with_one_message(tmp_path: Path) -> None:
+    rows = [f"H{i // 100_000},R{(i // 50) % 2000},{day(i % 50)},{(i // 7) % 4}" for i in range(1_500_000)]
+    path = write(tmp_path / "big.csv", [HEADER, *rows])
+    command = [sys.executable, "-m", "ari_cli", "threshold", "push", str(path), "--dry-run", "--output", "json"]
+    run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    children: list[str] = []
+    deadline = time.monotonic() + 60
+    while not children and run.poll() is None and time.monotonic() < deadline:
+        children = Path(f"/proc/{run.pid}/task/{run.pid}/children").read_text().split()
+    assert children, "the file was not read by two processes"
+    os.killpg(run.pid, signal.SIGINT)  # as a Ctrl-C at a terminal: the whole process group
+    out, err = run.communicate(timeout=60)
+    assert (run.returncode, out, err) == (130, b"", b"interrupted\n")
+    assert not Path(f"/proc/{children[0]}").exists()  # the child ended, and was waited for

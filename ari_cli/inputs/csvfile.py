@@ -256,13 +256,18 @@ class CsvRows(Iterator[SourceRow]):
                     chunk = data.decode(codec)
                 except UnicodeDecodeError:
                     return
-                plain = '"' not in chunk and len(chunk) <= csv.field_size_limit()
-                block = _block(name, chunk, lines, self.layout) if plain else None
+                block = _block(name, chunk, lines, self.layout) if _may_be_block(chunk) else None
                 if block is None:
                     return
                 at += len(data)
                 lines += len(block)
                 yield block, at
+
+
+def _may_be_block(chunk: str) -> bool:
+    """Whether a chunk may be split as one block: without quotes, and not longer than the csv
+    module's limit on a value (a longer chunk may hold such a value, which the csv module words)."""
+    return '"' not in chunk and len(chunk) <= csv.field_size_limit()
 
 
 def _line_codec(encoding: str) -> str | None:
@@ -425,8 +430,7 @@ class Pieces(Iterator[Piece]):
         while chunk := text.read(CHUNK_CHARS):
             if not chunk.endswith("\n"):
                 chunk += text.readline()
-            # A chunk longer than the csv module's limit on a value may hold such a value: it words that.
-            plain = '"' not in chunk and len(chunk) <= csv.field_size_limit()
+            plain = _may_be_block(chunk)
             if plain and (block := _block(name, chunk, before, layout)) is not None:
                 yield block
                 before += len(block)
