@@ -170,6 +170,17 @@ def test_bytes_that_do_not_decode_are_the_same_error_wherever_the_cut(tmp_path: 
     assert "line 32" in result["whole"]["error"] and "UTF-8" in result["whole"]["error"]
 
 
+@pytest.mark.parametrize("chunk", [40, 64 * 1024])
+def test_lone_carriage_returns_among_line_feeds(tmp_path: Path, chunk: int) -> None:
+    rows = export(40)
+    text = "\n".join([HEADER, *rows[:12]]) + "\r" + "\r".join(rows[12:16]) + "\n" + "\n".join(rows[16:30])
+    text += "\r\n" + "\r\n".join(rows[30:]) + "\r\n"
+    path = tmp_path / "rooms.csv"
+    path.write_bytes(text.encode())
+    result = check(path, chunk=chunk)
+    assert result["different"] == [] and len(result["whole"]["rows"]) == 40
+
+
 def test_a_last_line_without_its_line_end(tmp_path: Path) -> None:
     path = tmp_path / "rooms.csv"
     path.write_text("\n".join([HEADER, *export(40)]))
