@@ -69,7 +69,9 @@ def read_halves(table: RowTable, rows: CsvRows, at: int) -> None:
     `rows.cut` says a second reader may start) while this process reads those before."""
     child = _Child(at)
     try:
-        child.start(rows, RowTable(table.operation, table.dates))
+        if not child.start(rows, RowTable(table.operation, table.dates)):
+            _add(table, rows.pieces())  # no process to spare: one reader
+            return
         head = rows.pieces(stop=at)
         _add(table, head)
         if head.lines is None:
@@ -99,15 +101,25 @@ class _Child:
         self.pipe: int | None = None
         self.received = False
 
-    def start(self, rows: CsvRows, table: RowTable) -> None:
-        reading, writing = os.pipe()
+    def start(self, rows: CsvRows, table: RowTable) -> bool:
+        """Fork the child; False when the system has no process or pipe to spare."""
+        try:
+            reading, writing = os.pipe()
+        except OSError:
+            return False
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
         try:
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except OSError:
+                os.close(reading)
+                os.close(writing)
+                return False
             if pid == 0:
                 _child(rows, self.at, table, reading, writing, blocked)
             self.pid, self.pipe = pid, reading
             os.close(writing)
+            return True
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # raises here a Ctrl-C pressed meanwhile
 
@@ -141,14 +153,14 @@ class _Child:
         os.waitpid(pid, 0)
 
 
-def _child(rows: CsvRows, at: int, table: RowTable, unused: int, pipe: int, blocked: Iterable[int]) -> NoReturn:
+def _child(rows: CsvRows, at: int, table: RowTable, parents: int, pipe: int, blocked: Iterable[int]) -> NoReturn:
     """The child's whole life: it never returns, ends at once on a Ctrl-C, and whatever goes wrong
     ends quietly, having sent nothing whole, so that the parent reads its part itself."""
     try:
         for number in _STOPS:
             signal.signal(number, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-        os.close(unused)
+        os.close(parents)  # the parent's end of the pipe
         offset, count = at, 0
         for block, after in rows.plain_blocks(at):
             if not table.add_plain(block):

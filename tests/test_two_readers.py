@@ -187,6 +187,39 @@ def test_a_last_line_without_its_line_end(tmp_path: Path) -> None:
     assert check(path, chunk=40)["different"] == []
 
 
+# With every file descriptor but one taken, no pipe can be made: the file is read by one process.
+SHORT_OF_PIPES = r"""
+import datetime as dt, os, resource, sys
+from ari_cli.inputs import ReadOptions, read_rows
+from ari_cli.operations import Operation
+from ari_cli.records import DateOptions
+from ari_cli.table import RowTable
+from ari_cli.tableread import read_halves, read_table
+
+dates = DateOptions(dt.date.fromisoformat(sys.argv[2]))
+whole = read_table(read_rows([sys.argv[1]], Operation.THRESHOLD, ReadOptions()), Operation.THRESHOLD, dates)
+read = read_rows([sys.argv[1]], Operation.THRESHOLD, ReadOptions())
+resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
+held = []
+try:
+    while True:
+        held.append(os.open(os.devnull, os.O_RDONLY))
+except OSError:
+    os.close(held.pop())
+table = RowTable(Operation.THRESHOLD, dates)
+read_halves(table, read.parts[0], int(sys.argv[3]))
+print(list(map(repr, table)) == list(map(repr, whole)) and len(table) == 40)
+"""
+
+
+def test_with_no_pipe_to_spare_one_process_reads_the_file(tmp_path: Path) -> None:
+    path = write(tmp_path / "rooms.csv", [HEADER, *export(40)])
+    cut = path.read_bytes().index(b"\n", 500) + 1
+    command = [sys.executable, "-c", SHORT_OF_PIPES, str(path), TODAY.isoformat(), str(cut)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "True\n", "")
+
+
 # Where a second reader may start ------------------------------------------------------------------
 
 
