@@ -17,9 +17,9 @@ from itertools import pairwise
 from operator import attrgetter
 from typing import Any
 
-from ari_cli.operations import Operation
 from ari_cli.plan import Record
-from ari_cli.records import Policy
+from ari_cli.records.rows import Policy
+from ari_cli.wire.operations import Operation
 
 _DAY = dt.timedelta(days=1)
 PLACEHOLDER_KEY = "<API_KEY>"
@@ -100,7 +100,7 @@ def build_body(operation: Operation, envelope: Envelope, records: Sequence[Recor
         "propertyid": first.propertyid,
     }
     if operation is Operation.POLICY:
-        from ari_cli.protocol import BODY_MODELS, PolicyDetails, dump_body  # pydantic: policies only
+        from ari_cli.wire.models import BODY_MODELS, PolicyDetails, dump_body  # pydantic: policies only
 
         policy = first.value
         assert isinstance(policy, Policy)

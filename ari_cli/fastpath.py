@@ -14,7 +14,7 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any, TypeGuard
 
-from ari_cli.operations import CLEAR, THRESHOLD_MAX, TIME_MAX, TIME_MIN, Operation
+from ari_cli.wire.operations import CLEAR, THRESHOLD_MAX, TIME_MAX, TIME_MIN, Operation
 
 NOT_PLAIN = -1
 _RANGES = {Operation.THRESHOLD: ("threshold", 0, THRESHOLD_MAX), Operation.MAXADV: ("time", TIME_MIN, TIME_MAX)}

@@ -10,15 +10,15 @@ from typing import Any, BinaryIO
 from ari_cli.batch import DataForm, Envelope, build_body, make_batches, wire_value
 from ari_cli.bulk import gc_paused
 from ari_cli.changes import Accepted, keep_changed
-from ari_cli.config import Connection
-from ari_cli.exchange import Exchange, Route, SendOptions, Watcher
+from ari_cli.config.settings import Connection
 from ari_cli.inputs import ReadOptions, ReadResult, SourceRow, read_rows
-from ari_cli.operations import Operation, path_segment, push_url
 from ari_cli.plan import Plan, PlanOptions
-from ari_cli.policies import load_policies
-from ari_cli.records import DateOptions, Parsed
+from ari_cli.records.named import load_policies
+from ari_cli.records.rows import DateOptions, Parsed
 from ari_cli.results import Run, attribute, unsent
+from ari_cli.send.exchange import Exchange, Route, SendOptions, Watcher
 from ari_cli.tableplan import validate_and_plan
+from ari_cli.wire.operations import Operation, path_segment, push_url
 
 UNSENT_NOTE = "not sent: the input has invalid rows; fix them, or give --skip-invalid to send the valid ones"
 
@@ -125,7 +125,7 @@ def execute(
             records = [plan.records[i] for i in part]
             return build_body(options.operation, envelope, records, options.data_form)
 
-        from ari_cli.send import send_all  # the HTTP client, loaded only by runs that send
+        from ari_cli.send.http import send_all  # the HTTP client, loaded only by runs that send
 
         route = Route(build=rebuild or build, base_url=connection.base_url)
         exchanges, interrupted = send_all(exchanges, route, options.send, watch, interruptible=interruptible)

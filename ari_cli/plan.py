@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from ari_cli.dates import weekday_runs
-from ari_cli.records import RowView, Setting, Value
+from ari_cli.records.dates import weekday_runs
+from ari_cli.records.rows import RowView, Setting, Value
 
 ONE_DAY = dt.timedelta(days=1)
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")

@@ -18,12 +18,12 @@ from itertools import compress, pairwise, repeat
 from operator import ne
 from typing import overload
 
-from ari_cli.exchange import Exchange, Outcome, Problem
 from ari_cli.exits import ExitCode
-from ari_cli.operations import Operation
 from ari_cli.plan import Plan, Record
-from ari_cli.records import RowView
+from ari_cli.records.rows import RowView
+from ari_cli.send.exchange import Exchange, Outcome, Problem
 from ari_cli.table import RowTable
+from ari_cli.wire.operations import Operation
 
 
 class Status(StrEnum):

@@ -22,8 +22,8 @@ from typing import overload
 from ari_cli.fastpath import NOT_PLAIN, DateCells, LevelCells, quick, value_name
 from ari_cli.inputs import SourceRow
 from ari_cli.inputs.csvfile import Block
-from ari_cli.operations import Operation
-from ari_cli.records import DateOptions, RowView, Setting, parse_level_row
+from ari_cli.records.rows import DateOptions, RowView, Setting, parse_level_row
+from ari_cli.wire.operations import Operation
 
 PRECISE = NOT_PLAIN  # the kind of a row kept as the precise path's objects
 

@@ -18,11 +18,11 @@ from itertools import chain, compress, islice, pairwise, repeat
 from operator import add, and_, eq, gt, le, ne, not_, or_, sub
 
 from ari_cli.inputs import ReadResult
-from ari_cli.operations import Operation
 from ari_cli.plan import Plan, PlanOptions, Record, clipped_warning, plan_keys, plan_settings, row_refs, skipped_note
-from ari_cli.records import DateOptions, Parsed, Policy, Setting, parse_rows
+from ari_cli.records.rows import DateOptions, Parsed, Policy, Setting, parse_rows
 from ari_cli.table import PRECISE, RowTable
 from ari_cli.tableread import read_table
+from ari_cli.wire.operations import Operation
 
 Key = tuple[str, ...]
 

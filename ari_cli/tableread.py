@@ -21,9 +21,9 @@ from typing import NoReturn
 
 from ari_cli.inputs import ReadResult, SourceRow
 from ari_cli.inputs.csvfile import Block, CsvRows, Piece
-from ari_cli.operations import Operation
-from ari_cli.records import DateOptions
+from ari_cli.records.rows import DateOptions
 from ari_cli.table import PlainColumns, RowTable
+from ari_cli.wire.operations import Operation
 
 # A smaller file takes under a tenth of a second to read: a second process would not pay.
 SPLIT_BYTES = 4 * 1024 * 1024

@@ -170,11 +170,11 @@ def fewest_requests(big: Path, runs: dict[str, int], batch: int = 50) -> tuple[l
 
 def latency_hidden(requests: int, latency_ms: int) -> list[Figure]:
     sys.path.insert(0, str(ROOT))
-    from ari_cli.config import Connection
+    from ari_cli.config.settings import Connection
     from ari_cli.pipeline import PushOptions, execute, prepare
-    from ari_cli.protocol import Operation
+    from ari_cli.wire.models import Operation
     from ari_cli.sandbox import Sandbox
-    from ari_cli.send import SendOptions
+    from ari_cli.send.http import SendOptions
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "many.csv"

@@ -56,5 +56,5 @@ def journal_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
 def _no_user_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The user's own config file never leaks into a test: the default place is an empty folder."""
     place = tmp_path_factory.mktemp("user-config") / "config.toml"
-    monkeypatch.setattr("ari_cli.config.default_config_path", lambda: place)
+    monkeypatch.setattr("ari_cli.config.settings.default_config_path", lambda: place)
     return place

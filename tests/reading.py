@@ -8,7 +8,7 @@ import pytest
 
 from ari_cli.exits import InputError
 from ari_cli.inputs import ReadOptions, SourceRow, read_rows
-from ari_cli.protocol import Operation
+from ari_cli.wire.models import Operation
 
 T, M, P = Operation.THRESHOLD, Operation.MAXADV, Operation.POLICY
 

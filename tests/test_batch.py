@@ -9,7 +9,7 @@ import pytest
 
 from ari_cli.batch import DataForm, Envelope, build_body, make_batches
 from ari_cli.plan import Record
-from ari_cli.protocol import Operation
+from ari_cli.wire.models import Operation
 
 
 def rec(prop: str, room: str, start: str, end: str, value: str = "1") -> Record:

@@ -13,7 +13,7 @@ import pytest
 from rich.console import Console
 from typer.testing import Result
 
-from ari_cli.render_calendar import CalendarView, calendar
+from ari_cli.render.calendar import CalendarView, calendar
 from ari_cli.sandbox import Sandbox
 from tests.helpers import invoke, sandbox_env
 from tests.test_history import push

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from ari_cli.config import ConnectionFlags, resolve_settings
-from ari_cli.config_file import TUNING_DEFAULTS, profile_text, with_profile
+from ari_cli.config.file import TUNING_DEFAULTS, profile_text, with_profile
+from ari_cli.config.settings import ConnectionFlags, resolve_settings
 from ari_cli.exits import ConfigError
 from tests.helpers import invoke, sandbox_env
 
@@ -391,13 +391,13 @@ def test_a_config_error_from_resolve_settings_is_a_config_error(tmp_path: Path) 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX home folder")
 def test_paths_under_home_are_shown_with_a_tilde(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from ari_cli.config_file import display
+    from ari_cli.config.file import display
 
     monkeypatch.setenv("HOME", str(tmp_path))
     assert display(tmp_path / ".config" / "ari-cli" / "config.toml") == "~/.config/ari-cli/config.toml"
 
 
 def test_the_parsed_file_does_not_show_the_key_in_its_repr(config: Path) -> None:
-    from ari_cli.config_file import read_config
+    from ari_cli.config.file import read_config
 
     assert KEY not in repr(read_config(config))

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from ari_cli.curl import for_request, shell_word
-from ari_cli.exchange import encode
+from ari_cli.render.curl import for_request, shell_word
+from ari_cli.send.exchange import encode
 from tests.helpers import invoke, sandbox_env
 
 pytestmark = pytest.mark.skipif(not (shutil.which("bash") and shutil.which("curl")), reason="needs bash and curl")

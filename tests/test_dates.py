@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from ari_cli.dates import parse_date, parse_days, weekday_runs
+from ari_cli.records.dates import parse_date, parse_days, weekday_runs
 
 TODAY = dt.date(2027, 1, 4)  # a Monday
 D = dt.date

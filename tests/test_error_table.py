@@ -1,6 +1,6 @@
 """The error table against a copy of the spec's table typed out by hand.
 
-Any drift between `ari_cli.errors` and the spec (a status, a code, a message's wording, which
+Any drift between `ari_cli.wire.errors` and the spec (a status, a code, a message's wording, which
 operations a row applies to) fails here.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from ari_cli.errors import (
+from ari_cli.wire.errors import (
     BY_STATUS,
     ERROR_TABLE,
     RECORD_LEVEL_CODES,
@@ -20,7 +20,7 @@ from ari_cli.errors import (
     lookup,
     rows_for,
 )
-from ari_cli.protocol import Operation
+from ari_cli.wire.models import Operation
 
 ALL = "all"
 T, P, M = Operation.THRESHOLD, Operation.POLICY, Operation.MAXADV

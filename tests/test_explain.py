@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from ari_cli.errors import ERROR_TABLE, ErrorRow, rows_for
-from ari_cli.explain import applies_to
+from ari_cli.wire.errors import ERROR_TABLE, ErrorRow, rows_for
+from ari_cli.wire.explain import applies_to
 from tests.helpers import invoke
 
 STATUSES = sorted({row.http_status for row in ERROR_TABLE})

@@ -23,22 +23,23 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ari_cli import pipeline, render
+from ari_cli import pipeline
+from ari_cli.render import run as render
 from ari_cli.batch import DataForm, Envelope, build_body
-from ari_cli.exchange import Exchange, Outcome, Problem
+from ari_cli.config.secrets import masked_body
 from ari_cli.exits import InputError
 from ari_cli.inputs import ReadOptions, ReadResult, SourceRow, csvfile, read_rows
 from ari_cli.inputs.csvfile import Block, CsvRows
 from ari_cli.pipeline import PushOptions, execute, prepare
 from ari_cli.plan import Plan, PlanOptions, Record, plan_settings
-from ari_cli.printable import printable
-from ari_cli.protocol import BODY_MODELS, Operation, dump_body
-from ari_cli.records import DateOptions, Parsed, Policy, parse_rows
+from ari_cli.records.rows import DateOptions, Parsed, Policy, parse_rows
+from ari_cli.render.printable import printable
 from ari_cli.results import NOT_SENT, RowResult, Run, Status, attribute
-from ari_cli.secrets import masked_body
+from ari_cli.send.exchange import Exchange, Outcome, Problem
 from ari_cli.table import LineNumbers
 from ari_cli.tableplan import plan_table
 from ari_cli.tableread import read_table
+from ari_cli.wire.models import BODY_MODELS, Operation, dump_body
 
 TODAY = dt.date(2027, 1, 10)
 CHECKS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

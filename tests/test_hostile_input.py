@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 from typer.testing import Result
 
 from ari_cli.cli import app
-from ari_cli.operations import OPERATION_BY_ACTION
-from ari_cli.protocol import BODY_MODELS
 from ari_cli.sandbox import Sandbox
+from ari_cli.wire.models import BODY_MODELS
+from ari_cli.wire.operations import OPERATION_BY_ACTION
 from tests.conftest import PINNED_TODAY
 from tests.helpers import invoke, sandbox_env
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from ari_cli.inputs import ReadOptions, SourceRow, read_rows
-from ari_cli.protocol import Operation
+from ari_cli.wire.models import Operation
 from tests.reading import M, P, T, error, read, write
 
 

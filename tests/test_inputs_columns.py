@@ -9,7 +9,7 @@ import pytest
 from ari_cli.exits import InputError
 from ari_cli.inputs import ReadOptions, read_rows
 from ari_cli.inputs.columns import CANONICAL, COLUMNS, expected_columns, normalize, suggest
-from ari_cli.protocol import Operation
+from ari_cli.wire.models import Operation
 
 ROW = "H1,R1,2027-01-01,2027-01-05,5"
 

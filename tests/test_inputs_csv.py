@@ -9,7 +9,7 @@ import pytest
 from ari_cli.exits import InputError
 from ari_cli.inputs import ReadOptions, SourceRow, read_rows
 from ari_cli.inputs.csvfile import SAMPLE_BYTES, sniff_delimiter
-from ari_cli.protocol import Operation
+from ari_cli.wire.models import Operation
 
 HEADER = "propertyid,roomid,start,end,threshold"
 

@@ -10,7 +10,7 @@ import pytest
 from ari_cli.exits import ExitCode, InputError
 from ari_cli.inputs import ReadOptions, ReadResult, read_rows
 from ari_cli.inputs.textio import sniff_format
-from ari_cli.protocol import Operation
+from ari_cli.wire.models import Operation
 
 CSV = "propertyid,roomid,start,end,threshold\nH1,R1,2027-01-01,2027-01-05,5\n"
 JSON = '[{"propertyid": "H1", "roomid": "R1", "start": "2027-01-01", "end": "2027-01-05", "threshold": 5}]'

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import Result
 
-from ari_cli.printable import printable
+from ari_cli.render.printable import printable
 from ari_cli.sandbox import Sandbox
 from tests.conftest import PINNED_TODAY
 from tests.helpers import invoke, sandbox_env

@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from ari_cli.plan import PlanOptions, Record, plan_settings
-from ari_cli.records import RowView, Setting
+from ari_cli.records.rows import RowView, Setting
 
 TODAY = dt.date(2027, 1, 10)
 KEY = ("H1", "DBL")

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from ari_cli.exits import InputError
-from ari_cli.policies import load_policies, parse_policies
+from ari_cli.records.named import load_policies, parse_policies
 from tests.helpers import invoke, sandbox_env
 
 TODAY = dt.date.today()

@@ -1,7 +1,7 @@
 """The wire models against bodies written by hand from the spec's field tables.
 
 The expected JSON here is typed out literally, never produced by the models, so that a wrong
-field name, type, default or order in `ari_cli.protocol` fails a test.
+field name, type, default or order in `ari_cli.wire.models` fails a test.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from ari_cli.protocol import (
+from ari_cli.wire.models import (
     ACTIONS,
     BODY_MODELS,
     CLEAR,

@@ -10,7 +10,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from ari_cli.errors import ERROR_TABLE, ErrorRow
+from ari_cli.wire.errors import ERROR_TABLE, ErrorRow
 from tests.helpers import invoke, sandbox_env
 
 TODAY = dt.date.today()

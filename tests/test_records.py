@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from ari_cli.inputs import SourceRow
-from ari_cli.protocol import Operation
-from ari_cli.records import DateOptions, Policy, parse_rows
+from ari_cli.records.rows import DateOptions, Policy, parse_rows
+from ari_cli.wire.models import Operation
 
 DATES = DateOptions(dt.date(2027, 1, 1))
 POLICY = {

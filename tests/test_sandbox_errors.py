@@ -11,8 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
-from ari_cli.errors import ERROR_TABLE
 from ari_cli.sandbox import Sandbox
+from ari_cli.wire.errors import ERROR_TABLE
 
 PATH = "/v2/push_ari/cpbA1/push"
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from ari_cli.errors import ERROR_TABLE
 from ari_cli.sandbox import Sandbox
+from ari_cli.wire.errors import ERROR_TABLE
 from tests.conftest import PINNED_TODAY
 from tests.helpers import invoke
 

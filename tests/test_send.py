@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from ari_cli.send import _backoff_hook, _Transient, interpret
+from ari_cli.send.http import _backoff_hook, _Transient, interpret
 from tests.helpers import invoke, sandbox_env
 
 

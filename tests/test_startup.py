@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 # Never needed to print help, the version or completions.
-HEAVY = ("httpx", "stamina", "ari_cli.sandbox", "ari_cli.protocol", "ari_cli.pipeline", "ari_cli.send")
+HEAVY = ("httpx", "stamina", "ari_cli.sandbox", "ari_cli.wire.models", "ari_cli.pipeline", "ari_cli.send.http")
 COMPLETE = {"_ARI_CLI_COMPLETE": "complete_bash", "COMP_WORDS": "ari-cli thr", "COMP_CWORD": "1"}
 
 RUN = """
@@ -109,7 +109,15 @@ def test_a_dry_run_loads_no_http_client_and_no_journal(output: str, tmp_path: Pa
     args = ["threshold", "push", str(SAMPLE), "--dry-run", "--output", output]
     loaded = _modules("from ari_cli.cli import main; main()", args, {}, tmp_path)
     assert "ari_cli.pipeline" in loaded  # it did run
-    heavy = ("httpx", "stamina", "sqlite3", "ari_cli.send", "ari_cli.journal", "ari_cli.recorder", "ari_cli.sandbox")
+    heavy = (
+        "httpx",
+        "stamina",
+        "sqlite3",
+        "ari_cli.send.http",
+        "ari_cli.journal.store",
+        "ari_cli.journal.recorder",
+        "ari_cli.sandbox",
+    )
     assert sorted(m for m in loaded if any(m == h or m.startswith(h + ".") for h in heavy)) == []
     # Its rows were checked as they were read: no wire model is built, so none is defined.
-    assert "ari_cli.protocol" not in loaded
+    assert "ari_cli.wire.models" not in loaded

@@ -24,8 +24,8 @@ import pytest
 
 from ari_cli.inputs import ReadOptions, read_rows
 from ari_cli.inputs.csvfile import CsvRows
-from ari_cli.operations import Operation
 from ari_cli.tableread import may_fork
+from ari_cli.wire.operations import Operation
 
 TODAY = dt.date(2027, 1, 10)
 
@@ -34,9 +34,9 @@ CHECK = r"""
 import datetime as dt, json, sys
 from ari_cli.exits import InputError
 from ari_cli.inputs import ReadOptions, csvfile, read_rows
-from ari_cli.operations import Operation
+from ari_cli.wire.operations import Operation
 from ari_cli.plan import PlanOptions
-from ari_cli.records import DateOptions
+from ari_cli.records.rows import DateOptions
 from ari_cli.table import RowTable
 from ari_cli.tableplan import plan_table
 from ari_cli.tableread import read_halves, read_table
@@ -191,8 +191,8 @@ def test_a_last_line_without_its_line_end(tmp_path: Path) -> None:
 SHORT_OF_PIPES = r"""
 import datetime as dt, os, resource, sys
 from ari_cli.inputs import ReadOptions, read_rows
-from ari_cli.operations import Operation
-from ari_cli.records import DateOptions
+from ari_cli.wire.operations import Operation
+from ari_cli.records.rows import DateOptions
 from ari_cli.table import RowTable
 from ari_cli.tableread import read_halves, read_table
 

@@ -10,9 +10,9 @@ from typing import Any, TypeVar
 
 import typer
 
+from ari_cli.config.secrets import scrub
 from ari_cli.exits import AriError, ExitCode
-from ari_cli.printable import printable
-from ari_cli.secrets import scrub
+from ari_cli.render.printable import printable
 
 T = TypeVar("T")
 

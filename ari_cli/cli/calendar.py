@@ -19,7 +19,7 @@ from ari_cli.cli.history import WHERE, Kind, Output, OutputOption
 if TYPE_CHECKING:
     import sqlite3
 
-    from ari_cli.history import Key
+    from ari_cli.journal.queries import Key
 
 MOST_DAYS = 366
 _CONN = "Connection (which service's values)"
@@ -72,9 +72,9 @@ def _service(
     db: sqlite3.Connection, operation: str, propertyid: str, base_url: str | None, source_id: str | None
 ) -> tuple[str, str]:
     """The configured base URL and source id, or those of the latest run that pushed to the property."""
-    from ari_cli import history as read
     from ari_cli.cli.boundary import echo_err
     from ari_cli.exits import AriError
+    from ari_cli.journal import queries as read
 
     if base_url and source_id:
         return base_url.rstrip("/"), source_id
@@ -100,7 +100,7 @@ def _hint() -> str:
 
 
 def _elsewhere(db: sqlite3.Connection, operation: str, propertyid: str, base_url: str, source_id: str) -> str:
-    from ari_cli import history as read
+    from ari_cli.journal import queries as read
 
     others = [(b, s) for b, s, _ in read.services(db, operation, propertyid) if (b, s) != (base_url, source_id)]
     if not others:
@@ -133,12 +133,13 @@ def calendar(
     import os
     import sys
 
-    from ari_cli import history as read
-    from ari_cli import render_calendar, render_history
     from ari_cli.cli.boundary import echo_err
     from ari_cli.cli.history import journal
-    from ari_cli.config import ConnectionFlags, resolve_settings
+    from ari_cli.config.settings import ConnectionFlags, resolve_settings
     from ari_cli.exits import AriError, UsageProblem
+    from ari_cli.journal import queries as read
+    from ari_cli.render import calendar as render_calendar
+    from ari_cli.render import history as render_history
 
     if rates and operation is Kind.THRESHOLD:
         raise UsageProblem("--rate: sell thresholds are per room, not per rate")

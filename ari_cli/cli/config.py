@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 
 if TYPE_CHECKING:
-    from ari_cli.config import Settings
+    from ari_cli.config.settings import Settings
 
 T = TypeVar("T")
 
@@ -119,13 +119,13 @@ Shows each profile's base URL, source id and where its key comes from (never the
 
 
 def _flags(profile: str | None, config: Path | None, **connection: Any) -> Any:
-    from ari_cli.config import ConnectionFlags
+    from ari_cli.config.settings import ConnectionFlags
 
     return ConnectionFlags(profile=profile, config=config, **connection)
 
 
 def _shown(name: str, value: Any) -> Any:
-    from ari_cli.secrets import mask
+    from ari_cli.config.secrets import mask
 
     if value is None:
         return None
@@ -133,7 +133,7 @@ def _shown(name: str, value: Any) -> Any:
 
 
 def _describe(settings: Settings) -> dict[str, Any]:
-    from ari_cli.config_file import display
+    from ari_cli.config.file import display
 
     return {
         "config_file": str(settings.path.absolute()),
@@ -175,7 +175,7 @@ def _show_text(doc: dict[str, Any]) -> str:
 
 
 def _say(text: str) -> None:
-    from ari_cli.secrets import scrub
+    from ari_cli.config.secrets import scrub
 
     typer.echo(scrub(text))
 
@@ -263,7 +263,7 @@ def show(
     import json
     import os
 
-    from ari_cli.config import resolve_settings
+    from ari_cli.config.settings import resolve_settings
     from ari_cli.exits import ConfigError, UsageProblem
 
     if data_form not in (None, "list", "object"):
@@ -310,7 +310,7 @@ def _ask(question: str, check: Callable[[str], T], default: str | None = None) -
 
 
 def _tuning_check(key: str) -> Callable[[str], Any]:
-    from ari_cli.config_file import TUNING_DEFAULTS, check_value
+    from ari_cli.config.file import TUNING_DEFAULTS, check_value
 
     kind = type(TUNING_DEFAULTS[key])
 
@@ -350,7 +350,7 @@ def _secret(question: str) -> str:
 
 def _key_source(values: dict[str, Any], api_key_file: Path | None, api_key_env: str | None) -> None:
     """Where the profile takes its key from; a typed key is the only one written into the file."""
-    from ari_cli.secrets import remember
+    from ari_cli.config.secrets import remember
 
     if api_key_file is not None:
         values["api_key_file"] = str(api_key_file.expanduser().resolve())
@@ -403,8 +403,8 @@ def init(
 ) -> None:
     import os
 
-    from ari_cli.config import DEFAULT_SEGMENT, check_base_url, check_source_id, config_location
-    from ari_cli.config_file import PROFILE_NAME, TUNING_DEFAULTS, display, save_profile
+    from ari_cli.config.file import PROFILE_NAME, TUNING_DEFAULTS, display, save_profile
+    from ari_cli.config.settings import DEFAULT_SEGMENT, check_base_url, check_source_id, config_location
     from ari_cli.exits import UsageProblem
 
     if not PROFILE_NAME.fullmatch(profile):
@@ -446,8 +446,8 @@ def profiles(config: ConfigOption = None, profile: ProfileOption = None, output:
     import os
 
     from ari_cli.cli.boundary import echo_err
-    from ari_cli.config import load_config, profile_choice
-    from ari_cli.config_file import display
+    from ari_cli.config.file import display
+    from ari_cli.config.settings import load_config, profile_choice
 
     flags = _flags(profile, config)
     found, path, _ = load_config(flags, os.environ)

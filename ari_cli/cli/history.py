@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ari_cli.cli.push import Show
-from ari_cli.operations import Operation
+from ari_cli.wire.operations import Operation
 
 if TYPE_CHECKING:
     import sqlite3
@@ -67,7 +67,7 @@ def journal() -> Iterator[sqlite3.Connection | None]:
     import sqlite3
 
     from ari_cli.exits import ConfigError
-    from ari_cli.journal import HOME_VARIABLE, journal_path, open_database
+    from ari_cli.journal.store import HOME_VARIABLE, journal_path, open_database
 
     path = journal_path(os.environ)
     hint = f"set {HOME_VARIABLE} to a folder of yours, or unset it to use the user data folder"
@@ -93,15 +93,15 @@ def journal() -> Iterator[sqlite3.Connection | None]:
 def journal_place() -> str:
     import os
 
-    from ari_cli.journal import journal_path
+    from ari_cli.journal.store import journal_path
 
     return str(journal_path(os.environ))
 
 
 def parse_day(text: str, option: str) -> dt.date:
     """YYYY-MM-DD, today or today+N, or a usage error naming the option."""
-    from ari_cli.dates import parse_date
     from ari_cli.exits import UsageProblem
+    from ari_cli.records.dates import parse_date
 
     try:
         return parse_date(text, dt.date.today())
@@ -124,9 +124,9 @@ def history(
         return
     import sys
 
-    from ari_cli import history as read
-    from ari_cli import render_history as show
     from ari_cli.cli.boundary import echo_err
+    from ari_cli.journal import queries as read
+    from ari_cli.render import history as show
 
     with journal() as db:
         found = [] if db is None else read.runs(db, None if limit == 0 else limit + 1, operation and operation.value)
@@ -174,9 +174,9 @@ def show_run(
 ) -> None:  # fmt: skip
     import sys
 
-    from ari_cli import history as read
-    from ari_cli import render_history as show
     from ari_cli.exits import UsageProblem
+    from ari_cli.journal import queries as read
+    from ari_cli.render import history as show
 
     with journal() as db:
         if db is None:
@@ -253,9 +253,9 @@ def find(
 def _find_trackingid(trackingid: str, output: Output) -> None:
     import sys
 
-    from ari_cli import history as read
-    from ari_cli import render_history as show
     from ari_cli.exits import AriError
+    from ari_cli.journal import queries as read
+    from ari_cli.render import history as show
 
     with journal() as db:
         found = [] if db is None else read.find_trackingid(db, trackingid)
@@ -283,9 +283,9 @@ def _find_date(
 ) -> None:  # fmt: skip
     import sys
 
-    from ari_cli import history as read
-    from ari_cli import render_history as show
     from ari_cli.exits import AriError
+    from ari_cli.journal import queries as read
+    from ari_cli.render import history as show
 
     with journal() as db:
         hits = [] if db is None else read.find_date(db, propertyid, day, roomid, rateid, operation)
@@ -339,9 +339,9 @@ def prune(
 ) -> None:  # fmt: skip
     import sqlite3
 
-    from ari_cli import history as read
     from ari_cli.cli.boundary import echo_err
     from ari_cli.exits import UsageProblem
+    from ari_cli.journal import queries as read
 
     try:
         age = read.parse_age(older_than)

@@ -7,7 +7,7 @@ import typer
 
 from ari_cli.cli.push import push_command
 from ari_cli.cli.send_one import policy_send
-from ari_cli.operations import Operation
+from ari_cli.wire.operations import Operation
 
 app = typer.Typer(
     name="policy",
@@ -93,7 +93,7 @@ def describe(
 ) -> None:  # fmt: skip
     """Print named policies in words."""
     from ari_cli.exits import InputError
-    from ari_cli.policies import find, load_policies
+    from ari_cli.records.named import find, load_policies
 
     defined = load_policies(str(policies))
     if name is None:

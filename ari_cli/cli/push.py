@@ -15,7 +15,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from ari_cli.operations import Operation
+from ari_cli.wire.operations import Operation
 
 
 class OutputFormat(StrEnum):
@@ -103,7 +103,7 @@ def push_command(operation: Operation) -> Callable[..., None]:
         api_key_file: Annotated[Path | None, typer.Option("--api-key-file", metavar="PATH", help="File holding the API key (or set ARI_API_KEY to the key itself).", show_default=False, rich_help_panel=_CONN)] = None,
         path_segment: Annotated[str | None, typer.Option("--path-segment", metavar="TEXT", help="Last path segment; may hold {action} and {propertyid}. \\[env: ARI_PATH_SEGMENT] \\[default: {action}]", show_default=False, rich_help_panel=_CONN)] = None,
     ) -> None:  # fmt: skip
-        from ari_cli.cli.run_push import run_push
+        from ari_cli.app.push import run_push
 
         run_push(operation, {k: v for k, v in locals().items() if k != "operation"})
 

@@ -38,7 +38,7 @@ def retry(
     run: Annotated[int, typer.Argument(metavar="RUN", min=1, show_default=False, help="Run number, as `ari-cli history` lists it.")],
     **options: Any,
 ) -> None:  # fmt: skip
-    from ari_cli.cli.run_retry import run_retry
+    from ari_cli.app.retry import run_retry
 
     run_retry(run, options)
 

@@ -94,9 +94,9 @@ def _serve(emulator: Sandbox) -> None:
     import threading
 
     from ari_cli.cli.boundary import echo_err
-    from ari_cli.config import is_loopback
+    from ari_cli.config.settings import is_loopback
     from ari_cli.exits import AriError
-    from ari_cli.printable import printable
+    from ari_cli.render.printable import printable
 
     if not is_loopback(emulator.host):
         echo_err(
@@ -156,7 +156,7 @@ def _curl_example(emulator: Sandbox) -> str | None:
     import json
     import shlex
 
-    from ari_cli.protocol import Operation, push_url
+    from ari_cli.wire.models import Operation, push_url
 
     prop = next((p for p in emulator.fixtures.properties.values() if p.active and p.rooms), None)
     if prop is None:

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from ari_cli.cli.push import with_push_options
-from ari_cli.operations import Operation
+from ari_cli.wire.operations import Operation
 
 SOURCE = "<flags>"
 SHARED = (
@@ -54,8 +54,8 @@ def _dates(start: str | None, end: str | None, date: str | None, days: str | Non
 
 
 def _send(operation: Operation, rows: list[dict[str, str]], options: dict[str, Any]) -> None:
+    from ari_cli.app.push import run_push
     from ari_cli.cli.push import push_defaults
-    from ari_cli.cli.run_push import run_push
     from ari_cli.inputs import SourceRow
 
     sources = [SourceRow(SOURCE, line, fields) for line, fields in enumerate(rows, start=1)]

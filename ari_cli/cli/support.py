@@ -58,7 +58,7 @@ def replay(
     no_fill: Annotated[bool, typer.Option("--no-fill", help="Send each body byte for byte: no key or source id from the configuration.", rich_help_panel="Input")] = False,
     **options: Any,
 ) -> None:  # fmt: skip
-    from ari_cli.cli.run_replay import run_replay
+    from ari_cli.app.replay_run import run_replay
 
     run_replay([str(f) for f in files], not no_fill, options)
 
@@ -70,10 +70,11 @@ def explain(
     import json
     import sys
 
-    from ari_cli import render, render_support
     from ari_cli.exits import UsageProblem
-    from ari_cli.explain import explain as explain_number
-    from ari_cli.explain import unknown_message
+    from ari_cli.render import run as render
+    from ari_cli.render import support as render_support
+    from ari_cli.wire.explain import explain as explain_number
+    from ari_cli.wire.explain import unknown_message
 
     items = []
     for text in codes:
@@ -93,9 +94,10 @@ def explain(
 def errors(output: Output = OutputFormat.TABLE) -> None:
     import sys
 
-    from ari_cli import render, render_support
-    from ari_cli.errors import ERROR_TABLE
-    from ari_cli.explain import SUCCESS_NOTE
+    from ari_cli.render import run as render
+    from ari_cli.render import support as render_support
+    from ari_cli.wire.errors import ERROR_TABLE
+    from ari_cli.wire.explain import SUCCESS_NOTE
 
     if output is OutputFormat.TABLE:
         out = render.console()

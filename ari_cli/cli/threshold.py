@@ -4,7 +4,7 @@ import typer
 
 from ari_cli.cli.push import push_command
 from ari_cli.cli.send_one import threshold_send
-from ari_cli.operations import Operation
+from ari_cli.wire.operations import Operation
 
 app = typer.Typer(
     name="threshold",

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ari_cli.operations import Operation
+from ari_cli.wire.operations import Operation
 
 _COMMON = ("propertyid", "roomid", "rateid", "start", "end", "date", "days")
 # A policy row: the refundable flag, one cancellation level, and the deposit.

@@ -20,7 +20,7 @@ from ari_cli.exits import InputError
 from ari_cli.inputs.columns import Resolver, resolve_header
 from ari_cli.inputs.model import Prepared, SourceRow
 from ari_cli.inputs.textio import Source, csv_problem, decode_problem, nul_problem, pick_encoding
-from ari_cli.operations import Operation
+from ari_cli.wire.operations import Operation
 
 SAMPLE_BYTES = 64 * 1024
 # Rows are read in chunks of about this many characters: a few thousand rows of a nightly export.

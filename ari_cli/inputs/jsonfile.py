@@ -19,7 +19,7 @@ from ari_cli.inputs.columns import Resolver
 from ari_cli.inputs.model import Prepared, SourceRow
 from ari_cli.inputs.shapes import Flattener, Located, LocatedList, kind
 from ari_cli.inputs.textio import Source, decode_all
-from ari_cli.operations import Operation
+from ari_cli.wire.operations import Operation
 
 _JSON_OBJECT: Callable[..., tuple[dict[str, Any], int]] = json.decoder.JSONObject  # type: ignore[attr-defined]
 _JSON_ARRAY: Callable[..., tuple[list[Any], int]] = json.decoder.JSONArray  # type: ignore[attr-defined]

@@ -24,7 +24,7 @@ from ari_cli.inputs.textio import (
     sniff_format,
 )
 from ari_cli.inputs.xlsxfile import prepare_xlsx
-from ari_cli.operations import Operation
+from ari_cli.wire.operations import Operation
 
 
 def _stdin_source(stdin: BinaryIO | None) -> Source:

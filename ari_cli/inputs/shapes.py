@@ -13,7 +13,7 @@ from typing import Any
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.columns import normalize
-from ari_cli.operations import OPERATION_BY_ACTION, Operation
+from ari_cli.wire.operations import OPERATION_BY_ACTION, Operation
 
 # Taken from the configuration, never from a file: dropped without a word.
 ENVELOPE = frozenset({"action", "sharepost", "sourceid"})

@@ -18,7 +18,7 @@ from ari_cli.exits import InputError
 from ari_cli.inputs.columns import Resolver, resolve_header
 from ari_cli.inputs.model import Prepared, ReadOptions, SourceRow
 from ari_cli.inputs.textio import Source
-from ari_cli.operations import Operation
+from ari_cli.wire.operations import Operation
 
 if TYPE_CHECKING:
     from openpyxl.workbook.workbook import Workbook

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from ari_cli.errors import BY_STATUS, ErrorRow, failure_body
 from ari_cli.sandbox.server import Answer, Drop, Hang, Reply
+from ari_cli.wire.errors import BY_STATUS, ErrorRow, failure_body
 
 RANDOM_FAILURE_STATUSES: tuple[int, ...] = (500, 502, 503, 504, 408)
 HANG_CAP_SECONDS = 300.0

@@ -16,15 +16,15 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from ari_cli.errors import BY_STATUS, WITH_RATE, ErrorRow
-from ari_cli.protocol import (
+from ari_cli.sandbox.fixtures import Fixtures, MappingStatus, Property
+from ari_cli.wire.errors import BY_STATUS, WITH_RATE, ErrorRow
+from ari_cli.wire.models import (
     BODY_MODELS,
     OPERATION_BY_ACTION,
     MaxAdvRecord,
     Operation,
     ThresholdRecord,
 )
-from ari_cli.sandbox.fixtures import Fixtures, MappingStatus, Property
 
 Key = tuple[str, ...]
 Span = tuple[dt.date, dt.date]

@@ -8,8 +8,8 @@ import threading
 from collections.abc import Iterable
 from typing import Any
 
-from ari_cli.operations import CLEAR, Operation
 from ari_cli.sandbox.rules import Change, Key
+from ari_cli.wire.operations import CLEAR, Operation
 
 ONE_DAY = dt.timedelta(days=1)
 

@@ -23,12 +23,12 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from ari_cli.console import console as console  # the one console, re-exported for callers of this module
-from ari_cli.exchange import Exchange, Problem, Trace
-from ari_cli.operations import Operation
-from ari_cli.printable import printable
+from ari_cli.config.secrets import masked_body, masked_text, scrub
+from ari_cli.render.console import console as console  # the one console, re-exported for callers of this module
+from ari_cli.render.printable import printable
 from ari_cli.results import RowResult, RowResults, Run, Shared, Status, rows_with
-from ari_cli.secrets import masked_body, masked_text, scrub
+from ari_cli.send.exchange import Exchange, Problem, Trace
+from ari_cli.wire.operations import Operation
 
 SHOW_ALL_UP_TO = 50
 _STYLE = {Status.OK: "green", Status.FAILED: "bold red", Status.INVALID: "red", Status.SKIPPED: "yellow"}
@@ -418,7 +418,7 @@ def trace(exchange: Trace, err: Console) -> None:
 
 def curl_commands(requests: Iterable[tuple[str, str, bytes]], configured: bool, stream: IO[str]) -> None:
     """Each (label, url, body) as a bash-ready curl command after a `# label` line, then a blank line."""
-    from ari_cli.curl import for_request
+    from ari_cli.render.curl import for_request
 
     # Written as is, not through Rich, which would expand tabs and drop carriage returns in bodies.
     for label, url, content in requests:

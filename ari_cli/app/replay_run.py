@@ -7,14 +7,15 @@ from typing import Any
 
 import typer
 
-from ari_cli import render, render_support
+from ari_cli.app.push import _connection, settings_for
+from ari_cli.app.replay import Replayed, load, prepare
 from ari_cli.cli.push import push_defaults
-from ari_cli.cli.run_push import _connection, settings_for
-from ari_cli.exchange import SendOptions
+from ari_cli.config.secrets import keys_in, remember
 from ari_cli.exits import ExitCode, UsageProblem
-from ari_cli.replay import Replayed, load, prepare
-from ari_cli.secrets import keys_in, remember
-from ari_cli.send import send_raw
+from ari_cli.render import run as render
+from ari_cli.render import support as render_support
+from ari_cli.send.exchange import SendOptions
+from ari_cli.send.http import send_raw
 
 # Shorter strings are no keys the service issues, and hiding them would mangle unrelated text.
 SHORTEST_KEY = 8

@@ -14,22 +14,22 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, model_validator
 
 # Re-exported: these live in a module without pydantic, light enough for start-up and dry runs.
-from ari_cli.operations import ACTIONS as ACTIONS
-from ari_cli.operations import CLEAR as CLEAR
-from ari_cli.operations import DEPOSIT_INTERVALS as DEPOSIT_INTERVALS
-from ari_cli.operations import LABELS as LABELS
-from ari_cli.operations import OPERATION_BY_ACTION as OPERATION_BY_ACTION
-from ari_cli.operations import PERCENT_MAX as PERCENT_MAX
-from ari_cli.operations import PERCENT_MIN as PERCENT_MIN
-from ari_cli.operations import REQUEST_HEADERS as REQUEST_HEADERS
-from ari_cli.operations import SOURCE_ID_PATTERN as SOURCE_ID_PATTERN
-from ari_cli.operations import THRESHOLD_MAX as THRESHOLD_MAX
-from ari_cli.operations import TIME_MAX as TIME_MAX
-from ari_cli.operations import TIME_MIN as TIME_MIN
-from ari_cli.operations import UNUSED_DEPOSIT_INTERVAL as UNUSED_DEPOSIT_INTERVAL
-from ari_cli.operations import Operation as Operation
-from ari_cli.operations import path_segment as path_segment
-from ari_cli.operations import push_url as push_url
+from ari_cli.wire.operations import ACTIONS as ACTIONS
+from ari_cli.wire.operations import CLEAR as CLEAR
+from ari_cli.wire.operations import DEPOSIT_INTERVALS as DEPOSIT_INTERVALS
+from ari_cli.wire.operations import LABELS as LABELS
+from ari_cli.wire.operations import OPERATION_BY_ACTION as OPERATION_BY_ACTION
+from ari_cli.wire.operations import PERCENT_MAX as PERCENT_MAX
+from ari_cli.wire.operations import PERCENT_MIN as PERCENT_MIN
+from ari_cli.wire.operations import REQUEST_HEADERS as REQUEST_HEADERS
+from ari_cli.wire.operations import SOURCE_ID_PATTERN as SOURCE_ID_PATTERN
+from ari_cli.wire.operations import THRESHOLD_MAX as THRESHOLD_MAX
+from ari_cli.wire.operations import TIME_MAX as TIME_MAX
+from ari_cli.wire.operations import TIME_MIN as TIME_MIN
+from ari_cli.wire.operations import UNUSED_DEPOSIT_INTERVAL as UNUSED_DEPOSIT_INTERVAL
+from ari_cli.wire.operations import Operation as Operation
+from ari_cli.wire.operations import path_segment as path_segment
+from ari_cli.wire.operations import push_url as push_url
 
 
 def _iso_date(value: str) -> str:

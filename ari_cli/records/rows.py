@@ -11,12 +11,13 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from ari_cli.dates import parse_date, parse_days
 from ari_cli.exits import InputError
 from ari_cli.fastpath import quick
 from ari_cli.inputs import SourceRow
 from ari_cli.inputs.columns import NAMED_POLICY, POLICY_VALUES
-from ari_cli.operations import (
+from ari_cli.records.dates import parse_date, parse_days
+from ari_cli.records.words import describe_policy
+from ari_cli.wire.operations import (
     CLEAR,
     DEPOSIT_INTERVALS,
     PERCENT_MAX,
@@ -27,11 +28,10 @@ from ari_cli.operations import (
     UNUSED_DEPOSIT_INTERVAL,
     Operation,
 )
-from ari_cli.policy_text import describe_policy
 
 if TYPE_CHECKING:
     # The policy models need pydantic, loaded when a policy row is read: threshold and maxadv runs never need it.
-    from ari_cli.protocol import CancellationRule, Deposit
+    from ari_cli.wire.models import CancellationRule, Deposit
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,7 +257,7 @@ def _deposit(errs: _RowErrors, fields: Mapping[str, Any]) -> Deposit | None:
         interval = None
     if None in (policy, kind, amount, applied, units, interval):
         return None
-    from ari_cli.protocol import Deposit
+    from ari_cli.wire.models import Deposit
 
     return Deposit.model_validate(
         {
@@ -320,7 +320,7 @@ def _rule(errs: _RowErrors, fields: Mapping[str, Any]) -> CancellationRule | Non
     applied = _choice(errs, fields, "penaltyapplied", _APPLIED)
     if None in (level, policyid, days, kind, amount, applied):
         return None
-    from ari_cli.protocol import CancellationRule
+    from ari_cli.wire.models import CancellationRule
 
     return CancellationRule.model_validate(
         {

@@ -10,8 +10,8 @@ import re
 from collections.abc import Mapping
 from urllib.parse import quote
 
-from ari_cli.operations import REQUEST_HEADERS
-from ari_cli.secrets import keys_in, scrub, spellings
+from ari_cli.config.secrets import keys_in, scrub, spellings
+from ari_cli.wire.operations import REQUEST_HEADERS
 
 KEY_VARIABLE = "ARI_API_KEY"
 # What a dry run without configuration writes in place of the connection: the same variables

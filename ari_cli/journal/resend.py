@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ari_cli.exchange import Exchange
-from ari_cli.history import RequestInfo, RunDetail, RunInfo, detail, leaves, run_info
+from ari_cli.journal.queries import RequestInfo, RunDetail, RunInfo, detail, leaves, run_info
 from ari_cli.plan import Plan, Record
-from ari_cli.records import RowView
+from ari_cli.records.rows import RowView
+from ari_cli.send.exchange import Exchange
 
 
 @dataclass

@@ -8,18 +8,18 @@ from typing import Any
 
 import typer
 
+from ari_cli.app.push import run_start, send_recorded, settings_for, show
 from ari_cli.cli.history import journal
 from ari_cli.cli.push import push_defaults
-from ari_cli.cli.run_push import run_start, send_recorded, settings_for, show
-from ari_cli.config import Connection
-from ari_cli.exchange import SendOptions
+from ari_cli.config.settings import Connection
 from ari_cli.exits import UsageProblem
-from ari_cli.journal import Journal, journal_path
-from ari_cli.operations import Operation
+from ari_cli.journal.recorder import Recorder
+from ari_cli.journal.resend import RetryPlan, plan_retry, with_key
+from ari_cli.journal.store import Journal, journal_path
 from ari_cli.pipeline import Prepared, PushOptions
-from ari_cli.recorder import Recorder
-from ari_cli.records import Parsed
-from ari_cli.retry import RetryPlan, plan_retry, with_key
+from ari_cli.records.rows import Parsed
+from ari_cli.send.exchange import SendOptions
+from ari_cli.wire.operations import Operation
 
 
 def _where(plan: RetryPlan, a: dict[str, Any], key: str) -> Connection:
@@ -30,7 +30,7 @@ def _where(plan: RetryPlan, a: dict[str, Any], key: str) -> Connection:
 
 
 def run_retry(number: int, given: dict[str, Any]) -> None:
-    from ari_cli import render
+    from ari_cli.render import run as render
 
     a = {**push_defaults(), **given}
     settings = settings_for(a)

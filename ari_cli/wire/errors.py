@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ari_cli.operations import Operation
+from ari_cli.wire.operations import Operation
 
 ALL = frozenset(Operation)
 THRESHOLD_ONLY = frozenset({Operation.THRESHOLD})

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from http import HTTPStatus
 
-from ari_cli.errors import ERROR_TABLE, ErrorRow, rows_for
-from ari_cli.operations import LABELS, Operation
+from ari_cli.wire.errors import ERROR_TABLE, ErrorRow, rows_for
+from ari_cli.wire.operations import LABELS, Operation
 
 SUCCESS = 200
 SUCCESS_NOTE = (

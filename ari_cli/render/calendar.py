@@ -19,8 +19,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ari_cli.history import Key
-from ari_cli.render_history import policy_words, text
+from ari_cli.journal.queries import Key
+from ari_cli.render.history import policy_words, text
 
 UNKNOWN = "·"
 CLEARED = "n/a"

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ari_cli.protocol import CancellationRule, Deposit
+    from ari_cli.wire.models import CancellationRule, Deposit
 
 APPLIED_WORDS = {3: "the first night", 4: "the stay"}
 

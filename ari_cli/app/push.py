@@ -13,18 +13,18 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from ari_cli.batch import DataForm
-from ari_cli.config import Connection, ConnectionFlags, Settings, resolve_settings
-from ari_cli.config_file import TUNING_DEFAULTS
-from ari_cli.exchange import Exchange, SendOptions, Tee, Trace, Watcher, encode
+from ari_cli.config.file import TUNING_DEFAULTS
+from ari_cli.config.settings import Connection, ConnectionFlags, Settings, resolve_settings
 from ari_cli.exits import ConfigError, UsageProblem
 from ari_cli.inputs import ReadOptions, SourceRow
-from ari_cli.operations import Operation
 from ari_cli.pipeline import Known, Prepared, PushOptions, execute, prepare
 from ari_cli.results import Run
+from ari_cli.send.exchange import Exchange, SendOptions, Tee, Trace, Watcher, encode
+from ari_cli.wire.operations import Operation
 
 if TYPE_CHECKING:  # the journal (sqlite) is loaded only by runs it hears of
-    from ari_cli.journal import Journal, RunStart
-    from ari_cli.recorder import Recorder
+    from ari_cli.journal.recorder import Recorder
+    from ari_cli.journal.store import Journal, RunStart
 
 
 def _policies(operation: Operation, path: Path | None) -> str | None:
@@ -121,7 +121,7 @@ class Screen(Watcher):
 
     def trace(self, trace: Trace) -> None:
         if self.verbose:
-            from ari_cli import render
+            from ari_cli.render import run as render
 
             render.trace(trace, self.err)
 
@@ -131,7 +131,7 @@ class Screen(Watcher):
 
 
 def run_start(operation: Operation, a: dict[str, Any], options: PushOptions, connection: Connection) -> RunStart:
-    from ari_cli.journal import RunStart
+    from ari_cli.journal.store import RunStart
 
     ctx = _current_context()
     command = getattr(ctx, "command_path", "") or f"ari-cli {operation.value} push"
@@ -146,7 +146,7 @@ def run_start(operation: Operation, a: dict[str, Any], options: PushOptions, con
 
 def run_push(operation: Operation, a: dict[str, Any], rows: Sequence[SourceRow] | None = None) -> None:
     """Run one push command end to end and exit with the contract's code; `rows` instead of files (send)."""
-    from ari_cli import render
+    from ari_cli.render import run as render
 
     settings = settings_for(a)
     a = {**a, **settings.tuning()}
@@ -160,7 +160,7 @@ def run_push(operation: Operation, a: dict[str, Any], rows: Sequence[SourceRow] 
     warn = lambda message: render.notices([message], err)  # noqa: E731
     journal = None
     if not a["no_journal"] and (not options.dry_run or options.changed_only):
-        from ari_cli.recorder import open_journal
+        from ari_cli.journal.recorder import open_journal
 
         journal = open_journal(os.environ, warn)
     if options.changed_only and journal is None:
@@ -169,7 +169,7 @@ def run_push(operation: Operation, a: dict[str, Any], rows: Sequence[SourceRow] 
         )
     recorder = None
     if journal is not None:
-        from ari_cli.recorder import Recorder
+        from ari_cli.journal.recorder import Recorder
 
         recorder = Recorder(journal, warn)
     try:
@@ -202,7 +202,7 @@ def send_recorded(
     rebuild: Callable[[Sequence[int]], dict[str, Any]] | None = None,
 ) -> Run:
     """Send with the progress bar, the --verbose trace and the journal listening; then record the rows' results."""
-    from ari_cli import render
+    from ari_cli.render import run as render
 
     total = sum(len(e.records) for e in prepared.exchanges)
     with render.progress(total, err, enabled=not a["quiet"]) as advance:
@@ -210,7 +210,7 @@ def send_recorded(
         watch = Tee(screen, recorder) if recorder is not None else screen
         run = execute(options, prepared, connection, watch, interruptible=True, rebuild=rebuild)
     if recorder is not None:
-        from ari_cli.recorder import row_outcomes
+        from ari_cli.journal.recorder import row_outcomes
 
         recorder.finish(row_outcomes(run.rows), run.summary(), int(run.exit_code()))
     return run
@@ -219,7 +219,7 @@ def send_recorded(
 def _known(journal: Journal | None, operation: Operation, connection: Connection | None) -> Known | None:
     if journal is None or connection is None:
         return None
-    from ari_cli.history import accepted
+    from ari_cli.journal.queries import accepted
 
     db, base, source = journal.db, connection.base_url, connection.source_id
     return lambda properties: accepted(db, operation.value, base, source, properties)
@@ -234,7 +234,7 @@ def show(
     send: bool,
     number: int | None,
 ) -> None:
-    from ari_cli import render
+    from ari_cli.render import run as render
     from ari_cli.results import invalid_messages
 
     out, err = render.console(), render.console(stderr=True)

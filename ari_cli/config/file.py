@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ari_cli.config.secrets import remember
 from ari_cli.exits import ConfigError
-from ari_cli.secrets import remember
 
 APP_NAME = "ari-cli"
 CONFIG_NAME = "config.toml"

@@ -16,11 +16,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ari_cli.errors import ErrorRow
-from ari_cli.explain import Explanation, applies_to
-from ari_cli.printable import printable
-from ari_cli.replay import Meaning, Replayed, meanings
-from ari_cli.secrets import masked_body, masked_text, scrub
+from ari_cli.app.replay import Meaning, Replayed, meanings
+from ari_cli.config.secrets import masked_body, masked_text, scrub
+from ari_cli.render.printable import printable
+from ari_cli.wire.errors import ErrorRow
+from ari_cli.wire.explain import Explanation, applies_to
 
 
 def error_row_dict(row: ErrorRow) -> dict[str, Any]:

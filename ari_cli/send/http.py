@@ -25,10 +25,21 @@ import httpx
 import stamina
 from pydantic import ValidationError
 
-from ari_cli.errors import BY_STATUS, RECORD_LEVEL_CODES, hint_for, is_retryable
-from ari_cli.exchange import INTERRUPTED, Exchange, Outcome, Problem, Route, SendOptions, Sent, Trace, Watcher, encode
 from ari_cli.exits import ExitCode
-from ari_cli.protocol import REQUEST_HEADERS, PushResponse
+from ari_cli.send.exchange import (
+    INTERRUPTED,
+    Exchange,
+    Outcome,
+    Problem,
+    Route,
+    SendOptions,
+    Sent,
+    Trace,
+    Watcher,
+    encode,
+)
+from ari_cli.wire.errors import BY_STATUS, RECORD_LEVEL_CODES, hint_for, is_retryable
+from ari_cli.wire.models import REQUEST_HEADERS, PushResponse
 
 RETRY_AFTER_CAP = 300.0
 RESPONSE_KEPT = 65_536

@@ -10,8 +10,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from ari_cli.batch import policy_value, wire_value
-from ari_cli.exchange import Exchange, Problem, Watcher
-from ari_cli.journal import (
+from ari_cli.journal.store import (
     FAILED,
     OK,
     Answer,
@@ -23,10 +22,11 @@ from ari_cli.journal import (
     RunStart,
     journal_path,
 )
-from ari_cli.operations import Operation
 from ari_cli.plan import Record
-from ari_cli.records import RowView
+from ari_cli.records.rows import RowView
 from ari_cli.results import RowResult
+from ari_cli.send.exchange import Exchange, Problem, Watcher
+from ari_cli.wire.operations import Operation
 
 T = TypeVar("T")
 _FIELD = {Operation.THRESHOLD: "threshold", Operation.MAXADV: "time"}

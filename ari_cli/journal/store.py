@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ari_cli.secrets import masked_body, scrub
+from ari_cli.config.secrets import masked_body, scrub
 
 FILE_NAME = "journal.sqlite3"
 HOME_VARIABLE = "ARI_HOME"

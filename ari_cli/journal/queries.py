@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ari_cli.exits import UsageProblem
-from ari_cli.journal import FAILED, OK, PLANNED, SENDING, SPLIT
+from ari_cli.journal.store import FAILED, OK, PLANNED, SENDING, SPLIT
 
 ONE_DAY = dt.timedelta(days=1)
 Key = tuple[str, ...]

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from ari_cli.batch import PLACEHOLDER_KEY, PLACEHOLDER_SOURCE
-from ari_cli.config import Connection
-from ari_cli.errors import ErrorRow, is_retryable, lookup
-from ari_cli.exchange import Outcome, Sent
+from ari_cli.config.settings import Connection
 from ari_cli.exits import InputError
-from ari_cli.operations import ACTIONS, OPERATION_BY_ACTION, Operation, path_segment, push_url
+from ari_cli.send.exchange import Outcome, Sent
+from ari_cli.wire.errors import ErrorRow, is_retryable, lookup
+from ari_cli.wire.operations import ACTIONS, OPERATION_BY_ACTION, Operation, path_segment, push_url
 
 _WHITESPACE = " \t\n\r"
 _DECODER = json.JSONDecoder()

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from ari_cli.config_file import (
+from ari_cli.config.file import (
     DEFAULT_PROFILE,
     TUNING_DEFAULTS,
     ConfigFile,
@@ -22,9 +22,9 @@ from ari_cli.config_file import (
     display,
     read_config,
 )
+from ari_cli.config.secrets import mask, remember
 from ari_cli.exits import ConfigError
-from ari_cli.operations import SOURCE_ID_PATTERN
-from ari_cli.secrets import mask, remember
+from ari_cli.wire.operations import SOURCE_ID_PATTERN
 
 DEFAULT_SEGMENT = "{action}"
 NOT_SET = "not set"

@@ -18,10 +18,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ari_cli.console import console as console  # the one console, re-exported for callers of this module
-from ari_cli.history import DateHit, RecordInfo, RequestInfo, RowInfo, RunDetail, RunInfo
-from ari_cli.printable import printable
-from ari_cli.secrets import scrub
+from ari_cli.config.secrets import scrub
+from ari_cli.journal.queries import DateHit, RecordInfo, RequestInfo, RowInfo, RunDetail, RunInfo
+from ari_cli.render.console import console as console  # the one console, re-exported for callers of this module
+from ari_cli.render.printable import printable
 
 UNFINISHED = "unfinished (killed?)"
 _STATE_STYLE = {"ok": "green", "failed": "bold red", "invalid": "red", "skipped": "yellow", "planned": "yellow",
@@ -109,8 +109,8 @@ def lines_text(lines: Sequence[tuple[str, int]]) -> str:
 def policy_words(value: str) -> str:
     """A stored policy (the service's JSON) in words; the JSON itself if it cannot be read."""
     try:
-        from ari_cli.policy_text import describe_policy
-        from ari_cli.protocol import CancellationRule, Deposit
+        from ari_cli.records.words import describe_policy
+        from ari_cli.wire.models import CancellationRule, Deposit
 
         document = json.loads(value)
         details = document["policydetails"]
@@ -285,7 +285,7 @@ def record_dict(record: RecordInfo, operation: str) -> dict[str, Any]:
 
 
 def detail_dict(whole: RunDetail) -> dict[str, Any]:
-    from ari_cli.history import leaves
+    from ari_cli.journal.queries import leaves
 
     states: dict[str, int] = {}
     for request in leaves(whole.requests):

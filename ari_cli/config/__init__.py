@@ -1,0 +1,1 @@
+"""Settings and their sources, the config file, the API key and its masking."""

@@ -1,0 +1,1 @@
+"""Sending: the vocabulary of requests and outcomes, and the HTTP sender."""
