@@ -18,7 +18,7 @@ from operator import attrgetter
 from typing import Any
 
 from ari_cli.plan import Record
-from ari_cli.records.rows import Policy
+from ari_cli.records.policy import Policy
 from ari_cli.wire.operations import Operation
 
 _DAY = dt.timedelta(days=1)

@@ -8,16 +8,16 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from ari_cli.batch import DataForm, Envelope, build_body, make_batches, wire_value
-from ari_cli.bulk import gc_paused
 from ari_cli.changes import Accepted, keep_changed
 from ari_cli.config.settings import Connection
-from ari_cli.inputs import ReadOptions, ReadResult, SourceRow, read_rows
-from ari_cli.plan import Plan, PlanOptions
+from ari_cli.inputs import ListedPart, ReadOptions, ReadResult, SourceRow, read_rows
+from ari_cli.plan import Plan, PlanOptions, plan
+from ari_cli.records.check import check_rows
 from ari_cli.records.named import load_policies
-from ari_cli.records.rows import DateOptions, Parsed
-from ari_cli.results import Run, attribute, unsent
+from ari_cli.records.rules import DateOptions
+from ari_cli.records.table import RowTable
+from ari_cli.results import Run, attribute
 from ari_cli.send.exchange import Exchange, Route, SendOptions, Watcher
-from ari_cli.tableplan import validate_and_plan
 from ari_cli.wire.operations import Operation, path_segment, push_url
 
 UNSENT_NOTE = "not sent: the input has invalid rows; fix them, or give --skip-invalid to send the valid ones"
@@ -47,21 +47,20 @@ class PushOptions:
 class Prepared:
     """A run read, validated and planned: what --dry-run shows and what is sent."""
 
-    parsed: Parsed
+    rows: RowTable
     plan: Plan
     exchanges: list[Exchange]
     warnings: list[str]
 
     @property
     def invalid(self) -> bool:
-        return bool(self.parsed.errors or self.plan.invalid)
+        return bool(self.rows.errors or self.plan.invalid)
 
 
 # The values the service last accepted, per key and date, for some property ids (read from the journal).
 Known = Callable[[set[str]], Accepted]
 
 
-@gc_paused
 def prepare(
     options: PushOptions,
     connection: Connection | None,
@@ -76,29 +75,29 @@ def prepare(
     if rows is None:
         read = read_rows(options.files, options.operation, options.read, stdin=stdin)
     else:
-        read = ReadResult(rows=list(rows))
+        read = ReadResult([ListedPart(rows[0].source, rows)] if rows else [])
     single = options.data_form is DataForm.OBJECT
     named = load_policies(options.policies) if options.policies else None
     dates = DateOptions(options.today, options.date_format)
-    planning = PlanOptions(options.today, options.merge, options.last_wins)
-    parsed, plan = validate_and_plan(read, options.operation, dates, planning, single, named)
+    table, settings = check_rows(read.parts, options.operation, dates, single, named)
+    planned = plan(settings, table, PlanOptions(options.today, options.merge, options.last_wins))
     if options.changed_only and known is not None:
-        accepted = known({record.propertyid for record in plan.records})
-        plan = keep_changed(plan, lambda record: wire_value(options.operation, record), accepted)
+        accepted = known({record.propertyid for record in planned.records})
+        planned = keep_changed(planned, lambda record: wire_value(options.operation, record), accepted)
     size = 1 if single or options.operation is Operation.POLICY else options.batch_size
     envelope = Envelope(connection.api_key, connection.source_id) if connection else Envelope()
     base = connection.base_url if connection else "<base_url>"
     source = connection.source_id if connection else envelope.sourceid
     template = connection.path_segment if connection else "{action}"
     exchanges = []
-    for number, batch in enumerate(make_batches(plan.records, size), start=1):
-        records = [plan.records[i] for i in batch.records]
+    for number, batch in enumerate(make_batches(planned.records, size), start=1):
+        records = [planned.records[i] for i in batch.records]
         body = build_body(options.operation, envelope, records, options.data_form)
         segment = path_segment(template, options.operation.action, batch.propertyid)
         # Without configuration the spec's placeholders are shown, not URL-escaped.
         url = push_url(base, source, segment) if connection else f"{base}/v2/push_ari/{source}/{segment}"
         exchanges.append(Exchange(number, batch.propertyid, batch.records, body, url))
-    return Prepared(parsed, plan, exchanges, list(read.warnings) + plan.warnings)
+    return Prepared(table, planned, exchanges, list(read.warnings) + planned.warnings)
 
 
 def execute(
@@ -113,7 +112,7 @@ def execute(
 
     `rebuild` makes the body of some of a request's records when it is split (default: from the plan).
     """
-    parsed, plan = prepared.parsed, prepared.plan
+    table, plan = prepared.rows, prepared.plan
     stop = prepared.invalid and not options.skip_invalid
     exchanges = prepared.exchanges
     interrupted = False
@@ -130,8 +129,8 @@ def execute(
         route = Route(build=rebuild or build, base_url=connection.base_url)
         exchanges, interrupted = send_all(exchanges, route, options.send, watch, interruptible=interruptible)
     if stop:
-        rows = unsent(attribute(parsed.views, parsed.errors, plan, [], dry_run=True), UNSENT_NOTE)
+        rows = attribute(table, plan, [], dry_run=True).not_sent(UNSENT_NOTE)
         exchanges = []
     else:
-        rows = attribute(parsed.views, parsed.errors, plan, exchanges, options.dry_run)
+        rows = attribute(table, plan, exchanges, options.dry_run)
     return Run(options.operation, options.dry_run, rows, plan.records, exchanges, prepared.warnings, interrupted)

@@ -3,20 +3,30 @@
 Past ranges are skipped, ranges starting in the past are clipped, weekday filters become runs,
 equal values that touch or overlap merge, and different values that overlap are either an error
 naming both rows or, with last-wins, painted over in input order.
+
+Each key is planned on its own: its segments (a setting's dates, or each run of its weekdays) in
+date order. A segment that overlaps none before it is a piece as it is; only segments that overlap
+are compared with each other.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, pairwise
 
 from ari_cli.records.dates import weekday_runs
-from ari_cli.records.rows import RowView, Setting, Value
+from ari_cli.records.rules import RowView
+from ari_cli.records.table import Settings, Value
 
-ONE_DAY = dt.timedelta(days=1)
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+LAST_WINS_NOTE = "every date of this row is set by a later row (--overlaps last-wins)"
+
+# A segment: (first day, setting, last day), days as ordinals. Sorted as tuples they are in date
+# order, ties in setting (input) order; the setting gives the value and the rows.
+Segment = tuple[int, int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,16 +73,12 @@ class Plan:
     warnings: list[str] = field(default_factory=list)
 
 
-@dataclass(frozen=True, slots=True)
-class _Segment:
-    order: int
-    start: dt.date
-    end: dt.date
-    value: Value
-    refs: tuple[int, ...]
+def skipped_note(end: dt.date, today: dt.date) -> str:
+    """Why a row whose range ends before today sends nothing."""
+    return f"ends {end.isoformat()}, before today {today.isoformat()}"
 
 
-def _where(views: Sequence[RowView], refs: tuple[int, ...]) -> str:
+def _where(views: Sequence[RowView], refs: Sequence[int]) -> str:
     first = views[refs[0]]
     lines = ", ".join(str(views[i].line) for i in refs)
     return f"{first.source} line{'s' if len(refs) > 1 else ''} {lines}"
@@ -83,166 +89,228 @@ def _shown(value: Value) -> str:
     return describe() if callable(describe) else str(value)
 
 
-def skipped_note(end: dt.date, today: dt.date) -> str:
-    """Why a row whose range ends before today sends nothing."""
-    return f"ends {end.isoformat()}, before today {today.isoformat()}"
+class _Days(dict[int, dt.date]):
+    """Day ordinal -> date, each made once: a big run's records share a few hundred dates."""
+
+    def __missing__(self, ordinal: int) -> dt.date:
+        day = self[ordinal] = dt.date.fromordinal(ordinal)
+        return day
 
 
-def clipped_warning(views: Sequence[RowView], refs: tuple[int, ...], start: dt.date, today: dt.date) -> str:
-    """The warning for a range that starts before today and is sent from today."""
-    return f"{_where(views, refs)}: starts {start.isoformat()}, before today; sending from {today.isoformat()}"
+def plan(settings: Settings, views: Sequence[RowView], options: PlanOptions) -> Plan:
+    """Turn checked settings into the records to send, deterministically; `views` name rows in messages."""
+    planner = _Planner(settings, views, options)
+    return planner.plan()
 
 
-def _segments(
-    settings: Sequence[Setting], views: Sequence[RowView], options: PlanOptions, plan: Plan, warned: list[int]
-) -> dict[tuple[str, ...], list[_Segment]]:
-    """Clip, skip and expand each setting into the date runs it really asks for."""
-    today = options.today
-    by_key: dict[tuple[str, ...], list[_Segment]] = {}
-    for order, s in enumerate(settings):
-        if s.end < today:
-            for ref in s.refs:
-                plan.skipped[ref] = skipped_note(s.end, today)
-            continue
-        start = s.start
-        if start < today:
-            plan.warnings.append(clipped_warning(views, s.refs, start, today))
-            warned.append(s.refs[0])
-            start = today
-        runs = weekday_runs(start, s.end, s.days) if s.days is not None else [(start, s.end)]
+class _Planner:
+    def __init__(self, settings: Settings, views: Sequence[RowView], options: PlanOptions) -> None:
+        self.settings, self.views, self.options = settings, views, options
+        self.result = Plan()
+        self.days = _Days()
+        self.values = [kind.value for kind in settings.kind_list]
+        self.runs: dict[int, list[tuple[int, int]]] = {}  # a setting's runs, when not its dates as they are
+
+    def plan(self) -> Plan:
+        for key, settings in self._by_key().items():
+            self._plan_key(key, self._key_segments(settings))
+        if self.options.last_wins:  # only the later rows of last-wins paint rows over
+            self._painted_over()
+        return self.result
+
+    def _by_key(self) -> dict[tuple[str, ...], array[int]]:
+        """The settings of each key that send anything, keys in the order of their first such setting.
+
+        A setting that ends or starts in the past, or keeps to some weekdays, has its runs worked out
+        here, in input order (so are its warnings and notes); the others are taken as they are.
+        """
+        s, today = self.settings, self.options.today.toordinal()
+        kind_keys = [kind.key for kind in s.kind_list]
+        plain = [kind.days is None for kind in s.kind_list]
+        by_key: dict[tuple[str, ...], array[int]] = {}
+        for setting, kind, start, end in zip(range(len(s.kinds)), s.kinds, s.starts, s.ends, strict=True):
+            if kind < 0:
+                continue  # the row broke a rule
+            if start < today or not plain[kind]:
+                runs = self.runs[setting] = self._runs(setting, start, end, s.kind_list[kind].days)
+                if not runs:
+                    continue
+            key = kind_keys[kind]
+            settings = by_key.get(key)
+            if settings is None:
+                settings = by_key[key] = array("l")
+            settings.append(setting)
+        return by_key
+
+    def _key_segments(self, settings: array[int]) -> list[Segment]:
+        """A key's segments in date order."""
+        starts, ends, runs = self.settings.starts, self.settings.ends, self.runs
+        segments: list[Segment] = []
+        for setting in settings:
+            if setting in runs:
+                segments.extend((start, setting, end) for start, end in runs[setting])
+            else:
+                segments.append((starts[setting], setting, ends[setting]))
+        segments.sort()
+        return segments
+
+    def _runs(self, setting: int, start: int, end: int, days: frozenset[int] | None) -> list[tuple[int, int]]:
+        """The runs of a setting that ends in the past, starts in the past, or keeps to some weekdays."""
+        today, rows, plan = self.options.today, self.settings.rows(setting), self.result
+        if end < today.toordinal():
+            for row in rows:
+                plan.skipped[row] = skipped_note(self.days[end], today)
+            return []
+        if start < today.toordinal():
+            plan.warnings.append(
+                f"{_where(self.views, rows)}: starts {self.days[start].isoformat()}, before today; "
+                f"sending from {today.isoformat()}"
+            )
+            start = today.toordinal()
+        if days is None:
+            return [(start, end)]
+        runs = [(a.toordinal(), b.toordinal()) for a, b in weekday_runs(self.days[start], self.days[end], days)]
         if not runs:
-            names = ",".join(_WEEKDAYS[d] for d in sorted(s.days or ()))
-            for ref in s.refs:
-                plan.skipped[ref] = f"no date from {start.isoformat()} to {s.end.isoformat()} is a {names}"
-            continue
-        segments = by_key.setdefault(s.key, [])
-        segments.extend(_Segment(order, a, b, s.value, s.refs) for a, b in runs)
-    return by_key
+            names = ",".join(_WEEKDAYS[d] for d in sorted(days))
+            why = f"no date from {self.days[start].isoformat()} to {self.days[end].isoformat()} is a {names}"
+            for row in rows:
+                plan.skipped[row] = why
+        return runs
+
+    def value(self, segment: Segment) -> Value:
+        return self.settings.kind_list[self.settings.kinds[segment[1]]].value
+
+    def _plan_key(self, key: tuple[str, ...], segments: list[Segment]) -> None:
+        """A key's records from its segments in date order."""
+        if any(b[0] <= a[2] for a, b in pairwise(segments)):
+            pieces = self._overlapping(segments)
+            if self.options.merge:
+                pieces = _merged(pieces)
+        else:
+            pieces = self._side_by_side(segments)
+        days, rows_of = self.days, self.settings.rows
+        for start, end, value, carried in pieces:
+            rows = carried if self.settings.refs is None else sorted({row for s in carried for row in rows_of(s)})
+            if self.settings.refs is None and any(b <= a for a, b in pairwise(rows)):
+                rows = sorted(set(rows))
+            self.result.records.append(Record(key, days[start], days[end], value, row_refs(rows)))
+
+    def _side_by_side(self, segments: list[Segment]) -> list[tuple[int, int, Value, list[int]]]:
+        """Pieces of a key none of whose segments share a date (a sorted export's rows): each segment is
+        a piece, merged with the one before when they touch with one value."""
+        kinds, values, merge = self.settings.kinds, self.values, self.options.merge
+        pieces: list[tuple[int, int, Value, list[int]]] = []
+        first = end = -1
+        value: Value = None
+        carried: list[int] = []
+        for start, setting, last in segments:
+            now = values[kinds[setting]]
+            if merge and start == end + 1 and now == value:
+                carried.append(setting)
+            else:
+                if carried:
+                    pieces.append((first, end, value, carried))
+                first, value, carried = start, now, [setting]
+            end = last
+        if carried:
+            pieces.append((first, end, value, carried))
+        return pieces
+
+    def _overlapping(self, segments: list[Segment]) -> list[tuple[int, int, Value, list[int]]]:
+        """Pieces of a key some of whose segments overlap: different values are an error, or painted over."""
+        clusters = _clusters(segments)
+        if not self.options.last_wins:
+            bad = self._conflicts(clusters)
+            if bad:
+                clusters = _clusters([seg for seg in segments if seg[1] not in bad])
+        pieces: list[tuple[int, int, Value, list[int]]] = []  # (first day, last day, value, settings)
+        for cluster in clusters:
+            if len(cluster) == 1 or (not self.options.merge and len({self.value(seg) for seg in cluster}) == 1):
+                pieces.extend(
+                    (start, end, self.value((start, setting, end)), [setting]) for start, setting, end in cluster
+                )
+            else:
+                pieces.extend(self._paint(cluster))
+        return pieces
+
+    def _conflicts(self, clusters: list[list[Segment]]) -> set[int]:
+        """Settings whose ranges overlap another's with a different value; both rows are named."""
+        bad: set[int] = set()
+        views, rows = self.views, self.settings.rows
+        for cluster in clusters:
+            for a, b in combinations(sorted(cluster, key=lambda seg: seg[1]), 2):
+                if a[1] == b[1] or b[0] > a[2] or a[0] > b[2] or self.value(a) == self.value(b):
+                    continue
+                shared = f"{self.days[max(a[0], b[0])].isoformat()}..{self.days[min(a[2], b[2])].isoformat()}"
+                for mine, theirs in ((a, b), (b, a)):
+                    for ref in rows(mine[1]):
+                        view = views[ref]
+                        self.result.invalid.setdefault(ref, []).append(
+                            f"{view.source} line {view.line}: {_shown(self.value(mine))} overlaps "
+                            f"{_where(views, rows(theirs[1]))} ({_shown(self.value(theirs))}) on {shared}; "
+                            "fix one of them, or give --overlaps last-wins to let the later row win"
+                        )
+                bad.update((a[1], b[1]))
+        return bad
+
+    def _paint(self, cluster: list[Segment]) -> list[tuple[int, int, Value, list[int]]]:
+        """Later settings paint over earlier ones, date by date; equal values share the date."""
+        first = cluster[0][0]
+        cells: list[tuple[Value, frozenset[int]] | None] = [None] * (max(seg[2] for seg in cluster) - first + 1)
+        for seg in sorted(cluster, key=lambda seg: seg[1]):
+            value = self.value(seg)
+            for i in range(seg[0] - first, seg[2] - first + 1):
+                cell = cells[i]
+                if cell is not None and cell[0] == value:
+                    cells[i] = (value, cell[1] | {seg[1]})
+                else:
+                    cells[i] = (value, frozenset((seg[1],)))
+        pieces: list[tuple[int, int, Value, list[int]]] = []
+        last: tuple[Value, frozenset[int]] | None = None
+        for i, cell in enumerate(cells):
+            assert cell is not None  # a cluster's segments cover every date of its span
+            if cell == last:
+                start, _, value, carried = pieces[-1]
+                pieces[-1] = (start, first + i, value, carried)
+            else:
+                pieces.append((first + i, first + i, cell[0], sorted(cell[1])))
+            last = cell
+        return pieces
+
+    def _painted_over(self) -> None:
+        """Rows no record carries, and that are neither skipped nor invalid, were painted over."""
+        plan, settings = self.result, self.settings
+        carried = {row for record in plan.records for row in record.refs}
+        for setting, kind_id in enumerate(settings.kinds):
+            if kind_id < 0:
+                continue
+            for row in settings.rows(setting):
+                if row not in carried and row not in plan.skipped and row not in plan.invalid:
+                    plan.skipped[row] = LAST_WINS_NOTE
 
 
-def _clusters(segments: list[_Segment]) -> list[list[_Segment]]:
-    """Groups of segments whose dates overlap (touching alone does not join a group)."""
-    ordered = sorted(segments, key=lambda s: (s.start, s.order))
-    clusters: list[list[_Segment]] = []
-    reach = dt.date.min
-    for seg in ordered:
-        if clusters and seg.start <= reach:
+def _clusters(segments: list[Segment]) -> list[list[Segment]]:
+    """Groups of segments whose dates overlap (touching alone does not join a group); in date order."""
+    clusters: list[list[Segment]] = []
+    reach = -1
+    for seg in segments:
+        if seg[0] <= reach:
             clusters[-1].append(seg)
-            reach = max(reach, seg.end)
+            reach = max(reach, seg[2])
         else:
             clusters.append([seg])
-            reach = seg.end
+            reach = seg[2]
     return clusters
 
 
-def _conflicts(by_key: dict[tuple[str, ...], list[_Segment]], views: Sequence[RowView], plan: Plan) -> set[int]:
-    """Rows whose ranges overlap another row's with a different value; both rows are named."""
-    bad: set[int] = set()
-    for segments in by_key.values():
-        for cluster in _clusters(segments):
-            for a, b in combinations(sorted(cluster, key=lambda s: s.order), 2):
-                if a.value == b.value or a.refs == b.refs or b.start > a.end or a.start > b.end:
-                    continue
-                shared = f"{max(a.start, b.start).isoformat()}..{min(a.end, b.end).isoformat()}"
-                for mine, theirs in ((a, b), (b, a)):
-                    for ref in mine.refs:
-                        view = views[ref]
-                        plan.invalid.setdefault(ref, []).append(
-                            f"{view.source} line {view.line}: {_shown(mine.value)} overlaps "
-                            f"{_where(views, theirs.refs)} ({_shown(theirs.value)}) on {shared}; "
-                            "fix one of them, or give --overlaps last-wins to let the later row win"
-                        )
-                bad.update(a.refs + b.refs)
-    return bad
-
-
-@dataclass(slots=True)
-class _Piece:
-    start: dt.date
-    end: dt.date
-    value: Value
-    refs: frozenset[int]
-
-
-def _paint(cluster: list[_Segment]) -> list[_Piece]:
-    """Later rows paint over earlier ones, date by date; equal values share the date."""
-    start = cluster[0].start
-    span = (max(s.end for s in cluster) - start).days + 1
-    cells: list[tuple[Value, frozenset[int]] | None] = [None] * span
-    for seg in sorted(cluster, key=lambda s: s.order):
-        for i in range((seg.start - start).days, (seg.end - start).days + 1):
-            cell = cells[i]
-            if cell is not None and cell[0] == seg.value:
-                cells[i] = (seg.value, cell[1] | frozenset(seg.refs))
-            else:
-                cells[i] = (seg.value, frozenset(seg.refs))
-    pieces: list[_Piece] = []
-    for i, cell in enumerate(cells):
-        assert cell is not None  # a cluster's segments cover every date of its span
-        day = start + dt.timedelta(days=i)
-        last = pieces[-1] if pieces else None
-        if last is not None and last.value == cell[0] and last.refs == cell[1]:
-            last.end = day
+def _merged(pieces: list[tuple[int, int, Value, list[int]]]) -> list[tuple[int, int, Value, list[int]]]:
+    """Pieces of one value that touch or overlap, as one."""
+    merged: list[tuple[int, int, Value, list[int]]] = []
+    for start, end, value, carried in pieces:
+        if merged and merged[-1][2] == value and start <= merged[-1][1] + 1:
+            first, last, _, rows = merged[-1]
+            rows.extend(carried)
+            merged[-1] = (first, max(last, end), value, rows)
         else:
-            pieces.append(_Piece(day, day, cell[0], cell[1]))
-    return pieces
-
-
-def _pieces(segments: list[_Segment], merge: bool) -> list[_Piece]:
-    pieces: list[_Piece] = []
-    for cluster in _clusters(segments):
-        if len(cluster) == 1 or (not merge and len({s.value for s in cluster}) == 1):
-            pieces.extend(_Piece(s.start, s.end, s.value, frozenset(s.refs)) for s in cluster)
-        else:
-            pieces.extend(_paint(cluster))
-    if not merge:
-        return pieces
-    merged: list[_Piece] = []
-    for piece in pieces:
-        last = merged[-1] if merged else None
-        if last is not None and last.value == piece.value and piece.start <= last.end + ONE_DAY:
-            last.end = max(last.end, piece.end)
-            last.refs |= piece.refs
-        else:
-            merged.append(_Piece(piece.start, piece.end, piece.value, piece.refs))
+            merged.append((start, end, value, list(carried)))
     return merged
-
-
-@dataclass
-class KeyPlans:
-    """Planning by key: each key's records, and the first row that planned it (keys keep that order)."""
-
-    records: dict[tuple[str, ...], list[Record]] = field(default_factory=dict)
-    first: dict[tuple[str, ...], int] = field(default_factory=dict)
-    warned: list[int] = field(default_factory=list)  # the first row of each warning of the plan, in order
-
-
-def plan_keys(settings: Sequence[Setting], views: Sequence[RowView], options: PlanOptions, plan: Plan) -> KeyPlans:
-    """Each key's records, deterministically; skipped and invalid rows and warnings go to `plan`."""
-    keyed = KeyPlans()
-    by_key = _segments(settings, views, options, plan, keyed.warned)
-    keyed.first = {key: segments[0].refs[0] for key, segments in by_key.items()}
-    if not options.last_wins:
-        bad = _conflicts(by_key, views, plan)
-        if bad:
-            by_key = {k: [s for s in v if not bad.intersection(s.refs)] for k, v in by_key.items()}
-    carried: set[int] = set()
-    for key, segments in by_key.items():
-        records = keyed.records[key] = []
-        for piece in _pieces(segments, options.merge):
-            refs = row_refs(sorted(piece.refs))
-            records.append(Record(key, piece.start, piece.end, piece.value, refs))
-            carried.update(refs)
-    for setting in settings:
-        for ref in setting.refs:
-            if ref not in carried and ref not in plan.skipped and ref not in plan.invalid:
-                plan.skipped[ref] = "every date of this row is set by a later row (--overlaps last-wins)"
-    return keyed
-
-
-def plan_settings(settings: Sequence[Setting], views: Sequence[RowView], options: PlanOptions) -> Plan:
-    """Turn validated settings into the records to send, deterministically."""
-    plan = Plan()
-    for records in plan_keys(settings, views, options, plan).records.values():
-        plan.records.extend(records)
-    return plan

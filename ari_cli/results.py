@@ -20,9 +20,9 @@ from typing import overload
 
 from ari_cli.exits import ExitCode
 from ari_cli.plan import Plan, Record
-from ari_cli.records.rows import RowView
+from ari_cli.records.rules import RowView
+from ari_cli.records.table import RowTable
 from ari_cli.send.exchange import Exchange, Outcome, Problem
-from ari_cli.table import RowTable
 from ari_cli.wire.operations import Operation
 
 
@@ -71,20 +71,20 @@ class RowResults(Sequence[RowResult]):
 
     def __init__(
         self,
-        views: Sequence[RowView],
+        table: RowTable,
         special: dict[int, RowResult],
         groups: array[int] | None = None,
         shared: dict[int, Shared] | None = None,
         unsent: str = "",
     ) -> None:
-        self.views = views
+        self.table = table
         self.special = special  # invalid, skipped, or carried by several records
         self.groups = groups  # per row: the record whose answer it has; None in a dry run (all ok)
         self.shared = shared or {}  # per record
         self.unsent = unsent  # when set, an ok row was not sent, for this reason, and is skipped
 
     def __len__(self) -> int:
-        return len(self.views)
+        return len(self.table)
 
     def _shared(self, index: int) -> Shared:
         row = self.special.get(index)
@@ -94,15 +94,12 @@ class RowResults(Sequence[RowResult]):
             found = PLAIN_OK
         else:
             found = self.shared[self.groups[index]]
-        return self._unsent(found)
-
-    def _unsent(self, shared: Shared) -> Shared:
-        if self.unsent and shared.status is Status.OK:
-            return replace(shared, status=Status.SKIPPED, note=self.unsent)
-        return shared
+        if self.unsent and found.status is Status.OK:
+            return replace(found, status=Status.SKIPPED, note=self.unsent)
+        return found
 
     def _row(self, index: int, shared: Shared) -> RowResult:
-        view = self.views[index]
+        view = self.table[index]
         return RowResult(index, view, shared.status, list(shared.trackingids), list(shared.errors), shared.note)
 
     @overload
@@ -125,55 +122,27 @@ class RowResults(Sequence[RowResult]):
             for index in range(first, stop):
                 yield self._row(index, shared)
 
-    def _cuts(self) -> list[int]:
-        """Rows where the result may change from the row before."""
+    def runs(self) -> Iterator[tuple[int, int, Shared]]:
+        """(first row, row after the last, their result): runs of rows of one source alike but for their line."""
         cuts = {0, len(self)}
         for index in self.special:
             cuts.update((index, index + 1))
-        if isinstance(self.views, RowTable):
-            cuts.update(first for first, _, _ in self.views.source_runs())
-        else:
-            cuts.update(i for i in range(1, len(self)) if self.views[i].source != self.views[i - 1].source)
+        cuts.update(first for first, _, _ in self.table.source_runs())
         groups = self.groups
         if groups is not None and len(groups) > 1:
             cuts.update(compress(range(1, len(groups)), map(ne, groups[1:], groups[:-1])))
-        return sorted(cuts)
-
-    def runs(self) -> Iterator[tuple[int, int, Shared]]:
-        """(first row, row after the last, their result): runs of rows of one source alike but for their line."""
-        cuts = self._cuts()
-        for first, stop in pairwise(cuts):
+        for first, stop in pairwise(sorted(cuts)):
             yield first, stop, self._shared(first)
 
-    def lines(self, first: int, stop: int) -> Sequence[int]:
-        """The lines of rows first..stop-1, without making their views."""
-        if isinstance(self.views, RowTable):
-            return self.views.lines.between(first, stop)
-        return [self.views[i].line for i in range(first, stop)]
-
-    def line_span(self, first: int, stop: int) -> range | None:
-        """The lines of rows first..stop-1 when they are known to be consecutive lines, else None."""
-        return self.views.line_span(first, stop) if isinstance(self.views, RowTable) else None
-
-    def lines_of(self, indexes: Sequence[int]) -> list[int]:
-        """The lines of some rows, without making their views."""
-        if isinstance(self.views, RowTable):
-            return self.views.lines.of(indexes)
-        return [self.views[i].line for i in indexes]
-
-    def source(self, index: int) -> str:
-        if isinstance(self.views, RowTable):
-            return self.views.source(index)
-        return self.views[index].source
-
     def counts(self) -> dict[Status, int]:
+        """How many rows have each status."""
         counts = dict.fromkeys(Status, 0)
         for first, stop, shared in self.runs():
             counts[shared.status] += stop - first
         return counts
 
     def with_status(self, statuses: set[Status]) -> list[RowResult]:
-        """The results whose status is one of `statuses`."""
+        """The results whose status is one of `statuses`, in order."""
         return [
             self._row(index, shared)
             for first, stop, shared in self.runs()
@@ -181,39 +150,13 @@ class RowResults(Sequence[RowResult]):
             for index in range(first, stop)
         ]
 
+    def invalid_messages(self) -> list[str]:
+        """Every message of every invalid row, in row order."""
+        return [problem.message for row in self.with_status({Status.INVALID}) for problem in row.errors]
 
-def status_counts(rows: Sequence[RowResult]) -> dict[Status, int]:
-    """How many rows have each status."""
-    if isinstance(rows, RowResults):
-        return rows.counts()
-    counts = dict.fromkeys(Status, 0)
-    for row in rows:
-        counts[row.status] += 1
-    return counts
-
-
-def rows_with(rows: Sequence[RowResult], statuses: set[Status]) -> list[RowResult]:
-    """The rows whose status is one of `statuses`, in order."""
-    if isinstance(rows, RowResults):
-        return rows.with_status(statuses)
-    return [row for row in rows if row.status in statuses]
-
-
-def invalid_messages(rows: Sequence[RowResult]) -> list[str]:
-    """Every message of every invalid row, in row order."""
-    return [problem.message for row in rows_with(rows, {Status.INVALID}) for problem in row.errors]
-
-
-def unsent(rows: Sequence[RowResult], note: str) -> Sequence[RowResult]:
-    """The results of a run that sent nothing: its ok rows are skipped, for `note`."""
-    if isinstance(rows, RowResults):
-        return RowResults(rows.views, rows.special, rows.groups, rows.shared, note)
-    changed = []
-    for row in rows:
-        if row.status is Status.OK:
-            row.status, row.note = Status.SKIPPED, note
-        changed.append(row)
-    return changed
+    def not_sent(self, note: str) -> RowResults:
+        """The results of a run that sent nothing: its ok rows are skipped, for `note`."""
+        return RowResults(self.table, self.special, self.groups, self.shared, note)
 
 
 @dataclass
@@ -222,14 +165,14 @@ class Run:
 
     operation: Operation
     dry_run: bool
-    rows: Sequence[RowResult]
+    rows: RowResults
     records: list[Record]
     exchanges: list[Exchange]
     warnings: list[str] = field(default_factory=list)
     interrupted: bool = False
 
     def summary(self) -> dict[str, int]:
-        counts = status_counts(self.rows)
+        counts = self.rows.counts()
         return {
             "rows": len(self.rows),
             "records": len(self.records),
@@ -243,9 +186,9 @@ class Run:
         return exit_code(self.rows, sent=not self.dry_run and bool(self.exchanges))
 
 
-def exit_code(rows: Sequence[RowResult], sent: bool) -> ExitCode:
+def exit_code(rows: RowResults, sent: bool) -> ExitCode:
     """0 when every row is ok or skipped; 3 when invalid rows stopped the run; 1 otherwise."""
-    statuses = {status for status, count in status_counts(rows).items() if count}
+    statuses = {status for status, count in rows.counts().items() if count}
     if Status.INVALID in statuses and not sent:
         return ExitCode.INVALID_INPUT
     if statuses & {Status.FAILED, Status.INVALID}:
@@ -282,14 +225,9 @@ def _answered(row: RowResult, numbers: Sequence[int], outcomes: dict[int, Outcom
     return row
 
 
-def attribute(
-    views: Sequence[RowView],
-    invalid: dict[int, list[str]],
-    plan: Plan,
-    exchanges: Sequence[Exchange],
-    dry_run: bool,
-) -> RowResults:
+def attribute(table: RowTable, plan: Plan, exchanges: Sequence[Exchange], dry_run: bool) -> RowResults:
     """One result per input row, in input order."""
+    views, invalid = table, table.errors
     special: dict[int, RowResult] = {}
     for index in sorted({*invalid, *plan.invalid, *plan.skipped}):
         messages = invalid.get(index) or plan.invalid.get(index)
@@ -299,9 +237,9 @@ def attribute(
         elif index in plan.skipped:
             special[index] = RowResult(index, views[index], Status.SKIPPED, note=plan.skipped[index])
     if dry_run:
-        return RowResults(views, special)
+        return RowResults(table, special)
     outcomes = _record_outcomes(exchanges)
-    groups = array("q", repeat(_NO_RECORD, len(views)))
+    groups = array("q", repeat(_NO_RECORD, len(table)))
     several: dict[int, list[int]] = {}
     for number, record in enumerate(plan.records):
         for ref in record.refs:
@@ -317,7 +255,7 @@ def attribute(
     for number in range(len(plan.records)):
         sample = _answered(RowResult(-1, RowView("", 0), Status.OK), [number], outcomes)
         shared[number] = Shared.of(sample)
-    return RowResults(views, special, groups, shared)
+    return RowResults(table, special, groups, shared)
 
 
 def _add_unique(problems: list[Problem], problem: Problem) -> None:

@@ -52,7 +52,7 @@ def test_flat_rows_keep_values_as_parsed_and_their_lines() -> None:
     ]
 
 
-def test_scalars_stay_as_parsed_and_rows_are_a_list() -> None:
+def test_scalars_stay_as_parsed() -> None:
     write(
         "policy.json",
         json.dumps(
@@ -76,16 +76,15 @@ def test_scalars_stay_as_parsed_and_rows_are_a_list() -> None:
             }
         ),
     )
-    result = read_rows(["policy.json"], P, ReadOptions())
-    assert isinstance(result.rows, list)
-    fields = result.rows[0].fields
+    rows = list(read_rows(["policy.json"], P, ReadOptions()).rows)
+    fields = rows[0].fields
     assert (fields["propertyid"], fields["refundable"], fields["level"], fields["policyid"]) == (
         7,
         True,
         1.0,
         None,
     )
-    assert result.rows[0].line == 1
+    assert rows[0].line == 1
 
 
 def test_unused_keys_warn_once() -> None:

@@ -182,9 +182,3 @@ def test_failures_of_several_files_come_together_with_their_hints() -> None:
         "b.csv line 1: holds a NUL byte; this is not a text file",
     ]
     assert problem.hint is not None and "Save As" in problem.hint and "utf-16" in problem.hint
-
-
-def test_all_json_inputs_give_a_list() -> None:
-    write("a.json", JSON)
-    write("b.jsonl", JSONL)
-    assert isinstance(read(["a.json", "b.jsonl"]).rows, list)

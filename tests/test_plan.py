@@ -3,11 +3,38 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 
 import pytest
 
-from ari_cli.plan import PlanOptions, Record, plan_settings
-from ari_cli.records.rows import RowView, Setting
+from ari_cli.plan import Plan, PlanOptions, Record, plan
+from ari_cli.records.rules import RowView
+from ari_cli.records.table import Kind, Settings, Value
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One row's request, as a test writes it."""
+
+    refs: tuple[int, ...]
+    key: tuple[str, ...]
+    start: dt.date
+    end: dt.date
+    days: frozenset[int] | None
+    value: Value
+
+
+def plan_settings(rows: list[Setting], views: list[RowView], options: PlanOptions) -> Plan:
+    kinds = [Kind(r.key, r.value, r.days, "", str(r.value)) for r in rows]
+    settings = Settings(
+        kinds=list(range(len(rows))),
+        starts=[r.start.toordinal() for r in rows],
+        ends=[r.end.toordinal() for r in rows],
+        kind_list=kinds,
+        refs=[r.refs for r in rows],
+    )
+    return plan(settings, views, options)
+
 
 TODAY = dt.date(2027, 1, 10)
 KEY = ("H1", "DBL")

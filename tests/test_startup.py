@@ -119,5 +119,3 @@ def test_a_dry_run_loads_no_http_client_and_no_journal(output: str, tmp_path: Pa
         "ari_cli.sandbox",
     )
     assert sorted(m for m in loaded if any(m == h or m.startswith(h + ".") for h in heavy)) == []
-    # Its rows were checked as they were read: no wire model is built, so none is defined.
-    assert "ari_cli.wire.models" not in loaded

@@ -184,7 +184,7 @@ def run_push(operation: Operation, a: dict[str, Any], rows: Sequence[SourceRow] 
                 recorder.start(run_start(operation, a, options, connection))
                 sending = not prepared.invalid or options.skip_invalid
                 exchanges = prepared.exchanges if sending else []
-                recorder.plan(operation, prepared.parsed.views, prepared.plan.records, exchanges)
+                recorder.plan(operation, prepared.rows, prepared.plan.records, exchanges)
             run = send_recorded(options, prepared, connection, recorder, a, err)
     finally:
         if journal is not None:
@@ -235,11 +235,10 @@ def show(
     number: int | None,
 ) -> None:
     from ari_cli.render import run as render
-    from ari_cli.results import invalid_messages
 
     out, err = render.console(), render.console(stderr=True)
     output = a["output"].value
-    render.notices(invalid_messages(run.rows), err, label="error")
+    render.notices(run.rows.invalid_messages(), err, label="error")
     if a["curl"]:
         requests = [(render.exchange_label(e), e.url, encode(e.body)) for e in run.exchanges]
         render.curl_commands(requests, connection is not None, (out if output == "table" else err).file)

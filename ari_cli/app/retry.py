@@ -17,7 +17,7 @@ from ari_cli.journal.recorder import Recorder
 from ari_cli.journal.resend import RetryPlan, plan_retry, with_key
 from ari_cli.journal.store import Journal, journal_path
 from ari_cli.pipeline import Prepared, PushOptions
-from ari_cli.records.rows import Parsed
+from ari_cli.records.table import RowTable
 from ari_cli.send.exchange import SendOptions
 from ari_cli.wire.operations import Operation
 
@@ -63,13 +63,13 @@ def run_retry(number: int, given: dict[str, Any]) -> None:
             operation=operation, files=(), today=dt.date.today(), dry_run=a["dry_run"],
             send=SendOptions(concurrency=a["concurrency"], rate=a["rate"], timeout=a["timeout"], retries=a["retries"]),
         )  # fmt: skip
-        prepared = Prepared(Parsed(views=plan.views), plan.plan, with_key(plan.exchanges, key), [])
+        prepared = Prepared(RowTable.of_views(plan.views), plan.plan, with_key(plan.exchanges, key), [])
         recorder = (
             None if a["no_journal"] or connection is None else Recorder(store, lambda m: render.notices([m], err))
         )
         if recorder is not None and connection is not None:
             start = run_start(operation, a, options, connection)
             recorder.start(start.retrying(source.id))
-            recorder.plan(operation, prepared.parsed.views, prepared.plan.records, prepared.exchanges)
+            recorder.plan(operation, prepared.rows, prepared.plan.records, prepared.exchanges)
         run = send_recorded(options, prepared, connection, recorder, a, err, lambda part: plan.build(part, key))
     show(run, a, options, connection, False, False, recorder.run if recorder else None)

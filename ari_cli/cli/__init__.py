@@ -176,10 +176,4 @@ def all_commands() -> TyperGroup:
 
 def main() -> None:
     """Console-script entry point."""
-    try:
-        app()
-    except SystemExit as end:
-        from ari_cli.bulk import end_fast
-
-        end_fast(end.code)
-        raise
+    app()

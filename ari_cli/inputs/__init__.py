@@ -1,6 +1,6 @@
-"""Input readers: CSV, JSON and JSON Lines files to rows with their source, line and canonical fields."""
+"""Input readers: CSV, JSON, JSON Lines and workbook files to parts of rows with their source and line."""
 
-from ari_cli.inputs.model import ReadOptions, ReadResult, SourceRow
+from ari_cli.inputs.model import ListedPart, Part, ReadOptions, ReadResult, SourceRow
 from ari_cli.inputs.reader import read_rows
 
-__all__ = ["ReadOptions", "ReadResult", "SourceRow", "read_rows"]
+__all__ = ["ListedPart", "Part", "ReadOptions", "ReadResult", "SourceRow", "read_rows"]

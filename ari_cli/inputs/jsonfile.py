@@ -16,7 +16,7 @@ from typing import Any
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.columns import Resolver
-from ari_cli.inputs.model import Prepared, SourceRow
+from ari_cli.inputs.model import ListedPart, Prepared, SourceRow
 from ari_cli.inputs.shapes import Flattener, Located, LocatedList, kind
 from ari_cli.inputs.textio import Source, decode_all
 from ari_cli.wire.operations import Operation
@@ -237,4 +237,5 @@ def prepare_json(source: Source, operation: Operation, encoding: str | None, for
     if rows:
         resolver.check_required()
     warning = resolver.warning()
-    return Prepared(rows=rows, warnings=[warning] if warning else [], problems=resolver.problems)
+    part = ListedPart(source.name, rows) if rows else None
+    return Prepared(part=part, warnings=[warning] if warning else [], problems=resolver.problems)

@@ -1,9 +1,10 @@
-"""The reader's data types: a row with its source and line, the read options, the result."""
+"""The reader's data types: one file's part of the input, a row with its source and line, the options."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 FORMATS = ("csv", "json", "jsonl")
@@ -24,6 +25,50 @@ class SourceRow:
     dates) from a workbook."""
 
 
+class Part:
+    """One file (or sheet) of the input: its source, its columns under canonical names, and its rows.
+
+    Rows come as (line, values in `names` order), read once. A value is None where the row has no
+    such field (a JSON object without the key). CSV values are the cells as read, not stripped: the
+    checks strip each distinct text once, and an export repeats a few hundred texts a million times.
+    """
+
+    def __init__(self, source: str, names: Sequence[str]) -> None:
+        self.source = source
+        self.names = tuple(names)
+
+    def rows(self) -> Iterator[tuple[int, Sequence[Any]]]:
+        raise NotImplementedError
+
+    def source_rows(self) -> Iterator[SourceRow]:
+        """The rows one by one with their fields by name (for tests, tools and policies)."""
+        for line, values in self.rows():
+            fields = {
+                name: value.strip() if isinstance(value, str) else value
+                for name, value in zip(self.names, values, strict=True)
+            }
+            yield SourceRow(self.source, line, fields)
+
+
+class ListedPart(Part):
+    """A part whose rows are already read (JSON, workbooks, a command's flags)."""
+
+    def __init__(self, source: str, rows: Sequence[SourceRow]) -> None:
+        names: dict[str, None] = {}
+        for row in rows:
+            names.update(dict.fromkeys(row.fields))
+        super().__init__(source, tuple(names))
+        self.listed = rows
+
+    def rows(self) -> Iterator[tuple[int, Sequence[Any]]]:
+        names = self.names
+        for row in self.listed:
+            yield row.line, [row.fields.get(name) for name in names]
+
+    def source_rows(self) -> Iterator[SourceRow]:
+        return iter(self.listed)
+
+
 @dataclass(frozen=True, slots=True)
 class ReadOptions:
     """How to read the files: a format for `-` (and unknown extensions), an encoding, a sheet, a header row."""
@@ -38,18 +83,21 @@ class ReadOptions:
 
 @dataclass
 class ReadResult:
-    """The rows (possibly lazy) and the warnings found while reading the headers."""
+    """The input's parts, file by file, and the warnings found while reading the headers."""
 
-    rows: Iterator[SourceRow] | list[SourceRow]
+    parts: list[Part] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    parts: list[Iterator[SourceRow] | list[SourceRow]] = field(default_factory=list)
-    """The same rows file by file, so that a faster form of one (a CSV file's blocks) can be read instead."""
+
+    @property
+    def rows(self) -> Iterator[SourceRow]:
+        """Every row of every part, in order."""
+        return chain.from_iterable(part.source_rows() for part in self.parts)
 
 
 @dataclass
 class Prepared:
-    """One file after its header is read: its rows to come, warnings, and header problems."""
+    """One file after its header is read: its part (None when it has no header), warnings, header problems."""
 
-    rows: Iterator[SourceRow] | list[SourceRow]
+    part: Part | None
     warnings: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import BinaryIO
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.columns import alias_hint, expected_columns
 from ari_cli.inputs.csvfile import prepare_csv
 from ari_cli.inputs.jsonfile import prepare_json
-from ari_cli.inputs.model import STDIN, STDIN_NAME, Prepared, ReadOptions, ReadResult, SourceRow
+from ari_cli.inputs.model import STDIN, STDIN_NAME, Part, Prepared, ReadOptions, ReadResult
 from ari_cli.inputs.textio import (
     XLSX,
     ZIP_MAGIC,
@@ -67,7 +66,7 @@ def read_rows(
     """Read every path (`-` is standard input) into rows under canonical field names.
 
     Headers are checked for all files before any row is read, and their problems raised as one
-    InputError; CSV rows then stream lazily (a malformed row raises InputError while iterating).
+    InputError; CSV rows then stream as each part is read (a malformed row raises InputError then).
     """
     options = dataclasses.replace(
         options, format=check_format(options.format), encoding=check_encoding(options.encoding)
@@ -76,7 +75,7 @@ def read_rows(
     messages: list[str] = []  # in the order of the paths, so each file's problems stay together
     problems = False
     warnings: list[str] = []
-    row_sources: list[Iterator[SourceRow] | list[SourceRow]] = []
+    parts: list[Part] = []
     stdin_taken = False
     for path in paths:
         try:
@@ -95,11 +94,10 @@ def read_rows(
         messages.extend(prepared.problems)
         problems = problems or bool(prepared.problems)
         warnings.extend(prepared.warnings)
-        row_sources.append(prepared.rows)
+        if prepared.part is not None:
+            parts.append(prepared.part)
     if len(failures) == 1 and not problems:
         raise failures[0]
     if messages:
         raise _combined(messages, [f.hint for f in failures if f.hint], problems, operation)
-    if all(isinstance(rows, list) for rows in row_sources):
-        return ReadResult(rows=[row for rows in row_sources for row in rows], warnings=warnings, parts=row_sources)
-    return ReadResult(rows=itertools.chain.from_iterable(row_sources), warnings=warnings, parts=row_sources)
+    return ReadResult(parts, warnings)

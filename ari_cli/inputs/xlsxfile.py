@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.columns import Resolver, resolve_header
-from ari_cli.inputs.model import Prepared, ReadOptions, SourceRow
+from ari_cli.inputs.model import ListedPart, Prepared, ReadOptions, SourceRow
 from ari_cli.inputs.textio import Source
 from ari_cli.wire.operations import Operation
 
@@ -146,7 +146,7 @@ def prepare_xlsx(source: Source, operation: Operation, options: ReadOptions) -> 
             workbook.close()
     index = _header(name, rows, options.header_row)
     if index is None:
-        return Prepared(rows=[])
+        return Prepared(part=None)
     header_line, header_cells = rows[index]
     names = [c.isoformat() if isinstance(c, dt.date) else str(c) for c in header_cells]
     resolver = Resolver(operation, f"{name} line {header_line}", "column")
@@ -157,11 +157,11 @@ def prepare_xlsx(source: Source, operation: Operation, options: ReadOptions) -> 
         problems = resolver.problems
         if options.header_row is None and any(": missing column" in p for p in problems):
             problems = [*problems, f"{name}: if the column names are not on row {header_line}, give --header-row N"]
-        return Prepared(rows=[], warnings=notes, problems=problems)
+        return Prepared(part=None, warnings=notes, problems=problems)
     kept = [(i, column) for i, column in enumerate(columns) if column is not None]
     out: list[SourceRow] = []
     for number, cells in rows[index + 1 :]:
         # Cells right of the header's last name have no column; like unnamed columns they are left out.
         fields = {column: _field_value(column, cells[i], epoch) if i < len(cells) else "" for i, column in kept}
         out.append(SourceRow(name, number, fields))
-    return Prepared(rows=out, warnings=notes)
+    return Prepared(part=ListedPart(name, out) if out else None, warnings=notes)

@@ -23,7 +23,7 @@ from ari_cli.journal.store import (
     journal_path,
 )
 from ari_cli.plan import Record
-from ari_cli.records.rows import RowView
+from ari_cli.records.rules import RowView
 from ari_cli.results import RowResult
 from ari_cli.send.exchange import Exchange, Problem, Watcher
 from ari_cli.wire.operations import Operation

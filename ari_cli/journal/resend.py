@@ -15,7 +15,7 @@ from typing import Any
 
 from ari_cli.journal.queries import RequestInfo, RunDetail, RunInfo, detail, leaves, run_info
 from ari_cli.plan import Plan, Record
-from ari_cli.records.rows import RowView
+from ari_cli.records.rules import RowView
 from ari_cli.send.exchange import Exchange
 
 

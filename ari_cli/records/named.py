@@ -21,7 +21,7 @@ from typing import Any
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.columns import DEPOSIT_FIELDS, LEVEL_FIELDS, normalize
-from ari_cli.records.rows import Policy, build_policy
+from ari_cli.records.policy import Policy, build_policy
 
 POLICY_KEYS = ("refundable", "levels", "deposit")
 PERCENT_OF_STAY = 3  # the only penalty and deposit type the service knows

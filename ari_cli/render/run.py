@@ -7,15 +7,13 @@ with NO_COLOR, nothing but plain text is written.
 from __future__ import annotations
 
 import csv
-import functools
 import io
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from itertools import chain
-from operator import attrgetter
+from itertools import pairwise
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, Any
 
 from rich import box
 from rich.console import Console
@@ -26,7 +24,7 @@ from rich.text import Text
 from ari_cli.config.secrets import masked_body, masked_text, scrub
 from ari_cli.render.console import console as console  # the one console, re-exported for callers of this module
 from ari_cli.render.printable import printable
-from ari_cli.results import RowResult, RowResults, Run, Shared, Status, rows_with
+from ari_cli.results import RowResult, Run, Status
 from ari_cli.send.exchange import Exchange, Problem, Trace
 from ari_cli.wire.operations import Operation
 
@@ -45,43 +43,23 @@ def _problem_text(problem: Problem) -> str:
     return scrub(f"{code}{problem.message}{status}")
 
 
-def _span(groups: list[Sequence[int]]) -> range | None:
-    """The rows of records that carry runs of rows one after another (as a sorted file's do), else None."""
-    if groups and set(map(type, groups)) == {range}:
-        # A sorted export's records keep their rows as ranges: compared a whole request at a time.
-        ranges = cast(list[range], groups)
-        if set(map(attrgetter("step"), ranges)) == {1}:
-            starts, stops = list(map(attrgetter("start"), ranges)), list(map(attrgetter("stop"), ranges))
-            return range(starts[0], stops[-1]) if all(ranges) and starts[1:] == stops[:-1] else None
-    first = stop = groups[0][0] if groups and groups[0] else 0
-    for refs in groups:
-        # A record's refs are in row order, each row once: its ends and length tell a run.
-        if not refs or refs[0] != stop or refs[-1] - refs[0] + 1 != len(refs):
-            return None
-        stop = refs[-1] + 1
-    return range(first, stop)
+def _lines(run: Run, exchange: Exchange) -> list[int]:
+    """The lines of the rows a request carries, in order."""
+    lines = run.rows.table.lines
+    refs = [ref for i in exchange.records for ref in run.records[i].refs]
+    if any(b <= a for a, b in pairwise(refs)):  # the records of an unsorted file share or interleave rows
+        refs = sorted(set(refs))
+    return [lines[ref] for ref in refs]
 
 
-def _lines(run: Run, exchange: Exchange) -> Sequence[int]:
-    """The lines of the rows a request carries, in order: a range when they are consecutive."""
-    groups = [run.records[i].refs for i in exchange.records]
-    span = _span(groups)
-    rows = run.rows
-    if isinstance(rows, RowResults) and span is not None:
-        lines = rows.line_span(span.start, span.stop)
-        if lines is not None:
-            return lines
-    refs: Sequence[int] = sorted(set(chain.from_iterable(groups))) if span is None else span
-    if isinstance(rows, RowResults):
-        return rows.lines_of(refs)
-    return [rows[ref].view.line for ref in refs]
-
-
-def _request_parts(run: Run, exchange: Exchange) -> tuple[dict[str, Any], Sequence[int], dict[str, Any]]:
-    """A request of the JSON document as the fields before its lines, its lines, and the fields after."""
+def request_dict(run: Run, exchange: Exchange) -> dict[str, Any]:
+    """One request of the JSON document; the body with `sharepost` masked."""
     outcome = exchange.outcome
-    head = {"id": exchange.id, "propertyid": exchange.propertyid, "records": len(exchange.records)}
-    rest = {
+    return {
+        "id": exchange.id,
+        "propertyid": exchange.propertyid,
+        "records": len(exchange.records),
+        "lines": _lines(run, exchange),
         "attempts": exchange.attempts,
         "http_status": outcome.http_status if outcome else None,
         "success": outcome.success if outcome else None,
@@ -89,23 +67,6 @@ def _request_parts(run: Run, exchange: Exchange) -> tuple[dict[str, Any], Sequen
         "errors": [problem_dict(p) for p in outcome.errors] if outcome else [],
         "body": masked_body(exchange.body),
     }
-    return head, _lines(run, exchange), rest
-
-
-def request_dict(run: Run, exchange: Exchange) -> dict[str, Any]:
-    """One request of the JSON document; the body with `sharepost` masked."""
-    head, lines, rest = _request_parts(run, exchange)
-    return {**head, "lines": list(lines), **rest}
-
-
-def _request_text(run: Run, exchange: Exchange) -> str:
-    """One request as compact JSON; consecutive lines (a big run's hundreds per request) written as
-    the rows are, a thousand at a time, not number by number."""
-    head, lines, rest = _request_parts(run, exchange)
-    if not isinstance(lines, range):
-        return _dumps({**head, "lines": list(lines), **rest}, None)
-    listed = ", ".join(_numbered(lines, "", "", ", "))
-    return f'{_dumps(head, None)[:-1]}, "lines": [{listed}], {_dumps(rest, None)[1:]}'
 
 
 def row_dict(row: RowResult) -> dict[str, Any]:
@@ -131,7 +92,6 @@ def document(run: Run) -> dict[str, Any]:
 
 
 CSV_FIELDS = ("source", "line", "status", "trackingids", "errors")
-_FILLED_AT_ONCE = 4096  # rows written in one piece: a big run's text is never held whole
 
 
 def _neutral(cell: str) -> str:
@@ -139,104 +99,57 @@ def _neutral(cell: str) -> str:
     return f"'{cell}" if cell[:1] in ("=", "+", "-", "@") else cell
 
 
-def _csv_text(cells: list[str]) -> str:
+def _csv_joined(cells: list[str]) -> str:
+    """Cells as one line of CSV, as the csv module quotes them, without the line end."""
     text = io.StringIO()
-    csv.writer(text, lineterminator="\n").writerow(cells)
+    csv.writer(text, lineterminator="").writerow(cells)
     return text.getvalue()
+
+
+_AT_ONCE = 4096  # rows joined in one piece: a big run's text is never held whole
+
+
+def _joined(head: str, lines: Sequence[int], tail: str, separator: str) -> Iterator[str]:
+    """`head LINE tail` for each line, joined by `separator`, in pieces of a few thousand lines (the
+    pieces themselves are to be joined by `separator` too)."""
+    between = f"{tail}{separator}{head}"
+    for first in range(0, len(lines), _AT_ONCE):
+        yield head + between.join(map(str, lines[first : first + _AT_ONCE])) + tail
 
 
 def write_csv(run: Run, stream: IO[str]) -> None:
     """The rows as CSV, one line each, with the JSON document's row fields."""
-    writer = csv.writer(stream, lineterminator="\n")
-    writer.writerow(CSV_FIELDS)
+    stream.write(_csv_joined(list(CSV_FIELDS)) + "\n")
     rows = run.rows
-    if not isinstance(rows, RowResults):
-        for row in rows:
-            cells = [row.view.source, str(row.view.line), row.status.value, " ".join(row.trackingids),
-                     " | ".join(_problem_text(p) for p in row.errors)]  # fmt: skip
-            writer.writerow([_neutral(c) for c in cells])
-        return
     for first, stop, shared in rows.runs():
-        # A run of alike rows is one template with the lines filled in: no writer call per row.
-        head, tail = _csv_template(rows.source(first), shared)
-        for text in _filled(rows, first, stop, head, tail, ""):
-            stream.write(text)
-
-
-def _csv_template(source: str, shared: Shared) -> tuple[str, str]:
-    """A row's CSV line but its line number: the text before it and the text after it."""
-    # With more than one field an empty cell is written empty, so these join around the number.
-    head = _csv_text([_neutral(source), ""])[:-1]
-    tail = _csv_text(
-        ["", shared.status.value, _neutral(" ".join(shared.trackingids)),
-         _neutral(" | ".join(_problem_text(p) for p in shared.errors))]
-    )  # fmt: skip
-    return head, tail
-
-
-# The document is made of dicts and lists built here, never cyclic: the encoder need not keep track
-# of the containers it is inside (a tenth of the time of a big run's bodies), nor be made per call.
-_COMPACT = json.JSONEncoder(ensure_ascii=False, check_circular=False)
-
-
-def _dumps(value: Any, indent: int | None) -> str:
-    return _COMPACT.encode(value) if indent is None else json.dumps(value, ensure_ascii=False, indent=indent)
+        # The rows of a run differ only in their line: the cells around it are written once.
+        # With more than one cell an empty one is written empty, so these join around the number.
+        head = _csv_joined([_neutral(rows.table.source(first)), ""])
+        errors = " | ".join(_problem_text(p) for p in shared.errors)
+        tail = _csv_joined(["", shared.status.value, _neutral(" ".join(shared.trackingids)), _neutral(errors)])
+        stream.writelines(_joined(head, rows.table.lines[first:stop], tail + "\n", ""))
 
 
 def _row_texts(run: Run, indent: int | None) -> Iterator[str]:
-    """The rows of the JSON document as text, many alike rows at a time."""
+    """The rows of the JSON document as text, a run of alike rows at a time."""
     rows = run.rows
-    if indent is not None or not isinstance(rows, RowResults):
+    if indent is not None:
         # Indented output is for a person at a terminal: no big run is read there.
         for row in rows:
-            yield _dumps(row_dict(row), indent)
+            yield json.dumps(row_dict(row), ensure_ascii=False, indent=indent)
         return
     for first, stop, shared in rows.runs():
-        head = f'{{"source": {_dumps(rows.source(first), None)}, "line": '
+        # The rows of a run differ only in their line: the fields around it are written once.
+        head = f'{{"source": {_dumps(rows.table.source(first))}, "line": '
         tail = (
-            f', "status": {_dumps(shared.status.value, None)}, "trackingids": {_dumps(list(shared.trackingids), None)}'
-            f', "errors": {_dumps([problem_dict(p) for p in shared.errors], None)}}}'
+            f', "status": {_dumps(shared.status.value)}, "trackingids": {_dumps(list(shared.trackingids))}'
+            f', "errors": {_dumps([problem_dict(p) for p in shared.errors])}}}'
         )
-        yield from _filled(rows, first, stop, head, tail, ", ")
+        yield from _joined(head, rows.table.lines[first:stop], tail, ", ")
 
 
-def _filled(rows: RowResults, first: int, stop: int, head: str, tail: str, separator: str) -> Iterator[str]:
-    """Rows first..stop-1 as `head LINE tail`, joined by `separator`, a few thousand at a time."""
-    span = rows.line_span(first, stop)
-    if span is not None:
-        yield from _numbered(span, head, tail, separator)
-        return
-    for start in range(first, stop, _FILLED_AT_ONCE):
-        lines = rows.lines(start, min(start + _FILLED_AT_ONCE, stop))
-        yield head + f"{tail}{separator}{head}".join(map(str, lines)) + tail
-
-
-_THOUSAND = tuple(f"{n:03d}" for n in range(1000))
-
-
-@functools.lru_cache(maxsize=8)
-def _thousand(thousands: int, head: str, tail: str, separator: str) -> str:
-    """`head LINE tail` for the thousand lines that start with `thousands`, joined by `separator`:
-    one join over their last three digits, each entry as wide as the next."""
-    prefix = str(thousands)
-    return head + prefix + f"{tail}{separator}{head}{prefix}".join(_THOUSAND) + tail
-
-
-def _numbered(lines: range, head: str, tail: str, separator: str) -> Iterator[str]:
-    """`head LINE tail` for consecutive lines, joined by `separator`, in pieces of up to a thousand
-    (joined as `_filled`'s are). A piece is a slice of its thousand's text, made once: no number is
-    turned into text on its own, which for a million rows cost more than all the rest of the writing."""
-    line, stop = lines.start, lines.stop
-    while line < stop:
-        thousands = line // 1000
-        end = min(stop, (thousands + 1) * 1000)
-        if thousands:
-            entry = len(head) + len(str(thousands)) + 3 + len(tail) + len(separator)
-            first, last = line - thousands * 1000, end - thousands * 1000
-            yield _thousand(thousands, head, tail, separator)[first * entry : last * entry - len(separator)]
-        else:  # below 1000 the numbers are not all as wide
-            yield head + f"{tail}{separator}{head}".join(map(str, range(line, end))) + tail
-        line = end
+def _dumps(value: Any, indent: int | None = None) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=indent)
 
 
 def _write_list(stream: IO[str], items: Iterable[str], indent: int | None) -> None:
@@ -256,7 +169,7 @@ def _write_list(stream: IO[str], items: Iterable[str], indent: int | None) -> No
 def write_json(run: Run, stream: IO[str]) -> None:
     """The JSON document, and nothing else: indented for a person at a terminal, compact otherwise.
 
-    Written as it is made, a row or a run of rows at a time: a big run's document is never held whole.
+    Written as it is made, a run of rows at a time: a big run's document is never held whole.
     """
     indent = 2 if stream.isatty() else None
     pad = "" if indent is None else "\n" + " " * indent
@@ -264,16 +177,13 @@ def write_json(run: Run, stream: IO[str]) -> None:
 
     def field(name: str, value: Any) -> str:
         text = _dumps(value, indent)
-        return f"{_dumps(name, None)}: {text if indent is None else text.replace(chr(10), pad)}"
+        return f"{_dumps(name)}: {text if indent is None else text.replace(chr(10), pad)}"
 
     stream.write("{" + pad + field("operation", run.operation.value) + separator + field("dry_run", run.dry_run))
     stream.write(separator + field("summary", run.summary()) + separator + '"rows": ')
     _write_list(stream, _row_texts(run, indent), indent)
     stream.write(separator + '"requests": ')
-    if indent is None:
-        _write_list(stream, (_request_text(run, e) for e in run.exchanges), indent)
-    else:
-        _write_list(stream, (_dumps(request_dict(run, e), indent) for e in run.exchanges), indent)
+    _write_list(stream, (_dumps(request_dict(run, e), indent) for e in run.exchanges), indent)
     stream.write(("" if indent is None else "\n") + "}\n")
 
 
@@ -314,7 +224,7 @@ def _hints(rows: list[RowResult]) -> list[str]:
 def table(run: Run, show_all: bool | None, out: Console) -> None:
     """The rows table (all rows, or only failed and invalid ones over 50 rows) and a summary."""
     everything = show_all if show_all is not None else len(run.rows) <= SHOW_ALL_UP_TO
-    shown = list(run.rows) if everything else rows_with(run.rows, {Status.FAILED, Status.INVALID})
+    shown = list(run.rows) if everything else run.rows.with_status({Status.FAILED, Status.INVALID})
     plain = not out.is_terminal
     grid = Table(box=box.ASCII if plain else box.SIMPLE_HEAVY, show_lines=False, pad_edge=False)
     for name in ("Line", "Property", "Room"):

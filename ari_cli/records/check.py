@@ -1,0 +1,36 @@
+"""Checking every row of a run into a RowTable, and the settings its rows ask for."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from ari_cli.inputs import Part
+from ari_cli.records.levels import LevelChecker
+from ari_cli.records.policy import Policy, PolicyChecker
+from ari_cli.records.rules import DateOptions
+from ari_cli.records.table import RowTable, Settings
+from ari_cli.wire.operations import Operation
+
+
+def check_rows(
+    parts: Iterable[Part],
+    operation: Operation,
+    dates: DateOptions,
+    single_level: bool = False,
+    named: Mapping[str, Policy] | None = None,
+) -> tuple[RowTable, Settings]:
+    """Every row of every part, checked; and the settings of the valid ones.
+
+    `single_level` (--data-form object) refuses policies of two levels; `named` holds the policies of
+    --policies, which a policy row may give by name.
+    """
+    table = RowTable()
+    if operation is Operation.POLICY:
+        policies = PolicyChecker(dates, table, single_level, named)
+        for part in parts:
+            policies.add_part(part.source, part.names, part.rows())
+        return table, policies.settings()
+    levels = LevelChecker(operation, dates, table)
+    for part in parts:
+        levels.add_part(part.source, part.names, part.rows())
+    return table, table.settings()

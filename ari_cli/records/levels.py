@@ -1,0 +1,143 @@
+"""Threshold and maxadv rows: a value for a room (and rate) over dates, checked by the rules of `rules`.
+
+A nightly export repeats a few thousand combinations of ids, value and weekday filter, and a few
+hundred dates, a million times: each distinct text is judged once and remembered. A row with any
+problem is checked again field by field, so that its every problem is worded, in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from operator import itemgetter
+from typing import Any
+
+from ari_cli.records.rules import (
+    DateOptions,
+    RowErrors,
+    date_range,
+    level_value,
+    one_date,
+    required_text,
+    text,
+    view,
+    weekday_filter,
+)
+from ari_cli.records.table import Kind, RowTable
+from ari_cli.wire.operations import THRESHOLD_MAX, TIME_MAX, TIME_MIN, Operation
+
+_FIELDS = {
+    Operation.THRESHOLD: ("propertyid", "roomid", "threshold", "days"),
+    Operation.MAXADV: ("propertyid", "roomid", "rateid", "time", "days"),
+}
+_RANGE = {Operation.THRESHOLD: ("threshold", 0, THRESHOLD_MAX), Operation.MAXADV: ("time", TIME_MIN, TIME_MAX)}
+
+
+# A remembered judgement that a text breaks a rule: no kind id or day ordinal is negative.
+INVALID = -1
+
+
+Picker = Callable[[Sequence[Any]], Any]
+
+
+def _picker(at: dict[str, int], names: Sequence[str]) -> Picker:
+    """A function giving the cells of `names` a part has, as a tuple, in one step."""
+    present = [at[name] for name in names if name in at]
+    if len(present) == 1:
+        only = present[0]
+        return lambda values: (values[only],)
+    return itemgetter(*present) if present else (lambda values: ())
+
+
+def _date_pickers(at: dict[str, int]) -> tuple[Picker, Picker]:
+    """Functions giving a row's start and end cells: its `date`, or its `start` and `end`."""
+    none: Picker = lambda values: None  # noqa: E731
+    date = itemgetter(at["date"]) if "date" in at else None
+    start = itemgetter(at["start"]) if "start" in at else none
+    end = itemgetter(at["end"]) if "end" in at else none
+    if date is None:
+        return start, end
+    if "start" not in at and "end" not in at:
+        return date, date
+    # JSON objects of one file may give `date` or `start` and `end`, each its own way.
+    return (
+        lambda values: date(values) if date(values) is not None else start(values),
+        lambda values: date(values) if date(values) is not None else end(values),
+    )
+
+
+class LevelChecker:
+    """Checks the rows of threshold or maxadv parts into a RowTable."""
+
+    def __init__(self, operation: Operation, dates: DateOptions, table: RowTable) -> None:
+        self.operation = operation
+        self.dates = dates
+        self.table = table
+        self.value_name, self.low, self.high = _RANGE[operation]
+        self._days: dict[Any, int] = {}  # a date's text -> its ordinal, or INVALID
+
+    def add_part(self, source: str, names: Sequence[str], rows: Iterable[tuple[int, Sequence[Any]]]) -> None:
+        """Check each row of one part and add it to the table."""
+        table, days, ordinal = self.table, self._days, self._ordinal
+        at = {name: i for i, name in enumerate(names)}
+        cells = _picker(at, _FIELDS[self.operation])
+        start_at, end_at = _date_pickers(at)
+        kinds: dict[tuple[Any, ...], int] = {}  # the part's ids, value and filter -> their kind, or INVALID
+        add_line, add_kind, add_start, add_end = (
+            table.lines.append,
+            table.kinds.append,
+            table.starts.append,
+            table.ends.append,
+        )
+        table.start_source(source)
+        for line, values in rows:
+            kind = kinds.get(cells(values))
+            if kind is None:
+                kind = self._kind(dict(zip(names, values, strict=True)))
+                if all(type(cell) is str for cell in cells(values)):
+                    # Only texts are remembered: JSON's true and 1 are equal keys, not equal values.
+                    kinds[cells(values)] = kind
+            start = days.get(start_at(values)) or ordinal(start_at(values))
+            end = days.get(end_at(values)) or ordinal(end_at(values))
+            if kind >= 0 and 0 < start <= end:
+                add_line(line)
+                add_kind(kind)
+                add_start(start)
+                add_end(end)
+            else:
+                self._invalid(source, line, dict(zip(names, values, strict=True)))
+
+    def _ordinal(self, raw: Any) -> int:
+        """A date field's day ordinal, or INVALID; texts are judged once."""
+        day = one_date(RowErrors(""), {"date": raw}, "date", self.dates)
+        found = INVALID if day is None else day.toordinal()
+        if type(raw) is str:
+            self._days[raw] = found
+        return found
+
+    def _kind(self, fields: dict[str, Any]) -> int:
+        """The kind of a row's ids, value and weekday filter, or INVALID."""
+        errs = RowErrors("")
+        key = self._key(errs, fields)
+        value = level_value(errs, fields, self.value_name, self.low, self.high)
+        days = weekday_filter(errs, fields)
+        if errs.messages or value is None or key is None:
+            return INVALID
+        shown = text(fields.get(self.value_name))
+        return self.table.kind(Kind(key, value, days, text(fields.get("days")), shown))
+
+    def _key(self, errs: RowErrors, fields: dict[str, Any]) -> tuple[str, ...] | None:
+        propertyid = required_text(errs, fields, "propertyid")
+        roomid = required_text(errs, fields, "roomid")
+        if self.operation is Operation.THRESHOLD:
+            return (propertyid, roomid) if propertyid and roomid else None
+        rateid = required_text(errs, fields, "rateid")
+        return (propertyid, roomid, rateid) if propertyid and roomid and rateid else None
+
+    def _invalid(self, source: str, line: int, fields: dict[str, Any]) -> None:
+        """A row with a problem, checked field by field: its view and every problem, in order."""
+        errs = RowErrors(f"{source} line {line}")
+        self._key(errs, fields)
+        start, end, _ = date_range(errs, fields, self.dates)
+        level_value(errs, fields, self.value_name, self.low, self.high)
+        shown = view(source, line, fields, text(fields.get(self.value_name)), start, end)
+        self.table.add_view(shown, errs.messages)

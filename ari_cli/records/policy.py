@@ -1,0 +1,320 @@
+"""Cancellation and deposit policies: one row per cancellation level, grouped into whole policies.
+
+Rows with the same property, room, rate, dates and weekday filter are one policy; their refundable
+and deposit columns must agree. A row may instead name a policy of a --policies file.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from array import array
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ari_cli.exits import InputError
+from ari_cli.inputs.columns import NAMED_POLICY, POLICY_VALUES
+from ari_cli.records.rules import DateOptions, RowErrors, choice, date_range, number, required_text, text, view, whole
+from ari_cli.records.table import Kind, RowTable, Settings
+from ari_cli.records.words import describe_policy
+from ari_cli.wire.models import CancellationRule, Deposit
+from ari_cli.wire.operations import DEPOSIT_INTERVALS, PERCENT_MAX, PERCENT_MIN, UNUSED_DEPOSIT_INTERVAL
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """A cancellation and deposit policy: the value a policy row group sets."""
+
+    refundable: str
+    rules: tuple[CancellationRule, ...]
+    deposit: Deposit
+
+    def describe(self) -> str:
+        """The policy in words: free cancellation, penalties, deposit."""
+        return describe_policy(self.refundable, self.rules, self.deposit)
+
+
+_REFUNDABLE = {"true": "true", "yes": "true", "false": "false", "no": "false"}
+_DEPOSIT_POLICIES = {"required": "required", "not required": "not required", "notrequired": "not required"}
+_APPLIED = {3: "first night", 4: "full stay"}
+
+
+def _deposit(errs: RowErrors, fields: Mapping[str, Any]) -> Deposit | None:
+    policy_text = " ".join(text(fields.get("depositpolicy")).lower().replace("_", " ").split())
+    policy = _DEPOSIT_POLICIES.get(policy_text)
+    if policy is None:
+        errs.add("depositpolicy", f"{policy_text!r} is not allowed; use required or not required")
+    kind = choice(errs, fields, "deposittype", {3: "percentage"})
+    amount = number(errs, fields, "depositamount", PERCENT_MIN, PERCENT_MAX)
+    applied = choice(errs, fields, "depositapplied", _APPLIED)
+    units = choice(errs, fields, "depositintervalunits", {1: "days before arrival", 0: "at booking"})
+    interval_text = text(fields.get("deposittimeinterval"))
+    interval: int | None = UNUSED_DEPOSIT_INTERVAL
+    if units == 1:
+        interval = whole(fields.get("deposittimeinterval"))
+        if interval not in DEPOSIT_INTERVALS:
+            allowed = "1-10, 30, 45 or 60"
+            errs.add(
+                "deposittimeinterval",
+                f"{interval_text!r} is not allowed; use {allowed} (days before arrival)"
+                if interval_text
+                else f"is empty; with depositintervalunits 1 give {allowed} days",
+            )
+            interval = None
+    elif units == 0 and interval_text and whole(interval_text) != 0:
+        errs.add(
+            "deposittimeinterval",
+            f"{interval_text} is used only when depositintervalunits is 1 (days before arrival); "
+            "leave it empty when the deposit is charged at booking",
+        )
+        interval = None
+    if None in (policy, kind, amount, applied, units, interval):
+        return None
+    return Deposit.model_validate(
+        {
+            "depositpolicy": policy,
+            "deposittype": kind,
+            "depositamount": amount,
+            "depositapplied": applied,
+            "depositintervalunits": units,
+            "deposittimeinterval": interval,
+        }
+    )
+
+
+def _refundable(errs: RowErrors, fields: Mapping[str, Any]) -> str | None:
+    written = text(fields.get("refundable"))  # a spreadsheet's TRUE arrives as "TRUE" or "true"
+    refundable = _REFUNDABLE.get(written.lower())
+    if refundable is None:
+        errs.add("refundable", f"{written!r} is not allowed; use true or false")
+    return refundable
+
+
+def _non_refundable_deposit(errs: RowErrors, refundable: str | None, deposit: Deposit | None) -> None:
+    if refundable == "false" and deposit and deposit.depositpolicy != "required":
+        errs.add("depositpolicy", "must be required when refundable is false")
+
+
+def build_policy(
+    where: str, refundable: Any, levels: Sequence[tuple[str, Mapping[str, Any]]], deposit: Mapping[str, Any]
+) -> tuple[Policy | None, list[str]]:
+    """A policy from fields named as the policy columns are, checked by the same rules as policy rows.
+
+    `where` starts each message; each level comes with its own (`..., levels entry 2`).
+    """
+    errs = RowErrors(where)
+    value = _refundable(errs, {"refundable": refundable})
+    built = _deposit(errs, deposit)
+    _non_refundable_deposit(errs, value, built)
+    rules: list[CancellationRule] = []
+    for level_where, fields in levels:
+        level_errs = RowErrors(level_where)
+        rule = _rule(level_errs, fields)
+        if rule and any(other.level == rule.level for other in rules):
+            level_errs.add("level", f"level {rule.level} appears twice in one policy")
+        errs.messages += level_errs.messages
+        if rule:
+            rules.append(rule)
+    if not levels:
+        errs.add("levels", "none given; a policy has one or two cancellation levels")
+    if errs.messages or value is None or built is None:
+        return None, errs.messages
+    return Policy(value, tuple(sorted(rules, key=lambda r: r.level)), built), []
+
+
+def _rule(errs: RowErrors, fields: Mapping[str, Any]) -> CancellationRule | None:
+    level = choice(errs, fields, "level", {1: "first level", 2: "second level"})
+    policyid = number(errs, fields, "policyid", 1, 5)
+    days = number(errs, fields, "dayspriorcheckin", 0, 10_000)
+    kind = choice(errs, fields, "penaltytype", {3: "percentage of the stay"})
+    amount = number(errs, fields, "penaltyamount", PERCENT_MIN, PERCENT_MAX)
+    applied = choice(errs, fields, "penaltyapplied", _APPLIED)
+    if None in (level, policyid, days, kind, amount, applied):
+        return None
+    return CancellationRule.model_validate(
+        {
+            "policyid": policyid,
+            "dayspriorcheckin": days,
+            "penaltytype": kind,
+            "penaltyamount": amount,
+            "penaltyapplied": applied,
+            "level": level,
+        }
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _PolicyRow:
+    index: int
+    line: str
+    group: tuple[Any, ...]
+    refundable: str
+    rule: CancellationRule
+    deposit: Deposit
+
+
+def _named(
+    errs: RowErrors, where: str, fields: Mapping[str, Any], name: str, named: Mapping[str, Policy] | None
+) -> Policy | None:
+    """The policy a row names; its own level and deposit columns must then be empty."""
+    if named is None:
+        # Raised, not kept per row: every row would say the same, and the fix is one option.
+        raise InputError(
+            f'{where}: the policy column names "{name}", but no --policies FILE was given',
+            hint="define the named policies in a TOML file and give it with --policies FILE",
+        )
+    given = [k for k in fields if k in POLICY_VALUES and text(fields[k])]
+    if given:
+        errs.add(
+            NAMED_POLICY,
+            f'"{name}" is a named policy, so leave {", ".join(given)} empty; '
+            "a row gives either a named policy or its own level and deposit",
+        )
+    policy = next((p for key, p in named.items() if key.casefold() == name.casefold()), None)
+    if policy is None:
+        errs.add(NAMED_POLICY, f'no policy named "{name}" in --policies; the names are {", ".join(named) or "none"}')
+    return policy
+
+
+class PolicyChecker:
+    """Checks the rows of policy parts into a RowTable, and groups them into policies."""
+
+    def __init__(
+        self, dates: DateOptions, table: RowTable, single_level: bool, named: Mapping[str, Policy] | None
+    ) -> None:
+        self.dates = dates
+        self.table = table
+        self.single_level = single_level  # --data-form object: a policy of one level only
+        self.named = named
+        self._rows: list[_PolicyRow] = []
+        self._settings: list[tuple[tuple[int, ...], Kind, int, int]] = []  # (rows, kind, first day, last day)
+
+    def add_part(self, source: str, names: Sequence[str], rows: Iterable[tuple[int, Sequence[Any]]]) -> None:
+        """Check each row of one part and add it to the table."""
+        self.table.start_source(source)
+        for line, values in rows:
+            fields = {name: value for name, value in zip(names, values, strict=True) if value is not None}
+            self._row(source, line, fields)
+
+    def _row(self, source: str, line: int, f: dict[str, Any]) -> None:
+        where = f"{source} line {line}"
+        errs = RowErrors(where)
+        propertyid = required_text(errs, f, "propertyid")
+        roomid = required_text(errs, f, "roomid")
+        rateid = required_text(errs, f, "rateid")
+        start, end, days = date_range(errs, f, self.dates)
+        key = (propertyid, roomid, rateid)
+        name = text(f.get(NAMED_POLICY))
+        if name:
+            policy = _named(errs, where, f, name, self.named)
+            if policy and self.single_level and len(policy.rules) > 1:
+                errs.add(
+                    NAMED_POLICY,
+                    f'"{name}" has {len(policy.rules)} levels and cannot be sent with --data-form object, '
+                    "which carries one cancellation rule; use --data-form list",
+                )
+            shown = f"{name}: {policy.describe()}" if policy else name
+            if errs.messages or not policy or not start or not end:
+                self.table.add_view(view(source, line, f, shown, start, end), errs.messages)
+                return
+            index = self._add(line, key, shown, days, f, start, end)
+            self._settings.append(
+                ((index,), Kind(key, policy, days, text(f.get("days")), shown), start.toordinal(), end.toordinal())
+            )
+            return
+        if NAMED_POLICY in f and not any(text(f.get(k)) for k in POLICY_VALUES):
+            errs.add(
+                NAMED_POLICY, "is empty; give the name of a policy of --policies, or the level and deposit columns"
+            )
+            self.table.add_view(view(source, line, f, "", start, end), errs.messages)
+            return
+        refundable = _refundable(errs, f)
+        rule, deposit = _rule(errs, f), _deposit(errs, f)
+        _non_refundable_deposit(errs, refundable, deposit)
+        shown = f"level {text(f.get('level'))}"
+        if rule:
+            applied = _APPLIED[rule.penaltyapplied]
+            shown = f"L{rule.level}: {rule.dayspriorcheckin}d, {rule.penaltyamount}% {applied}"
+        if errs.messages or not rule or not deposit or not refundable or not start or not end:
+            self.table.add_view(view(source, line, f, shown, start, end), errs.messages)
+            return
+        index = self._add(line, key, shown, days, f, start, end)
+        self._rows.append(_PolicyRow(index, where, (*key, start, end, days), refundable, rule, deposit))
+
+    def _add(
+        self, line: int, key: tuple[str, ...], shown: str, days: frozenset[int] | None, f: dict[str, Any],
+        start: dt.date, end: dt.date,
+    ) -> int:  # fmt: skip
+        kind = self.table.kind(Kind(key, shown, days, text(f.get("days")), shown))
+        self.table.add(line, kind, start.toordinal(), end.toordinal())
+        return len(self.table) - 1
+
+    def settings(self) -> Settings:
+        """The policies the rows give: named ones in row order, then the grouped ones."""
+        self._group()
+        kinds: list[Kind] = []
+        for _, kind, _, _ in self._settings:
+            kinds.append(kind)
+        return Settings(
+            kinds=array("l", range(len(kinds))),
+            starts=array("l", (start for _, _, start, _ in self._settings)),
+            ends=array("l", (end for _, _, _, end in self._settings)),
+            kind_list=kinds,
+            refs=[rows for rows, _, _, _ in self._settings],
+        )
+
+    def _group(self) -> None:
+        """One policy per (property, room, rate, start, end, days); its rows must agree."""
+        table = self.table
+        groups: dict[tuple[Any, ...], list[_PolicyRow]] = {}
+        for row in self._rows:
+            groups.setdefault(row.group, []).append(row)
+        for (propertyid, roomid, rateid, start, end, days), members in groups.items():
+            problems = _problems(members, self.single_level)
+            if problems:
+                for index, message in problems:
+                    table.errors.setdefault(index, []).append(
+                        f"{table.source(index)} line {table.lines[index]}, policy: {message}"
+                    )
+                for member in members:
+                    if member.index not in table.errors:
+                        table.errors[member.index] = [
+                            f"{table.source(member.index)} line {table.lines[member.index]}, "
+                            "policy: another row of this policy is invalid"
+                        ]
+                continue
+            first = members[0]
+            rules = tuple(sorted((m.rule for m in members), key=lambda r: r.level))
+            policy = Policy(first.refundable, rules, first.deposit)
+            words = policy.describe()
+            for member in members:  # each level row shows the whole policy it belongs to, in words
+                kind = table.kind_list[table.kinds[member.index]]
+                table.kinds[member.index] = table.kind(replace(kind, shown=words))
+            days_text = table.kind_list[table.kinds[first.index]].days_text
+            kind = Kind((propertyid, roomid, rateid), policy, days, days_text, words)
+            self._settings.append((tuple(m.index for m in members), kind, start.toordinal(), end.toordinal()))
+
+
+def _problems(members: list[_PolicyRow], single_level: bool) -> list[tuple[int, str]]:
+    """What keeps the level rows of one policy from being one policy: (row, why)."""
+    first = members[0]
+    problems: list[tuple[int, str]] = []
+    seen: dict[int, _PolicyRow] = {}
+    for other in members:
+        if other.refundable != first.refundable:
+            why = f"refundable {other.refundable} differs from {first.refundable} on {first.line} of the same policy"
+            problems.append((other.index, why))
+        if other.deposit != first.deposit:
+            why = f"deposit columns differ from {first.line}; every level row of a policy carries the same deposit"
+            problems.append((other.index, why))
+        twin = seen.get(other.rule.level)
+        if twin is not None:
+            problems.append((other.index, f"level {other.rule.level} appears twice in one policy, also on {twin.line}"))
+        seen.setdefault(other.rule.level, other)
+    if single_level and len(members) > 1:
+        why = (
+            f"a policy with {len(members)} levels cannot be sent with --data-form object, which carries one "
+            "cancellation rule; use --data-form list"
+        )
+        problems.append((members[1].index, why))
+    return problems

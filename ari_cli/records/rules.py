@@ -1,0 +1,184 @@
+"""The rules of a row's fields, each written once: text, whole numbers, choices, ids, dates.
+
+Each rule adds `file line N, field: problem` to a row's `RowErrors` and returns the value, or None.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ari_cli.records.dates import parse_date, parse_days
+from ari_cli.wire.operations import CLEAR
+
+
+@dataclass(frozen=True, slots=True)
+class RowView:
+    """What the results table shows of an input row, valid or not."""
+
+    source: str
+    line: int
+    propertyid: str = ""
+    roomid: str = ""
+    rateid: str = ""
+    dates: str = ""
+    value: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DateOptions:
+    """How dates are read: today's date and an optional strptime layout."""
+
+    today: dt.date
+    date_format: str | None = None
+
+
+class RowErrors:
+    """Every problem of one row (or of a policy in a --policies file), each starting with where it is."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where  # `file line 5`, or a place in a --policies file
+        self.messages: list[str] = []
+
+    def add(self, name: str, problem: str) -> None:
+        self.messages.append(f"{self.where}, {name}: {problem}")
+
+
+def text(value: Any) -> str:
+    """A value as the user wrote it: stripped text; spreadsheets' 3.0 as 3; nothing as ""."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+def whole(value: Any) -> int | None:
+    """Spreadsheets write 3 as `3.0`; accept that, refuse fractions and words."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    written = text(value)
+    if written.endswith(".0"):
+        written = written[:-2]
+    if written.lstrip("-").isdigit() and written.isascii():
+        try:
+            return int(written)
+        except ValueError:  # more digits than Python converts (4300): no number of ours is that long
+            return None
+    return None
+
+
+def number(errs: RowErrors, fields: Mapping[str, Any], name: str, low: int, high: int, also: str = "") -> int | None:
+    """A whole number from `low` to `high`."""
+    raw = fields.get(name)
+    written = text(raw)
+    if not written:
+        errs.add(name, f"is empty; give a whole number {low}-{high}{also}")
+        return None
+    found = whole(raw)
+    if found is None:
+        errs.add(name, f"{written!r} is not a whole number {low}-{high}{also}")
+    elif found < low:
+        errs.add(name, f"{found} is below the minimum {low}")
+    elif found > high:
+        errs.add(name, f"{found} is above the maximum {high}")
+    else:
+        return found
+    return None
+
+
+def choice(errs: RowErrors, fields: Mapping[str, Any], name: str, allowed: dict[int, str]) -> int | None:
+    """One of the numbers of `allowed` (number -> meaning)."""
+    raw = fields.get(name)
+    found = whole(raw)
+    if found in allowed:
+        return found
+    options = ", ".join(f"{k} ({v})" for k, v in allowed.items())
+    shown = text(raw)
+    errs.add(name, f"{shown!r} is not allowed; use {options}" if shown else f"is empty; use {options}")
+    return None
+
+
+def level_value(errs: RowErrors, fields: Mapping[str, Any], name: str, low: int, high: int) -> str | None:
+    """A threshold or time: a whole number in range as the wire writes it, or `n/a` to clear."""
+    if text(fields.get(name)).lower() == CLEAR:
+        return CLEAR
+    found = number(errs, fields, name, low, high, also=f" or {CLEAR} to clear")
+    return None if found is None else str(found)
+
+
+def required_text(errs: RowErrors, fields: Mapping[str, Any], name: str) -> str:
+    """An id that must not be empty."""
+    written = text(fields.get(name))
+    if not written:
+        errs.add(name, "is empty")
+    return written
+
+
+def one_date(errs: RowErrors, fields: Mapping[str, Any], name: str, dates: DateOptions) -> dt.date | None:
+    """A date field: a workbook's date cell, ISO text, today+N, or the --date-format layout."""
+    raw = fields.get(name)
+    if isinstance(raw, dt.date):
+        return raw
+    written = text(raw)
+    if not written:
+        errs.add(name, "is empty; give a date YYYY-MM-DD, today or today+N")
+        return None
+    try:
+        return parse_date(written, dates.today, dates.date_format)
+    except ValueError as problem:
+        errs.add(name, str(problem))
+        return None
+
+
+def date_range(
+    errs: RowErrors, fields: Mapping[str, Any], dates: DateOptions
+) -> tuple[dt.date | None, dt.date | None, frozenset[int] | None]:
+    """A row's dates: `date` alone, or `start` and `end` in order; and its weekday filter."""
+    if fields.get("date") is not None:
+        start = end = one_date(errs, fields, "date", dates)
+    else:
+        start, end = one_date(errs, fields, "start", dates), one_date(errs, fields, "end", dates)
+    if start and end and end < start:
+        errs.add("end", f"{end.isoformat()} is before the start {start.isoformat()}")
+    return start, end, weekday_filter(errs, fields)
+
+
+def weekday_filter(errs: RowErrors, fields: Mapping[str, Any]) -> frozenset[int] | None:
+    """The weekdays a row keeps to (`Mon-Fri`, `Sat,Sun`, `1111100`), or None for every day."""
+    days_text = text(fields.get("days"))
+    if not days_text:
+        return None
+    try:
+        return parse_days(days_text)
+    except ValueError as problem:
+        errs.add("days", str(problem))
+        return None
+
+
+def shown_dates(start: dt.date, end: dt.date, days_text: str) -> str:
+    """A row's dates as the table shows them: one date or `start..end`, and its weekday filter."""
+    shown = start.isoformat() if start == end else f"{start.isoformat()}..{end.isoformat()}"
+    return f"{shown} ({days_text})" if days_text else shown
+
+
+def view(
+    source: str, line: int, fields: Mapping[str, Any], value: str, start: dt.date | None, end: dt.date | None
+) -> RowView:
+    """A row as the table shows it: resolved dates where they parsed, the text otherwise."""
+    days_text = text(fields.get("days"))
+    if start and end:
+        dates = shown_dates(start, end, days_text)
+    else:
+        if fields.get("date") is not None:
+            dates = text(fields.get("date"))
+        else:
+            dates = f"{text(fields.get('start'))}..{text(fields.get('end'))}"
+        if days_text:
+            dates += f" ({days_text})"
+    ids = (text(fields.get("propertyid")), text(fields.get("roomid")), text(fields.get("rateid")))
+    return RowView(source, line, *ids, dates, value)

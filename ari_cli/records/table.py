@@ -1,0 +1,147 @@
+"""The checked rows of a run, in input order, kept in columns.
+
+A million-row export must fit in memory with room to spare, so a row is not an object: it is its
+line, the id of its kind (the ids, value and weekday filter it shares with other rows) and its first
+and last day. A row that breaks a rule keeps its view as written and its problems instead. A row's
+view for the results table is made only when it is shown.
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+from array import array
+from collections.abc import Hashable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import overload
+
+from ari_cli.records.rules import RowView, shown_dates
+
+Value = Hashable
+NO_KIND = -1  # the row broke a rule
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """What rows may share: a key (property, room[, rate]), a value, a weekday filter, and how each was written."""
+
+    key: tuple[str, ...]
+    value: Value
+    days: frozenset[int] | None
+    days_text: str
+    shown: str
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What rows ask for, in columns: setting i sets its kind's value for its key from day starts[i] to
+    ends[i] (ordinals). `refs` gives each setting's rows; None when setting i is row i (threshold, maxadv)."""
+
+    kinds: Sequence[int]
+    starts: Sequence[int]
+    ends: Sequence[int]
+    kind_list: Sequence[Kind]
+    refs: Sequence[tuple[int, ...]] | None = None
+
+    def rows(self, setting: int) -> tuple[int, ...]:
+        return (setting,) if self.refs is None else self.refs[setting]
+
+
+class RowTable(Sequence[RowView]):
+    """Every row of a run: its source and line, and its kind and days or its view and problems."""
+
+    def __init__(self) -> None:
+        self.lines = array("l")
+        self.kinds = array("l")
+        self.starts = array("l")
+        self.ends = array("l")
+        self.kind_list: list[Kind] = []
+        self._kind_ids: dict[Kind, int] = {}
+        self._firsts: list[int] = []  # the first row of each source run
+        self._names: list[str] = []
+        self.errors: dict[int, list[str]] = {}
+        self.views: dict[int, RowView] = {}  # rows shown as written: the invalid ones, and a retry's
+
+    @classmethod
+    def of_views(cls, views: Sequence[RowView]) -> RowTable:
+        """A table of rows known only by their views (a retry's, from the journal)."""
+        table = cls()
+        for view in views:
+            table.add_view(view)
+        return table
+
+    def start_source(self, name: str) -> None:
+        """The rows added next come from `name`."""
+        if self._firsts and self._firsts[-1] == len(self.lines):
+            self._names[-1] = name
+        else:
+            self._firsts.append(len(self.lines))
+            self._names.append(name)
+
+    def kind(self, kind: Kind) -> int:
+        """The id of a kind, the same for equal kinds."""
+        found = self._kind_ids.get(kind)
+        if found is None:
+            found = self._kind_ids[kind] = len(self.kind_list)
+            self.kind_list.append(kind)
+        return found
+
+    def add(self, line: int, kind: int, start: int, end: int) -> None:
+        """A valid row: its kind and its first and last day (ordinals)."""
+        self.lines.append(line)
+        self.kinds.append(kind)
+        self.starts.append(start)
+        self.ends.append(end)
+
+    def add_view(self, view: RowView, messages: Sequence[str] = ()) -> int:
+        """A row known by its view: one that broke a rule (with its problems), or a retry's row."""
+        index = len(self.lines)
+        if not self._names or self._names[-1] != view.source:
+            self.start_source(view.source)
+        self.add(view.line, NO_KIND, 0, 0)
+        self.views[index] = view
+        if messages:
+            self.errors[index] = list(messages)
+        return index
+
+    def settings(self) -> Settings:
+        """The table's rows as the settings they ask for (NO_KIND: none)."""
+        return Settings(self.kinds, self.starts, self.ends, self.kind_list)
+
+    def source(self, index: int) -> str:
+        return self._names[bisect.bisect_right(self._firsts, index) - 1]
+
+    def source_runs(self) -> list[tuple[int, int, str]]:
+        """(first row, row after the last, source) of each run of rows of one source."""
+        stops = [*self._firsts[1:], len(self)] if self._firsts else []
+        return [(first, stop, name) for first, stop, name in zip(self._firsts, stops, self._names, strict=True)]
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    @overload
+    def __getitem__(self, index: int) -> RowView: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[RowView]: ...
+
+    def __getitem__(self, index: int | slice) -> RowView | list[RowView]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("row index out of range")
+        found = self.views.get(index)
+        if found is not None:
+            return found
+        kind = self.kind_list[self.kinds[index]]
+        key = kind.key
+        start, end = dt.date.fromordinal(self.starts[index]), dt.date.fromordinal(self.ends[index])
+        rateid = key[2] if len(key) > 2 else ""
+        dates = shown_dates(start, end, kind.days_text)
+        return RowView(self.source(index), self.lines[index], key[0], key[1], rateid, dates, kind.shown)
+
+    def __iter__(self) -> Iterator[RowView]:
+        for index in range(len(self)):
+            yield self[index]

@@ -1,0 +1,178 @@
+"""Request bodies fit the wire models whatever a row holds; documents are written as json and csv write them.
+
+Level bodies are laid out without going through the wire models, and the JSON and CSV documents are
+written a run of alike rows at a time: these tests hold both to the plain reference.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ari_cli.batch import DataForm, Envelope, build_body
+from ari_cli.config.secrets import masked_body
+from ari_cli.pipeline import PushOptions, execute, prepare
+from ari_cli.plan import Record
+from ari_cli.render import run as render
+from ari_cli.render.printable import printable
+from ari_cli.results import Run
+from ari_cli.wire.models import BODY_MODELS, Operation, dump_body
+
+TODAY = dt.date(2027, 1, 10)
+CHECKS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # sources read "rooms.csv", as a user types them
+
+
+def day(offset: int) -> str:
+    return (TODAY + dt.timedelta(days=offset)).isoformat()
+
+
+def dry_run(*files: str, **options: object) -> Run:
+    push = PushOptions(Operation.THRESHOLD, files, TODAY, dry_run=True, **options)  # type: ignore[arg-type]
+    return execute(push, prepare(push, None), None)
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def written(run: Run, stream: io.StringIO, writer: str = "json") -> str:
+    (render.write_json if writer == "json" else render.write_csv)(run, stream)
+    return stream.getvalue()
+
+
+def reference_csv(run: Run) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(render.CSV_FIELDS)
+    for row in run.rows:
+        errors = " | ".join(render._problem_text(p) for p in row.errors)
+        cells = [row.view.source, str(row.view.line), row.status.value, " ".join(row.trackingids), errors]
+        writer.writerow([f"'{c}" if c[:1] in "=+-@" and c else c for c in cells])
+    return out.getvalue()
+
+
+MIXED = [
+    f"H1,R1,{day(1)},5",
+    f"H1,R1,{day(2)},5",
+    f"H1,R1,{day(2)},6",  # overlaps line 3 with another value
+    f"H2,R1,{day(-3)},1",  # past: skipped
+    "H2,R1,someday,1",  # invalid
+    f"H3,=R,{day(4)},n/a",
+    f'"H,4",R1,{day(5)},0',
+]
+
+
+@pytest.mark.parametrize("skip_invalid", [False, True])
+@pytest.mark.parametrize("last_wins", [False, True])
+def test_the_json_and_csv_documents_are_what_json_and_csv_write(skip_invalid: bool, last_wins: bool) -> None:
+    Path("rooms.csv").write_text("propertyid,roomid,date,threshold\n" + "\n".join(MIXED) + "\n")
+    Path("more.csv").write_text("propertyid,roomid,date,threshold\n" + "\n".join(reversed(MIXED)) + "\n")
+    run = dry_run("rooms.csv", "more.csv", "rooms.csv", skip_invalid=skip_invalid, last_wins=last_wins)
+    assert written(run, io.StringIO()) == json.dumps(render.document(run), ensure_ascii=False) + "\n"
+    assert written(run, Terminal()) == json.dumps(render.document(run), ensure_ascii=False, indent=2) + "\n"
+    assert written(run, io.StringIO(), "csv") == reference_csv(run)
+
+
+def test_thousands_of_rows_are_written_in_pieces_as_one_document() -> None:
+    rows = [f"H1,R{n % 7},{day(n % 300)},{n % 3}" for n in range(10_000)]
+    Path("rooms.csv").write_text("propertyid,roomid,date,threshold\n" + "\n".join(rows) + "\n")
+    run = dry_run("rooms.csv", last_wins=True)
+    assert written(run, io.StringIO()) == json.dumps(render.document(run), ensure_ascii=False) + "\n"
+    assert written(run, io.StringIO(), "csv") == reference_csv(run)
+
+
+def test_an_empty_run_is_an_empty_document() -> None:
+    Path("rooms.csv").write_text("propertyid,roomid,date,threshold\n")
+    document = json.loads(written(dry_run("rooms.csv"), io.StringIO()))
+    assert document["rows"] == [] and document["requests"] == []
+
+
+@pytest.mark.parametrize("operation", [Operation.THRESHOLD, Operation.MAXADV])
+@pytest.mark.parametrize("form", list(DataForm))
+def test_a_level_body_is_exactly_its_wire_models_dump(operation: Operation, form: DataForm) -> None:
+    key = ("H1", "DBL", "BAR") if operation is Operation.MAXADV else ("H1", "DBL")
+    records = [Record(key, TODAY, TODAY + dt.timedelta(days=n), value, (n,)) for n, value in enumerate(["n/a", "7"])]
+    for envelope in (Envelope(), Envelope("sandbox-key-0001", "cpbA1")):
+        body = build_body(operation, envelope, records[: 1 if form is DataForm.OBJECT else 2], form)
+        check = {**body, "sourceid": "cpb00"} if envelope == Envelope() else body
+        dumped = dump_body(BODY_MODELS[operation].model_validate(check))
+        assert json.dumps(check) == json.dumps(dumped)  # the same fields, in the same order
+
+
+def test_planned_requests_written_plainly_are_what_rich_would_print() -> None:
+    ids = ["H1", "[bold]H2[/]", "H:smile:3", "Hé\x1b[31m4", "H 5\u202e", "H\t6", "H\n7"]
+    rows = [f'"{prop}",DBL,{day(n)},{n}' for prop in ids for n in range(3)]
+    Path("rooms.csv").write_text("propertyid,roomid,date,threshold\n" + "\n".join(rows) + "\n")
+    run = dry_run("rooms.csv")
+    assert len(run.exchanges) == len(ids)
+    plain, printed = io.StringIO(), io.StringIO()
+    render.planned_requests(run, render.console(file=plain))
+    console = render.console(file=printed)
+    for exchange in run.exchanges:
+        head = f"# request {exchange.id}: {len(exchange.records)} records, property {exchange.propertyid}"
+        body = json.dumps(masked_body(exchange.body), indent=2, ensure_ascii=False)
+        for text in (head, f"POST {exchange.url}", body):
+            console.print(printable(text), markup=False)
+    assert plain.getvalue() == printed.getvalue()
+
+
+EDGE_VALUES = ["0", "1", "7", "999", "1000", "007", "00", "-1", "+5", " 5 ", "5.0", "1e2", "n/a", "N/A",
+               "\u0663", "\uff15", "\u00b2", ""]  # Arabic-Indic 3, fullwidth 5, superscript 2  # fmt: skip
+EDGE_IDS = ["H1", "H 2", " ", "\u3000", "", "\t"]
+EDGE_DATES = [day(0), day(3), day(-1), "2027-1-11", "2027-02-30", "20270111", "2027-01-11T00:00", "today+2", ""]
+ANY_CELL = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x2FFF), max_size=6)
+
+
+def bodies_fit_the_wire_models(operation: Operation, ids: Sequence[str], dates: Sequence[str], value: str) -> None:
+    """The bodies made of one row, if any, are ones the wire models accept."""
+    rate = ["rateid"] if operation is Operation.MAXADV else []
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(["propertyid", "roomid", *rate, "start", "end", "time" if rate else "threshold"])
+    writer.writerow([*ids[: 2 + len(rate)], *dates, value])
+    Path("rooms.csv").write_text(text.getvalue(), encoding="utf-8")
+    push = PushOptions(operation, ("rooms.csv",), TODAY, dry_run=True, skip_invalid=True)
+    for exchange in execute(push, prepare(push, None), None).exchanges:
+        BODY_MODELS[operation].model_validate({**exchange.body, "sourceid": "cpb00"})
+
+
+@pytest.mark.parametrize("operation", [Operation.THRESHOLD, Operation.MAXADV])
+@pytest.mark.parametrize("value", EDGE_VALUES)
+def test_every_value_a_row_may_hold_makes_a_body_the_wire_models_accept_or_none(
+    operation: Operation, value: str
+) -> None:
+    bodies_fit_the_wire_models(operation, ("H1", "DBL", "BAR"), (day(0), day(3)), value)
+
+
+@pytest.mark.parametrize("operation", [Operation.THRESHOLD, Operation.MAXADV])
+@pytest.mark.parametrize("cell", EDGE_IDS + EDGE_DATES)
+@pytest.mark.parametrize("column", range(5))
+def test_every_id_and_date_a_row_may_hold_makes_a_body_the_wire_models_accept_or_none(
+    operation: Operation, cell: str, column: int
+) -> None:
+    cells = ["H1", "DBL", "BAR", day(0), day(3)]
+    cells[column] = cell
+    bodies_fit_the_wire_models(operation, cells[:3], cells[3:], "5")
+
+
+@CHECKS
+@given(
+    operation=st.sampled_from([Operation.THRESHOLD, Operation.MAXADV]),
+    cells=st.lists(st.one_of(st.sampled_from(EDGE_IDS + EDGE_DATES + EDGE_VALUES), ANY_CELL), min_size=6, max_size=6),
+)
+def test_whatever_a_row_holds_the_bodies_made_of_it_fit_the_wire_models(operation: Operation, cells: list[str]) -> None:
+    bodies_fit_the_wire_models(operation, cells[:3], cells[3:5], cells[5])
