@@ -172,9 +172,9 @@ def latency_hidden(requests: int, latency_ms: int) -> list[Figure]:
     sys.path.insert(0, str(ROOT))
     from ari_cli.config.settings import Connection
     from ari_cli.pipeline import PushOptions, execute, prepare
-    from ari_cli.wire.models import Operation
     from ari_cli.sandbox import Sandbox
     from ari_cli.send.http import SendOptions
+    from ari_cli.wire.models import Operation
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "many.csv"

@@ -24,7 +24,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ari_cli import pipeline
-from ari_cli.render import run as render
 from ari_cli.batch import DataForm, Envelope, build_body
 from ari_cli.config.secrets import masked_body
 from ari_cli.exits import InputError
@@ -33,6 +32,7 @@ from ari_cli.inputs.csvfile import Block, CsvRows
 from ari_cli.pipeline import PushOptions, execute, prepare
 from ari_cli.plan import Plan, PlanOptions, Record, plan_settings
 from ari_cli.records.rows import DateOptions, Parsed, Policy, parse_rows
+from ari_cli.render import run as render
 from ari_cli.render.printable import printable
 from ari_cli.results import NOT_SENT, RowResult, Run, Status, attribute
 from ari_cli.send.exchange import Exchange, Outcome, Problem

@@ -1,6 +1,7 @@
 """The application layer, as the commands call it: one function per use case.
 
-This is the one lazy step between the commands and the work. Each function imports the module
+This is the one lazy step between the commands and the work. No function is named as a module
+of this package: importing `ari_cli.app.push` sets the attribute `push` of the package. Each function imports the module
 that does the work when it is called, so answering --help, --version or a completion loads no
 HTTP client, pipeline, journal or spreadsheet reader; below this line modules import as usual.
 """
@@ -26,25 +27,25 @@ if TYPE_CHECKING:
     from ari_cli.wire.operations import Operation
 
 
-def push(request: PushRequest) -> None:
+def run_push(request: PushRequest) -> None:
     """Push files (or a send command's setting) and exit with the contract's code."""
-    from ari_cli.app.push import run_push
+    from ari_cli.app.push import push
 
-    run_push(request)
+    push(request)
 
 
-def retry(request: RetryRequest) -> None:
+def run_retry(request: RetryRequest) -> None:
     """Send again what a journaled run left."""
-    from ari_cli.app.retry import run_retry
+    from ari_cli.app.retry import retry
 
-    run_retry(request)
+    retry(request)
 
 
-def replay(request: ReplayRequest) -> None:
+def run_replay(request: ReplayRequest) -> None:
     """Send a partner's exact request bodies and explain the answers."""
-    from ari_cli.app.replay_run import run_replay
+    from ari_cli.app.replay_run import replay
 
-    run_replay(request)
+    replay(request)
 
 
 def explain(codes: list[str], output: OutputFormat) -> None:
@@ -68,7 +69,7 @@ def describe_policies(policies: Path, name: str | None) -> None:
     describe(policies, name)
 
 
-def sandbox(options: SandboxOptions) -> None:
+def run_sandbox(options: SandboxOptions) -> None:
     """Serve the emulator until Ctrl-C."""
     from ari_cli.app.sandbox import serve
 
@@ -103,11 +104,11 @@ def history_prune(older_than: str) -> None:
     prune(older_than)
 
 
-def calendar(request: CalendarRequest) -> None:
+def show_calendar(request: CalendarRequest) -> None:
     """The values the service last acknowledged, per key and date."""
-    from ari_cli.app.calendar import show_calendar
+    from ari_cli.app.calendar import calendar
 
-    show_calendar(request)
+    calendar(request)
 
 
 def config_show(request: ConfigShow) -> None:

@@ -82,7 +82,7 @@ def _chosen(
     }
 
 
-def show_calendar(request: CalendarRequest) -> None:
+def calendar(request: CalendarRequest) -> None:
     """The calendar of one property, as tables or one JSON document; exit 1 when nothing is known."""
     operation, propertyid, rooms, rates = request.operation, request.propertyid, request.rooms, request.rates
     flags = request.connection

@@ -60,7 +60,7 @@ TUNING_NAMES = ("batch_size", "data_form", "concurrency", "rate", "timeout", "re
 MOST_DAYS = 366
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class OutputOptions:
     """What a run shows, where, and whether the journal records it."""
 
@@ -73,7 +73,7 @@ class OutputOptions:
     journal: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ConnectionOptions:
     """Where to push: the built-in sandbox, or the flags over the environment over the profile."""
 
@@ -86,7 +86,7 @@ class ConnectionOptions:
     path_segment: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class InputOptions:
     """How the files are read and what an invalid row does."""
 
@@ -99,7 +99,7 @@ class InputOptions:
     skip_invalid: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PlanOptions:
     """How rows become records and requests."""
 
@@ -111,7 +111,7 @@ class PlanOptions:
     data_form: Form = Form.LIST
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SendTuning:
     """How requests are sent: in flight at once, per second, how long, how many tries."""
 
@@ -121,7 +121,7 @@ class SendTuning:
     retries: int = 3
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PushRequest:
     """One push, send or retry as the command line gave it.
 
@@ -146,7 +146,7 @@ class PushRequest:
         return given_tuning(self.given, self.plan, self.sending)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RetryRequest:
     """`ari-cli retry RUN`: which run, and how to send and show what it left."""
 
@@ -163,7 +163,7 @@ class RetryRequest:
         return given_tuning(self.given, PlanOptions(), self.sending)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ReplayRequest:
     """`ari-cli replay`: the files of request bodies, whether to fill them, and how to send and show."""
 
@@ -194,7 +194,7 @@ def given_tuning(given: frozenset[str], plan: PlanOptions, sending: SendTuning) 
     return {name: values[name] for name in TUNING_NAMES if name in given}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SandboxOptions:
     """`ari-cli sandbox`: where to listen, which fixtures, and how slow or flaky to be."""
 
@@ -207,7 +207,7 @@ class SandboxOptions:
     today: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class FindRequest:
     """`ari-cli history find`: a tracking id, or a property and date narrowed by room, rate and operation."""
 
@@ -221,7 +221,7 @@ class FindRequest:
     output: ViewFormat = ViewFormat.TABLE
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CalendarRequest:
     """`ari-cli calendar`: which operation, property, dates, rooms and rates, and which service's values."""
 
@@ -235,7 +235,7 @@ class CalendarRequest:
     connection: ConnectionOptions = field(default_factory=ConnectionOptions)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ConfigShow:
     """`ari-cli config show`: the profile, the overrides as push takes them, and the output."""
 
@@ -249,7 +249,7 @@ class ConfigShow:
     retries: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ConfigInit:
     """`ari-cli config init`: the profile to write and what was given; the rest is asked."""
 

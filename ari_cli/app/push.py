@@ -184,7 +184,7 @@ def _open(journal_wanted: bool, warn: Callable[[str], None]) -> tuple[Journal | 
     return journal, None if journal is None else Recorder(journal, warn)
 
 
-def run_push(request: PushRequest) -> None:
+def push(request: PushRequest) -> None:
     """Run one push (or send) command end to end and exit with the contract's code."""
     settings = settings_for(request.connection, request.given_tuning())
     tuned = Tuned.of(settings)

@@ -20,7 +20,7 @@ from ari_cli.send.http import send_raw
 SHORTEST_KEY = 8
 
 
-def run_replay(request: ReplayRequest) -> None:
+def replay(request: ReplayRequest) -> None:
     """Replay every body of the files and exit 0 when the service accepted them all, else 1."""
     files = [str(f) for f in request.files]
     if files.count("-") > 1:

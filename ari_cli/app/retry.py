@@ -28,7 +28,7 @@ def _where(plan: RetryPlan, request: RetryRequest, key: str) -> Connection:
     return Connection(connection.base_url or run.base_url, key, connection.source_id or run.source_id)
 
 
-def run_retry(request: RetryRequest) -> None:
+def retry(request: RetryRequest) -> None:
     """Re-send what run `request.run` (or its latest retry) left, as a run of its own; exit like a push."""
     number = request.run
     settings = settings_for(request.connection, request.given_tuning())

@@ -1,7 +1,5 @@
 """The Typer application: every command group and command, `--version`, and the one error boundary."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any
 
 import typer

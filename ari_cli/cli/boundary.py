@@ -1,7 +1,5 @@
 """The single place where exceptions become exit codes and friendly messages."""
 
-from __future__ import annotations
-
 import os
 import sys
 import traceback

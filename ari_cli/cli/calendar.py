@@ -3,8 +3,6 @@
 # Option declarations read best as one line each, as in push.py: a table of data.
 # ruff: noqa: E501
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 
@@ -59,7 +57,7 @@ def calendar(
     request = CalendarRequest(
         operation, propertyid, start, end, tuple(rooms or ()), tuple(rates or ()), output, connection
     )
-    application.calendar(request)
+    application.show_calendar(request)
 
 
 def register(app: typer.Typer) -> None:

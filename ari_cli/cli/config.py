@@ -1,7 +1,5 @@
 """`ari-cli config show|init|profiles`: the settings in effect, a new profile, the profiles there are."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 

@@ -3,8 +3,6 @@
 # Option declarations read best as one line each, as in push.py: a table of data.
 # ruff: noqa: E501
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

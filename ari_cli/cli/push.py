@@ -4,8 +4,6 @@ Each option is a typed alias below; push, send, retry and replay name the ones t
 the application layer's frozen option objects from them. Only Typer and light modules load here.
 """
 
-from __future__ import annotations
-
 import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
@@ -126,7 +124,7 @@ def push_command(operation: Operation) -> Callable[..., None]:
         api_key_file: ApiKeyFile = None,
         path_segment: PathSegment = None,
     ) -> None:
-        application.push(
+        application.run_push(
             PushRequest(
                 operation=operation,
                 command=ctx.command_path,

@@ -1,7 +1,5 @@
 """`ari-cli retry RUN`: send again what a journaled run did not get acknowledged."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer
@@ -71,7 +69,7 @@ def retry(
     api_key_file: ApiKeyFile = None,
     path_segment: PathSegment = None,
 ) -> None:  # fmt: skip
-    application.retry(
+    application.run_retry(
         RetryRequest(
             run=run,
             command=ctx.command_path,

@@ -1,7 +1,5 @@
 """`ari-cli sandbox`: run the local emulator of the push service until Ctrl-C."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 
@@ -55,4 +53,4 @@ def sandbox(
 
         ari-cli sandbox --port 9000 --latency 20-200 --fail-rate 0.1 --seed 7
     """
-    application.sandbox(SandboxOptions(host, port, fixtures, latency, fail_rate, seed, today))
+    application.run_sandbox(SandboxOptions(host, port, fixtures, latency, fail_rate, seed, today))

@@ -4,8 +4,6 @@ The flags become one input row (a policy: one row per level) under the canonical
 validation, output and exit codes are those of push. Values stay text, as a CSV cell would be.
 """
 
-from __future__ import annotations
-
 import datetime as dt
 from dataclasses import dataclass
 from typing import Annotated
@@ -60,7 +58,7 @@ Days = Annotated[str | None, typer.Option("--days", metavar="DAYS", help="Only t
 
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Shared:
     """The push options every send command takes, gathered before the setting's own flags become rows."""
 
@@ -95,7 +93,7 @@ def _dates(start: str | None, end: str | None, date: str | None, days: str | Non
 
 
 def _send(ctx: typer.Context, operation: Operation, rows: list[dict[str, str]], shared: Shared) -> None:
-    application.push(
+    application.run_push(
         PushRequest(
             operation=operation,
             command=ctx.command_path,

@@ -1,7 +1,5 @@
 """`ari-cli replay`, `explain` and `errors`: tools for support staff who reproduce a partner's call."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 
@@ -84,7 +82,7 @@ def replay(
     api_key_file: ApiKeyFile = None,
     path_segment: PathSegment = None,
 ) -> None:  # fmt: skip
-    application.replay(
+    application.run_replay(
         ReplayRequest(
             files=tuple(files),
             fill=not no_fill,
