@@ -38,7 +38,9 @@ def test_the_root_lists_every_command_with_its_short_help_in_order() -> None:
     assert isinstance(ROOT, typer.core.TyperGroup)
     assert list(ROOT.commands) == ORDER
     out = invoke(["--help"], env={"COLUMNS": "400"}).stdout
-    listed = [line.strip(" │").split(None, 1) for line in out.splitlines() if line.strip(" │").split(" ", 1)[0] in ORDER]
+    listed = [
+        line.strip(" │").split(None, 1) for line in out.splitlines() if line.strip(" │").split(" ", 1)[0] in ORDER
+    ]
     assert [name for name, _ in listed] == ORDER
     for name, shown in listed:
         command = ROOT.commands[name]

@@ -134,9 +134,7 @@ def push_command(operation: Operation) -> Callable[..., None]:
                 inputs=InputOptions(input_format, encoding, date_format, sheet, header_row, policies, skip_invalid),
                 plan=PlanOptions(today, not no_merge, overlaps, batch_size, changed_only, data_form),
                 sending=SendTuning(concurrency, rate, timeout, retries),
-                connection=ConnectionOptions(
-                    sandbox, profile, config, base_url, source_id, api_key_file, path_segment
-                ),
+                connection=ConnectionOptions(sandbox, profile, config, base_url, source_id, api_key_file, path_segment),
                 given=given(ctx),
             )
         )

@@ -57,7 +57,6 @@ Date = Annotated[str | None, typer.Option("--date", metavar="DATE", help="One da
 Days = Annotated[str | None, typer.Option("--days", metavar="DAYS", help="Only these weekdays: Mon-Fri, Sat,Sun, or a mask like 1111100.", show_default=False, rich_help_panel=_ROW)]  # fmt: skip
 
 
-
 @dataclass(frozen=True)
 class Shared:
     """The push options every send command takes, gathered before the setting's own flags become rows."""
