@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import typer.main
 
-from ari_cli.cli import LAZY, SHORT_HELP, all_commands, app
+from ari_cli.cli import app
 from tests.helpers import invoke
+
+# The root's commands in the order its --help and completion list them.
+ORDER = ["replay", "explain", "errors", "retry", "calendar", "threshold", "maxadv", "policy", "sandbox", "config",
+         "history"]  # fmt: skip
 
 
 def _walk(command: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
@@ -20,23 +25,40 @@ def _walk(command: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str,
             yield from _walk(sub, (*path, name))
 
 
-COMMANDS = dict(_walk(all_commands()))
+ROOT = typer.main.get_command(app)
+COMMANDS = dict(_walk(ROOT))
 
 
 def _first_paragraph(command: Any) -> str:
     return inspect.cleandoc(command.short_help or command.help or "").split("\n\n")[0].strip()
 
 
-def test_the_static_listing_is_the_commands_own() -> None:
-    """The root's --help and completion name the commands from a static table, not the commands:
-    it must hold exactly their names, order, first help paragraph and help panel."""
-    root, unbuilt = all_commands(), typer.main.get_command(app).commands
-    assert list(SHORT_HELP) == list(LAZY) == list(root.commands) == list(unbuilt)
-    for name, command in root.commands.items():
-        assert unbuilt[name].get_short_help_str() == command.get_short_help_str(), name  # completion's text
-        panel = getattr(command, "rich_help_panel", None) or None
-        assert SHORT_HELP[name] == (_first_paragraph(command), panel), name
+def test_the_root_lists_every_command_with_its_short_help_in_order() -> None:
+    """The root's --help names every command, in the documented order, with its help's first paragraph."""
+    assert isinstance(ROOT, typer.core.TyperGroup)
+    assert list(ROOT.commands) == ORDER
+    out = invoke(["--help"], env={"COLUMNS": "400"}).stdout
+    listed = [
+        line.strip(" │").split(None, 1) for line in out.splitlines() if line.strip(" │").split(" ", 1)[0] in ORDER
+    ]
+    assert [name for name, _ in listed] == ORDER
+    for name, shown in listed:
+        command = ROOT.commands[name]
         assert not command.hidden and not command.deprecated and command.short_help is None, name
+        assert shown.strip() == _first_paragraph(command), name
+
+
+def test_completion_offers_every_command_with_its_short_help() -> None:
+    env = {"_ARI_CLI_COMPLETE": "complete_zsh", "_TYPER_COMPLETE_ARGS": "ari-cli "}
+    out = invoke([], env=env).stdout
+    offered = dict(re.findall(r'"([a-z]+)":"((?:[^"\\]|\\.)*)"', out))
+    assert list(offered) == ORDER
+
+    def words(text: str) -> list[str]:  # zsh quoting aside
+        return re.findall(r"[A-Za-z0-9]+", text)
+
+    for name in ORDER:
+        assert words(offered[name]) == words(ROOT.commands[name].get_short_help_str()), name
 
 
 @pytest.mark.parametrize("path", sorted(COMMANDS), ids=lambda p: " ".join(p) or "ari-cli")

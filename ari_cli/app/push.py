@@ -5,109 +5,121 @@ from __future__ import annotations
 import datetime as dt
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from pathlib import Path
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import typer
 
+from ari_cli.app.options import ConnectionOptions, InputOptions, OutputOptions, PlanOptions, PushRequest
 from ari_cli.batch import DataForm
-from ari_cli.config.file import TUNING_DEFAULTS
 from ari_cli.config.settings import Connection, ConnectionFlags, Settings, resolve_settings
 from ari_cli.exits import ConfigError, UsageProblem
 from ari_cli.inputs import ReadOptions, SourceRow
 from ari_cli.pipeline import Known, Prepared, PushOptions, execute, prepare
+from ari_cli.render import run as render
 from ari_cli.results import Run
 from ari_cli.send.exchange import Exchange, SendOptions, Tee, Trace, Watcher, encode
 from ari_cli.wire.operations import Operation
 
-if TYPE_CHECKING:  # the journal (sqlite) is loaded only by runs it hears of
+if TYPE_CHECKING:
     from ari_cli.journal.recorder import Recorder
     from ari_cli.journal.store import Journal, RunStart
 
+# Where a send command's rows say they came from.
+FLAGS_SOURCE = "<flags>"
 
-def _policies(operation: Operation, path: Path | None) -> str | None:
+
+@dataclass(frozen=True, slots=True)
+class Tuned:
+    """The tuning options in effect: the command line's, else the environment's, the profile's, the default."""
+
+    batch_size: int
+    data_form: str
+    concurrency: int
+    rate: float
+    timeout: float
+    retries: int
+
+    @classmethod
+    def of(cls, settings: Settings) -> Tuned:
+        values = settings.tuning()
+        return cls(values["batch_size"], values["data_form"], values["concurrency"], values["rate"],
+                   values["timeout"], values["retries"])  # fmt: skip
+
+    def send_options(self) -> SendOptions:
+        return SendOptions(concurrency=self.concurrency, rate=self.rate, timeout=self.timeout, retries=self.retries)
+
+
+def settings_for(connection: ConnectionOptions, given: Mapping[str, Any]) -> Settings:
+    """Flags over environment over the profile over defaults; `given` holds the tuning options given as flags."""
+    flags = ConnectionFlags(
+        connection.base_url, connection.source_id, connection.api_key_file, connection.path_segment,
+        connection.profile, connection.config,
+    )  # fmt: skip
+    return resolve_settings(flags, os.environ, given)
+
+
+def _policies(operation: Operation, request: PushRequest) -> str | None:
+    path = request.inputs.policies
     if path is not None and operation is not Operation.POLICY:
         raise UsageProblem(f"--policies {path}: named policies are for policy push only")
     return None if path is None else str(path)
 
 
-def _options(operation: Operation, a: dict[str, Any]) -> PushOptions:
-    report: Path | None = a["report"]
+def _options(request: PushRequest, tuned: Tuned) -> PushOptions:
+    report = request.output.report
     if report is not None and report.suffix.lower() not in (".csv", ".json"):
         raise UsageProblem(f"--report {report}: give a path ending in .csv or .json")
-    files = tuple(str(f) for f in a["files"])
+    files = tuple(str(f) for f in request.files)
     if files.count("-") > 1:
         raise UsageProblem("standard input (-) can be read only once")
+    inputs, plan = request.inputs, request.plan
     return PushOptions(
-        operation=operation,
+        operation=request.operation,
         files=files,
-        today=a["today"] or dt.date.today(),
+        today=plan.today or dt.date.today(),
         read=ReadOptions(
-            format=a["input_format"].value if a["input_format"] else None,
-            encoding=a["encoding"],
-            sheet=a.get("sheet"),
-            header_row=a.get("header_row"),
+            format=inputs.format.value if inputs.format else None,
+            encoding=inputs.encoding,
+            sheet=inputs.sheet,
+            header_row=inputs.header_row,
         ),
-        date_format=a["date_format"],
-        policies=_policies(operation, a.get("policies")),
-        merge=not a["no_merge"],
-        last_wins=a["overlaps"].value == "last-wins",
-        batch_size=a["batch_size"],
-        data_form=DataForm(a["data_form"]),
-        skip_invalid=a["skip_invalid"],
-        changed_only=a["changed_only"],
-        dry_run=a["dry_run"],
-        send=SendOptions(concurrency=a["concurrency"], rate=a["rate"], timeout=a["timeout"], retries=a["retries"]),
+        date_format=inputs.date_format,
+        policies=_policies(request.operation, request),
+        merge=plan.merge,
+        last_wins=plan.overlaps.value == "last-wins",
+        batch_size=tuned.batch_size,
+        data_form=DataForm(tuned.data_form),
+        skip_invalid=inputs.skip_invalid,
+        changed_only=plan.changed_only,
+        dry_run=request.dry_run,
+        send=tuned.send_options(),
     )
-
-
-def _current_context() -> Any:
-    """The running command's Click context (Typer 0.29 vendors Click and does not export the getter)."""
-    import importlib
-
-    for module in ("typer._click.globals", "click"):
-        try:
-            return importlib.import_module(module).get_current_context(silent=True)
-        except (ImportError, AttributeError):
-            continue
-    return None
-
-
-def settings_for(a: dict[str, Any]) -> Settings:
-    """Flags over environment over the profile over defaults, for the connection and the tuning options."""
-    flags = ConnectionFlags(
-        a["base_url"], a["source_id"], a["api_key_file"], a["path_segment"], a.get("profile"), a.get("config")
-    )
-    ctx = _current_context()
-
-    def given(name: str) -> bool:
-        # An option left at its default must not hide the profile's value.
-        source = ctx.get_parameter_source(name) if ctx is not None else "no context"
-        return source is not None and getattr(source, "name", "") != "DEFAULT"
-
-    return resolve_settings(flags, os.environ, {name: a[name] for name in TUNING_DEFAULTS if given(name)})
 
 
 @contextmanager
-def _connection(a: dict[str, Any], settings: Settings, needed: bool) -> Iterator[Connection | None]:
+def connected(
+    connection: ConnectionOptions, today: dt.date | None, settings: Settings, needed: bool
+) -> Iterator[Connection | None]:
     """The configured connection, or a sandbox started for this run and stopped after it."""
-    if a["sandbox"]:
+    if connection.sandbox:
+        # The emulator (and its HTTP server) loads only for runs that ask for it.
         from ari_cli.sandbox import Sandbox
 
         # The emulator's "before today" must agree with the run's --today.
-        with Sandbox(today=a["today"]) as sandbox:
+        with Sandbox(today=today) as sandbox:
             yield Connection(sandbox.base_url, sandbox.api_key, sandbox.source_id)
         return
-    connection: Connection | None = None
+    configured: Connection | None = None
     try:
-        connection = settings.connection()
+        configured = settings.connection()
     except ConfigError:
         # A dry run shows the spec's placeholders when nothing is configured.
         if needed:
             raise
-    yield connection
+    yield configured
 
 
 class Screen(Watcher):
@@ -121,8 +133,6 @@ class Screen(Watcher):
 
     def trace(self, trace: Trace) -> None:
         if self.verbose:
-            from ari_cli.render import run as render
-
             render.trace(trace, self.err)
 
     def interrupted(self, in_flight: int) -> None:
@@ -130,66 +140,88 @@ class Screen(Watcher):
         self.err.print(f"interrupted: sending nothing more{waiting}; press Ctrl-C again to stop at once", markup=False)
 
 
-def run_start(operation: Operation, a: dict[str, Any], options: PushOptions, connection: Connection) -> RunStart:
+def recorded_options(
+    plan: PlanOptions, inputs: InputOptions, connection: ConnectionOptions, tuned: Tuned, today: dt.date
+) -> dict[str, Any]:
+    """The options a run's journal entry keeps (those left unset are left out)."""
+    kept: dict[str, Any] = {
+        "batch_size": tuned.batch_size, "data_form": tuned.data_form, "no_merge": not plan.merge,
+        "overlaps": plan.overlaps, "skip_invalid": inputs.skip_invalid, "changed_only": plan.changed_only,
+        "concurrency": tuned.concurrency, "rate": tuned.rate, "timeout": tuned.timeout, "retries": tuned.retries,
+        "sandbox": connection.sandbox, "path_segment": connection.path_segment,
+        "date_format": inputs.date_format, "encoding": inputs.encoding, "today": today.isoformat(),
+    }  # fmt: skip
+    return {k: (v.value if hasattr(v, "value") else v) for k, v in kept.items() if v is not None}
+
+
+def run_start(
+    command: str, flags: ConnectionOptions, recorded: dict[str, Any], options: PushOptions, connection: Connection
+) -> RunStart:
+    """What the journal keeps of a run as it starts."""
+    # sqlite and the journal load only for runs that record: a dry run never does.
     from ari_cli.journal.store import RunStart
 
-    ctx = _current_context()
-    command = getattr(ctx, "command_path", "") or f"ari-cli {operation.value} push"
-    kept = ("batch_size", "data_form", "no_merge", "overlaps", "skip_invalid", "changed_only", "concurrency", "rate",
-            "timeout", "retries", "sandbox", "path_segment", "date_format", "encoding")  # fmt: skip
-    recorded = {name: a.get(name) for name in kept} | {"today": options.today.isoformat()}
-    recorded = {k: (v.value if hasattr(v, "value") else v) for k, v in recorded.items() if v is not None}
-    profile = a.get("profile") or os.environ.get("ARI_PROFILE") or None
-    return RunStart(command, operation.value, profile, connection.base_url, connection.source_id,
-                    recorded, options.files)  # fmt: skip
+    operation = options.operation.value
+    profile = flags.profile or os.environ.get("ARI_PROFILE") or None
+    return RunStart(command or f"ari-cli {operation} push", operation, profile, connection.base_url,
+                    connection.source_id, recorded, options.files)  # fmt: skip
 
 
-def run_push(operation: Operation, a: dict[str, Any], rows: Sequence[SourceRow] | None = None) -> None:
-    """Run one push command end to end and exit with the contract's code; `rows` instead of files (send)."""
-    from ari_cli.render import run as render
+def _rows(request: PushRequest) -> list[SourceRow] | None:
+    if request.rows is None:
+        return None
+    return [SourceRow(FLAGS_SOURCE, line, dict(fields)) for line, fields in enumerate(request.rows, start=1)]
 
-    settings = settings_for(a)
-    a = {**a, **settings.tuning()}
-    options = _options(operation, a)
+
+def _open(journal_wanted: bool, warn: Callable[[str], None]) -> tuple[Journal | None, Recorder | None]:
+    """The journal and its recorder, or none when the run is not recorded or the journal cannot be opened."""
+    if not journal_wanted:
+        return None, None
+    # sqlite and the journal load only for runs that record: a dry run never does.
+    from ari_cli.journal.recorder import Recorder, open_journal
+
+    journal = open_journal(os.environ, warn)
+    return journal, None if journal is None else Recorder(journal, warn)
+
+
+def push(request: PushRequest) -> None:
+    """Run one push (or send) command end to end and exit with the contract's code."""
+    settings = settings_for(request.connection, request.given_tuning())
+    tuned = Tuned.of(settings)
+    options = _options(request, tuned)
     err = render.console(stderr=True)
-    quiet = a["quiet"]
+    quiet, journaled = request.output.quiet, request.output.journal
     # Shown even with --quiet: the file may hold the key.
     render.notices(list(settings.warnings), err)
-    if options.changed_only and a["no_journal"]:
+    if options.changed_only and not journaled:
         raise UsageProblem("--changed-only reads the journal, which --no-journal turns off: give one of them")
     warn = lambda message: render.notices([message], err)  # noqa: E731
-    journal = None
-    if not a["no_journal"] and (not options.dry_run or options.changed_only):
-        from ari_cli.journal.recorder import open_journal
-
-        journal = open_journal(os.environ, warn)
+    journal, recorder = _open(journaled and (not options.dry_run or options.changed_only), warn)
     if options.changed_only and journal is None:
         raise ConfigError(
             "--changed-only needs the journal, which cannot be opened", "set ARI_HOME to a writable folder"
         )
-    recorder = None
-    if journal is not None:
-        from ari_cli.journal.recorder import Recorder
-
-        recorder = Recorder(journal, warn)
+    rows = _rows(request)
     try:
-        with _connection(a, settings, needed=not options.dry_run) as connection:
-            if a["sandbox"] and connection and not quiet:
+        with connected(request.connection, request.plan.today, settings, needed=not options.dry_run) as connection:
+            if request.connection.sandbox and connection and not quiet:
                 err.print(f"pushing to the built-in sandbox at {connection.base_url}", markup=False)
-            known = _known(journal, operation, connection) if options.changed_only else None
+            known = _known(journal, request.operation, connection) if options.changed_only else None
             prepared = prepare(options, connection, stdin=sys.stdin.buffer, rows=rows, known=known)
             if not quiet:
                 render.notices(prepared.warnings, err)
             if recorder is not None and connection is not None and not options.dry_run:
-                recorder.start(run_start(operation, a, options, connection))
+                recorded = recorded_options(request.plan, request.inputs, request.connection, tuned, options.today)
+                recorder.start(run_start(request.command, request.connection, recorded, options, connection))
                 sending = not prepared.invalid or options.skip_invalid
                 exchanges = prepared.exchanges if sending else []
-                recorder.plan(operation, prepared.rows, prepared.plan.records, exchanges)
-            run = send_recorded(options, prepared, connection, recorder, a, err)
+                recorder.plan(request.operation, prepared.rows, prepared.plan.records, exchanges)
+            run = send_recorded(options, prepared, connection, recorder, request.output, err)
     finally:
         if journal is not None:
             journal.close()
-    show(run, a, options, connection, prepared.invalid, rows is not None, recorder.run if recorder else None)
+    number = recorder.run if recorder else None
+    show(run, request.output, options, connection, prepared.invalid, rows is not None, number)
 
 
 def send_recorded(
@@ -197,19 +229,18 @@ def send_recorded(
     prepared: Prepared,
     connection: Connection | None,
     recorder: Recorder | None,
-    a: dict[str, Any],
+    output: OutputOptions,
     err: Any,
     rebuild: Callable[[Sequence[int]], dict[str, Any]] | None = None,
 ) -> Run:
     """Send with the progress bar, the --verbose trace and the journal listening; then record the rows' results."""
-    from ari_cli.render import run as render
-
     total = sum(len(e.records) for e in prepared.exchanges)
-    with render.progress(total, err, enabled=not a["quiet"]) as advance:
-        screen = Screen(advance, err, a["verbose"])
+    with render.progress(total, err, enabled=not output.quiet) as advance:
+        screen = Screen(advance, err, output.verbose)
         watch = Tee(screen, recorder) if recorder is not None else screen
         run = execute(options, prepared, connection, watch, interruptible=True, rebuild=rebuild)
     if recorder is not None:
+        # Loaded already with the recorder: no cost, and no sqlite for runs without one.
         from ari_cli.journal.recorder import row_outcomes
 
         recorder.finish(row_outcomes(run.rows), run.summary(), int(run.exit_code()))
@@ -219,6 +250,7 @@ def send_recorded(
 def _known(journal: Journal | None, operation: Operation, connection: Connection | None) -> Known | None:
     if journal is None or connection is None:
         return None
+    # Loaded already with the journal.
     from ari_cli.journal.queries import accepted
 
     db, base, source = journal.db, connection.base_url, connection.source_id
@@ -227,36 +259,35 @@ def _known(journal: Journal | None, operation: Operation, connection: Connection
 
 def show(
     run: Run,
-    a: dict[str, Any],
+    output: OutputOptions,
     options: PushOptions,
     connection: Connection | None,
     invalid_input: bool,
     send: bool,
     number: int | None,
 ) -> None:
-    from ari_cli.render import run as render
-
+    """Print the run as asked, write the report, say what to do next, and exit with the run's code."""
     out, err = render.console(), render.console(stderr=True)
-    output = a["output"].value
+    form = output.format.value
     render.notices(run.rows.invalid_messages(), err, label="error")
-    if a["curl"]:
+    if output.curl:
         requests = [(render.exchange_label(e), e.url, encode(e.body)) for e in run.exchanges]
-        render.curl_commands(requests, connection is not None, (out if output == "table" else err).file)
-    if output == "json":
+        render.curl_commands(requests, connection is not None, (out if form == "table" else err).file)
+    if form == "json":
         render.write_json(run, sys.stdout)
-    elif output == "csv":
+    elif form == "csv":
         render.write_csv(run, sys.stdout)
     else:
         if options.dry_run:
             render.planned_requests(run, out)
-        render.table(run, None if a["show"] is None else a["show"].value == "all", out)
-    if a["report"] is not None:
-        render.write_report(run, a["report"])
+        render.table(run, None if output.show is None else output.show.value == "all", out)
+    if output.report is not None:
+        render.write_report(run, output.report)
     if invalid_input and not options.skip_invalid:
         # A send command has one setting and no --skip-invalid to offer.
         skip = "" if send else ", or give --skip-invalid to send the valid ones"
         err.print(f"nothing was sent: fix the invalid rows above{skip}", markup=False)
-    _next_step(run, number, err, a["quiet"])
+    _next_step(run, number, err, output.quiet)
     raise typer.Exit(int(run.exit_code()))
 
 

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 import typer
 
-from ari_cli.app.push import _connection, settings_for
+from ari_cli.app.options import ReplayRequest
+from ari_cli.app.push import Tuned, connected, settings_for
 from ari_cli.app.replay import Replayed, load, prepare
-from ari_cli.cli.push import push_defaults
 from ari_cli.config.secrets import keys_in, remember
 from ari_cli.exits import ExitCode, UsageProblem
 from ari_cli.render import run as render
@@ -21,9 +20,9 @@ from ari_cli.send.http import send_raw
 SHORTEST_KEY = 8
 
 
-def run_replay(files: list[str], fill: bool, given: dict[str, Any]) -> None:
-    """Replay every body of `files` and exit 0 when the service accepted them all, else 1."""
-    a = {**push_defaults(), **given}
+def replay(request: ReplayRequest) -> None:
+    """Replay every body of the files and exit 0 when the service accepted them all, else 1."""
+    files = [str(f) for f in request.files]
     if files.count("-") > 1:
         raise UsageProblem("standard input (-) can be read only once")
     bodies = load(files, sys.stdin.buffer)
@@ -32,25 +31,25 @@ def run_replay(files: list[str], fill: bool, given: dict[str, Any]) -> None:
             # A partner's key in the file is as secret as ours: nothing may print it.
             if len(key) >= SHORTEST_KEY:
                 remember(key)
-    settings = settings_for(a)
-    a = {**a, **settings.tuning()}
+    settings = settings_for(request.connection, request.given_tuning())
+    tuned = Tuned.of(settings)
     out, err = render.console(), render.console(stderr=True)
-    output, dry_run = a["output"].value, a["dry_run"]
+    output, dry_run, shown = request.output.format.value, request.dry_run, request.output
     render.notices(list(settings.warnings), err)
-    with _connection(a, settings, needed=not dry_run) as connection:
+    with connected(request.connection, request.today, settings, needed=not dry_run) as connection:
         if connection is not None:
             remember(connection.api_key)
-        if a["sandbox"] and connection and not a["quiet"]:
+        if request.connection.sandbox and connection and not shown.quiet:
             err.print(f"replaying to the built-in sandbox at {connection.base_url}", markup=False)
-        ready = prepare(bodies, connection, fill)
+        ready = prepare(bodies, connection, request.fill)
         if dry_run:
             results = [Replayed(r, None) for r in ready]
         else:
-            trace = (lambda t: render.trace(t, err)) if a["verbose"] else None
+            trace = (lambda t: render.trace(t, err)) if shown.verbose else None
             posts = [(r.url, r.content) for r in ready]
-            sent = send_raw(posts, SendOptions(timeout=a["timeout"]), on_trace=trace)
+            sent = send_raw(posts, SendOptions(timeout=tuned.timeout), on_trace=trace)
             results = [Replayed(r, s) for r, s in zip(ready, sent, strict=True)]
-    if a["curl"]:
+    if shown.curl:
         requests = [(f"{r.body.source}:{r.body.line} {r.body.operation.action}", r.url, r.content) for r in ready]
         render.curl_commands(requests, connection is not None, (out if output == "table" else err).file)
     if output == "json":

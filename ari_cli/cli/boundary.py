@@ -1,12 +1,10 @@
 """The single place where exceptions become exit codes and friendly messages."""
 
-from __future__ import annotations
-
 import os
 import sys
 import traceback
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import typer
 
@@ -64,8 +62,3 @@ def guarded(call: Callable[[], T]) -> T:
         _say(f"error: internal error: {type(leaf).__name__}: {leaf}")
         _say(f"hint: this is a bug in ari-cli; set {TRACEBACK_ENV}=1 to see the traceback and report it")
         raise typer.Exit(int(ExitCode.FAILED)) from None
-
-
-def echo_err(message: Any) -> None:
-    """Write one plain line to stderr (for callers that are not Rich renderers)."""
-    sys.stderr.write(f"{printable(scrub(str(message)))}\n")

@@ -5,6 +5,7 @@ from typing import Annotated
 
 import typer
 
+from ari_cli import app as application
 from ari_cli.cli.push import push_command
 from ari_cli.cli.send_one import policy_send
 from ari_cli.wire.operations import Operation
@@ -62,7 +63,7 @@ Or name policies once in a TOML file and give a [bold]policy[/bold] column inste
 app.command("push", help=HELP, no_args_is_help=True)(push_command(Operation.POLICY))
 
 
-# `policy describe`: named policies in words. Kept as its own block; the pipeline loads when it runs.
+# `policy describe`: named policies in words.
 
 DESCRIBE_HELP = """Say named policies in words, as a policy push sends them.
 
@@ -92,18 +93,7 @@ def describe(
     name: Annotated[str | None, typer.Argument(metavar="NAME", help="The policy to describe. \\[default: all of them]", show_default=False)] = None,
 ) -> None:  # fmt: skip
     """Print named policies in words."""
-    from ari_cli.exits import InputError
-    from ari_cli.records.named import find, load_policies
-
-    defined = load_policies(str(policies))
-    if name is None:
-        for key, policy in defined.items():
-            typer.echo(f"{key}: {policy.describe()}")
-        return
-    found = find(defined, name)
-    if found is None:
-        raise InputError(f'{policies}: no policy named "{name}"; the names are {", ".join(defined)}')
-    typer.echo(found[1].describe())
+    application.describe_policies(policies, name)
 
 
 SEND_HELP = """Push one cancellation and deposit policy given as flags: the same checks, output and exit codes as push.

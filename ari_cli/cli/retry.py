@@ -1,20 +1,33 @@
-"""`ari-cli retry RUN`: send again what a journaled run did not get acknowledged.
+"""`ari-cli retry RUN`: send again what a journaled run did not get acknowledged."""
 
-Only Typer is imported here; the work loads when the command runs.
-"""
-
-from __future__ import annotations
-
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from ari_cli.cli.push import with_push_options
-
-RETRY_SHARED = (
-    "dry_run", "output", "report", "show", "curl", "quiet", "verbose", "no_journal", "concurrency", "rate", "timeout",
-    "retries",
-)  # fmt: skip
+from ari_cli import app as application
+from ari_cli.app.options import ConnectionOptions, OutputFormat, OutputOptions, RetryRequest, SendTuning
+from ari_cli.cli.push import (
+    ApiKeyFile,
+    BaseUrl,
+    Concurrency,
+    Config,
+    Curl,
+    DryRun,
+    NoJournal,
+    Output,
+    PathSegment,
+    Profile,
+    Quiet,
+    Rate,
+    Report,
+    Retries,
+    Sandbox,
+    ShowRows,
+    SourceId,
+    Timeout,
+    Verbose,
+    given,
+)
 
 RETRY_HELP = """Send again what a journaled run did not get acknowledged, and nothing else.
 
@@ -33,15 +46,42 @@ Exit codes: 0 everything acknowledged (or nothing left to send), 1 a request sti
 """
 
 
-@with_push_options(*RETRY_SHARED)
 def retry(
+    ctx: typer.Context,
     run: Annotated[int, typer.Argument(metavar="RUN", min=1, show_default=False, help="Run number, as `ari-cli history` lists it.")],
-    **options: Any,
+    dry_run: DryRun = False,
+    output: Output = OutputFormat.TABLE,
+    report: Report = None,
+    show: ShowRows = None,
+    curl: Curl = False,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
+    no_journal: NoJournal = False,
+    concurrency: Concurrency = 4,
+    rate: Rate = 0,
+    timeout: Timeout = 30,
+    retries: Retries = 3,
+    sandbox: Sandbox = False,
+    profile: Profile = None,
+    config: Config = None,
+    base_url: BaseUrl = None,
+    source_id: SourceId = None,
+    api_key_file: ApiKeyFile = None,
+    path_segment: PathSegment = None,
 ) -> None:  # fmt: skip
-    from ari_cli.app.retry import run_retry
-
-    run_retry(run, options)
+    application.run_retry(
+        RetryRequest(
+            run=run,
+            command=ctx.command_path,
+            dry_run=dry_run,
+            output=OutputOptions(output, report, show, curl, quiet, verbose, journal=not no_journal),
+            sending=SendTuning(concurrency, rate, timeout, retries),
+            connection=ConnectionOptions(sandbox, profile, config, base_url, source_id, api_key_file, path_segment),
+            given=given(ctx),
+        )
+    )
 
 
 def register(app: typer.Typer) -> None:
+    """Add the retry command to the application."""
     app.command("retry", help=RETRY_HELP, no_args_is_help=True)(retry)

@@ -2,23 +2,49 @@
 
 The flags become one input row (a policy: one row per level) under the canonical column names, so
 validation, output and exit codes are those of push. Values stay text, as a CSV cell would be.
-Only Typer is imported here; the pipeline loads when a command runs.
 """
 
-from __future__ import annotations
-
-from typing import Annotated, Any
+import datetime as dt
+from dataclasses import dataclass
+from typing import Annotated
 
 import typer
 
-from ari_cli.cli.push import with_push_options
+from ari_cli import app as application
+from ari_cli.app.options import (
+    ConnectionOptions,
+    Form,
+    InputOptions,
+    OutputFormat,
+    OutputOptions,
+    PlanOptions,
+    PushRequest,
+    SendTuning,
+)
+from ari_cli.cli.push import (
+    ApiKeyFile,
+    BaseUrl,
+    Config,
+    Curl,
+    DataForm,
+    DateFormat,
+    DryRun,
+    Output,
+    PathSegment,
+    Profile,
+    Quiet,
+    Report,
+    Retries,
+    Sandbox,
+    SourceId,
+    Timeout,
+    Today,
+    Verbose,
+    given,
+)
+from ari_cli.exits import UsageProblem
 from ari_cli.wire.operations import Operation
 
-SOURCE = "<flags>"
-SHARED = (
-    "dry_run", "output", "report", "curl", "quiet", "verbose", "today", "date_format", "data_form", "timeout",
-    "retries",
-)  # fmt: skip
 _ROW = "Setting"
 _DEPOSIT = "Deposit"
 
@@ -30,6 +56,20 @@ End = Annotated[str | None, typer.Option("--end", metavar="DATE", help="Last dat
 Date = Annotated[str | None, typer.Option("--date", metavar="DATE", help="One day: instead of --start and --end.", show_default=False, rich_help_panel=_ROW)]  # fmt: skip
 Days = Annotated[str | None, typer.Option("--days", metavar="DAYS", help="Only these weekdays: Mon-Fri, Sat,Sun, or a mask like 1111100.", show_default=False, rich_help_panel=_ROW)]  # fmt: skip
 
+
+@dataclass(frozen=True)
+class Shared:
+    """The push options every send command takes, gathered before the setting's own flags become rows."""
+
+    dry_run: bool
+    output: OutputOptions
+    date_format: str | None
+    today: dt.date | None
+    data_form: Form
+    sending: SendTuning
+    connection: ConnectionOptions
+
+
 LEVEL_KEYS = {
     "level": "level", "policyid": "policyid", "policy": "policyid", "days": "dayspriorcheckin",
     "dayspriorcheckin": "dayspriorcheckin", "type": "penaltytype", "penaltytype": "penaltytype",
@@ -40,8 +80,6 @@ LEVEL_EXAMPLE = "--level policyid=1,days=7,amount=50,applied=3"
 
 
 def _dates(start: str | None, end: str | None, date: str | None, days: str | None) -> dict[str, str]:
-    from ari_cli.exits import UsageProblem
-
     if date is not None:
         if start is not None or end is not None:
             raise UsageProblem("give --date for one day, or --start and --end, not both")
@@ -53,17 +91,25 @@ def _dates(start: str | None, end: str | None, date: str | None, days: str | Non
     return fields if days is None else {**fields, "days": days}
 
 
-def _send(operation: Operation, rows: list[dict[str, str]], options: dict[str, Any]) -> None:
-    from ari_cli.app.push import run_push
-    from ari_cli.cli.push import push_defaults
-    from ari_cli.inputs import SourceRow
+def _send(ctx: typer.Context, operation: Operation, rows: list[dict[str, str]], shared: Shared) -> None:
+    application.run_push(
+        PushRequest(
+            operation=operation,
+            command=ctx.command_path,
+            dry_run=shared.dry_run,
+            output=shared.output,
+            inputs=InputOptions(date_format=shared.date_format),
+            plan=PlanOptions(today=shared.today, data_form=shared.data_form),
+            sending=shared.sending,
+            connection=shared.connection,
+            given=given(ctx),
+            rows=tuple(rows),
+        )
+    )
 
-    sources = [SourceRow(SOURCE, line, fields) for line, fields in enumerate(rows, start=1)]
-    run_push(operation, {**push_defaults(), **options, "files": []}, rows=sources)
 
-
-@with_push_options(*SHARED)
 def threshold_send(
+    ctx: typer.Context,
     property: Property,
     room: Room,
     threshold: Annotated[str, typer.Option("--threshold", metavar="N", help="Rooms to keep unsold: 0-999, or n/a to clear.", show_default=False, rich_help_panel=_ROW)],
@@ -71,14 +117,36 @@ def threshold_send(
     end: End = None,
     date: Date = None,
     days: Days = None,
-    **options: Any,
+    dry_run: DryRun = False,
+    output: Output = OutputFormat.TABLE,
+    report: Report = None,
+    curl: Curl = False,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
+    date_format: DateFormat = None,
+    today: Today = None,
+    data_form: DataForm = Form.LIST,
+    timeout: Timeout = 30,
+    retries: Retries = 3,
+    sandbox: Sandbox = False,
+    profile: Profile = None,
+    config: Config = None,
+    base_url: BaseUrl = None,
+    source_id: SourceId = None,
+    api_key_file: ApiKeyFile = None,
+    path_segment: PathSegment = None,
 ) -> None:  # fmt: skip
+    shared = Shared(
+        dry_run, OutputOptions(output, report, curl=curl, quiet=quiet, verbose=verbose), date_format, today, data_form,
+        SendTuning(timeout=timeout, retries=retries),
+        ConnectionOptions(sandbox, profile, config, base_url, source_id, api_key_file, path_segment),
+    )  # fmt: skip
     fields = {"propertyid": property, "roomid": room, **_dates(start, end, date, days), "threshold": threshold}
-    _send(Operation.THRESHOLD, [fields], options)
+    _send(ctx, Operation.THRESHOLD, [fields], shared)
 
 
-@with_push_options(*SHARED)
 def maxadv_send(
+    ctx: typer.Context,
     property: Property,
     room: Room,
     rate: Rate,
@@ -87,16 +155,36 @@ def maxadv_send(
     end: End = None,
     date: Date = None,
     days: Days = None,
-    **options: Any,
+    dry_run: DryRun = False,
+    output: Output = OutputFormat.TABLE,
+    report: Report = None,
+    curl: Curl = False,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
+    date_format: DateFormat = None,
+    today: Today = None,
+    data_form: DataForm = Form.LIST,
+    timeout: Timeout = 30,
+    retries: Retries = 3,
+    sandbox: Sandbox = False,
+    profile: Profile = None,
+    config: Config = None,
+    base_url: BaseUrl = None,
+    source_id: SourceId = None,
+    api_key_file: ApiKeyFile = None,
+    path_segment: PathSegment = None,
 ) -> None:  # fmt: skip
+    shared = Shared(
+        dry_run, OutputOptions(output, report, curl=curl, quiet=quiet, verbose=verbose), date_format, today, data_form,
+        SendTuning(timeout=timeout, retries=retries),
+        ConnectionOptions(sandbox, profile, config, base_url, source_id, api_key_file, path_segment),
+    )  # fmt: skip
     key = {"propertyid": property, "roomid": room, "rateid": rate}
-    _send(Operation.MAXADV, [{**key, **_dates(start, end, date, days), "time": time}], options)
+    _send(ctx, Operation.MAXADV, [{**key, **_dates(start, end, date, days), "time": time}], shared)
 
 
 def _level(text: str, position: int) -> dict[str, str]:
     """`policyid=1,days=7,amount=50,applied=3` as level columns; level by position, penaltytype 3."""
-    from ari_cli.exits import UsageProblem
-
     fields = {"level": str(position), "penaltytype": "3"}
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, equals, value = part.partition("=")
@@ -111,8 +199,8 @@ def _level(text: str, position: int) -> dict[str, str]:
     return fields
 
 
-@with_push_options(*SHARED)
 def policy_send(
+    ctx: typer.Context,
     property: Property,
     room: Room,
     rate: Rate,
@@ -128,13 +216,35 @@ def policy_send(
     end: End = None,
     date: Date = None,
     days: Days = None,
-    **options: Any,
+    dry_run: DryRun = False,
+    output: Output = OutputFormat.TABLE,
+    report: Report = None,
+    curl: Curl = False,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
+    date_format: DateFormat = None,
+    today: Today = None,
+    data_form: DataForm = Form.LIST,
+    timeout: Timeout = 30,
+    retries: Retries = 3,
+    sandbox: Sandbox = False,
+    profile: Profile = None,
+    config: Config = None,
+    base_url: BaseUrl = None,
+    source_id: SourceId = None,
+    api_key_file: ApiKeyFile = None,
+    path_segment: PathSegment = None,
 ) -> None:  # fmt: skip
-    shared = {
+    shared = Shared(
+        dry_run, OutputOptions(output, report, curl=curl, quiet=quiet, verbose=verbose), date_format, today, data_form,
+        SendTuning(timeout=timeout, retries=retries),
+        ConnectionOptions(sandbox, profile, config, base_url, source_id, api_key_file, path_segment),
+    )  # fmt: skip
+    policy = {
         "propertyid": property, "roomid": room, "rateid": rate, **_dates(start, end, date, days),
         "refundable": refundable, "depositpolicy": deposit_policy, "deposittype": deposit_type,
         "depositamount": deposit_amount, "depositapplied": deposit_applied,
         "depositintervalunits": deposit_interval_units, "deposittimeinterval": deposit_time_interval or "",
     }  # fmt: skip
-    rows = [{**shared, **_level(text, position)} for position, text in enumerate(level, start=1)]
-    _send(Operation.POLICY, rows, options)
+    rows = [{**policy, **_level(text, position)} for position, text in enumerate(level, start=1)]
+    _send(ctx, Operation.POLICY, rows, shared)

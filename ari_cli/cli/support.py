@@ -1,18 +1,29 @@
-"""`ari-cli replay`, `explain` and `errors`: tools for support staff who reproduce a partner's call.
-
-Only Typer is imported here; the work loads when a command runs.
-"""
-
-from __future__ import annotations
+"""`ari-cli replay`, `explain` and `errors`: tools for support staff who reproduce a partner's call."""
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from ari_cli.cli.push import OutputFormat, with_push_options
-
-REPLAY_SHARED = ("dry_run", "output", "curl", "quiet", "verbose", "today", "timeout")
+from ari_cli import app as application
+from ari_cli.app.options import ConnectionOptions, OutputFormat, OutputOptions, ReplayRequest, SendTuning
+from ari_cli.cli.push import (
+    ApiKeyFile,
+    BaseUrl,
+    Config,
+    Curl,
+    DryRun,
+    PathSegment,
+    Profile,
+    Quiet,
+    Sandbox,
+    SourceId,
+    Timeout,
+    Today,
+    Verbose,
+    given,
+)
+from ari_cli.cli.push import Output as PushOutput
 
 REPLAY_HELP = """Send exact API request bodies, as a partner sent them, and say what the answers mean.
 
@@ -52,59 +63,48 @@ ERRORS_HELP = """Print the spec's whole error table: status, body code, meaning,
 Output = Annotated[OutputFormat, typer.Option("--output", "-o", help="What goes to standard output.")]
 
 
-@with_push_options(*REPLAY_SHARED)
 def replay(
+    ctx: typer.Context,
     files: Annotated[list[Path], typer.Argument(metavar="FILE", allow_dash=True, show_default=False, help="JSON files of request bodies (an object, a list, or one per line), or - for standard input.")],
     no_fill: Annotated[bool, typer.Option("--no-fill", help="Send each body byte for byte: no key or source id from the configuration.", rich_help_panel="Input")] = False,
-    **options: Any,
+    dry_run: DryRun = False,
+    output: PushOutput = OutputFormat.TABLE,
+    curl: Curl = False,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
+    today: Today = None,
+    timeout: Timeout = 30,
+    sandbox: Sandbox = False,
+    profile: Profile = None,
+    config: Config = None,
+    base_url: BaseUrl = None,
+    source_id: SourceId = None,
+    api_key_file: ApiKeyFile = None,
+    path_segment: PathSegment = None,
 ) -> None:  # fmt: skip
-    from ari_cli.app.replay_run import run_replay
-
-    run_replay([str(f) for f in files], not no_fill, options)
+    application.run_replay(
+        ReplayRequest(
+            files=tuple(files),
+            fill=not no_fill,
+            dry_run=dry_run,
+            today=today,
+            output=OutputOptions(output, curl=curl, quiet=quiet, verbose=verbose),
+            sending=SendTuning(timeout=timeout),
+            connection=ConnectionOptions(sandbox, profile, config, base_url, source_id, api_key_file, path_segment),
+            given=given(ctx),
+        )
+    )
 
 
 def explain(
     codes: Annotated[list[str], typer.Argument(metavar="CODE", show_default=False, help="HTTP status or body code, e.g. 417 or 440; several may be given.")],
     output: Output = OutputFormat.TABLE,
 ) -> None:  # fmt: skip
-    import json
-    import sys
-
-    from ari_cli.exits import UsageProblem
-    from ari_cli.render import run as render
-    from ari_cli.render import support as render_support
-    from ari_cli.wire.explain import explain as explain_number
-    from ari_cli.wire.explain import unknown_message
-
-    items = []
-    for text in codes:
-        found = explain_number(int(text.strip())) if text.strip().isdigit() else None
-        if found is None:
-            raise UsageProblem(unknown_message(text), "ari-cli errors prints the whole table")
-        items.append(found)
-    if output is OutputFormat.TABLE:
-        render_support.explanations(items, render.console())
-    elif output is OutputFormat.JSON:
-        json.dump(render_support.explanation_dicts(items), sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
-    else:
-        render_support.write_error_rows([row for item in items for row in item.rows], sys.stdout, "csv")
+    application.explain(codes, output)
 
 
 def errors(output: Output = OutputFormat.TABLE) -> None:
-    import sys
-
-    from ari_cli.render import run as render
-    from ari_cli.render import support as render_support
-    from ari_cli.wire.errors import ERROR_TABLE
-    from ari_cli.wire.explain import SUCCESS_NOTE
-
-    if output is OutputFormat.TABLE:
-        out = render.console()
-        render_support.error_table(ERROR_TABLE, out)
-        out.print(SUCCESS_NOTE, markup=False)
-    else:
-        render_support.write_error_rows(ERROR_TABLE, sys.stdout, output.value)
+    application.errors(output)
 
 
 def register(app: typer.Typer) -> None:

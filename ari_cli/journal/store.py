@@ -19,7 +19,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import platformdirs
+
 from ari_cli.config.secrets import masked_body, scrub
+from ari_cli.exits import ConfigError
 
 FILE_NAME = "journal.sqlite3"
 HOME_VARIABLE = "ARI_HOME"
@@ -89,8 +92,6 @@ def default_home(env: Mapping[str, str]) -> Path:
     home = env.get(HOME_VARIABLE, "").strip()
     if home:
         return Path(home).expanduser()
-    import platformdirs
-
     return Path(platformdirs.user_data_dir("ari-cli", appauthor=False))
 
 
@@ -325,3 +326,37 @@ def open_database(path: Path) -> sqlite3.Connection:
     db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
     db.isolation_level = "DEFERRED"
     return db
+
+
+@contextmanager
+def reading(env: Mapping[str, str]) -> Iterator[sqlite3.Connection | None]:
+    """The journal to read, None when there is none yet (reading creates nothing); any database failure is exit 4."""
+    path = journal_path(env)
+    hint = f"set {HOME_VARIABLE} to a folder of yours, or unset it to use the user data folder"
+    nearest = next((p for p in path.parents if p.exists()), None)
+    if nearest is not None and not nearest.is_dir():
+        raise ConfigError(f"the journal cannot be read: {nearest} is a file, not a folder", hint)
+    if not path.exists():
+        yield None
+        return
+    broken = f"move {path} aside (the next push starts a new journal), or set {HOME_VARIABLE} to another folder"
+    try:
+        db = open_database(path)
+    except (sqlite3.Error, OSError) as problem:
+        raise ConfigError(f"the journal {path} cannot be read: {problem}", broken) from None
+    try:
+        yield db
+    except sqlite3.Error as problem:
+        raise ConfigError(f"the journal {path} cannot be read: {problem}", broken) from None
+    finally:
+        db.close()
+
+
+def compact(db: sqlite3.Connection) -> str | None:
+    """Give the space of deleted runs back, so that their bodies are gone from the file; why not, if it could not."""
+    try:
+        db.execute("VACUUM")
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    except sqlite3.OperationalError as busy:
+        return str(busy)
+    return None

@@ -9,6 +9,10 @@ the write fail. Every such character is shown as the escape a Python string woul
 from __future__ import annotations
 
 import re
+import sys
+from typing import Any
+
+from ari_cli.config.secrets import scrub
 
 # C0 but tab and newline; DEL and C1 (0x9b is an 8-bit CSI to some terminals); the bidirectional
 # embeddings, overrides and isolates, which can make text read in another order than it runs
@@ -29,3 +33,8 @@ def printable(text: str) -> str:
     if _UNSAFE.search(text) is None:
         return text
     return _UNSAFE.sub(_escape, text)
+
+
+def echo_err(message: Any) -> None:
+    """Write one plain line to stderr, known keys hidden and control characters escaped."""
+    sys.stderr.write(f"{printable(scrub(str(message)))}\n")

@@ -1,0 +1,124 @@
+"""What `ari-cli calendar` does: per key and date, the value the service last acknowledged, as the journal says."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import sqlite3
+import sys
+
+from ari_cli.app.history import journal_place, parse_day
+from ari_cli.app.options import MOST_DAYS, CalendarRequest, ViewFormat
+from ari_cli.config.settings import ConnectionFlags, resolve_settings
+from ari_cli.exits import AriError, UsageProblem
+from ari_cli.journal import queries as read
+from ari_cli.journal.queries import Key
+from ari_cli.journal.store import reading
+from ari_cli.render import calendar as render_calendar
+from ari_cli.render import history as render_history
+from ari_cli.render.printable import echo_err
+from ari_cli.wire.operations import Operation
+
+
+def _end_of_next_month(day: dt.date) -> dt.date:
+    first_after = (day.replace(day=1) + dt.timedelta(days=32)).replace(day=1)
+    return (first_after + dt.timedelta(days=32)).replace(day=1) - dt.timedelta(days=1)
+
+
+def _window(start_text: str | None, end_text: str | None) -> tuple[dt.date, dt.date]:
+
+    start = parse_day(start_text, "--from") if start_text else dt.date.today()
+    end = parse_day(end_text, "--to") if end_text else _end_of_next_month(start)
+    if end < start:
+        raise UsageProblem(f"--to {end} is before --from {start}")
+    if (end - start).days >= MOST_DAYS:
+        raise UsageProblem(f"{start}..{end} is more than {MOST_DAYS} days", "show a year at most at a time")
+    return start, end
+
+
+def _service(
+    db: sqlite3.Connection, operation: str, propertyid: str, base_url: str | None, source_id: str | None
+) -> tuple[str, str]:
+    """The configured base URL and source id, or those of the latest run that pushed to the property."""
+
+    if base_url and source_id:
+        return base_url.rstrip("/"), source_id
+    known = [
+        (base, source, run)
+        for base, source, run in read.services(db, operation, propertyid)
+        if base_url in (None, "", base) and source_id in (None, "", source)
+    ]
+    if not known:
+        raise AriError(f"the journal holds no {operation} value acknowledged for property {propertyid}", _hint())
+    base, source, run = known[0]
+    echo_err(
+        f"no base URL and source id configured: showing {base} (source {source}), "
+        f"where run {run}, the latest to push {operation} values of {propertyid}, went"
+    )
+    return base, source
+
+
+def _hint() -> str:
+
+    return f"the journal is {journal_place()}; `ari-cli history` lists the runs it holds"
+
+
+def _elsewhere(db: sqlite3.Connection, operation: str, propertyid: str, base_url: str, source_id: str) -> str:
+
+    others = [(b, s) for b, s, _ in read.services(db, operation, propertyid) if (b, s) != (base_url, source_id)]
+    if not others:
+        return _hint()
+    base, source = others[0]
+    return f"the journal has values from {base} (source {source}): give --base-url {base} --source-id {source}"
+
+
+def _chosen(
+    values: dict[Key, dict[dt.date, str]], rooms: tuple[str, ...], rates: tuple[str, ...]
+) -> dict[Key, dict[dt.date, str]]:
+    return {
+        key: dates
+        for key, dates in values.items()
+        if (not rooms or key[1] in rooms) and (not rates or (len(key) > 2 and key[2] in rates))
+    }
+
+
+def calendar(request: CalendarRequest) -> None:
+    """The calendar of one property, as tables or one JSON document; exit 1 when nothing is known."""
+    operation, propertyid, rooms, rates = request.operation, request.propertyid, request.rooms, request.rates
+    flags = request.connection
+    if rates and operation is Operation.THRESHOLD:
+        raise UsageProblem("--rate: sell thresholds are per room, not per rate")
+    first, last = _window(request.start, request.end)
+    settings = resolve_settings(
+        ConnectionFlags(base_url=flags.base_url, source_id=flags.source_id, profile=flags.profile, config=flags.config),
+        os.environ,
+    )
+    for warning in settings.warnings:
+        echo_err(f"warning: {warning}")
+    with reading(os.environ) as db:
+        if db is None:
+            raise AriError(f"the journal holds no {operation.value} value: it has no runs yet", _hint())
+        base, source = _service(
+            db, operation.value, propertyid, settings.value("base_url"), settings.value("source_id")
+        )
+        values = read.accepted(db, operation.value, base, source, [propertyid])
+        if not values:
+            raise AriError(
+                f"the journal holds no {operation.value} value that {base} (source {source}) acknowledged for "
+                f"property {propertyid}",
+                _elsewhere(db, operation.value, propertyid, base, source),
+            )
+    chosen = _chosen(values, rooms, rates)
+    if not chosen:
+        names = ", ".join(sorted({k[1] if not rates else " ".join(k[1:]) for k in values}))
+        raise AriError(f"no value of property {propertyid} for the rooms and rates given", f"known: {names}")
+    view = render_calendar.CalendarView(operation.value, propertyid, base, source, first, last, chosen)
+    if request.output is ViewFormat.JSON:
+        render_history.write_json(render_calendar.calendar_dict(view), sys.stdout)
+    else:
+        render_calendar.calendar(view, render_history.console())
+    if not any(view.shown(key) for key in chosen):
+        days = sorted(day for dates in chosen.values() for day in dates)
+        echo_err(
+            f"nothing acknowledged between {first} and {last}; the journal has values from {days[0]} to {days[-1]}"
+        )

@@ -1,0 +1,266 @@
+"""What `ari-cli config show|init|profiles` do: resolve, describe, ask for and save the settings."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import typer
+
+from ari_cli.app.options import ConfigInit, ConfigShow, ViewFormat
+from ari_cli.config.file import PROFILE_NAME, TUNING_DEFAULTS, check_value, display, save_profile
+from ari_cli.config.secrets import mask, remember, scrub
+from ari_cli.config.settings import (
+    DEFAULT_SEGMENT,
+    ConnectionFlags,
+    Settings,
+    check_base_url,
+    check_source_id,
+    config_location,
+    load_config,
+    profile_choice,
+    resolve_settings,
+)
+from ari_cli.exits import AriError, ConfigError, UsageProblem
+from ari_cli.render.printable import echo_err
+
+T = TypeVar("T")
+
+
+def _flags(profile: str | None, config: Path | None, **connection: Any) -> Any:
+    return ConnectionFlags(profile=profile, config=config, **connection)
+
+
+def _shown(name: str, value: Any) -> Any:
+    if value is None:
+        return None
+    return mask(value) if name == "api_key" else value
+
+
+def _describe(settings: Settings) -> dict[str, Any]:
+    return {
+        "config_file": str(settings.path.absolute()),
+        "config_file_shown": display(settings.path),
+        "config_file_source": settings.path_source,
+        "config_file_found": settings.found,
+        "profile": settings.profile,
+        "profile_source": settings.profile_source,
+        "profile_found": settings.profile in settings.profiles,
+        "profiles": list(settings.profiles),
+        "settings": {
+            name: {"value": _shown(name, sourced.value), "source": sourced.source}
+            for name, sourced in settings.values.items()
+        },
+    }
+
+
+def _table(rows: list[list[str]]) -> str:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    return "\n".join("  ".join([*(c.ljust(w) for c, w in zip(r, widths, strict=False)), r[-1]]).rstrip() for r in rows)
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return "-"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _show_text(doc: dict[str, Any]) -> str:
+    found = "" if doc["config_file_found"] else "; not found"
+    where = "" if doc["profile_found"] else "; not in the file"
+    head = [
+        ["config file", f"{doc['config_file_shown']} ({doc['config_file_source']}{found})"],
+        ["profile", f"{doc['profile']} ({doc['profile_source']}{where})"],
+    ]
+    rows = [["setting", "value", "source"]]
+    rows += [[name, _text(s["value"]), s["source"]] for name, s in doc["settings"].items()]
+    return _table(head) + "\n\n" + _table(rows)
+
+
+def _say(text: str) -> None:
+    typer.echo(scrub(text))
+
+
+def _warn(settings_warnings: tuple[str, ...]) -> None:
+    for warning in settings_warnings:
+        echo_err(f"warning: {warning}")
+
+
+def show(request: ConfigShow) -> None:
+    """The settings in effect and their sources; exit 4 after them when a push could not connect."""
+    flags, output, data_form = request.connection, request.output, request.data_form
+    if data_form not in (None, "list", "object"):
+        raise UsageProblem(f"--data-form {data_form}: give list or object")
+    given = {
+        "batch_size": request.batch_size,
+        "data_form": data_form,
+        "concurrency": request.concurrency,
+        "rate": request.rate,
+        "timeout": request.timeout,
+        "retries": request.retries,
+    }
+    connection = ConnectionFlags(
+        flags.base_url, flags.source_id, flags.api_key_file, flags.path_segment, flags.profile, flags.config
+    )
+    settings = resolve_settings(connection, os.environ, {k: v for k, v in given.items() if v is not None})
+    _warn(settings.warnings)
+    doc = _describe(settings)
+    problem: ConfigError | None = None
+    try:
+        settings.connection()
+    except ConfigError as unusable:
+        problem = unusable
+    if output is ViewFormat.JSON:
+        doc["problem"] = None if problem is None else {"message": problem.message, "hint": problem.hint}
+        _say(json.dumps(doc, indent=2, ensure_ascii=False))
+    else:
+        _say(_show_text(doc))
+    if problem is not None:
+        raise problem
+
+
+def _ask(question: str, check: Callable[[str], T], default: str | None = None) -> T:
+    """Ask until the answer passes `check`; its error is shown and the question asked again."""
+    while True:
+        answer: str = typer.prompt(question, default=default, show_default=default is not None)
+        try:
+            return check(answer.strip())
+        except (AriError, ValueError) as problem:
+            echo_err(f"error: {getattr(problem, 'message', problem)}")
+
+
+def _tuning_check(key: str) -> Callable[[str], Any]:
+    kind = type(TUNING_DEFAULTS[key])
+
+    def check(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = text
+        try:
+            return check_value(key, value)
+        except ValueError as expected:
+            raise ValueError(f"{key} must be {expected}") from None
+
+    return check
+
+
+def _env_name(text: str) -> str:
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", text):
+        raise ValueError(f"{text!r} is not an environment variable name")
+    return text
+
+
+def _secret(question: str) -> str:
+    """Ask without echo; a piped answer (scripts, tests) is read as it is, since getpass would warn."""
+    if sys.stdin.isatty():
+        answer: str = typer.prompt(question, default="", show_default=False, hide_input=True)
+        return answer.strip()
+    typer.echo(f"{question}: ", nl=False)
+    line = sys.stdin.readline()
+    typer.echo()
+    return line.strip()
+
+
+def _key_source(values: dict[str, Any], api_key_file: Path | None, api_key_env: str | None) -> None:
+    """Where the profile takes its key from; a typed key is the only one written into the file."""
+    if api_key_file is not None:
+        values["api_key_file"] = str(api_key_file.expanduser().resolve())
+        return
+    if api_key_env is not None:
+        values["api_key_env"] = _env_name(api_key_env)
+        return
+    key = _secret("API key (typing is hidden; leave empty to read it from a file or an environment variable)")
+    remember(key)
+    if key:
+        values["api_key"] = key
+        return
+    path: str = typer.prompt("File holding the API key (leave empty to use an environment variable)", default="")
+    if path.strip():
+        values["api_key_file"] = str(Path(path.strip()).expanduser().resolve())
+    else:
+        values["api_key_env"] = _ask("Environment variable holding the API key", _env_name, "ARI_API_KEY")
+
+
+def init(request: ConfigInit) -> None:
+    """Write a profile from what was given, asking for the rest at a terminal."""
+    profile, config, force, path_segment = request.profile, request.config, request.force, request.path_segment
+    base_url, source_id = request.base_url, request.source_id
+    api_key_file, api_key_env = request.api_key_file, request.api_key_env
+    if not PROFILE_NAME.fullmatch(profile):
+        raise UsageProblem(f"--profile {profile!r}: use letters, digits, _ and - only")
+    if api_key_file is not None and api_key_env is not None:
+        raise UsageProblem("give --api-key-file or --api-key-env, not both")
+    path, _ = config_location(_flags(None, config), os.environ)
+    quiet = bool(base_url and source_id and (api_key_file or api_key_env))
+    values: dict[str, Any] = {
+        "base_url": check_base_url(base_url) if base_url else _ask("Base URL of the push service", check_base_url),
+        "source_id": check_source_id(source_id)
+        if source_id
+        else _ask("Source id (cpb + 2 characters)", check_source_id),
+    }
+    _key_source(values, api_key_file, api_key_env)
+    if path_segment is None and not quiet:
+        path_segment = _ask("Last path segment of the URL", _segment, DEFAULT_SEGMENT)
+    if path_segment and path_segment != DEFAULT_SEGMENT:
+        values["path_segment"] = path_segment
+    for key, default in TUNING_DEFAULTS.items():
+        if not quiet:
+            answer = _ask(
+                key.replace("_", " ").capitalize(),
+                _tuning_check(key),
+                f"{default:g}" if isinstance(default, float) else str(default),
+            )
+            if answer != default:
+                values[key] = answer
+    replaced = save_profile(path, profile, values, force)
+    verb = "Replaced" if replaced else "Saved"
+    typer.echo(f"{verb} profile {profile!r} in {display(path)} (readable only by you).")
+    use = "" if profile == "default" else f" --profile {profile}"
+    typer.echo(f"Check it with: ari-cli config show{use}")
+
+
+def profiles(config: Path | None, profile: str | None, output: ViewFormat) -> None:
+    """The profiles of the config file, the one in use marked."""
+    flags = _flags(profile, config)
+    found, path, _ = load_config(flags, os.environ)
+    if found is None:
+        echo_err(f"no config file at {display(path)}; create one with: ari-cli config init")
+    else:
+        _warn(found.warnings)
+    chosen, _ = profile_choice(flags, os.environ)
+    listed: list[dict[str, Any]] = []
+    for name, body in (found.profiles if found else {}).items():
+        key = next(
+            (f"{k} {body[k]}" if k != "api_key" else "api_key (in the file)" for k in body if k.startswith("api_key")),
+            "-",
+        )
+        listed.append(
+            {
+                "name": name,
+                "in_use": name == chosen,
+                "base_url": body.get("base_url"),
+                "source_id": body.get("source_id"),
+                "key": key,
+            }
+        )
+    if output is ViewFormat.JSON:
+        _say(json.dumps({"config_file": str(path), "profiles": listed}, indent=2, ensure_ascii=False))
+    elif listed:
+        rows = [["", "profile", "base_url", "source_id", "key"]]
+        rows += [
+            ["*" if p["in_use"] else "", p["name"], p["base_url"] or "-", p["source_id"] or "-", p["key"]]
+            for p in listed
+        ]
+        _say(_table(rows))
+
+
+def _segment(text: str) -> str:
+    if not text.strip("/"):
+        raise ValueError("the path segment is empty")
+    return text

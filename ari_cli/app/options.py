@@ -1,0 +1,263 @@
+"""What the commands hand the application layer: frozen, typed option objects, one per concern.
+
+The commands build these from their parameters, so that every option a use case reads is named
+and typed here and mypy checks each read. Only the standard library is imported: the commands
+load this module on every start.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from ari_cli.wire.operations import Operation
+
+
+class OutputFormat(StrEnum):
+    TABLE = "table"
+    JSON = "json"
+    CSV = "csv"
+
+
+class InputFormat(StrEnum):
+    CSV = "csv"
+    JSON = "json"
+    JSONL = "jsonl"
+
+
+class Form(StrEnum):
+    LIST = "list"
+    OBJECT = "object"
+
+
+class Overlaps(StrEnum):
+    ERROR = "error"
+    LAST_WINS = "last-wins"
+
+
+class Show(StrEnum):
+    ALL = "all"
+    FAILED = "failed"
+
+
+class ViewFormat(StrEnum):
+    """What history, calendar and config print: a table, or one JSON document."""
+
+    TABLE = "table"
+    JSON = "json"
+
+
+# The options a profile may set too: given on the command line they win, left at their default
+# they must not hide the profile's value (config.file.TUNING_DEFAULTS holds the same names).
+TUNING_NAMES = ("batch_size", "data_form", "concurrency", "rate", "timeout", "retries")
+
+
+# The longest calendar shown at once.
+MOST_DAYS = 366
+
+
+@dataclass(frozen=True)
+class OutputOptions:
+    """What a run shows, where, and whether the journal records it."""
+
+    format: OutputFormat = OutputFormat.TABLE
+    report: Path | None = None
+    show: Show | None = None
+    curl: bool = False
+    quiet: bool = False
+    verbose: bool = False
+    journal: bool = True
+
+
+@dataclass(frozen=True)
+class ConnectionOptions:
+    """Where to push: the built-in sandbox, or the flags over the environment over the profile."""
+
+    sandbox: bool = False
+    profile: str | None = None
+    config: Path | None = None
+    base_url: str | None = None
+    source_id: str | None = None
+    api_key_file: Path | None = None
+    path_segment: str | None = None
+
+
+@dataclass(frozen=True)
+class InputOptions:
+    """How the files are read and what an invalid row does."""
+
+    format: InputFormat | None = None
+    encoding: str | None = None
+    date_format: str | None = None
+    sheet: str | None = None
+    header_row: int | None = None
+    policies: Path | None = None
+    skip_invalid: bool = False
+
+
+@dataclass(frozen=True)
+class PlanOptions:
+    """How rows become records and requests."""
+
+    today: dt.date | None = None
+    merge: bool = True
+    overlaps: Overlaps = Overlaps.ERROR
+    batch_size: int = 50
+    changed_only: bool = False
+    data_form: Form = Form.LIST
+
+
+@dataclass(frozen=True)
+class SendTuning:
+    """How requests are sent: in flight at once, per second, how long, how many tries."""
+
+    concurrency: int = 4
+    rate: float = 0
+    timeout: float = 30
+    retries: int = 3
+
+
+@dataclass(frozen=True)
+class PushRequest:
+    """One push, send or retry as the command line gave it.
+
+    `given` names the options given on the command line (not left at their default); `command`
+    is the command as typed, for the journal; `rows` holds a send command's setting instead of files.
+    """
+
+    operation: Operation
+    command: str
+    files: tuple[Path, ...] = ()
+    dry_run: bool = False
+    output: OutputOptions = field(default_factory=OutputOptions)
+    inputs: InputOptions = field(default_factory=InputOptions)
+    plan: PlanOptions = field(default_factory=PlanOptions)
+    sending: SendTuning = field(default_factory=SendTuning)
+    connection: ConnectionOptions = field(default_factory=ConnectionOptions)
+    given: frozenset[str] = frozenset()
+    rows: tuple[Mapping[str, str], ...] | None = None
+
+    def given_tuning(self) -> dict[str, Any]:
+        """The tuning options given on the command line, by name: they win over the profile."""
+        return given_tuning(self.given, self.plan, self.sending)
+
+
+@dataclass(frozen=True)
+class RetryRequest:
+    """`ari-cli retry RUN`: which run, and how to send and show what it left."""
+
+    run: int
+    command: str
+    dry_run: bool = False
+    output: OutputOptions = field(default_factory=OutputOptions)
+    sending: SendTuning = field(default_factory=SendTuning)
+    connection: ConnectionOptions = field(default_factory=ConnectionOptions)
+    given: frozenset[str] = frozenset()
+
+    def given_tuning(self) -> dict[str, Any]:
+        """The tuning options given on the command line, by name: they win over the profile."""
+        return given_tuning(self.given, PlanOptions(), self.sending)
+
+
+@dataclass(frozen=True)
+class ReplayRequest:
+    """`ari-cli replay`: the files of request bodies, whether to fill them, and how to send and show."""
+
+    files: tuple[Path, ...]
+    fill: bool
+    dry_run: bool = False
+    today: dt.date | None = None
+    output: OutputOptions = field(default_factory=OutputOptions)
+    sending: SendTuning = field(default_factory=SendTuning)
+    connection: ConnectionOptions = field(default_factory=ConnectionOptions)
+    given: frozenset[str] = frozenset()
+
+    def given_tuning(self) -> dict[str, Any]:
+        """The tuning options replay takes that were given on the command line."""
+        return given_tuning(self.given, PlanOptions(), self.sending)
+
+
+def given_tuning(given: frozenset[str], plan: PlanOptions, sending: SendTuning) -> dict[str, Any]:
+    """Of the tuning options, those named in `given`, with their values."""
+    values: dict[str, Any] = {
+        "batch_size": plan.batch_size,
+        "data_form": plan.data_form,
+        "concurrency": sending.concurrency,
+        "rate": sending.rate,
+        "timeout": sending.timeout,
+        "retries": sending.retries,
+    }
+    return {name: values[name] for name in TUNING_NAMES if name in given}
+
+
+@dataclass(frozen=True)
+class SandboxOptions:
+    """`ari-cli sandbox`: where to listen, which fixtures, and how slow or flaky to be."""
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    fixtures: Path | None = None
+    latency: str | None = None
+    fail_rate: float = 0.0
+    seed: int | None = None
+    today: str | None = None
+
+
+@dataclass(frozen=True)
+class FindRequest:
+    """`ari-cli history find`: a tracking id, or a property and date narrowed by room, rate and operation."""
+
+    trackingid: str | None = None
+    propertyid: str | None = None
+    date: str | None = None
+    roomid: str | None = None
+    rateid: str | None = None
+    operation: Operation | None = None
+    body: bool = False
+    output: ViewFormat = ViewFormat.TABLE
+
+
+@dataclass(frozen=True)
+class CalendarRequest:
+    """`ari-cli calendar`: which operation, property, dates, rooms and rates, and which service's values."""
+
+    operation: Operation
+    propertyid: str
+    start: str | None = None
+    end: str | None = None
+    rooms: tuple[str, ...] = ()
+    rates: tuple[str, ...] = ()
+    output: ViewFormat = ViewFormat.TABLE
+    connection: ConnectionOptions = field(default_factory=ConnectionOptions)
+
+
+@dataclass(frozen=True)
+class ConfigShow:
+    """`ari-cli config show`: the profile, the overrides as push takes them, and the output."""
+
+    connection: ConnectionOptions = field(default_factory=ConnectionOptions)
+    output: ViewFormat = ViewFormat.TABLE
+    batch_size: int | None = None
+    data_form: str | None = None
+    concurrency: int | None = None
+    rate: float | None = None
+    timeout: float | None = None
+    retries: int | None = None
+
+
+@dataclass(frozen=True)
+class ConfigInit:
+    """`ari-cli config init`: the profile to write and what was given; the rest is asked."""
+
+    profile: str = "default"
+    config: Path | None = None
+    force: bool = False
+    base_url: str | None = None
+    source_id: str | None = None
+    api_key_file: Path | None = None
+    api_key_env: str | None = None
+    path_segment: str | None = None
