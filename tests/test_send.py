@@ -75,3 +75,10 @@ def test_raw_odd_answers_through_the_sandbox_are_row_errors(tmp_path: Path, sand
     assert result.exit_code == 1
     row = json.loads(result.stdout)["rows"][0]
     assert row["status"] == "failed" and "empty body" in row["errors"][0]["message"]
+
+
+def test_an_error_without_a_message_is_worded_from_the_spec_table_or_said_so() -> None:
+    known = interpret(422, b'{"success": false, "errors": [{"code": 451, " message": "invalid room mapping"}]}')
+    assert known.errors[0].message == "invalid room mapping (the answer gave no message)"
+    unknown = interpret(400, b'{"errors": [{"code": 9, "message": null}]}')
+    assert unknown.errors[0].message == "the answer gave no message"

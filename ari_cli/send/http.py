@@ -38,7 +38,7 @@ from ari_cli.send.exchange import (
     Watcher,
     encode,
 )
-from ari_cli.wire.errors import BY_STATUS, RECORD_LEVEL_CODES, hint_for, is_retryable
+from ari_cli.wire.errors import BY_STATUS, RECORD_LEVEL_CODES, hint_for, is_retryable, lookup
 from ari_cli.wire.models import REQUEST_HEADERS, PushResponse
 
 RETRY_AFTER_CAP = 300.0
@@ -64,6 +64,12 @@ def _snippet(content: bytes) -> str:
     return " ".join(text.split()) + ("…" if len(content) > 120 else "")
 
 
+def _unworded(code: int | None, status: int) -> str:
+    """What an error entry without a message means, from the spec's table where its code is there."""
+    row = lookup(code, status)
+    return f"{row.message} (the answer gave no message)" if row else "the answer gave no message"
+
+
 def interpret(status: int, content: bytes, retry_after: str | None = None) -> Outcome:
     """Read an HTTP answer: meaning from the body code, the status beside it; never guess success."""
     wait = _retry_after(retry_after)
@@ -76,7 +82,10 @@ def interpret(status: int, content: bytes, retry_after: str | None = None) -> Ou
         return Outcome(status, True, response.trackingid)
     row = BY_STATUS.get(status)
     if response is not None and response.errors:
-        errors = tuple(Problem(e.code, e.message, status, hint_for(e.code, status)) for e in response.errors)
+        errors = tuple(
+            Problem(e.code, e.message or _unworded(e.code, status), status, hint_for(e.code, status))
+            for e in response.errors
+        )
         trackingid = response.trackingid
     else:
         trackingid = response.trackingid if response is not None else None
