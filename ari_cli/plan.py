@@ -12,10 +12,10 @@ are compared with each other.
 from __future__ import annotations
 
 import datetime as dt
-from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import combinations, pairwise
+from itertools import combinations, islice, pairwise
+from operator import lt
 
 from ari_cli.records.dates import weekday_runs
 from ari_cli.records.rules import RowView
@@ -109,50 +109,46 @@ class _Planner:
         self.result = Plan()
         self.days = _Days()
         self.values = [kind.value for kind in settings.kind_list]
-        self.runs: dict[int, list[tuple[int, int]]] = {}  # a setting's runs, when not its dates as they are
+        self.plain = [kind.days is None for kind in settings.kind_list]
+        self.warnings: list[tuple[int, str]] = []  # (setting, warning): shown in input order
 
     def plan(self) -> Plan:
-        for key, settings in self._by_key().items():
-            self._plan_key(key, self._key_segments(settings))
+        keyed: list[tuple[int, list[Record]]] = []
+        for key, settings in self.settings.by_key().items():
+            first, segments = self._segments(settings)
+            if segments:
+                keyed.append((first, self._plan_key(key, segments)))
+        # Keys in the order of their first setting that sends anything: requests follow that order.
+        for _, records in sorted(keyed, key=lambda pair: pair[0]):
+            self.result.records.extend(records)
+        self.result.warnings = [warning for _, warning in sorted(self.warnings, key=lambda pair: pair[0])]
         if self.options.last_wins:  # only the later rows of last-wins paint rows over
             self._painted_over()
         return self.result
 
-    def _by_key(self) -> dict[tuple[str, ...], array[int]]:
-        """The settings of each key that send anything, keys in the order of their first such setting.
+    def _segments(self, settings: Sequence[int]) -> tuple[int, list[Segment]]:
+        """A key's segments in date order, and its first setting that sends anything.
 
         A setting that ends or starts in the past, or keeps to some weekdays, has its runs worked out
-        here, in input order (so are its warnings and notes); the others are taken as they are.
+        (with its warning or note); the others are a segment as they are.
         """
-        s, today = self.settings, self.options.today.toordinal()
-        kind_keys = [kind.key for kind in s.kind_list]
-        plain = [kind.days is None for kind in s.kind_list]
-        by_key: dict[tuple[str, ...], array[int]] = {}
-        for setting, kind, start, end in zip(range(len(s.kinds)), s.kinds, s.starts, s.ends, strict=True):
-            if kind < 0:
-                continue  # the row broke a rule
-            if start < today or not plain[kind]:
-                runs = self.runs[setting] = self._runs(setting, start, end, s.kind_list[kind].days)
-                if not runs:
-                    continue
-            key = kind_keys[kind]
-            settings = by_key.get(key)
-            if settings is None:
-                settings = by_key[key] = array("l")
-            settings.append(setting)
-        return by_key
-
-    def _key_segments(self, settings: array[int]) -> list[Segment]:
-        """A key's segments in date order."""
-        starts, ends, runs = self.settings.starts, self.settings.ends, self.runs
+        s, today, runs = self.settings, self.options.today.toordinal(), self._runs
+        starts, ends, kinds, plain = s.starts, s.ends, s.kinds, self.plain
         segments: list[Segment] = []
+        first = -1
         for setting in settings:
-            if setting in runs:
-                segments.extend((start, setting, end) for start, end in runs[setting])
+            start, end = starts[setting], ends[setting]
+            if start < today or not plain[kinds[setting]]:
+                found = runs(setting, start, end, s.kind_list[kinds[setting]].days)
+                segments.extend((a, setting, b) for a, b in found)
+                if not found:
+                    continue
             else:
-                segments.append((starts[setting], setting, ends[setting]))
+                segments.append((start, setting, end))
+            if first < 0:
+                first = setting
         segments.sort()
-        return segments
+        return first, segments
 
     def _runs(self, setting: int, start: int, end: int, days: frozenset[int] | None) -> list[tuple[int, int]]:
         """The runs of a setting that ends in the past, starts in the past, or keeps to some weekdays."""
@@ -162,10 +158,8 @@ class _Planner:
                 plan.skipped[row] = skipped_note(self.days[end], today)
             return []
         if start < today.toordinal():
-            plan.warnings.append(
-                f"{_where(self.views, rows)}: starts {self.days[start].isoformat()}, before today; "
-                f"sending from {today.isoformat()}"
-            )
+            warning = f"{_where(self.views, rows)}: starts {self.days[start].isoformat()}, before today; "
+            self.warnings.append((setting, warning + f"sending from {today.isoformat()}"))
             start = today.toordinal()
         if days is None:
             return [(start, end)]
@@ -180,7 +174,7 @@ class _Planner:
     def value(self, segment: Segment) -> Value:
         return self.settings.kind_list[self.settings.kinds[segment[1]]].value
 
-    def _plan_key(self, key: tuple[str, ...], segments: list[Segment]) -> None:
+    def _plan_key(self, key: tuple[str, ...], segments: list[Segment]) -> list[Record]:
         """A key's records from its segments in date order."""
         if any(b[0] <= a[2] for a, b in pairwise(segments)):
             pieces = self._overlapping(segments)
@@ -188,12 +182,16 @@ class _Planner:
                 pieces = _merged(pieces)
         else:
             pieces = self._side_by_side(segments)
-        days, rows_of = self.days, self.settings.rows
+        days, rows_of, records = self.days, self.settings.rows, []
         for start, end, value, carried in pieces:
-            rows = carried if self.settings.refs is None else sorted({row for s in carried for row in rows_of(s)})
-            if self.settings.refs is None and any(b <= a for a, b in pairwise(rows)):
-                rows = sorted(set(rows))
-            self.result.records.append(Record(key, days[start], days[end], value, row_refs(rows)))
+            if self.settings.refs is not None:
+                rows = sorted({row for s in carried for row in rows_of(s)})
+            elif all(map(lt, carried, islice(carried, 1, None))):
+                rows = carried  # a sorted export's rows: in order already
+            else:
+                rows = sorted(set(carried))
+            records.append(Record(key, days[start], days[end], value, row_refs(rows)))
+        return records
 
     def _side_by_side(self, segments: list[Segment]) -> list[tuple[int, int, Value, list[int]]]:
         """Pieces of a key none of whose segments share a date (a sorted export's rows): each segment is

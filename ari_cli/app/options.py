@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ari_cli.wire.operations import Operation
 
@@ -60,8 +59,7 @@ TUNING_NAMES = ("batch_size", "data_form", "concurrency", "rate", "timeout", "re
 MOST_DAYS = 366
 
 
-@dataclass(frozen=True)
-class OutputOptions:
+class OutputOptions(NamedTuple):
     """What a run shows, where, and whether the journal records it."""
 
     format: OutputFormat = OutputFormat.TABLE
@@ -73,8 +71,7 @@ class OutputOptions:
     journal: bool = True
 
 
-@dataclass(frozen=True)
-class ConnectionOptions:
+class ConnectionOptions(NamedTuple):
     """Where to push: the built-in sandbox, or the flags over the environment over the profile."""
 
     sandbox: bool = False
@@ -86,8 +83,7 @@ class ConnectionOptions:
     path_segment: str | None = None
 
 
-@dataclass(frozen=True)
-class InputOptions:
+class InputOptions(NamedTuple):
     """How the files are read and what an invalid row does."""
 
     format: InputFormat | None = None
@@ -99,8 +95,7 @@ class InputOptions:
     skip_invalid: bool = False
 
 
-@dataclass(frozen=True)
-class PlanOptions:
+class PlanOptions(NamedTuple):
     """How rows become records and requests."""
 
     today: dt.date | None = None
@@ -111,8 +106,7 @@ class PlanOptions:
     data_form: Form = Form.LIST
 
 
-@dataclass(frozen=True)
-class SendTuning:
+class SendTuning(NamedTuple):
     """How requests are sent: in flight at once, per second, how long, how many tries."""
 
     concurrency: int = 4
@@ -121,8 +115,7 @@ class SendTuning:
     retries: int = 3
 
 
-@dataclass(frozen=True)
-class PushRequest:
+class PushRequest(NamedTuple):
     """One push, send or retry as the command line gave it.
 
     `given` names the options given on the command line (not left at their default); `command`
@@ -133,11 +126,11 @@ class PushRequest:
     command: str
     files: tuple[Path, ...] = ()
     dry_run: bool = False
-    output: OutputOptions = field(default_factory=OutputOptions)
-    inputs: InputOptions = field(default_factory=InputOptions)
-    plan: PlanOptions = field(default_factory=PlanOptions)
-    sending: SendTuning = field(default_factory=SendTuning)
-    connection: ConnectionOptions = field(default_factory=ConnectionOptions)
+    output: OutputOptions = OutputOptions()
+    inputs: InputOptions = InputOptions()
+    plan: PlanOptions = PlanOptions()
+    sending: SendTuning = SendTuning()
+    connection: ConnectionOptions = ConnectionOptions()
     given: frozenset[str] = frozenset()
     rows: tuple[Mapping[str, str], ...] | None = None
 
@@ -146,16 +139,15 @@ class PushRequest:
         return given_tuning(self.given, self.plan, self.sending)
 
 
-@dataclass(frozen=True)
-class RetryRequest:
+class RetryRequest(NamedTuple):
     """`ari-cli retry RUN`: which run, and how to send and show what it left."""
 
     run: int
     command: str
     dry_run: bool = False
-    output: OutputOptions = field(default_factory=OutputOptions)
-    sending: SendTuning = field(default_factory=SendTuning)
-    connection: ConnectionOptions = field(default_factory=ConnectionOptions)
+    output: OutputOptions = OutputOptions()
+    sending: SendTuning = SendTuning()
+    connection: ConnectionOptions = ConnectionOptions()
     given: frozenset[str] = frozenset()
 
     def given_tuning(self) -> dict[str, Any]:
@@ -163,17 +155,16 @@ class RetryRequest:
         return given_tuning(self.given, PlanOptions(), self.sending)
 
 
-@dataclass(frozen=True)
-class ReplayRequest:
+class ReplayRequest(NamedTuple):
     """`ari-cli replay`: the files of request bodies, whether to fill them, and how to send and show."""
 
     files: tuple[Path, ...]
     fill: bool
     dry_run: bool = False
     today: dt.date | None = None
-    output: OutputOptions = field(default_factory=OutputOptions)
-    sending: SendTuning = field(default_factory=SendTuning)
-    connection: ConnectionOptions = field(default_factory=ConnectionOptions)
+    output: OutputOptions = OutputOptions()
+    sending: SendTuning = SendTuning()
+    connection: ConnectionOptions = ConnectionOptions()
     given: frozenset[str] = frozenset()
 
     def given_tuning(self) -> dict[str, Any]:
@@ -194,8 +185,7 @@ def given_tuning(given: frozenset[str], plan: PlanOptions, sending: SendTuning) 
     return {name: values[name] for name in TUNING_NAMES if name in given}
 
 
-@dataclass(frozen=True)
-class SandboxOptions:
+class SandboxOptions(NamedTuple):
     """`ari-cli sandbox`: where to listen, which fixtures, and how slow or flaky to be."""
 
     host: str = "127.0.0.1"
@@ -207,8 +197,7 @@ class SandboxOptions:
     today: str | None = None
 
 
-@dataclass(frozen=True)
-class FindRequest:
+class FindRequest(NamedTuple):
     """`ari-cli history find`: a tracking id, or a property and date narrowed by room, rate and operation."""
 
     trackingid: str | None = None
@@ -221,8 +210,7 @@ class FindRequest:
     output: ViewFormat = ViewFormat.TABLE
 
 
-@dataclass(frozen=True)
-class CalendarRequest:
+class CalendarRequest(NamedTuple):
     """`ari-cli calendar`: which operation, property, dates, rooms and rates, and which service's values."""
 
     operation: Operation
@@ -232,14 +220,13 @@ class CalendarRequest:
     rooms: tuple[str, ...] = ()
     rates: tuple[str, ...] = ()
     output: ViewFormat = ViewFormat.TABLE
-    connection: ConnectionOptions = field(default_factory=ConnectionOptions)
+    connection: ConnectionOptions = ConnectionOptions()
 
 
-@dataclass(frozen=True)
-class ConfigShow:
+class ConfigShow(NamedTuple):
     """`ari-cli config show`: the profile, the overrides as push takes them, and the output."""
 
-    connection: ConnectionOptions = field(default_factory=ConnectionOptions)
+    connection: ConnectionOptions = ConnectionOptions()
     output: ViewFormat = ViewFormat.TABLE
     batch_size: int | None = None
     data_form: str | None = None
@@ -249,8 +236,7 @@ class ConfigShow:
     retries: int | None = None
 
 
-@dataclass(frozen=True)
-class ConfigInit:
+class ConfigInit(NamedTuple):
     """`ari-cli config init`: the profile to write and what was given; the rest is asked."""
 
     profile: str = "default"

@@ -42,9 +42,31 @@ class Settings:
     ends: Sequence[int]
     kind_list: Sequence[Kind]
     refs: Sequence[tuple[int, ...]] | None = None
+    kind_settings: Sequence[Sequence[int]] | None = None  # each kind's settings, in order, when known
 
     def rows(self, setting: int) -> tuple[int, ...]:
         return (setting,) if self.refs is None else self.refs[setting]
+
+    def by_key(self) -> dict[tuple[str, ...], list[int]]:
+        """Each key's settings, in input order; keys in the order of their first setting."""
+        by_kind = self.kind_settings
+        if by_kind is None:
+            found: list[list[int]] = [[] for _ in self.kind_list]
+            for setting, kind in enumerate(self.kinds):
+                if kind >= 0:
+                    found[kind].append(setting)
+            by_kind = found
+        by_key: dict[tuple[str, ...], list[int]] = {}
+        for shared, settings in sorted(zip(self.kind_list, by_kind, strict=True), key=lambda pair: _first(pair[1])):
+            if settings:
+                by_key.setdefault(shared.key, []).extend(settings)
+        for settings in by_key.values():
+            settings.sort()  # a key's kinds each keep their settings in order: merged in one sort
+        return by_key
+
+
+def _first(settings: Sequence[int]) -> int:
+    return settings[0] if settings else -1
 
 
 class RowTable(Sequence[RowView]):
@@ -56,6 +78,7 @@ class RowTable(Sequence[RowView]):
         self.starts = array("l")
         self.ends = array("l")
         self.kind_list: list[Kind] = []
+        self.kind_rows: list[array[int]] = []  # each kind's rows, in order: the planner takes them key by key
         self._kind_ids: dict[Kind, int] = {}
         self._firsts: list[int] = []  # the first row of each source run
         self._names: list[str] = []
@@ -84,10 +107,13 @@ class RowTable(Sequence[RowView]):
         if found is None:
             found = self._kind_ids[kind] = len(self.kind_list)
             self.kind_list.append(kind)
+            self.kind_rows.append(array("l"))
         return found
 
     def add(self, line: int, kind: int, start: int, end: int) -> None:
         """A valid row: its kind and its first and last day (ordinals)."""
+        if kind >= 0:
+            self.kind_rows[kind].append(len(self.lines))
         self.lines.append(line)
         self.kinds.append(kind)
         self.starts.append(start)
@@ -106,7 +132,7 @@ class RowTable(Sequence[RowView]):
 
     def settings(self) -> Settings:
         """The table's rows as the settings they ask for (NO_KIND: none)."""
-        return Settings(self.kinds, self.starts, self.ends, self.kind_list)
+        return Settings(self.kinds, self.starts, self.ends, self.kind_list, kind_settings=self.kind_rows)
 
     def source(self, index: int) -> str:
         return self._names[bisect.bisect_right(self._firsts, index) - 1]

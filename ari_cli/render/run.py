@@ -11,7 +11,8 @@ import io
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from itertools import pairwise
+from itertools import chain, islice
+from operator import lt
 from pathlib import Path
 from typing import IO, Any
 
@@ -45,11 +46,10 @@ def _problem_text(problem: Problem) -> str:
 
 def _lines(run: Run, exchange: Exchange) -> list[int]:
     """The lines of the rows a request carries, in order."""
-    lines = run.rows.table.lines
-    refs = [ref for i in exchange.records for ref in run.records[i].refs]
-    if any(b <= a for a, b in pairwise(refs)):  # the records of an unsorted file share or interleave rows
+    refs = list(chain.from_iterable(run.records[i].refs for i in exchange.records))
+    if not all(map(lt, refs, islice(refs, 1, None))):  # the records of an unsorted file share or interleave rows
         refs = sorted(set(refs))
-    return [lines[ref] for ref in refs]
+    return list(map(run.rows.table.lines.__getitem__, refs))
 
 
 def request_dict(run: Run, exchange: Exchange) -> dict[str, Any]:
