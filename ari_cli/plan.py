@@ -15,7 +15,8 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, islice, pairwise
-from operator import lt
+from operator import gt, lt
+from typing import NamedTuple
 
 from ari_cli.records.dates import weekday_runs
 from ari_cli.records.rules import RowView
@@ -89,6 +90,15 @@ def _shown(value: Value) -> str:
     return describe() if callable(describe) else str(value)
 
 
+class _KeySegments(NamedTuple):
+    """A key's segments in date order, and what is known of them."""
+
+    first: int  # the key's first setting that sends anything: keys are planned in that order
+    segments: list[Segment]
+    apart: bool  # no two segments share a date
+    in_order: bool  # the settings came in date order: each piece's rows are in input order too
+
+
 class _Days(dict[int, dt.date]):
     """Day ordinal -> date, each made once: a big run's records share a few hundred dates."""
 
@@ -114,10 +124,10 @@ class _Planner:
 
     def plan(self) -> Plan:
         keyed: list[tuple[int, list[Record]]] = []
-        for key, settings in self.settings.by_key().items():
-            first, segments = self._segments(settings)
-            if segments:
-                keyed.append((first, self._plan_key(key, segments)))
+        for key, kinds, settings in self.settings.by_key():
+            segments = self._segments(kinds, settings)
+            if segments.segments:
+                keyed.append((segments.first, self._plan_key(key, segments)))
         # Keys in the order of their first setting that sends anything: requests follow that order.
         for _, records in sorted(keyed, key=lambda pair: pair[0]):
             self.result.records.extend(records)
@@ -126,15 +136,25 @@ class _Planner:
             self._painted_over()
         return self.result
 
-    def _segments(self, settings: Sequence[int]) -> tuple[int, list[Segment]]:
-        """A key's segments in date order, and its first setting that sends anything.
+    def _segments(self, key_kinds: list[int], settings: list[int]) -> _KeySegments:
+        """A key's segments in date order.
 
         A setting that ends or starts in the past, or keeps to some weekdays, has its runs worked out
         (with its warning or note); the others are a segment as they are.
         """
         s, today, runs = self.settings, self.options.today.toordinal(), self._runs
         starts, ends, kinds, plain = s.starts, s.ends, s.kinds, self.plain
-        segments: list[Segment] = []
+        segments: list[Segment]
+        if all(plain[kind] for kind in key_kinds) and min(map(starts.__getitem__, settings)) >= today:
+            # Every setting is a segment as it is (a nightly export's rows): ordered and compared in
+            # steps over whole lists. A stable sort keeps equal starts in input order; in start order,
+            # segments share no date when each starts after the one before ends.
+            ordered = sorted(settings, key=starts.__getitem__)
+            firsts, lasts = list(map(starts.__getitem__, ordered)), list(map(ends.__getitem__, ordered))
+            segments = list(zip(firsts, ordered, lasts, strict=True))
+            apart = all(map(gt, islice(firsts, 1, None), lasts))
+            return _KeySegments(settings[0], segments, apart, in_order=ordered == settings)
+        segments = []
         first = -1
         for setting in settings:
             start, end = starts[setting], ends[setting]
@@ -148,7 +168,7 @@ class _Planner:
             if first < 0:
                 first = setting
         segments.sort()
-        return first, segments
+        return _KeySegments(first, segments, all(b[0] > a[2] for a, b in pairwise(segments)), in_order=False)
 
     def _runs(self, setting: int, start: int, end: int, days: frozenset[int] | None) -> list[tuple[int, int]]:
         """The runs of a setting that ends in the past, starts in the past, or keeps to some weekdays."""
@@ -174,9 +194,10 @@ class _Planner:
     def value(self, segment: Segment) -> Value:
         return self.settings.kind_list[self.settings.kinds[segment[1]]].value
 
-    def _plan_key(self, key: tuple[str, ...], segments: list[Segment]) -> list[Record]:
+    def _plan_key(self, key: tuple[str, ...], planned: _KeySegments) -> list[Record]:
         """A key's records from its segments in date order."""
-        if any(b[0] <= a[2] for a, b in pairwise(segments)):
+        segments = planned.segments
+        if not planned.apart:
             pieces = self._overlapping(segments)
             if self.options.merge:
                 pieces = _merged(pieces)
@@ -186,8 +207,8 @@ class _Planner:
         for start, end, value, carried in pieces:
             if self.settings.refs is not None:
                 rows = sorted({row for s in carried for row in rows_of(s)})
-            elif all(map(lt, carried, islice(carried, 1, None))):
-                rows = carried  # a sorted export's rows: in order already
+            elif planned.in_order or all(map(lt, carried, islice(carried, 1, None))):
+                rows = carried
             else:
                 rows = sorted(set(carried))
             records.append(Record(key, days[start], days[end], value, row_refs(rows)))

@@ -11,7 +11,6 @@ import csv
 import io
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
 from typing import Any
 
 from ari_cli.exits import InputError
@@ -138,15 +137,13 @@ class CsvPart(Part):
     """A CSV file's rows, streamed from the line after the header; each row's cells of known columns."""
 
     def __init__(self, source: Source, layout: _Layout) -> None:
-        super().__init__(source.name, layout.names)
+        super().__init__(source.name, dict(zip(layout.names, layout.indices, strict=True)))
         self.file = source
         self.layout = layout
 
     def rows(self) -> Iterator[tuple[int, Sequence[str]]]:
-        """Each record but empty ones, with the line it starts on, as the cells of the known columns."""
+        """Each record but empty ones, with the line it starts on, its cells as wide as the header."""
         name, layout, width = self.file.name, self.layout, self.layout.width
-        indices = layout.indices
-        pick = itemgetter(*indices) if len(indices) > 1 else lambda cells: (cells[indices[0]],)
         with self.file.open() as raw, io.TextIOWrapper(raw, encoding=layout.encoding, newline="") as text:
             reader = csv.reader(text, **_reader_options(layout.delimiter))
             read = 0  # physical lines read so far: a record starts on the next one
@@ -156,7 +153,8 @@ class CsvPart(Part):
                         break
                 read = reader.line_num
                 for cells in reader:
-                    line, read = read + 1, reader.line_num
+                    line = read + 1
+                    read = reader.line_num
                     if len(cells) != width:
                         if not any(cells):
                             continue  # a blank line
@@ -166,7 +164,7 @@ class CsvPart(Part):
                             raise _too_wide(name, line, len(cells), layout)
                     if not cells[0].strip() and not "".join(cells).strip():
                         continue  # `,,,,` or only spaces: an empty spreadsheet row
-                    yield line, pick(cells)
+                    yield line, cells
             except csv.Error as problem:
                 raise csv_problem(name, read + 1, reader.line_num, problem) from None
             except UnicodeDecodeError:

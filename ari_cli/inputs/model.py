@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any
@@ -26,26 +26,30 @@ class SourceRow:
 
 
 class Part:
-    """One file (or sheet) of the input: its source, its columns under canonical names, and its rows.
+    """One file (or sheet) of the input: its source, where each canonical column is in a row, its rows.
 
-    Rows come as (line, values in `names` order), read once. A value is None where the row has no
-    such field (a JSON object without the key). CSV values are the cells as read, not stripped: the
-    checks strip each distinct text once, and an export repeats a few hundred texts a million times.
+    Rows come as (line, values), read once; `columns` maps a canonical name to its position in the
+    values. A value is None where the row has no such field (a JSON object without the key). CSV
+    values are the cells as read, not stripped: the checks strip each distinct text once, and an
+    export repeats a few hundred texts a million times.
     """
 
-    def __init__(self, source: str, names: Sequence[str]) -> None:
+    def __init__(self, source: str, columns: Mapping[str, int]) -> None:
         self.source = source
-        self.names = tuple(names)
+        self.columns = dict(columns)
 
     def rows(self) -> Iterator[tuple[int, Sequence[Any]]]:
         raise NotImplementedError
+
+    def fields(self, values: Sequence[Any]) -> dict[str, Any]:
+        """A row's values by canonical name."""
+        return {name: values[i] for name, i in self.columns.items()}
 
     def source_rows(self) -> Iterator[SourceRow]:
         """The rows one by one with their fields by name (for tests, tools and policies)."""
         for line, values in self.rows():
             fields = {
-                name: value.strip() if isinstance(value, str) else value
-                for name, value in zip(self.names, values, strict=True)
+                name: value.strip() if isinstance(value, str) else value for name, value in self.fields(values).items()
             }
             yield SourceRow(self.source, line, fields)
 
@@ -57,11 +61,11 @@ class ListedPart(Part):
         names: dict[str, None] = {}
         for row in rows:
             names.update(dict.fromkeys(row.fields))
-        super().__init__(source, tuple(names))
+        super().__init__(source, {name: i for i, name in enumerate(names)})
         self.listed = rows
 
     def rows(self) -> Iterator[tuple[int, Sequence[Any]]]:
-        names = self.names
+        names = list(self.columns)
         for row in self.listed:
             yield row.line, [row.fields.get(name) for name in names]
 

@@ -28,9 +28,9 @@ def check_rows(
     if operation is Operation.POLICY:
         policies = PolicyChecker(dates, table, single_level, named)
         for part in parts:
-            policies.add_part(part.source, part.names, part.rows())
+            policies.add_part(part)
         return table, policies.settings()
     levels = LevelChecker(operation, dates, table)
     for part in parts:
-        levels.add_part(part.source, part.names, part.rows())
+        levels.add_part(part)
     return table, table.settings()

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import datetime as dt
 from array import array
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ari_cli.exits import InputError
+from ari_cli.inputs import Part
 from ari_cli.inputs.columns import NAMED_POLICY, POLICY_VALUES
 from ari_cli.records.rules import DateOptions, RowErrors, choice, date_range, number, required_text, text, view, whole
 from ari_cli.records.table import Kind, RowTable, Settings
@@ -189,12 +190,12 @@ class PolicyChecker:
         self._rows: list[_PolicyRow] = []
         self._settings: list[tuple[tuple[int, ...], Kind, int, int]] = []  # (rows, kind, first day, last day)
 
-    def add_part(self, source: str, names: Sequence[str], rows: Iterable[tuple[int, Sequence[Any]]]) -> None:
+    def add_part(self, part: Part) -> None:
         """Check each row of one part and add it to the table."""
-        self.table.start_source(source)
-        for line, values in rows:
-            fields = {name: value for name, value in zip(names, values, strict=True) if value is not None}
-            self._row(source, line, fields)
+        self.table.start_source(part.source)
+        for line, values in part.rows():
+            fields = {name: value for name, value in part.fields(values).items() if value is not None}
+            self._row(part.source, line, fields)
 
     def _row(self, source: str, line: int, f: dict[str, Any]) -> None:
         where = f"{source} line {line}"

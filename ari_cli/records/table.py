@@ -13,6 +13,7 @@ import datetime as dt
 from array import array
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import overload
 
 from ari_cli.records.rules import RowView, shown_dates
@@ -47,8 +48,9 @@ class Settings:
     def rows(self, setting: int) -> tuple[int, ...]:
         return (setting,) if self.refs is None else self.refs[setting]
 
-    def by_key(self) -> dict[tuple[str, ...], list[int]]:
-        """Each key's settings, in input order; keys in the order of their first setting."""
+    def by_key(self) -> Iterator[tuple[tuple[str, ...], list[int], list[int]]]:
+        """Each key with its kinds and its settings in input order, made one key at a time; keys in the
+        order of their first setting."""
         by_kind = self.kind_settings
         if by_kind is None:
             found: list[list[int]] = [[] for _ in self.kind_list]
@@ -56,17 +58,12 @@ class Settings:
                 if kind >= 0:
                     found[kind].append(setting)
             by_kind = found
-        by_key: dict[tuple[str, ...], list[int]] = {}
-        for shared, settings in sorted(zip(self.kind_list, by_kind, strict=True), key=lambda pair: _first(pair[1])):
-            if settings:
-                by_key.setdefault(shared.key, []).extend(settings)
-        for settings in by_key.values():
-            settings.sort()  # a key's kinds each keep their settings in order: merged in one sort
-        return by_key
-
-
-def _first(settings: Sequence[int]) -> int:
-    return settings[0] if settings else -1
+        kinds_of: dict[tuple[str, ...], list[int]] = {}
+        for kind in sorted((k for k in range(len(by_kind)) if by_kind[k]), key=lambda k: by_kind[k][0]):
+            kinds_of.setdefault(self.kind_list[kind].key, []).append(kind)
+        for key, kinds in kinds_of.items():
+            # Each kind keeps its settings in order: a key's are merged by one sort.
+            yield key, kinds, sorted(chain.from_iterable(by_kind[kind] for kind in kinds))
 
 
 class RowTable(Sequence[RowView]):
