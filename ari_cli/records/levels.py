@@ -7,10 +7,11 @@ problem is checked again field by field, so that its every problem is worded, in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Any
 
+from ari_cli.inputs import Part
 from ari_cli.records.rules import (
     DateOptions,
     RowErrors,
@@ -75,10 +76,10 @@ class LevelChecker:
         self.value_name, self.low, self.high = _RANGE[operation]
         self._days: dict[Any, int] = {}  # a date's text -> its ordinal, or INVALID
 
-    def add_part(self, source: str, names: Sequence[str], rows: Iterable[tuple[int, Sequence[Any]]]) -> None:
+    def add_part(self, part: Part) -> None:
         """Check each row of one part and add it to the table."""
-        table, days, ordinal = self.table, self._days, self._ordinal
-        at = {name: i for i, name in enumerate(names)}
+        table, days, ordinal, source = self.table, self._days, self._ordinal, part.source
+        at = part.columns
         cells = _picker(at, _FIELDS[self.operation])
         start_at, end_at = _date_pickers(at)
         kinds: dict[tuple[Any, ...], int] = {}  # the part's ids, value and filter -> their kind, or INVALID
@@ -92,10 +93,10 @@ class LevelChecker:
         )
         one_date = start_at is end_at  # a `date` column: the row's start is its end
         table.start_source(source)
-        for line, values in rows:
+        for line, values in part.rows():
             kind = kinds.get(cells(values))
             if kind is None:
-                kind = self._kind(dict(zip(names, values, strict=True)))
+                kind = self._kind(part.fields(values))
                 if all(type(cell) is str for cell in cells(values)):
                     # Only texts are remembered: JSON's true and 1 are equal keys, not equal values.
                     kinds[cells(values)] = kind
@@ -108,7 +109,7 @@ class LevelChecker:
                 add_start(start)
                 add_end(end)
             else:
-                self._invalid(source, line, dict(zip(names, values, strict=True)))
+                self._invalid(source, line, part.fields(values))
 
     def _ordinal(self, raw: Any) -> int:
         """A date field's day ordinal, or INVALID; texts are judged once."""
