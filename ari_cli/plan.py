@@ -207,8 +207,8 @@ class _Planner:
         for start, end, value, carried in pieces:
             if self.settings.refs is not None:
                 rows = sorted({row for s in carried for row in rows_of(s)})
-            elif planned.in_order or all(map(lt, carried, islice(carried, 1, None))):
-                rows = carried
+            elif (planned.apart and planned.in_order) or all(map(lt, carried, islice(carried, 1, None))):
+                rows = carried  # each row once, in order
             else:
                 rows = sorted(set(carried))
             records.append(Record(key, days[start], days[end], value, row_refs(rows)))

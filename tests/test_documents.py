@@ -176,3 +176,14 @@ def test_every_id_and_date_a_row_may_hold_makes_a_body_the_wire_models_accept_or
 )
 def test_whatever_a_row_holds_the_bodies_made_of_it_fit_the_wire_models(operation: Operation, cells: list[str]) -> None:
     bodies_fit_the_wire_models(operation, cells[:3], cells[3:5], cells[5])
+
+
+@pytest.mark.parametrize("last_wins", [False, True])
+def test_rows_of_overlapping_equal_ranges_are_carried_once_in_order(last_wins: bool) -> None:
+    rows = [f"H1,R1,{day(1)},{day(10)},3", f"H1,R1,{day(5)},{day(6)},3", f"H1,R1,{day(8)},{day(12)},3"]
+    Path("rooms.csv").write_text("propertyid,roomid,start,end,threshold\n" + "\n".join(rows) + "\n")
+    run = dry_run("rooms.csv", last_wins=last_wins)
+    assert [(r.start, r.end, list(r.refs)) for r in run.records] == [
+        (TODAY + dt.timedelta(days=1), TODAY + dt.timedelta(days=12), [0, 1, 2])
+    ]
+    assert json.loads(written(run, io.StringIO()))["requests"][0]["lines"] == [2, 3, 4]
