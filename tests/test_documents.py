@@ -187,3 +187,42 @@ def test_rows_of_overlapping_equal_ranges_are_carried_once_in_order(last_wins: b
         (TODAY + dt.timedelta(days=1), TODAY + dt.timedelta(days=12), [0, 1, 2])
     ]
     assert json.loads(written(run, io.StringIO()))["requests"][0]["lines"] == [2, 3, 4]
+
+
+def painted(rows: list[tuple[str, int, int, str]]) -> list[tuple[str, int, int, str, list[int]]]:
+    """Last-wins by brute force, day by day: (room, first day, last day, value, rows) of each record."""
+    records: list[tuple[str, int, int, str, list[int]]] = []
+    for room in sorted({r[0] for r in rows}, key=[r[0] for r in rows].index):
+        cells: dict[int, tuple[str, set[int]]] = {}
+        for index, (key, first, last, value) in enumerate(rows):
+            if key != room:
+                continue
+            for d in range(first, last + 1):
+                same = d in cells and cells[d][0] == value
+                cells[d] = (value, cells[d][1] | {index} if same else {index})
+        for d in sorted(cells):
+            value, carried = cells[d]
+            if records and records[-1][0] == room and records[-1][2] == d - 1 and records[-1][3] == value:
+                room_, first, _, _, refs = records[-1]
+                records[-1] = (room_, first, d, value, sorted(set(refs) | carried))
+            else:
+                records.append((room, d, d, value, sorted(carried)))
+    return records
+
+
+ROWS = st.lists(
+    st.tuples(st.sampled_from(["A", "B"]), st.integers(0, 12), st.integers(0, 4), st.sampled_from(["1", "2"])),
+    min_size=1,
+    max_size=12,
+)
+
+
+@CHECKS
+@given(rows=ROWS)
+def test_last_wins_plans_what_painting_day_by_day_gives(rows: list[tuple[str, int, int, str]]) -> None:
+    spans = [(room, first + 1, first + 1 + length, value) for room, first, length, value in rows]
+    lines = [f"H1,{room},{day(first)},{day(last)},{value}" for room, first, last, value in spans]
+    Path("rooms.csv").write_text("propertyid,roomid,start,end,threshold\n" + "\n".join(lines) + "\n")
+    run = dry_run("rooms.csv", last_wins=True)
+    got = [(r.key[1], (r.start - TODAY).days, (r.end - TODAY).days, r.value, list(r.refs)) for r in run.records]
+    assert sorted(got) == sorted(painted(spans))
