@@ -19,6 +19,7 @@ from typing import Any
 
 from ari_cli.plan import Record
 from ari_cli.records.policy import Policy
+from ari_cli.wire.models import BODY_MODELS, PolicyDetails, dump_body
 from ari_cli.wire.operations import Operation
 
 _DAY = dt.timedelta(days=1)
@@ -100,8 +101,6 @@ def build_body(operation: Operation, envelope: Envelope, records: Sequence[Recor
         "propertyid": first.propertyid,
     }
     if operation is Operation.POLICY:
-        from ari_cli.wire.models import BODY_MODELS, PolicyDetails, dump_body  # pydantic: policies only
-
         policy = first.value
         assert isinstance(policy, Policy)
         rules = list(policy.rules)
