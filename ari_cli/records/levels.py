@@ -66,6 +66,23 @@ def _date_pickers(at: dict[str, int]) -> tuple[Picker, Picker]:
     )
 
 
+class _Judged(dict[Any, int]):
+    """A cell (or a tuple of cells) -> what `judge` makes of it: a kind id or day ordinal, or INVALID.
+
+    Only texts are remembered: JSON's true and 1 are equal keys, not equal values.
+    """
+
+    def __init__(self, judge: Callable[[Any], int]) -> None:
+        super().__init__()
+        self.judge = judge
+
+    def __missing__(self, cell: Any) -> int:
+        found = self.judge(cell)
+        if type(cell) is str or (type(cell) is tuple and all(type(c) is str for c in cell)):
+            self[cell] = found
+        return found
+
+
 class LevelChecker:
     """Checks the rows of threshold or maxadv parts into a RowTable."""
 
@@ -74,15 +91,17 @@ class LevelChecker:
         self.dates = dates
         self.table = table
         self.value_name, self.low, self.high = _RANGE[operation]
-        self._days: dict[Any, int] = {}  # a date's text -> its ordinal, or INVALID
+        self._days = _Judged(self._ordinal)  # for every part: dates are dates in any file
 
     def add_part(self, part: Part) -> None:
         """Check each row of one part and add it to the table."""
-        table, days, ordinal, source = self.table, self._days, self._ordinal, part.source
-        at = part.columns
-        cells = _picker(at, _FIELDS[self.operation])
+        table, days, source, at = self.table, self._days, part.source, part.columns
+        names = [name for name in _FIELDS[self.operation] if name in at]
+        cells = _picker(at, names)
+        # A part's ids, value and filter, judged as the fields they are in this part.
+        kinds = _Judged(lambda picked: self._kind(dict(zip(names, picked, strict=True))))
         start_at, end_at = _date_pickers(at)
-        kinds: dict[tuple[Any, ...], int] = {}  # the part's ids, value and filter -> their kind, or INVALID
+        one_date = start_at is end_at  # a `date` column: the row's start is its end
         # The table's columns, appended to directly: a method call per row would cost a tenth of the run.
         lines, kind_rows = table.lines, table.kind_rows
         add_line, add_kind, add_start, add_end = (
@@ -91,17 +110,11 @@ class LevelChecker:
             table.starts.append,
             table.ends.append,
         )
-        one_date = start_at is end_at  # a `date` column: the row's start is its end
         table.start_source(source)
         for line, values in part.rows():
-            kind = kinds.get(cells(values))
-            if kind is None:
-                kind = self._kind(part.fields(values))
-                if all(type(cell) is str for cell in cells(values)):
-                    # Only texts are remembered: JSON's true and 1 are equal keys, not equal values.
-                    kinds[cells(values)] = kind
-            start = days.get(start_at(values)) or ordinal(start_at(values))
-            end = start if one_date else days.get(end_at(values)) or ordinal(end_at(values))
+            kind = kinds[cells(values)]
+            start = days[start_at(values)]
+            end = start if one_date else days[end_at(values)]
             if kind >= 0 and 0 < start <= end:
                 kind_rows[kind].append(len(lines))
                 add_line(line)
@@ -112,12 +125,9 @@ class LevelChecker:
                 self._invalid(source, line, part.fields(values))
 
     def _ordinal(self, raw: Any) -> int:
-        """A date field's day ordinal, or INVALID; texts are judged once."""
+        """A date field's day ordinal, or INVALID."""
         day = one_date(RowErrors(""), {"date": raw}, "date", self.dates)
-        found = INVALID if day is None else day.toordinal()
-        if type(raw) is str:
-            self._days[raw] = found
-        return found
+        return INVALID if day is None else day.toordinal()
 
     def _kind(self, fields: dict[str, Any]) -> int:
         """The kind of a row's ids, value and weekday filter, or INVALID."""
