@@ -15,7 +15,7 @@ from tests.helpers import invoke
 
 # The root's commands in the order its --help and completion list them.
 ORDER = ["replay", "explain", "errors", "retry", "calendar", "threshold", "maxadv", "policy", "sandbox", "config",
-         "history"]  # fmt: skip
+         "history", "samples"]  # fmt: skip
 
 
 def _walk(command: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:

@@ -130,3 +130,10 @@ def config_profiles(config: Path | None, profile: str | None, output: ViewFormat
     from ari_cli.app.config import profiles
 
     profiles(config, profile, output)
+
+
+def write_samples(directory: Path, force: bool) -> None:
+    """Write the sample files into a folder."""
+    from ari_cli.app.samples import write_samples as write
+
+    write(directory, force)

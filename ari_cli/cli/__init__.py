@@ -6,7 +6,7 @@ import typer
 from typer.core import TyperGroup
 
 from ari_cli import __version__
-from ari_cli.cli import calendar, config, history, maxadv, policy, retry, sandbox, support, threshold
+from ari_cli.cli import calendar, config, history, maxadv, policy, retry, samples, sandbox, support, threshold
 from ari_cli.cli.boundary import guarded
 
 
@@ -27,6 +27,7 @@ Each command's --help says which columns it takes. Set up where to push once wit
 
 [bold]Examples[/bold]:
 
+  ari-cli samples samples                                  # from an installed copy: the sample files first
   ari-cli threshold push samples/threshold.csv --sandbox
   ari-cli config init
   ari-cli policy push policy.csv --profile prod --output json --report results.csv
@@ -46,6 +47,7 @@ app.add_typer(policy.app)
 app.add_typer(sandbox.app)
 app.add_typer(config.app)
 app.add_typer(history.app)
+samples.register(app)
 
 
 def _version(value: bool) -> None:

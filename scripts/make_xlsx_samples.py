@@ -1,6 +1,6 @@
-"""Writes the sample workbooks (threshold.xlsx, maxadv.xlsx, policy.xlsx) beside this script.
+"""Writes the sample workbooks (threshold.xlsx, maxadv.xlsx, policy.xlsx) into samples/.
 
-Run `python samples/make_xlsx.py` after changing a sample. The cells are typed as a spreadsheet
+Run `python scripts/make_xlsx_samples.py` after changing a sample. The cells are typed as a spreadsheet
 program types them: dates as date cells, numbers as number cells (some written as 3.0), TRUE and
 FALSE as boolean cells, `n/a` as text, and a blank row and a notes column that are left out.
 """
@@ -13,7 +13,7 @@ from typing import Any
 
 from openpyxl import Workbook
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parent.parent / "samples"
 D = dt.date
 
 THRESHOLD: list[list[Any]] = [

@@ -1,0 +1,30 @@
+"""`ari-cli samples DIR`: write the sample files that the README and the help's examples use."""
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ari_cli import app as application
+
+HELP = """Write the sample files (thresholds, max advance booking and policies, as CSV, JSON, JSONL and Excel) into DIR.
+
+Every example that names samples/... runs once they are written: from an installed copy, write them first.
+
+[bold]Examples[/bold]:
+
+  ari-cli samples samples
+  ari-cli threshold push samples/threshold.csv --sandbox
+"""
+
+
+def samples(
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help="Folder to write them into (made if missing).", show_default=False)],
+    force: Annotated[bool, typer.Option("--force", help="Overwrite sample files already in DIR.")] = False,
+) -> None:  # fmt: skip
+    application.write_samples(directory, force)
+
+
+def register(app: typer.Typer) -> None:
+    """Add `samples` to the root."""
+    app.command("samples", help=HELP, no_args_is_help=True)(samples)
