@@ -14,8 +14,8 @@ from ari_cli.cli import app
 from tests.helpers import invoke
 
 # The root's commands in the order its --help and completion list them.
-ORDER = ["replay", "explain", "errors", "retry", "calendar", "threshold", "maxadv", "policy", "sandbox", "config",
-         "history", "samples"]  # fmt: skip
+ORDER = ["replay", "explain", "errors", "retry", "calendar", "samples", "threshold", "maxadv", "policy", "sandbox",
+         "config", "history"]  # fmt: skip
 
 
 def _walk(command: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
