@@ -21,6 +21,7 @@ from ari_cli.config.secrets import masked_body, masked_text, scrub
 from ari_cli.render.printable import printable
 from ari_cli.wire.errors import ErrorRow
 from ari_cli.wire.explain import Explanation, applies_to
+from ari_cli.wire.gateway import WHERE, GatewayAnswer
 
 
 def error_row_dict(row: ErrorRow) -> dict[str, Any]:
@@ -33,6 +34,19 @@ def error_row_dict(row: ErrorRow) -> dict[str, Any]:
         "operations": sorted(op.value for op in row.operations),
         "retryable": row.retryable,
         "hint": row.hint,
+    }
+
+
+def gateway_dict(answer: GatewayAnswer) -> dict[str, Any]:
+    """A gateway's answer in the shape of a row of the error table, without a body code."""
+    return {
+        "http_status": answer.http_status,
+        "code": None,
+        "message": answer.message,
+        "applies_to": WHERE,
+        "operations": [],
+        "retryable": answer.retryable,
+        "hint": answer.hint,
     }
 
 
@@ -51,14 +65,19 @@ def error_table(rows: Sequence[ErrorRow], out: Console) -> None:
     out.print(grid)
 
 
-def write_error_rows(rows: Sequence[ErrorRow], stream: IO[str], form: str) -> None:
-    """The rows as one JSON document or as CSV."""
-    documents = [error_row_dict(row) for row in rows]
+ERROR_ROW_FIELDS = ("http_status", "code", "message", "applies_to", "operations", "retryable", "hint")
+
+
+def write_error_rows(
+    rows: Sequence[ErrorRow], stream: IO[str], form: str, gateway: Sequence[GatewayAnswer] = ()
+) -> None:
+    """The rows (then any gateway answers, without a code) as one JSON document or as CSV."""
+    documents = [error_row_dict(row) for row in rows] + [gateway_dict(answer) for answer in gateway]
     if form == "json":
         json.dump(documents, stream, ensure_ascii=False, indent=2)
         stream.write("\n")
         return
-    writer = csv.DictWriter(stream, fieldnames=list(documents[0]), lineterminator="\n")
+    writer = csv.DictWriter(stream, fieldnames=ERROR_ROW_FIELDS, lineterminator="\n")
     writer.writeheader()
     for document in documents:
         retry = "yes" if document["retryable"] else "no"
@@ -77,11 +96,24 @@ def explanations(items: Sequence[Explanation], out: Console) -> None:
             error_table(item.rows, out)
         for note in item.notes:
             out.print(printable(f"- {note}"), markup=False)
+        if item.gateway is not None:
+            gateway = item.gateway
+            out.print(f"From a gateway ({WHERE}): HTTP {gateway.http_status}, {gateway.message}", markup=False)
+            out.print(f"- what to check: {gateway.hint}", markup=False)
+            out.print(f"- retry helps: {'yes, after a wait' if gateway.retryable else 'no'}", markup=False)
 
 
 def explanation_dicts(items: Sequence[Explanation]) -> list[dict[str, Any]]:
-    """The explanations as JSON."""
-    return [{"number": i.number, "rows": [error_row_dict(r) for r in i.rows], "notes": list(i.notes)} for i in items]
+    """The explanations as JSON; `gateway` is what the number means from a gateway, or null."""
+    return [
+        {
+            "number": i.number,
+            "rows": [error_row_dict(r) for r in i.rows],
+            "notes": list(i.notes),
+            "gateway": None if i.gateway is None else gateway_dict(i.gateway),
+        }
+        for i in items
+    ]
 
 
 def _meaning_dict(meaning: Meaning) -> dict[str, Any]:
