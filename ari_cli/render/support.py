@@ -16,7 +16,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ari_cli.app.replay import Meaning, Replayed, meanings
+from ari_cli.app.replay import Replayed
+from ari_cli.app.replay_hints import Meaning, meanings
 from ari_cli.config.secrets import masked_body, masked_text, scrub
 from ari_cli.render.printable import printable
 from ari_cli.wire.errors import ErrorRow
@@ -142,7 +143,7 @@ def replay_dict(result: Replayed) -> dict[str, Any]:
             "response": masked_text(sent.trace.response_body) if sent.trace.status is not None else None,
             "success": sent.outcome.success,
             "trackingid": sent.outcome.trackingid,
-            "errors": [_meaning_dict(m) for m in meanings(sent.outcome)],
+            "errors": [_meaning_dict(m) for m in meanings(sent.outcome, ready)],
         }
     return {
         "source": ready.body.source,
@@ -203,7 +204,10 @@ def _meaning_lines(meaning: Meaning) -> list[str]:
         lines.append(f"note: {meaning.note}")
     if meaning.hint:
         lines.append(f"what to check: {meaning.hint}")
-    lines.append(f"retry helps: {'yes' if meaning.retryable else 'no'}")
+    if meaning.retryable:
+        lines.append("retry helps: yes (replay sends each body once: run it again)")
+    else:
+        lines.append("retry helps: no (the same body gets the same answer until the cause is fixed)")
     return lines
 
 
@@ -236,7 +240,7 @@ def replay_text(results: Sequence[Replayed], dry_run: bool, out: Console) -> Non
         if sent is not None and sent.outcome.success:
             lines.append(f"meaning: success, tracking id {sent.outcome.trackingid}")
         elif sent is not None:
-            for meaning in meanings(sent.outcome):
+            for meaning in meanings(sent.outcome, ready):
                 lines += _meaning_lines(meaning)
         # Bodies, answers and file names are of outside origin: shown with their control characters escaped.
         out.out(printable(scrub(head)), highlight=False)

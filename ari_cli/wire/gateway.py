@@ -24,11 +24,11 @@ class GatewayAnswer:
 
 
 GATEWAY_ANSWERS: tuple[GatewayAnswer, ...] = (
-    GatewayAnswer(401, "unauthorized (a gateway's own authentication)",
+    GatewayAnswer(401, "a gateway's own authentication failed",
                   "the service itself answers a rejected key with 415, never 401: a gateway or proxy wants its "
                   "own credentials; check the base URL points at the push service and ask who runs the gateway",
                   False),
-    GatewayAnswer(403, "forbidden (a firewall, allow-list or web application firewall)",
+    GatewayAnswer(403, "forbidden by a gateway, firewall or allow-list",
                   "the service itself never answers 403: your address or the request was blocked before it; "
                   "ask the service to allow your IP address, and check the base URL",
                   False),
@@ -36,7 +36,7 @@ GATEWAY_ANSWERS: tuple[GatewayAnswer, ...] = (
                   "the spec names no size limit, but gateways have one (the sandbox: 1 MiB); send smaller "
                   "requests with a lower --batch-size; the same request gets the same answer",
                   False),
-    GatewayAnswer(429, "too many requests (a gateway's rate limit)",
+    GatewayAnswer(429, "too many requests: a gateway's rate limit",
                   "only when the body is not the service's JSON: the service's own 429 carries code 452 (invalid "
                   "rate plan mapping); slow down with --rate or --concurrency, wait (Retry-After) and send again",
                   True),
