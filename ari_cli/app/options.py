@@ -195,6 +195,10 @@ class SandboxOptions(NamedTuple):
     fail_rate: float = 0.0
     seed: int | None = None
     today: str | None = None
+    faults: tuple[str, ...] = ()
+    """`STATUS[:COUNT]`, in the order given: the next COUNT pushes (no COUNT: every one) get that row."""
+    write_fixtures: Path | None = None
+    """Write the built-in fixtures there and stop, instead of serving."""
 
 
 class FindRequest(NamedTuple):

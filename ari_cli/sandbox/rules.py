@@ -14,7 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from ari_cli.sandbox.fixtures import Fixtures, MappingStatus, Property
+from ari_cli.sandbox.fixtures import Account, Fixtures, MappingStatus, Property
 from ari_cli.wire.errors import BY_STATUS, WITH_RATE, ErrorRow
 from ari_cli.wire.models import OPERATION_BY_ACTION, Operation, field_problems
 
@@ -100,10 +100,18 @@ def _authenticate(document: dict[str, Any], path_source_id: str, fixtures: Fixtu
         raise _Reject(415)
     if document.get("sourceid") != account.source_id or path_source_id != account.source_id:
         raise _Reject(417)
+    refused = account_refusal(account)
+    if refused is not None:
+        raise _Reject(refused.http_status)
+
+
+def account_refusal(account: Account) -> ErrorRow | None:
+    """The row every push with this account's key and source id is refused with; None if it may push."""
     if not account.endpoint_active:
-        raise _Reject(418)
+        return BY_STATUS[418]
     if account.blocked:
-        raise _Reject(425)
+        return BY_STATUS[425]
+    return None
 
 
 def _property(document: dict[str, Any], fixtures: Fixtures) -> Property:
