@@ -142,7 +142,7 @@ def _ask(question: str, check: Callable[[str], T], default: str | None = None) -
             echo_err(f"error: {getattr(problem, 'message', problem)}")
 
 
-def _tuning_check(key: str) -> Callable[[str], Any]:
+def tuning_check(key: str) -> Callable[[str], Any]:
     kind = type(TUNING_DEFAULTS[key])
 
     def check(text: str) -> Any:
@@ -158,13 +158,13 @@ def _tuning_check(key: str) -> Callable[[str], Any]:
     return check
 
 
-def _env_name(text: str) -> str:
+def env_name(text: str) -> str:
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", text):
         raise ValueError(f"{text!r} is not an environment variable name")
     return text
 
 
-def _secret(question: str) -> str:
+def secret(question: str) -> str:
     """Ask without echo; a piped answer (scripts, tests) is read as it is, since getpass would warn."""
     if sys.stdin.isatty():
         answer: str = typer.prompt(question, default="", show_default=False, hide_input=True)
@@ -194,9 +194,9 @@ def _key_source(values: dict[str, Any], api_key_file: Path | None, api_key_env: 
         values["api_key_file"] = str(api_key_file)
         return
     if api_key_env is not None:
-        values["api_key_env"] = _env_name(api_key_env)
+        values["api_key_env"] = env_name(api_key_env)
         return
-    key = _secret("API key (typing is hidden; leave empty to read it from a file or an environment variable)")
+    key = secret("API key (typing is hidden; leave empty to read it from a file or an environment variable)")
     remember(key)
     if key:
         values["api_key"] = key
@@ -205,7 +205,7 @@ def _key_source(values: dict[str, Any], api_key_file: Path | None, api_key_env: 
     if path is not None:
         values["api_key_file"] = str(path)
     else:
-        values["api_key_env"] = _ask("Environment variable holding the API key", _env_name, "ARI_API_KEY")
+        values["api_key_env"] = _ask("Environment variable holding the API key", env_name, "ARI_API_KEY")
 
 
 def _optional_key_file(text: str) -> Path | None:
@@ -256,14 +256,14 @@ def init(request: ConfigInit) -> None:
     }
     _key_source(values, api_key_file, api_key_env)
     if path_segment is None and not quiet:
-        path_segment = _ask("Last path segment of the URL", _segment, DEFAULT_SEGMENT)
+        path_segment = _ask("Last path segment of the URL", segment, DEFAULT_SEGMENT)
     if path_segment and path_segment != DEFAULT_SEGMENT:
         values["path_segment"] = path_segment
     for key, default in TUNING_DEFAULTS.items():
         if not quiet:
             answer = _ask(
                 key.replace("_", " ").capitalize(),
-                _tuning_check(key),
+                tuning_check(key),
                 f"{default:g}" if isinstance(default, float) else str(default),
             )
             if answer != default:
@@ -310,7 +310,7 @@ def profiles(config: Path | None, profile: str | None, output: ViewFormat) -> No
         _say(_table(rows))
 
 
-def _segment(text: str) -> str:
+def segment(text: str) -> str:
     if not text.strip("/"):
         raise ValueError("the path segment is empty")
     return text

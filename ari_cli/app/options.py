@@ -240,6 +240,15 @@ class ConfigShow(NamedTuple):
     retries: int | None = None
 
 
+class ConfigEdit(NamedTuple):
+    """`ari-cli config set|get|delete`: which profile of which file, and the setting (and value) if any."""
+
+    profile: str | None = None
+    config: Path | None = None
+    key: str | None = None
+    value: str | None = None
+
+
 class ConfigInit(NamedTuple):
     """`ari-cli config init`: the profile to write and what was given; the rest is asked."""
 

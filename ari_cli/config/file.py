@@ -289,6 +289,18 @@ def with_profile(text: str, name: str, section: str) -> str:
     return (before + "\n\n" if before else "") + section + ("\n" + after + "\n" if after else "")
 
 
+def without_profile(text: str, name: str) -> str:
+    """`text` without the profile's section (and the comments that introduce the next one are kept)."""
+    lines = text.splitlines()
+    span = _section_span(lines, name)
+    if span is None:
+        return text
+    start, end = span
+    before = "\n".join(lines[:start]).rstrip("\n")
+    after = "\n".join(lines[end:]).strip("\n")
+    return "\n\n".join(part for part in (before, after) if part) + ("\n" if before or after else "")
+
+
 def write_private(path: Path, text: str) -> None:
     """Write the file readable by its owner only, all at once: a reader never sees half of it."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
