@@ -283,3 +283,15 @@ def test_write_fixtures_gives_a_starting_point_the_sandbox_reads(running: list[R
     assert again.returncode == 2
     assert "already exists; --write-fixtures does not overwrite a file" in again.stderr
     assert "LOFT" in path.read_text(encoding="utf-8")  # nothing lost
+
+
+def test_help_documents_the_faults_endpoint_and_the_exit_codes() -> None:
+    from tests.helpers import invoke
+
+    result = invoke(["sandbox", "--help"])
+    assert result.exit_code == 0
+    text = " ".join(result.stdout.split())
+    assert "--fault" in text and "STATUS[:COUNT]" in text
+    assert 'POST /_sandbox/faults and a JSON body: {"kind": "error", "status": 503, "times": 2}' in text
+    assert "GET /_sandbox/faults" in text and "POST /_sandbox/reset" in text
+    assert "4 the port is in use" in text and "--write-fixtures" in text

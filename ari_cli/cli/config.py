@@ -88,8 +88,9 @@ Asks for the base URL, the source id and the API key (typed without echo; or lea
 name a key file or an environment variable instead), then the sending settings (Enter keeps the \
 default). Writes the file readable by you alone (mode 600), in the user config folder unless --config \
 or ARI_CONFIG names another. Other profiles and comments in the file are kept; an existing profile is \
-replaced only with --force (otherwise exit 4). Given --base-url, --source-id and --api-key-file or \
---api-key-env, it asks nothing: for scripts.
+replaced only with --force (otherwise exit 4, before anything is asked). Given --base-url, --source-id \
+and --api-key-file or --api-key-env, it asks nothing: for scripts. Without a terminal it never asks: a \
+missing value is a usage error naming its option (exit 2). A key file must exist and hold a key.
 
 [bold]The file it writes[/bold] (config.toml):
 {FILE_EXAMPLE}
