@@ -105,3 +105,18 @@ def test_a_body_over_the_size_limit_gets_the_gateway_meaning(tmp_path: Path, san
     assert "HTTP 413" in out
     assert "HTTP 413 is not the service's own answer: request body too large" in out
     assert "--batch-size" in out and "retry helps: no" in out
+
+
+def test_a_start_date_in_the_past_is_named(tmp_path: Path, sandbox: Sandbox) -> None:
+    path = call(tmp_path, record(), record("TWN", -3, 2))
+    out = replay(path, sandbox).stdout
+    assert "code 404: invalid start date" in out
+    assert f'what to check: the body\'s dates: data[1].startdateymd "{day(-3)}" is before today' in out
+
+
+def test_an_end_before_the_start_is_named(tmp_path: Path, sandbox: Sandbox) -> None:
+    path = call(tmp_path, record("DBL", 5, 2), record("TWN", 1, 2, enddateymd="2027-13-01"))
+    out = replay(path, sandbox).stdout
+    assert "code 405: invalid end date" in out
+    assert f'data[0].enddateymd "{day(2)}" is before the start {day(5)}' in out
+    assert 'data[1].enddateymd "2027-13-01" is not a date YYYY-MM-DD' in out

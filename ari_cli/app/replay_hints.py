@@ -114,6 +114,38 @@ def _field_hint(ready: Ready, row: ErrorRow) -> str:
     return f"the body's fields: {_listed(problems)}"
 
 
+def _records(document: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Each record with where it sits: `data[0]` (or `data`), or the body itself for Cancellation and Deposit."""
+    data = document.get("data")
+    if isinstance(data, list):
+        return [(f"data[{i}]", r) for i, r in enumerate(data) if isinstance(r, dict)]
+    if isinstance(data, dict):
+        return [("data", data)]
+    return [("the body", document)] if "startdate" in document or "enddate" in document else []
+
+
+def _date_fields(record: dict[str, Any]) -> tuple[str, str]:
+    return ("startdate", "enddate") if "startdate" in record or "enddate" in record else ("startdateymd", "enddateymd")
+
+
+def wrong_dates(document: dict[str, Any], code: int, today: dt.date) -> list[str]:
+    """`data[0].startdateymd "2020-01-01" is before today` for each record a 404 (start) or 405 (end) is about."""
+    found: list[str] = []
+    for where, record in _records(document):
+        start_name, end_name = _date_fields(record)
+        prefix = f"{where}." if where != "the body" else ""
+        start, end = _day(record.get(start_name)), _day(record.get(end_name))
+        name = start_name if code == 404 else end_name
+        shown = f"{prefix}{name} {json.dumps(record.get(name))}"
+        if (start if code == 404 else end) is None:
+            found.append(f"{shown} is not a date YYYY-MM-DD")
+        elif code == 404 and start is not None and start < today:
+            found.append(f"{shown} is before today ({today.isoformat()} here)")
+        elif code == 405 and start is not None and end is not None and end < start:
+            found.append(f"{shown} is before the start {start.isoformat()}")
+    return found
+
+
 def _hint(row: ErrorRow, ready: Ready) -> str:
     if row.code == 415:
         return _key_hint(ready)
@@ -123,6 +155,10 @@ def _hint(row: ErrorRow, ready: Ready) -> str:
         return _overlap_hint(ready, row)
     if row.code == 402:
         return _field_hint(ready, row)
+    if row.code in (404, 405):
+        # The local date stands in for the service's: near midnight the two may differ by a day.
+        dates = wrong_dates(ready.document, row.code, dt.date.today())
+        return f"the body's dates: {_listed(dates)}" if dates else row.hint
     return row.hint
 
 
