@@ -22,6 +22,13 @@ from ari_cli.wire.models import field_problems
 
 # Enough to act on; a body with hundreds of bad records would bury the first ones.
 SHOWN = 5
+# Where the gateway's own hint names push's options (--batch-size, --rate), which replay does not have.
+GATEWAY_HINTS = {
+    413: "the body is over the size limit of the service or a gateway (the sandbox's is 1 MiB): the partner "
+    "must send fewer records per request; the same body gets the same answer",
+    429: "a gateway in front of the service limits how often it may be called: wait (its Retry-After header "
+    "says how long) and replay again; this is not the service's 429, which carries code 452",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +176,8 @@ def meanings(outcome: Outcome, ready: Ready) -> list[Meaning]:
         gateway = gateway_answer(problem.http_status, problem.code)
         if gateway is not None:
             note = f"HTTP {gateway.http_status} is not the service's own answer: {gateway.message} ({WHERE})"
-            meaning = Meaning(problem.code, problem.message, problem.http_status, None, gateway.hint,
+            said = GATEWAY_HINTS.get(gateway.http_status, gateway.hint)
+            meaning = Meaning(problem.code, problem.message, problem.http_status, None, said,
                               gateway.retryable, note)  # fmt: skip
             found.append(meaning)
             continue
