@@ -114,10 +114,13 @@ def _overlap_hint(ready: Ready, row: ErrorRow) -> str:
     )
 
 
-def _field_hint(ready: Ready, row: ErrorRow) -> str:
+def _field_hint(ready: Ready) -> str:
     problems = field_problems(ready.document, ready.body.operation)
     if not problems:
-        return f"{row.hint}; the body's fields look valid to ari-cli: compare them with the spec's field tables"
+        return (
+            "the service refused a field, though every field of the body looks valid to ari-cli: "
+            "compare the body with the spec's field tables"
+        )
     return f"the body's fields: {_listed(problems)}"
 
 
@@ -161,7 +164,7 @@ def _hint(row: ErrorRow, ready: Ready) -> str:
     if row.code == 416:
         return _overlap_hint(ready, row)
     if row.code == 402:
-        return _field_hint(ready, row)
+        return _field_hint(ready)
     if row.code in (404, 405):
         # The local date stands in for the service's: near midnight the two may differ by a day.
         dates = wrong_dates(ready.document, row.code, dt.date.today())
