@@ -122,3 +122,12 @@ def test_an_end_before_the_start_is_named(tmp_path: Path, sandbox: Sandbox) -> N
     assert "code 405: invalid end date" in out
     assert f'data[0].enddateymd "{day(2)}" is before the start {day(5)}' in out
     assert 'data[1].enddateymd "2027-13-01" is not a date YYYY-MM-DD' in out
+
+
+def test_a_402_for_a_body_that_looks_valid_says_so(tmp_path: Path, sandbox: Sandbox) -> None:
+    answer = b'{"success": false, "errors": [{"code": 402, "message": "invalid parameter"}], "trackingid": "t-1"}'
+    sandbox.queue_raw(402, answer, {"content-type": "application/json"}, times=1)
+    out = replay(call(tmp_path, record()), sandbox).stdout
+    assert "meaning: HTTP 402, code 402: invalid parameter" in out
+    assert "what to check: the service refused a field, though every field of the body looks valid" in out
+    assert "check the row's values" not in out
