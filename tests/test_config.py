@@ -15,6 +15,7 @@ from ari_cli.config.file import TUNING_DEFAULTS, profile_text, with_profile
 from ari_cli.config.settings import ConnectionFlags, resolve_settings
 from ari_cli.exits import ConfigError
 from tests.helpers import invoke, sandbox_env
+from tests.terminal import converse
 
 KEY = "prod-key-9f8e7d6c5b4a"
 ENV_KEY = "env-key-1234567890ab"
@@ -333,15 +334,18 @@ def test_init_with_a_key_file_saves_its_path_not_the_key(tmp_path: Path) -> None
     assert KEY not in path.read_text() and str(key_file) in path.read_text()
 
 
-def test_init_asks_for_each_setting_and_the_key_is_not_echoed(tmp_path: Path) -> None:
+@posix_only
+def test_init_asks_for_each_setting_at_a_terminal_and_the_key_is_not_echoed(tmp_path: Path) -> None:
     path = tmp_path / "c.toml"
-    answers = ["http://push.example.com", "https://push.example.com", "cpbA1", KEY, "", "20", "", "", "", "", ""]
-    result = invoke(["config", "init", "--config", str(path)], input="\n".join(answers) + "\n")
-    assert result.exit_code == 0, result.output
-    assert "plain http:// is refused" in result.stderr  # asked again
-    assert KEY not in result.stdout + result.stderr
+    answers = [("Base URL", "http://push.example.com"), ("Base URL", "https://push.example.com"),
+               ("Source id", "cpbA1"), ("API key", KEY), ("Last path segment", ""), ("Batch size", "20"),
+               ("Data form", ""), ("Concurrency", ""), ("Rate", ""), ("Timeout", ""), ("Retries", "")]  # fmt: skip
+    code, seen = converse(["config", "init", "--config", str(path)], answers)
+    assert code == 0, seen
+    assert "plain http:// is refused" in seen  # asked again
+    assert KEY not in seen  # typed without echo
     for question in ("Base URL", "Source id", "API key", "Batch size", "Retries"):
-        assert question in result.stdout
+        assert question in seen
     settings = resolve_settings(ConnectionFlags(config=path), {})
     assert settings.connection().api_key == KEY and settings.value("batch_size") == 20
     assert settings.values["retries"].source == "default"
@@ -401,3 +405,48 @@ def test_the_parsed_file_does_not_show_the_key_in_its_repr(config: Path) -> None
     from ari_cli.config.file import read_config
 
     assert KEY not in repr(read_config(config))
+
+
+# --- config init: asking only what it must ---------------------------------------------------------
+
+
+@posix_only
+def test_init_refuses_an_existing_profile_before_asking_anything(config: Path) -> None:
+    before = config.read_text()
+    code, seen = converse(["config", "init", "--config", str(config)], [])
+    assert code == 4, seen
+    assert "error: profile 'default' already exists in" in seen
+    assert "config set KEY VALUE --profile default" in seen
+    assert "Base URL" not in seen and "API key" not in seen  # nothing was asked
+    assert config.read_text() == before
+
+
+def test_init_without_a_terminal_names_the_missing_options(tmp_path: Path) -> None:
+    path = tmp_path / "c.toml"
+    result = invoke(["config", "init", "--config", str(path)], input="")
+    assert result.exit_code == 2
+    assert result.stdout == ""  # no prompt
+    assert "error: no terminal to ask at: give --base-url, --source-id and --api-key-file or --api-key-env" in (
+        result.stderr
+    )
+    assert "the key itself is never given on the command line" in result.stderr
+    assert "Aborted" not in result.stderr and not path.exists()
+    some = invoke(["config", "init", "--config", str(path), "--base-url", "https://push.example.com",
+                   "--api-key-env", "MY_ARI_KEY"])  # fmt: skip
+    assert some.exit_code == 2 and "error: no terminal to ask at: give --source-id\n" in some.stderr
+    assert not path.exists()
+
+
+def test_init_refuses_a_key_file_that_does_not_exist(tmp_path: Path) -> None:
+    path = tmp_path / "c.toml"
+    missing = tmp_path / "no-such-key.txt"
+    args = ["--base-url", "https://push.example.com", "--source-id", "cpbA1", "--api-key-file", str(missing)]
+    result = invoke(["config", "init", "--config", str(path), *args])
+    assert result.exit_code == 2
+    assert f"error: --api-key-file: cannot read the API key file {missing}: No such file or directory" in result.stderr
+    assert not path.exists()
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n")
+    args[-1] = str(empty)
+    assert invoke(["config", "init", "--config", str(path), *args]).exit_code == 2
+    assert not path.exists()

@@ -181,3 +181,24 @@ def test_replay_curl_gets_the_answers_replay_got(tmp_path: Path, sandbox: Any, f
     assert [r.body for r in sandbox.received] == sent  # byte for byte what replay sent
     codes = [[e["code"] for e in a.get("errors", [])] for a in by_curl]
     assert codes == ([[], [452], [402]] if fill else [[415], [415], [415]])
+
+
+def test_replay_curl_dry_run_is_a_script_bash_runs(tmp_path: Path, sandbox: Any) -> None:
+    """`replay calls.json --curl --dry-run > calls.sh; bash calls.sh`, as the README promises."""
+    path = replay_file(tmp_path)
+    shown = invoke(["replay", str(path), "--curl", "--dry-run"], env=sandbox_env(sandbox))
+    assert shown.exit_code == 0, shown.stderr
+    assert sandbox.received == []
+    # Only comments and commands on stdout; the report went to stderr.
+    assert "3 bodies planned; nothing was sent (dry run)" in shown.stderr
+    assert "bodies planned" not in shown.stdout and "POST " not in shown.stdout
+    script = tmp_path / "calls.sh"
+    script.write_text(shown.stdout, encoding="utf-8")
+    done = subprocess.run(["bash", str(script)], env={"PATH": os.environ["PATH"], "ARI_API_KEY": sandbox.api_key},
+                          capture_output=True, timeout=30)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    answers = done.stdout.decode("utf-8").splitlines()  # one answer per line
+    assert len(answers) == 3 and len(sandbox.received) == 3
+    codes = [[e["code"] for e in json.loads(a).get("errors", [])] for a in answers]
+    assert codes == [[], [452], [402]]
+    assert done.stdout.endswith(b"}\n")

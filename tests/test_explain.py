@@ -113,3 +113,37 @@ def test_errors_as_json_and_csv() -> None:
     lines = list(csv.DictReader(io.StringIO(invoke(["errors", "--output", "csv"]).stdout)))
     assert len(lines) == len(ERROR_TABLE)
     assert lines[0]["retryable"] in ("yes", "no")
+
+
+@pytest.mark.parametrize("status", [401, 403, 413])
+def test_a_gateway_answer_is_explained_apart_from_the_table(status: int) -> None:
+    result = invoke(["explain", str(status)])
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ""
+    assert f"HTTP {status} is not in the spec's error table" in result.stdout
+    assert (
+        f"From a gateway (not the service: a gateway, proxy or firewall in front of it): HTTP {status}" in result.stdout
+    )
+    assert "retry helps: no" in result.stdout
+    (item,) = json.loads(invoke(["explain", str(status), "-o", "json"]).stdout)
+    assert item["rows"] == []  # the spec's table is not stretched to hold it
+    assert item["gateway"]["http_status"] == status and item["gateway"]["code"] is None
+
+
+def test_413_names_the_size_limit_and_what_to_lower() -> None:
+    out = invoke(["explain", "413"]).stdout
+    assert "request body too large" in out and "the sandbox: 1 MiB" in out and "--batch-size" in out
+    lines = list(csv.DictReader(io.StringIO(invoke(["explain", "413", "--output", "csv"]).stdout)))
+    assert [(line["http_status"], line["code"], line["retryable"]) for line in lines] == [("413", "", "no")]
+
+
+def test_429_gives_the_service_row_and_the_gateway_rate_limit_apart() -> None:
+    (item,) = json.loads(invoke(["explain", "429", "-o", "json"]).stdout)
+    assert [(r["http_status"], r["code"], r["retryable"]) for r in item["rows"]] == [(429, 452, False)]
+    assert item["gateway"]["retryable"] is True and "--rate" in item["gateway"]["hint"]
+    assert any("whose body is not the service's JSON comes from a gateway" in n for n in item["notes"])
+
+
+def test_an_unknown_code_lists_the_gateway_answers_too() -> None:
+    result = invoke(["explain", "418", "999"])
+    assert result.exit_code == 2 and "gateway answers: 401, 403, 413, 429" in result.stderr

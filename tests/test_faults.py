@@ -164,7 +164,7 @@ def test_a_closed_port_is_cannot_reach_without_a_traceback(tmp_path: Path) -> No
         (200, b'{"success": false, "errors": [{"code": 451, "message": "invalid room mapping"}]}', {}, "451 invalid room mapping (HTTP 200)"),
         (200, b"<html><body>Welcome to nginx!</body></html>", {"Content-Type": "text/html"}, "HTTP 200 with a body that is not the service's JSON: '<html><body>Welcome to nginx!</body></html>'"),
         (200, b"\xff\xfe\x00garbage", {}, "HTTP 200 with a body that is not the service's JSON"),
-        (403, b"<html><head><title>403 Forbidden</title></head></html>", {"Content-Type": "text/html"}, "HTTP 403 with a body that is not the service's JSON: '<html><head><title>403 Forbidden</title></head></html>'"),
+        (403, b"<html><head><title>403 Forbidden</title></head></html>", {"Content-Type": "text/html"}, "HTTP 403 (forbidden by a gateway, firewall or allow-list) with a body that is not the service's JSON: '<html><head><title>403 Forbidden</title></head></html>'"),
         (302, b"", {"Location": "https://elsewhere.example/"}, "HTTP 302 with an empty body; the push is not confirmed"),
         (200, b"[" * 100_000 + b"]" * 100_000, {}, "HTTP 200 with a body that is not the service's JSON: '[[[["),
         (200, b'{"success": false, "errors": [{"code": ' + b"9" * 5000 + b"}]}", {}, "HTTP 200 with a body that is not the service's JSON"),

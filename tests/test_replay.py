@@ -88,7 +88,7 @@ def test_no_fill_sends_the_file_byte_for_byte_and_explains_the_answer(tmp_path: 
     out = result.stdout
     assert "HTTP 415" in out
     assert "meaning: HTTP 415, code 415: invalid authentication key; applies to all operations" in out
-    assert "what to check: the API key was rejected" in out
+    assert "what to check: the body has no sharepost and --no-fill sent it so" in out  # replay's own hint
     assert "retry helps: no" in out
     assert '"code":415' in out.replace(" ", "")  # the raw answer
     assert "filled" not in out

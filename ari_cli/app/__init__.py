@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ari_cli.app.options import (
         CalendarRequest,
+        ConfigEdit,
         ConfigInit,
         ConfigShow,
         FindRequest,
@@ -125,6 +126,27 @@ def config_init(request: ConfigInit) -> None:
     init(request)
 
 
+def config_set(request: ConfigEdit) -> None:
+    """Change one setting of a profile."""
+    from ari_cli.app.config_edit import set_setting
+
+    set_setting(request)
+
+
+def config_get(request: ConfigEdit) -> None:
+    """Print one setting of a profile."""
+    from ari_cli.app.config_edit import get_setting
+
+    get_setting(request)
+
+
+def config_delete(request: ConfigEdit) -> None:
+    """Remove a profile from the config file."""
+    from ari_cli.app.config_edit import delete
+
+    delete(request)
+
+
 def config_profiles(config: Path | None, profile: str | None, output: ViewFormat) -> None:
     """The profiles of the config file."""
     from ari_cli.app.config import profiles
@@ -137,3 +159,31 @@ def write_samples(directory: Path, force: bool) -> None:
     from ari_cli.app.samples import write_samples as write
 
     write(directory, force)
+
+
+def profile_names(config: Path | None) -> list[str]:
+    """The profiles of the config file, for completion: none when it cannot be read."""
+    import os
+
+    from ari_cli.config.settings import ConnectionFlags, load_config
+    from ari_cli.exits import AriError
+
+    try:
+        found, _, _ = load_config(ConnectionFlags(config=config), os.environ)
+    except AriError:
+        return []  # a completion prints nothing: the command itself will say what is wrong
+    return list(found.profiles) if found else []
+
+
+def setting_names() -> list[str]:
+    """The settings a profile takes, for completion."""
+    from ari_cli.config.file import PROFILE_KEYS
+
+    return list(PROFILE_KEYS)
+
+
+def run_choices() -> list[tuple[str, str]]:
+    """`last` and the newest run numbers of the journal with what each was, for completion."""
+    from ari_cli.app.history import run_choices as choices
+
+    return choices()

@@ -13,7 +13,14 @@ from typing import Any, TypeVar
 import typer
 
 from ari_cli.app.options import ConfigInit, ConfigShow, ViewFormat
-from ari_cli.config.file import PROFILE_NAME, TUNING_DEFAULTS, check_value, display, save_profile
+from ari_cli.config.file import (
+    PROFILE_NAME,
+    TUNING_DEFAULTS,
+    check_new_profile,
+    check_value,
+    display,
+    save_profile,
+)
 from ari_cli.config.secrets import mask, remember, scrub
 from ari_cli.config.settings import (
     DEFAULT_SEGMENT,
@@ -24,6 +31,7 @@ from ari_cli.config.settings import (
     config_location,
     load_config,
     profile_choice,
+    read_key_file,
     resolve_settings,
 )
 from ari_cli.exits import AriError, ConfigError, UsageProblem
@@ -134,7 +142,7 @@ def _ask(question: str, check: Callable[[str], T], default: str | None = None) -
             echo_err(f"error: {getattr(problem, 'message', problem)}")
 
 
-def _tuning_check(key: str) -> Callable[[str], Any]:
+def tuning_check(key: str) -> Callable[[str], Any]:
     kind = type(TUNING_DEFAULTS[key])
 
     def check(text: str) -> Any:
@@ -150,13 +158,13 @@ def _tuning_check(key: str) -> Callable[[str], Any]:
     return check
 
 
-def _env_name(text: str) -> str:
+def env_name(text: str) -> str:
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", text):
         raise ValueError(f"{text!r} is not an environment variable name")
     return text
 
 
-def _secret(question: str) -> str:
+def secret(question: str) -> str:
     """Ask without echo; a piped answer (scripts, tests) is read as it is, since getpass would warn."""
     if sys.stdin.isatty():
         answer: str = typer.prompt(question, default="", show_default=False, hide_input=True)
@@ -167,37 +175,79 @@ def _secret(question: str) -> str:
     return line.strip()
 
 
+KEY_HOW = (
+    "the key itself is never given on the command line: save it in a file (--api-key-file, readable only "
+    "by you) or name an environment variable that holds it (--api-key-env)"
+)
+
+
+def key_file(text: str | Path) -> Path:
+    """A key file that can be read now and holds a key, as its absolute path (the key is not kept)."""
+    path = Path(text).expanduser()
+    read_key_file(path)
+    return path.resolve()
+
+
 def _key_source(values: dict[str, Any], api_key_file: Path | None, api_key_env: str | None) -> None:
     """Where the profile takes its key from; a typed key is the only one written into the file."""
     if api_key_file is not None:
-        values["api_key_file"] = str(api_key_file.expanduser().resolve())
+        values["api_key_file"] = str(api_key_file)
         return
     if api_key_env is not None:
-        values["api_key_env"] = _env_name(api_key_env)
+        values["api_key_env"] = env_name(api_key_env)
         return
-    key = _secret("API key (typing is hidden; leave empty to read it from a file or an environment variable)")
+    key = secret("API key (typing is hidden; leave empty to read it from a file or an environment variable)")
     remember(key)
     if key:
         values["api_key"] = key
         return
-    path: str = typer.prompt("File holding the API key (leave empty to use an environment variable)", default="")
-    if path.strip():
-        values["api_key_file"] = str(Path(path.strip()).expanduser().resolve())
+    path = _ask("File holding the API key (leave empty to use an environment variable)", _optional_key_file, "")
+    if path is not None:
+        values["api_key_file"] = str(path)
     else:
-        values["api_key_env"] = _ask("Environment variable holding the API key", _env_name, "ARI_API_KEY")
+        values["api_key_env"] = _ask("Environment variable holding the API key", env_name, "ARI_API_KEY")
+
+
+def _optional_key_file(text: str) -> Path | None:
+    return key_file(text) if text else None
+
+
+def _joined(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _given_key_file(api_key_file: Path | None) -> Path | None:
+    if api_key_file is None:
+        return None
+    try:
+        return key_file(api_key_file)
+    except ConfigError as problem:
+        raise UsageProblem(f"--api-key-file: {problem.message}", "give the path of a file that holds the key") from None
 
 
 def init(request: ConfigInit) -> None:
-    """Write a profile from what was given, asking for the rest at a terminal."""
+    """Write a profile from what was given, asking for the rest at a terminal (and nothing without one)."""
     profile, config, force, path_segment = request.profile, request.config, request.force, request.path_segment
-    base_url, source_id = request.base_url, request.source_id
-    api_key_file, api_key_env = request.api_key_file, request.api_key_env
+    base_url, source_id, api_key_env = request.base_url, request.source_id, request.api_key_env
     if not PROFILE_NAME.fullmatch(profile):
         raise UsageProblem(f"--profile {profile!r}: use letters, digits, _ and - only")
-    if api_key_file is not None and api_key_env is not None:
+    if request.api_key_file is not None and api_key_env is not None:
         raise UsageProblem("give --api-key-file or --api-key-env, not both")
     path, _ = config_location(_flags(None, config), os.environ)
-    quiet = bool(base_url and source_id and (api_key_file or api_key_env))
+    # Refused before anything is asked, so nobody types a key only to be told the profile exists.
+    check_new_profile(path, profile, force)
+    api_key_file = _given_key_file(request.api_key_file)
+    given = {
+        "--base-url": base_url,
+        "--source-id": source_id,
+        "--api-key-file or --api-key-env": api_key_file or api_key_env,
+    }
+    missing = [option for option, value in given.items() if not value]
+    if missing and not sys.stdin.isatty():
+        raise UsageProblem(
+            f"no terminal to ask at: give {_joined(missing)}", KEY_HOW if missing[-1].startswith("--api") else None
+        )
+    quiet = not missing or not sys.stdin.isatty()
     values: dict[str, Any] = {
         "base_url": check_base_url(base_url) if base_url else _ask("Base URL of the push service", check_base_url),
         "source_id": check_source_id(source_id)
@@ -206,14 +256,14 @@ def init(request: ConfigInit) -> None:
     }
     _key_source(values, api_key_file, api_key_env)
     if path_segment is None and not quiet:
-        path_segment = _ask("Last path segment of the URL", _segment, DEFAULT_SEGMENT)
+        path_segment = _ask("Last path segment of the URL", segment, DEFAULT_SEGMENT)
     if path_segment and path_segment != DEFAULT_SEGMENT:
         values["path_segment"] = path_segment
     for key, default in TUNING_DEFAULTS.items():
         if not quiet:
             answer = _ask(
                 key.replace("_", " ").capitalize(),
-                _tuning_check(key),
+                tuning_check(key),
                 f"{default:g}" if isinstance(default, float) else str(default),
             )
             if answer != default:
@@ -260,7 +310,7 @@ def profiles(config: Path | None, profile: str | None, output: ViewFormat) -> No
         _say(_table(rows))
 
 
-def _segment(text: str) -> str:
+def segment(text: str) -> str:
     if not text.strip("/"):
         raise ValueError("the path segment is empty")
     return text

@@ -35,6 +35,21 @@ def parse_day(text: str, option: str) -> dt.date:
         raise UsageProblem(f"{option}: {reason}", "give YYYY-MM-DD, today or today+N") from None
 
 
+# Enough for TAB: older runs are typed by number.
+COMPLETED_RUNS = 30
+
+
+def run_choices() -> list[tuple[str, str]]:
+    """`last` and the newest runs' numbers, each with its command and start; none when the journal is unreadable."""
+    try:
+        with reading(os.environ) as db:
+            found = [] if db is None else read.runs(db, COMPLETED_RUNS)
+    except AriError:
+        return []  # a completion prints nothing: the command itself will say what is wrong
+    choices = [(str(run.id), f"{run.command} {run.operation}, {run.started}") for run in found]
+    return ([("last", "the newest run")] if found else []) + choices
+
+
 def list_runs(limit: int, operation: Operation | None, output: ViewFormat) -> None:
     """The newest runs (0: all), as a table or one JSON document; on stderr, when there are none or more."""
     with reading(os.environ) as db:

@@ -195,6 +195,10 @@ class SandboxOptions(NamedTuple):
     fail_rate: float = 0.0
     seed: int | None = None
     today: str | None = None
+    faults: tuple[str, ...] = ()
+    """`STATUS[:COUNT]`, in the order given: the next COUNT pushes (no COUNT: every one) get that row."""
+    write_fixtures: Path | None = None
+    """Write the built-in fixtures there and stop, instead of serving."""
 
 
 class FindRequest(NamedTuple):
@@ -234,6 +238,15 @@ class ConfigShow(NamedTuple):
     rate: float | None = None
     timeout: float | None = None
     retries: int | None = None
+
+
+class ConfigEdit(NamedTuple):
+    """`ari-cli config set|get|delete`: which profile of which file, and the setting (and value) if any."""
+
+    profile: str | None = None
+    config: Path | None = None
+    key: str | None = None
+    value: str | None = None
 
 
 class ConfigInit(NamedTuple):

@@ -16,8 +16,7 @@ from typing import Any, BinaryIO
 from ari_cli.batch import PLACEHOLDER_KEY, PLACEHOLDER_SOURCE
 from ari_cli.config.settings import Connection
 from ari_cli.exits import InputError
-from ari_cli.send.exchange import Outcome, Sent
-from ari_cli.wire.errors import ErrorRow, is_retryable, lookup
+from ari_cli.send.exchange import Sent
 from ari_cli.wire.operations import ACTIONS, OPERATION_BY_ACTION, Operation, path_segment, push_url
 
 _WHITESPACE = " \t\n\r"
@@ -275,41 +274,6 @@ def prepare(bodies: Sequence[Body], connection: Connection | None, fill_in: bool
         segment = path_segment(template, body.operation.action, propertyid if isinstance(propertyid, str) else "")
         ready.append(Ready(body, push_url(base, source, segment), content, filled, document))
     return ready
-
-
-@dataclass(frozen=True, slots=True)
-class Meaning:
-    """What one error of an answer means, read from the spec's error table."""
-
-    code: int | None
-    message: str
-    http_status: int | None
-    row: ErrorRow | None
-    hint: str | None
-    retryable: bool
-    note: str = ""
-
-
-def meanings(outcome: Outcome) -> list[Meaning]:
-    """Each error of an answer with its row of the table, hint and whether retrying helps."""
-    found: list[Meaning] = []
-    for problem in outcome.errors:
-        row = lookup(problem.code, problem.http_status)
-        note = ""
-        if row is not None and problem.http_status is not None and row.http_status != problem.http_status:
-            note = (
-                f"the table labels code {row.code} with HTTP {row.http_status}; "
-                f"this answer came with HTTP {problem.http_status}"
-            )
-        elif row is None and problem.code is not None:
-            note = f"code {problem.code} is not in the spec's error table"
-        hint = row.hint if row else problem.hint
-        # No answer at all (refused, timed out) is worth another try, as the sender's retries assume.
-        retryable = is_retryable(problem.code, problem.http_status) or (
-            problem.http_status is None and outcome.transient
-        )
-        found.append(Meaning(problem.code, problem.message, problem.http_status, row, hint, retryable, note))
-    return found
 
 
 @dataclass(frozen=True, slots=True)

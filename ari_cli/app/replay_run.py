@@ -49,6 +49,8 @@ def replay(request: ReplayRequest) -> None:
             posts = [(r.url, r.content) for r in ready]
             sent = send_raw(posts, SendOptions(timeout=tuned.timeout), on_trace=trace)
             results = [Replayed(r, s) for r, s in zip(ready, sent, strict=True)]
+    # `--curl --dry-run` makes a script (`> calls.sh; bash calls.sh`): stdout holds the commands only.
+    script = shown.curl and dry_run and output == "table"
     if shown.curl:
         requests = [(f"{r.body.source}:{r.body.line} {r.body.operation.action}", r.url, r.content) for r in ready]
         render.curl_commands(requests, connection is not None, (out if output == "table" else err).file)
@@ -57,6 +59,6 @@ def replay(request: ReplayRequest) -> None:
     elif output == "csv":
         render_support.write_replay_csv(results, sys.stdout)
     else:
-        render_support.replay_text(results, dry_run, out)
+        render_support.replay_text(results, dry_run, err if script else out)
     failed = not dry_run and not all(r.ok for r in results)
     raise typer.Exit(int(ExitCode.FAILED if failed else ExitCode.OK))

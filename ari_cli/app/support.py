@@ -32,7 +32,9 @@ def explain_codes(codes: list[str], output: OutputFormat) -> None:
         json.dump(render_support.explanation_dicts(items), sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
     else:
-        render_support.write_error_rows([row for item in items for row in item.rows], sys.stdout, "csv")
+        rows = [row for item in items for row in item.rows]
+        gateway = [item.gateway for item in items if item.gateway is not None]
+        render_support.write_error_rows(rows, sys.stdout, "csv", gateway)
 
 
 def error_table(output: OutputFormat) -> None:

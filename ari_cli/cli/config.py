@@ -6,7 +6,8 @@ from typing import Annotated
 import typer
 
 from ari_cli import app as application
-from ari_cli.app.options import ConfigInit, ConfigShow, ConnectionOptions, ViewFormat
+from ari_cli.app.options import ConfigEdit, ConfigInit, ConfigShow, ConnectionOptions, ViewFormat
+from ari_cli.cli.completion import complete_profile, complete_setting
 
 app = typer.Typer(
     name="config",
@@ -18,6 +19,9 @@ Settings come from the first of: a flag, an ARI_* environment variable, the prof
 
   ari-cli config init
   ari-cli config show --profile prod
+  ari-cli config set batch_size 20 --profile prod
+  ari-cli config get base_url
+  ari-cli config delete staging
   ari-cli config profiles
 """,
     no_args_is_help=True,
@@ -35,6 +39,7 @@ ProfileOption = Annotated[
         metavar="NAME",
         help="Profile to use. \\[env: ARI_PROFILE] \\[default: default]",
         show_default=False,
+        autocompletion=complete_profile,
     ),
 ]
 ConfigOption = Annotated[
@@ -83,8 +88,9 @@ Asks for the base URL, the source id and the API key (typed without echo; or lea
 name a key file or an environment variable instead), then the sending settings (Enter keeps the \
 default). Writes the file readable by you alone (mode 600), in the user config folder unless --config \
 or ARI_CONFIG names another. Other profiles and comments in the file are kept; an existing profile is \
-replaced only with --force (otherwise exit 4). Given --base-url, --source-id and --api-key-file or \
---api-key-env, it asks nothing: for scripts.
+replaced only with --force (otherwise exit 4, before anything is asked). Given --base-url, --source-id \
+and --api-key-file or --api-key-env, it asks nothing: for scripts. Without a terminal it never asks: a \
+missing value is a usage error naming its option (exit 2). A key file must exist and hold a key.
 
 [bold]The file it writes[/bold] (config.toml):
 {FILE_EXAMPLE}
@@ -193,7 +199,10 @@ def show(
 @app.command("init", help=INIT_HELP)
 def init(
     profile: Annotated[
-        str, typer.Option("--profile", metavar="NAME", help="Profile to create or replace.")
+        str,
+        typer.Option(
+            "--profile", metavar="NAME", help="Profile to create or replace.", autocompletion=complete_profile
+        ),
     ] = "default",
     config: ConfigOption = None,
     force: Annotated[bool, typer.Option("--force", help="Replace the profile if it exists.")] = False,
@@ -224,6 +233,73 @@ def init(
     application.config_init(
         ConfigInit(profile, config, force, base_url, source_id, api_key_file, api_key_env, path_segment)
     )
+
+
+SET_HELP = """Change one setting of a profile; the rest of the profile and the file are kept.
+
+KEY is a setting of the profile: base_url, source_id, api_key_file, api_key_env, path_segment, \
+batch_size, data_form, concurrency, rate, timeout, retries, or api_key. The value is checked as \
+`config init` checks it (a key file must exist and hold a key). The key itself is never given on the \
+command line: `config set api_key` asks for it at a terminal, typed without echo. Giving the key \
+one way (api_key, api_key_file or api_key_env) drops the other ways from the profile.
+
+[bold]Examples[/bold]:
+
+  ari-cli config set base_url https://push.example.com
+  ari-cli config set batch_size 20 --profile staging
+  ari-cli config set api_key_file ~/.ari-key
+  ari-cli config set api_key
+"""
+
+GET_HELP = """Print one setting of a profile (the key masked); a tuning setting it lacks prints its default.
+
+Exits 4 when the profile, or a setting without a default, is not there.
+
+[bold]Examples[/bold]:
+
+  ari-cli config get base_url
+  ari-cli config get retries --profile ci
+"""
+
+DELETE_HELP = """Remove a profile from the config file; the other profiles and the comments are kept.
+
+[bold]Examples[/bold]:
+
+  ari-cli config delete staging
+  ari-cli config delete old --config ./team.toml
+"""
+
+SettingKey = Annotated[
+    str,
+    typer.Argument(metavar="KEY", help="A setting of the profile, e.g. base_url.", autocompletion=complete_setting),
+]
+
+
+@app.command("set", help=SET_HELP)
+def set_(
+    key: SettingKey,
+    value: Annotated[
+        str | None, typer.Argument(metavar="VALUE", help="The new value (none for api_key: it is asked).")
+    ] = None,
+    profile: ProfileOption = None,
+    config: ConfigOption = None,
+) -> None:
+    application.config_set(ConfigEdit(profile, config, key, value))
+
+
+@app.command("get", help=GET_HELP)
+def get(key: SettingKey, profile: ProfileOption = None, config: ConfigOption = None) -> None:
+    application.config_get(ConfigEdit(profile, config, key))
+
+
+@app.command("delete", help=DELETE_HELP)
+def delete(
+    name: Annotated[
+        str, typer.Argument(metavar="PROFILE", help="The profile to remove.", autocompletion=complete_profile)
+    ],
+    config: ConfigOption = None,
+) -> None:
+    application.config_delete(ConfigEdit(None, config, name))
 
 
 @app.command("profiles", help=PROFILES_HELP)

@@ -9,6 +9,7 @@ import typer
 
 from ari_cli import app as application
 from ari_cli.app.options import FindRequest, Show, ViewFormat
+from ari_cli.cli.completion import complete_run
 from ari_cli.wire.operations import Operation
 
 WHERE = "The journal is $ARI_HOME/journal.sqlite3, or journal.sqlite3 in the user data folder when ARI_HOME is not set."
@@ -79,7 +80,7 @@ RUN is a run number from `ari-cli history`, or `last`. {WHERE}
 
 @app.command("show", help=SHOW_HELP, no_args_is_help=True)
 def show_run(
-    run: Annotated[str, typer.Argument(metavar="RUN", show_default=False, help="Run number, or last.")],
+    run: Annotated[str, typer.Argument(metavar="RUN", show_default=False, help="Run number, or last.", autocompletion=complete_run)],
     body: Annotated[bool, typer.Option("--body", help="Also show each request body (key masked) and the answer.")] = False,
     rows: Annotated[Rows | None, typer.Option("--show", help="Which rows the table lists. \\[default: failed over 50 rows, else all]", show_default=False)] = None,
     output: OutputOption = Output.TABLE,

@@ -25,6 +25,7 @@ from ari_cli.app.options import (
     SendTuning,
     Show,
 )
+from ari_cli.cli.completion import complete_profile
 from ari_cli.wire.operations import Operation
 
 _IN = "Input"
@@ -76,7 +77,7 @@ Rate = Annotated[float, typer.Option("--rate", min=0, metavar="R", help="At most
 Timeout = Annotated[float, typer.Option("--timeout", min=0.1, metavar="S", help="Seconds for one request.", rich_help_panel=_SEND)]
 Retries = Annotated[int, typer.Option("--retries", min=0, max=20, metavar="N", help="Further tries after a transient failure.", rich_help_panel=_SEND)]
 Sandbox = Annotated[bool, typer.Option("--sandbox", help="Start the built-in emulator in-process and push to it.", rich_help_panel=_CONN)]
-Profile = Annotated[str | None, typer.Option("--profile", metavar="NAME", help="Profile of the config file. \\[env: ARI_PROFILE] \\[default: default]", show_default=False, rich_help_panel=_CONN)]
+Profile = Annotated[str | None, typer.Option("--profile", metavar="NAME", help="Profile of the config file. \\[env: ARI_PROFILE] \\[default: default]", show_default=False, rich_help_panel=_CONN, autocompletion=complete_profile)]
 Config = Annotated[Path | None, typer.Option("--config", metavar="PATH", help="Config file. \\[env: ARI_CONFIG] \\[default: the user config file]", show_default=False, rich_help_panel=_CONN)]
 BaseUrl = Annotated[str | None, typer.Option("--base-url", metavar="URL", help="Service base URL. \\[env: ARI_BASE_URL]", show_default=False, rich_help_panel=_CONN)]
 SourceId = Annotated[str | None, typer.Option("--source-id", metavar="ID", help="Partner source id (cpb + 2 characters). \\[env: ARI_SOURCE_ID]", show_default=False, rich_help_panel=_CONN)]

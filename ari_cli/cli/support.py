@@ -45,11 +45,14 @@ EXPLAIN_HELP = """Explain an HTTP status or a body code of the push service, fro
 
 The status only labels a failure; the body code says what failed. Some statuses carry another code (417 carries 440, 429 carries 452), and two codes come with two statuses each (453 with 423 and 426, 454 with 424 and 428).
 
+Gateways in front of the service answer 401, 403, 413 and 429 with bodies that are not the service's JSON; those are explained apart from the spec's table.
+
 [bold]Examples[/bold]:
 
   ari-cli explain 417
   ari-cli explain 453
   ari-cli explain 429 --output json
+  ari-cli explain 413
 """
 
 ERRORS_HELP = """Print the spec's whole error table: status, body code, meaning, where it applies, retry, what to check.

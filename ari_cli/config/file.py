@@ -289,6 +289,18 @@ def with_profile(text: str, name: str, section: str) -> str:
     return (before + "\n\n" if before else "") + section + ("\n" + after + "\n" if after else "")
 
 
+def without_profile(text: str, name: str) -> str:
+    """`text` without the profile's section (and the comments that introduce the next one are kept)."""
+    lines = text.splitlines()
+    span = _section_span(lines, name)
+    if span is None:
+        return text
+    start, end = span
+    before = "\n".join(lines[:start]).rstrip("\n")
+    after = "\n".join(lines[end:]).strip("\n")
+    return "\n\n".join(part for part in (before, after) if part) + ("\n" if before or after else "")
+
+
 def write_private(path: Path, text: str) -> None:
     """Write the file readable by its owner only, all at once: a reader never sees half of it."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -303,17 +315,27 @@ def write_private(path: Path, text: str) -> None:
         raise
 
 
+def check_new_profile(path: Path, name: str, force: bool) -> ConfigFile | None:
+    """The file as it is (None if there is none); refused when it has the profile and `force` is off.
+
+    `config init` calls this before asking anything, so nobody types a key only to be refused.
+    """
+    existing = read_config(path) if path.exists() else None
+    if existing is not None and name in existing.profiles and not force:
+        raise ConfigError(
+            f"profile {name!r} already exists in {display(path)}",
+            f"give --force to replace it, ari-cli config set KEY VALUE --profile {name} to change one setting, "
+            "or --profile NAME to add another",
+        )
+    return existing
+
+
 def save_profile(path: Path, name: str, values: Mapping[str, Any], force: bool) -> bool:
     """Add or (with force) replace one profile, keeping the rest of the file; True if it replaced one."""
     import tomllib
 
-    existing = read_config(path) if path.exists() else None
+    existing = check_new_profile(path, name, force)
     replacing = existing is not None and name in existing.profiles
-    if replacing and not force:
-        raise ConfigError(
-            f"profile {name!r} already exists in {display(path)}",
-            "give --force to replace it, or --profile NAME to add another",
-        )
     text = with_profile(existing.text if existing else "", name, profile_text(name, values))
     try:
         parsed = tomllib.loads(text).get("profiles", {})

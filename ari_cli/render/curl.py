@@ -48,8 +48,9 @@ def shell_word(text: str, variables: Mapping[str, str]) -> str:
 
 
 def command(url: str, body: bytes, variables: Mapping[str, str]) -> str:
-    """`curl` posting `body` to `url` with the service's headers, printing the answer."""
-    lines = [f"curl -sS {shell_word(url, variables)}"]
+    """`curl` posting `body` to `url` with the service's headers, printing the answer and a line break."""
+    # The service's JSON ends without a newline; curl's -w adds one, so a script's answers stay apart.
+    lines = [f"curl -sS -w '\\n' {shell_word(url, variables)}"]
     lines += [f"  -H {single_quoted(f'{name}: {value}')}" for name, value in REQUEST_HEADERS.items()]
     lines.append(f"  --data-binary {shell_word(body.decode('utf-8'), variables)}")
     return " \\\n".join(lines)

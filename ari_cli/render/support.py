@@ -16,11 +16,13 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ari_cli.app.replay import Meaning, Replayed, meanings
+from ari_cli.app.replay import Replayed
+from ari_cli.app.replay_hints import Meaning, meanings
 from ari_cli.config.secrets import masked_body, masked_text, scrub
 from ari_cli.render.printable import printable
 from ari_cli.wire.errors import ErrorRow
 from ari_cli.wire.explain import Explanation, applies_to
+from ari_cli.wire.gateway import WHERE, GatewayAnswer
 
 
 def error_row_dict(row: ErrorRow) -> dict[str, Any]:
@@ -33,6 +35,19 @@ def error_row_dict(row: ErrorRow) -> dict[str, Any]:
         "operations": sorted(op.value for op in row.operations),
         "retryable": row.retryable,
         "hint": row.hint,
+    }
+
+
+def gateway_dict(answer: GatewayAnswer) -> dict[str, Any]:
+    """A gateway's answer in the shape of a row of the error table, without a body code."""
+    return {
+        "http_status": answer.http_status,
+        "code": None,
+        "message": answer.message,
+        "applies_to": WHERE,
+        "operations": [],
+        "retryable": answer.retryable,
+        "hint": answer.hint,
     }
 
 
@@ -51,14 +66,19 @@ def error_table(rows: Sequence[ErrorRow], out: Console) -> None:
     out.print(grid)
 
 
-def write_error_rows(rows: Sequence[ErrorRow], stream: IO[str], form: str) -> None:
-    """The rows as one JSON document or as CSV."""
-    documents = [error_row_dict(row) for row in rows]
+ERROR_ROW_FIELDS = ("http_status", "code", "message", "applies_to", "operations", "retryable", "hint")
+
+
+def write_error_rows(
+    rows: Sequence[ErrorRow], stream: IO[str], form: str, gateway: Sequence[GatewayAnswer] = ()
+) -> None:
+    """The rows (then any gateway answers, without a code) as one JSON document or as CSV."""
+    documents = [error_row_dict(row) for row in rows] + [gateway_dict(answer) for answer in gateway]
     if form == "json":
         json.dump(documents, stream, ensure_ascii=False, indent=2)
         stream.write("\n")
         return
-    writer = csv.DictWriter(stream, fieldnames=list(documents[0]), lineterminator="\n")
+    writer = csv.DictWriter(stream, fieldnames=ERROR_ROW_FIELDS, lineterminator="\n")
     writer.writeheader()
     for document in documents:
         retry = "yes" if document["retryable"] else "no"
@@ -77,11 +97,24 @@ def explanations(items: Sequence[Explanation], out: Console) -> None:
             error_table(item.rows, out)
         for note in item.notes:
             out.print(printable(f"- {note}"), markup=False)
+        if item.gateway is not None:
+            gateway = item.gateway
+            out.print(f"From a gateway ({WHERE}): HTTP {gateway.http_status}, {gateway.message}", markup=False)
+            out.print(f"- what to check: {gateway.hint}", markup=False)
+            out.print(f"- retry helps: {'yes, after a wait' if gateway.retryable else 'no'}", markup=False)
 
 
 def explanation_dicts(items: Sequence[Explanation]) -> list[dict[str, Any]]:
-    """The explanations as JSON."""
-    return [{"number": i.number, "rows": [error_row_dict(r) for r in i.rows], "notes": list(i.notes)} for i in items]
+    """The explanations as JSON; `gateway` is what the number means from a gateway, or null."""
+    return [
+        {
+            "number": i.number,
+            "rows": [error_row_dict(r) for r in i.rows],
+            "notes": list(i.notes),
+            "gateway": None if i.gateway is None else gateway_dict(i.gateway),
+        }
+        for i in items
+    ]
 
 
 def _meaning_dict(meaning: Meaning) -> dict[str, Any]:
@@ -110,7 +143,7 @@ def replay_dict(result: Replayed) -> dict[str, Any]:
             "response": masked_text(sent.trace.response_body) if sent.trace.status is not None else None,
             "success": sent.outcome.success,
             "trackingid": sent.outcome.trackingid,
-            "errors": [_meaning_dict(m) for m in meanings(sent.outcome)],
+            "errors": [_meaning_dict(m) for m in meanings(sent.outcome, ready)],
         }
     return {
         "source": ready.body.source,
@@ -171,7 +204,10 @@ def _meaning_lines(meaning: Meaning) -> list[str]:
         lines.append(f"note: {meaning.note}")
     if meaning.hint:
         lines.append(f"what to check: {meaning.hint}")
-    lines.append(f"retry helps: {'yes' if meaning.retryable else 'no'}")
+    if meaning.retryable:
+        lines.append("retry helps: yes (replay sends each body once: run it again)")
+    else:
+        lines.append("retry helps: no (the same body gets the same answer until the cause is fixed)")
     return lines
 
 
@@ -204,7 +240,7 @@ def replay_text(results: Sequence[Replayed], dry_run: bool, out: Console) -> Non
         if sent is not None and sent.outcome.success:
             lines.append(f"meaning: success, tracking id {sent.outcome.trackingid}")
         elif sent is not None:
-            for meaning in meanings(sent.outcome):
+            for meaning in meanings(sent.outcome, ready):
                 lines += _meaning_lines(meaning)
         # Bodies, answers and file names are of outside origin: shown with their control characters escaped.
         out.out(printable(scrub(head)), highlight=False)

@@ -16,6 +16,7 @@ from urllib.parse import unquote, urlsplit
 
 from ari_cli.sandbox.faults import (
     Chaos,
+    Fault,
     FaultQueue,
     drop_fault,
     error_fault,
@@ -89,6 +90,8 @@ class Sandbox:
         self._today = dt.date.fromisoformat(today) if isinstance(today, str) else today
         self._chaos = Chaos(parse_latency(latency), fail_rate, seed)
         self._faults = FaultQueue()
+        # Answers every push request once the queue is empty (`ari-cli sandbox --fault 503`).
+        self._standing: Fault | None = None
         self._state = PushState()
         self._received: deque[Received] = deque(maxlen=max_received)
         self._received_lock = threading.Lock()
@@ -179,12 +182,17 @@ class Sandbox:
         """Forget accepted values, received requests and queued faults."""
         self._state.clear()
         self._faults.clear()
+        self._standing = None
         with self._received_lock:
             self._received.clear()
 
-    def queue_error(self, status: int, times: int = 1) -> None:
-        """Answer the next `times` push requests with the error table's row for HTTP `status`."""
-        self._faults.push(error_fault(status), times)
+    def queue_error(self, status: int, times: int | None = 1) -> None:
+        """Answer the next `times` push requests (None: every one, once the queue is empty) with the
+        error table's row for HTTP `status`."""
+        if times is None:
+            self._standing = error_fault(status)
+        else:
+            self._faults.push(error_fault(status), times)
 
     def queue_html(self, status: int = 502, times: int = 1) -> None:
         """Answer the next `times` push requests with an HTML error page."""
@@ -214,8 +222,9 @@ class Sandbox:
         self._faults.push(parsed, times)
 
     def pending_faults(self) -> list[dict[str, Any]]:
-        """The faults still queued, in their JSON form."""
-        return self._faults.pending()
+        """The faults still queued, in their JSON form; a standing fault last, with `times` null."""
+        standing = [{**self._standing.describe(), "times": None}] if self._standing else []
+        return self._faults.pending() + standing
 
     def answer(self, exchange: Exchange) -> Answer:
         """The sandbox's answer to one HTTP request (called by the server's threads)."""
@@ -229,7 +238,7 @@ class Sandbox:
         delay, random_status = self._chaos.draw()
         if delay:
             self.stopping.wait(delay)
-        fault = self._faults.pop()
+        fault = self._faults.pop() or self._standing
         if fault is not None:
             return self._record(exchange, document, fault.answer(), fault.kind.value)
         if random_status is not None:

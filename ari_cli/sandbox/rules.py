@@ -14,17 +14,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
-
-from ari_cli.sandbox.fixtures import Fixtures, MappingStatus, Property
+from ari_cli.sandbox.fixtures import Account, Fixtures, MappingStatus, Property
 from ari_cli.wire.errors import BY_STATUS, WITH_RATE, ErrorRow
-from ari_cli.wire.models import (
-    BODY_MODELS,
-    OPERATION_BY_ACTION,
-    MaxAdvRecord,
-    Operation,
-    ThresholdRecord,
-)
+from ari_cli.wire.models import OPERATION_BY_ACTION, Operation, field_problems
 
 Key = tuple[str, ...]
 Span = tuple[dt.date, dt.date]
@@ -33,10 +25,6 @@ _DATE_FIELDS: dict[Operation, tuple[str, str]] = {
     Operation.THRESHOLD: ("startdateymd", "enddateymd"),
     Operation.MAXADV: ("startdateymd", "enddateymd"),
     Operation.POLICY: ("startdate", "enddate"),
-}
-_RECORD_MODELS: dict[Operation, type[BaseModel]] = {
-    Operation.THRESHOLD: ThresholdRecord,
-    Operation.MAXADV: MaxAdvRecord,
 }
 _VALUE_FIELDS: dict[Operation, str] = {Operation.THRESHOLD: "threshold", Operation.MAXADV: "time"}
 
@@ -94,7 +82,7 @@ def _check(document: Any, path_source_id: str, fixtures: Fixtures, today: dt.dat
     records = _records(document, operation)
     for record in records:
         _check_dates(record, operation, today)
-    _validate(document, records, operation)
+    _validate(document, operation)
     keys = [_mapped_key(record, prop, operation) for record in records]
     spans = [_span(record, operation) for record in records]
     _check_overlaps(keys, spans)
@@ -112,10 +100,18 @@ def _authenticate(document: dict[str, Any], path_source_id: str, fixtures: Fixtu
         raise _Reject(415)
     if document.get("sourceid") != account.source_id or path_source_id != account.source_id:
         raise _Reject(417)
+    refused = account_refusal(account)
+    if refused is not None:
+        raise _Reject(refused.http_status)
+
+
+def account_refusal(account: Account) -> ErrorRow | None:
+    """The row every push with this account's key and source id is refused with; None if it may push."""
     if not account.endpoint_active:
-        raise _Reject(418)
+        return BY_STATUS[418]
     if account.blocked:
-        raise _Reject(425)
+        return BY_STATUS[425]
+    return None
 
 
 def _property(document: dict[str, Any], fixtures: Fixtures) -> Property:
@@ -169,19 +165,9 @@ def _check_dates(record: dict[str, Any], operation: Operation, today: dt.date) -
         raise _Reject(405)
 
 
-def _validate(document: dict[str, Any], records: list[dict[str, Any]], operation: Operation) -> None:
-    body_model = BODY_MODELS[operation]
-    # The models default `action` and `minmaxmessagetype` for building bodies; on the wire every
-    # field of the spec is required, so presence is checked here.
-    if set(body_model.model_fields) - document.keys():
+def _validate(document: dict[str, Any], operation: Operation) -> None:
+    if field_problems(document, operation):
         raise _Reject(402)
-    record_model = _RECORD_MODELS.get(operation)
-    if record_model is not None and any(set(record_model.model_fields) - r.keys() for r in records):
-        raise _Reject(402)
-    try:
-        body_model.model_validate(document)
-    except ValidationError:
-        raise _Reject(402) from None
 
 
 def _mapped_key(record: dict[str, Any], prop: Property, operation: Operation) -> Key:

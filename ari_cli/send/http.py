@@ -39,6 +39,7 @@ from ari_cli.send.exchange import (
     encode,
 )
 from ari_cli.wire.errors import BY_STATUS, RECORD_LEVEL_CODES, hint_for, is_retryable, lookup
+from ari_cli.wire.gateway import gateway_answer
 from ari_cli.wire.models import REQUEST_HEADERS, PushResponse
 
 RETRY_AFTER_CAP = 300.0
@@ -95,9 +96,12 @@ def interpret(status: int, content: bytes, retry_after: str | None = None) -> Ou
             said = f"a body that is not the service's JSON: {_snippet(content)!r}"
         else:
             said = "an empty body"
-        meaning = f" ({row.message})" if row else ""
+        # Without the service's JSON, a 429 (or 401, 403, 413) is a gateway's answer, not the table's row.
+        gateway = gateway_answer(status, None)
+        known = gateway or row
+        meaning = f" ({known.message})" if known else ""
         message = f"HTTP {status}{meaning} with {said}; the push is not confirmed"
-        errors = (Problem(None, message, status, row.hint if row else None),)
+        errors = (Problem(None, message, status, known.hint if known else None),)
     transient = is_retryable(errors[0].code, status)
     return Outcome(status, False, trackingid, errors, transient, wait if transient else None)
 

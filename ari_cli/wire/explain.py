@@ -2,7 +2,8 @@
 
 Everything here is read from `errors.py`; the notes only say what the table implies (a status
 that carries another code, a code that two statuses share, a status whose usual web meaning does
-not apply here).
+not apply here). What a gateway in front of the service answers comes from `gateway.py`, shown
+apart from the table's rows.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from http import HTTPStatus
 
 from ari_cli.wire.errors import ERROR_TABLE, ErrorRow, rows_for
+from ari_cli.wire.gateway import BY_GATEWAY_STATUS, GATEWAY_ANSWERS, GatewayAnswer
 from ari_cli.wire.operations import LABELS, Operation
 
 SUCCESS = 200
@@ -27,11 +29,18 @@ class Explanation:
     number: int
     rows: tuple[ErrorRow, ...]
     notes: tuple[str, ...]
+    gateway: GatewayAnswer | None = None
+    """What the number means when a gateway in front of the service answered it."""
 
 
 def known_statuses() -> list[int]:
     """Every HTTP status of the table, 200 included."""
     return sorted({SUCCESS} | {row.http_status for row in ERROR_TABLE})
+
+
+def gateway_statuses() -> list[int]:
+    """Every HTTP status a gateway in front of the service is known to answer."""
+    return sorted(answer.http_status for answer in GATEWAY_ANSWERS)
 
 
 def known_codes() -> list[int]:
@@ -89,14 +98,22 @@ def explain(number: int) -> Explanation | None:
     if number == SUCCESS:
         return Explanation(number, (), (SUCCESS_NOTE,))
     rows = rows_for(number)
+    gateway = BY_GATEWAY_STATUS.get(number)
+    if gateway is not None and not rows:
+        note = f"HTTP {number} is not in the spec's error table: the service's own errors do not use it"
+        return Explanation(number, (), (note,), gateway)
     if not rows:
         return None
-    return Explanation(number, tuple(rows), tuple(_notes(number, rows)))
+    notes = _notes(number, rows)
+    if gateway is not None:
+        notes.append(f"an HTTP {number} whose body is not the service's JSON comes from a gateway in front of it")
+    return Explanation(number, tuple(rows), tuple(notes), gateway)
 
 
 def unknown_message(text: str) -> str:
     """Why `text` cannot be explained, with the numbers that can."""
     statuses = ", ".join(map(str, known_statuses()))
     codes = ", ".join(map(str, known_codes()))
+    gateways = ", ".join(map(str, gateway_statuses()))
     what = "is not in the spec's error table" if text.strip().isdigit() else "is not an HTTP status or a body code"
-    return f"{text!r} {what}; known HTTP statuses: {statuses}; known body codes: {codes}"
+    return f"{text!r} {what}; known HTTP statuses: {statuses}; known body codes: {codes}; gateway answers: {gateways}"

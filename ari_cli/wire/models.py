@@ -11,7 +11,16 @@ import datetime as dt
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    ValidationError,
+    model_validator,
+)
 
 # Re-exported: these live in a module without pydantic, light enough for start-up and dry runs.
 from ari_cli.wire.operations import ACTIONS as ACTIONS
@@ -185,6 +194,56 @@ BODY_MODELS: dict[Operation, type[ThresholdBody] | type[MaxAdvBody] | type[Polic
     Operation.MAXADV: MaxAdvBody,
     Operation.POLICY: PolicyBody,
 }
+
+RECORD_MODELS: dict[Operation, type[ThresholdRecord] | type[MaxAdvRecord]] = {
+    Operation.THRESHOLD: ThresholdRecord,
+    Operation.MAXADV: MaxAdvRecord,
+}
+
+
+def field_problems(document: dict[str, Any], operation: Operation) -> list[str]:
+    """What is wrong with a body's fields, each as `data[0].threshold: missing`; empty when none.
+
+    On the wire every field of the spec is required, although the models default `action` and
+    `minmaxmessagetype` for building bodies: presence is checked first.
+    """
+    body_model = BODY_MODELS[operation]
+    problems = [f"{name}: missing" for name in body_model.model_fields if name not in document]
+    record_model = RECORD_MODELS.get(operation)
+    data = document.get("data")
+    records = data if isinstance(data, list) else [data] if isinstance(data, dict) else []
+    for index, record in enumerate(records):
+        where = f"data[{index}]" if isinstance(data, list) else "data"
+        if record_model is not None and isinstance(record, dict):
+            problems += [f"{where}.{name}: missing" for name in record_model.model_fields if name not in record]
+    try:
+        body_model.model_validate(document)
+    except ValidationError as invalid:
+        for error in invalid.errors():
+            found = _located(document, error["loc"])
+            if found is not None:
+                said = "missing" if error["type"] == "missing" else error["msg"].removeprefix("Value error, ")
+                problems.append(f"{found or 'the body'}: {said}")
+    return list(dict.fromkeys(problems))
+
+
+def _located(document: Any, loc: tuple[int | str, ...]) -> str | None:
+    """`data[0].threshold` for a pydantic location; None for an error of a union's branch the value is not."""
+    where = ""
+    value = document
+    for position, part in enumerate(loc):
+        last = position == len(loc) - 1
+        if isinstance(part, int):
+            if not isinstance(value, list) or part >= len(value):
+                return None
+            where, value = f"{where}[{part}]", value[part]
+        elif "[" in part or part[:1].isupper():
+            # A union's tag (`list[ThresholdRecord]`, `ThresholdRecord`); the spec's fields are lower case.
+            if part.startswith("list[") != isinstance(value, list):
+                return None
+        elif isinstance(value, dict) and (part in value or last):
+            where, value = f"{where}.{part}" if where else part, value.get(part)
+    return where
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

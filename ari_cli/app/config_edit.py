@@ -1,0 +1,118 @@
+"""What `ari-cli config set|get|delete` do: change one setting of a profile without retyping the rest."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from ari_cli.app.config import env_name, key_file, secret, segment, tuning_check
+from ari_cli.app.options import ConfigEdit
+from ari_cli.config.edit import delete_profile, existing_profile, set_value
+from ari_cli.config.file import PROFILE_KEYS, TUNING_DEFAULTS, display
+from ari_cli.config.secrets import mask, remember
+from ari_cli.config.settings import DEFAULT_SEGMENT, ConnectionFlags, check_base_url, check_source_id, config_location
+from ari_cli.config.settings import profile_choice as chosen_profile
+from ari_cli.exits import AriError, ConfigError, UsageProblem
+from ari_cli.render.printable import echo_err
+
+CHECKS: dict[str, Callable[[str], Any]] = {
+    "base_url": check_base_url,
+    "source_id": check_source_id,
+    "api_key_file": key_file,
+    "api_key_env": env_name,
+    "path_segment": segment,
+    **{key: tuning_check(key) for key in TUNING_DEFAULTS},
+}
+DEFAULTS: dict[str, Any] = {"path_segment": DEFAULT_SEGMENT, **TUNING_DEFAULTS}
+
+
+def _where(request: ConfigEdit) -> tuple[Path, str]:
+    flags = ConnectionFlags(profile=request.profile, config=request.config)
+    path, _ = config_location(flags, os.environ)
+    return path, chosen_profile(flags, os.environ)[0]
+
+
+def _known(key: str | None) -> str:
+    if key not in PROFILE_KEYS:
+        raise UsageProblem(f"{key!r} is not a setting of a profile", f"a profile takes: {', '.join(PROFILE_KEYS)}")
+    return key
+
+
+def _new_key() -> str:
+    """The key, typed at a terminal without echo: it never comes from the command line."""
+    if not sys.stdin.isatty():
+        raise UsageProblem(
+            "no terminal to ask for the key at",
+            "point the profile at a file or a variable instead: ari-cli config set api_key_file PATH, "
+            "or ari-cli config set api_key_env VAR",
+        )
+    key = secret("API key (typing is hidden)")
+    remember(key)
+    if not key:
+        raise UsageProblem("no key was typed; nothing was changed")
+    return key
+
+
+def set_setting(request: ConfigEdit) -> None:
+    """Check the value as `config init` would, then write it into the profile."""
+    key = _known(request.key)
+    path, profile = _where(request)
+    existing_profile(path, profile)  # before the key is asked for
+    if key == "api_key":
+        if request.value is not None:
+            raise UsageProblem(
+                "the key is never given on the command line, where shells keep it in their history",
+                "run `ari-cli config set api_key` at a terminal to type it hidden, "
+                "or `ari-cli config set api_key_file PATH` to read it from a file",
+            )
+        value: Any = _new_key()
+    elif request.value is None:
+        raise UsageProblem(f"give the value: ari-cli config set {key} VALUE")
+    else:
+        try:
+            value = CHECKS[key](request.value.strip())
+        except (AriError, ValueError) as problem:
+            said = str(getattr(problem, "message", problem))
+            raise UsageProblem(said if said.startswith(key) else f"{key}: {said}") from None
+        value = str(value) if isinstance(value, Path) else value
+    replaced = set_value(path, profile, key, value)
+    was = ", ".join(f"{k} = {_shown(k, v)}" for k, v in replaced.items())
+    typer.echo(
+        f"Set {key} = {_shown(key, value)} in profile {profile!r} of {display(path)}"
+        + (f" (was {was})." if was else ".")
+    )
+
+
+def _shown(key: str, value: Any) -> Any:
+    return mask(value) if key == "api_key" else f"{value:g}" if isinstance(value, float) else value
+
+
+def get_setting(request: ConfigEdit) -> None:
+    """The profile's value (the key masked), or the default; exit 4 when it has neither."""
+    key = _known(request.key)
+    path, profile = _where(request)
+    _, values = existing_profile(path, profile)
+    if key in values:
+        typer.echo(_shown(key, values[key]))
+        return
+    if key in DEFAULTS:
+        echo_err(f"{key} is not set in profile {profile!r}; its default:")
+        typer.echo(_shown(key, DEFAULTS[key]))
+        return
+    raise ConfigError(
+        f"{key} is not set in profile {profile!r} of {display(path)}",
+        f"set it with: ari-cli config set {key} VALUE --profile {profile}",
+    )
+
+
+def delete(request: ConfigEdit) -> None:
+    """Remove the profile named by `request.key`, keeping the rest of the file."""
+    path, _ = _where(request)
+    name = request.key or ""
+    delete_profile(path, name)
+    typer.echo(f"Deleted profile {name!r} from {display(path)}.")

@@ -1,0 +1,183 @@
+"""`config set|get|delete`: one setting changed without retyping the rest; TAB completes profiles and runs."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ari_cli.config.settings import ConnectionFlags, resolve_settings
+from tests.helpers import invoke, sandbox_env
+from tests.terminal import converse
+
+KEY = "prod-key-9f8e7d6c5b4a"
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+posix_only = pytest.mark.skipif(os.name == "nt", reason="POSIX terminals")
+
+TEAM = """# The team's settings.
+[profiles.default]
+base_url = "https://push.example.com"
+source_id = "cpbA1"
+api_key_env = "MY_ARI_KEY"
+batch_size = 20
+
+# Staging: a test account.
+[profiles.staging]
+base_url = "https://staging.example.com"
+source_id = "cpbB2"
+api_key_env = "STAGING_KEY"
+"""
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(TEAM, encoding="utf-8")
+    path.chmod(0o600)
+    return path
+
+
+def settings(config: Path, profile: str = "default") -> dict[str, object]:
+    found = resolve_settings(ConnectionFlags(config=config, profile=profile), {"MY_ARI_KEY": "k" * 12})
+    return {name: sourced.value for name, sourced in found.values.items()}
+
+
+def test_set_changes_one_setting_and_keeps_the_rest_of_the_file(config: Path) -> None:
+    result = invoke(["config", "set", "retries", "5", "--config", str(config), "--profile", "staging"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f"Set retries = 5 in profile 'staging' of {config}.\n"
+    text = config.read_text()
+    assert text.startswith("# The team's settings.\n[profiles.default]\n") and "# Staging: a test account." in text
+    assert settings(config, "staging")["retries"] == 5
+    assert settings(config, "staging")["base_url"] == "https://staging.example.com"
+    assert settings(config)["batch_size"] == 20  # the other profile untouched
+
+
+def test_set_checks_the_value_as_init_does_and_changes_nothing_when_wrong(config: Path) -> None:
+    for key, value, said in [
+        ("batch_size", "0", "error: batch_size must be a whole number, 1 or more"),
+        ("base_url", "http://push.example.com", "error: base_url: plain http:// is refused"),
+        ("source_id", "xyz", "error: source_id: source id 'xyz' is not of the form cpb"),
+        ("api_key_file", "/no/such/key", "error: api_key_file: cannot read the API key file /no/such/key"),
+        ("colour", "red", "error: 'colour' is not a setting of a profile"),
+    ]:
+        result = invoke(["config", "set", key, value, "--config", str(config)])
+        assert result.exit_code == 2, (key, result.stderr)
+        assert said in result.stderr, result.stderr
+        assert config.read_text() == TEAM
+
+
+def test_the_key_is_never_taken_from_the_command_line(config: Path) -> None:
+    result = invoke(["config", "set", "api_key", KEY, "--config", str(config)])
+    assert result.exit_code == 2
+    assert "error: the key is never given on the command line" in result.stderr
+    assert "config set api_key_file PATH" in result.stderr and KEY not in result.stderr
+    alone = invoke(["config", "set", "api_key", "--config", str(config)], input=KEY + "\n")
+    assert alone.exit_code == 2 and "error: no terminal to ask for the key at" in alone.stderr
+    assert config.read_text() == TEAM
+
+
+@posix_only
+def test_the_key_is_typed_hidden_at_a_terminal_and_replaces_the_other_key_source(config: Path) -> None:
+    code, seen = converse(["config", "set", "api_key", "--config", str(config)], [("API key", KEY)])
+    assert code == 0, seen
+    assert KEY not in seen  # not echoed, and masked in the report
+    assert "Set api_key = prod…5b4a in profile 'default'" in seen and "(was api_key_env = MY_ARI_KEY)" in seen
+    assert settings(config)["api_key"] == KEY
+    assert "MY_ARI_KEY" not in config.read_text().split("[profiles.staging]")[0]
+
+
+def test_set_a_key_file_checks_it_and_drops_the_variable(config: Path, tmp_path: Path) -> None:
+    key_file = tmp_path / "key.txt"
+    key_file.write_text(KEY + "\n")
+    result = invoke(["config", "set", "api_key_file", str(key_file), "--config", str(config)])
+    assert result.exit_code == 0, result.stderr
+    assert "(was api_key_env = MY_ARI_KEY)" in result.stdout
+    assert settings(config)["api_key"] == KEY and KEY not in config.read_text()
+
+
+def test_get_prints_a_setting_its_default_or_says_it_is_missing(config: Path) -> None:
+    got = invoke(["config", "get", "batch_size", "--config", str(config)])
+    assert (got.exit_code, got.stdout, got.stderr) == (0, "20\n", "")
+    default = invoke(["config", "get", "retries", "--config", str(config), "--profile", "staging"])
+    assert (default.exit_code, default.stdout) == (0, "3\n")
+    assert "retries is not set in profile 'staging'; its default:" in default.stderr
+    missing = invoke(["config", "get", "api_key_file", "--config", str(config)])
+    assert missing.exit_code == 4 and missing.stdout == ""
+    assert "error: api_key_file is not set in profile 'default'" in missing.stderr
+    assert "hint: set it with: ari-cli config set api_key_file VALUE --profile default" in missing.stderr
+    nobody = invoke(["config", "get", "base_url", "--config", str(config), "--profile", "prod"])
+    assert nobody.exit_code == 4 and "error: no profile 'prod' in" in nobody.stderr
+    assert "it has default, staging" in nobody.stderr
+
+
+def test_get_masks_a_key_written_in_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text(f'[profiles.default]\nbase_url = "https://x.example.com"\napi_key = "{KEY}"\n')
+    path.chmod(0o600)
+    got = invoke(["config", "get", "api_key", "--config", str(path)])
+    assert got.exit_code == 0 and got.stdout == "prod…5b4a\n" and KEY not in got.stdout + got.stderr
+
+
+def test_delete_removes_one_profile_and_keeps_the_rest(config: Path) -> None:
+    result = invoke(["config", "delete", "staging", "--config", str(config)])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f"Deleted profile 'staging' from {config}.\n"
+    text = config.read_text()
+    assert "[profiles.staging]" not in text and "STAGING_KEY" not in text and text.endswith("\n")
+    assert text.startswith("# The team's settings.\n[profiles.default]")
+    assert settings(config)["batch_size"] == 20
+    again = invoke(["config", "delete", "staging", "--config", str(config)])
+    assert again.exit_code == 4 and "error: no profile 'staging'" in again.stderr
+    assert "hint: create it with: ari-cli config init --profile staging" in again.stderr
+
+
+# --- completion ---------------------------------------------------------------------------------------
+
+needs_bash = pytest.mark.skipif(shutil.which("bash") is None or not (BIN / "ari-cli").exists(), reason="needs bash")
+
+
+def complete(line: str, tmp_path: Path, **env: str) -> list[str]:
+    """What the installed bash completion offers for the last word of `line`."""
+    words = line.split(" ")
+    program = (
+        f"source {ROOT / 'completions' / 'ari-cli.bash'}\n"
+        f"COMP_WORDS=({' '.join(repr(w) for w in words)}); COMP_CWORD={len(words) - 1}\n"
+        "_ari_cli_completion ari-cli\n"
+        'printf "%s\\n" "${COMPREPLY[@]}"\n'
+    )
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("ARI_", "_ARI_", "BASH_ENV"))}
+    path = f"{BIN}{os.pathsep}{base.get('PATH', '')}"
+    done = subprocess.run(
+        ["bash", "--norc", "--noprofile", "-c", program], capture_output=True, text=True, cwd=tmp_path,
+        env={**base, "PATH": path, "HOME": str(tmp_path), **env}, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return [word for word in done.stdout.splitlines() if word]
+
+
+@needs_bash
+def test_tab_after_profile_offers_the_profiles_of_the_file(config: Path, tmp_path: Path) -> None:
+    (tmp_path / "default-file-name.txt").write_text("")
+    line = f"ari-cli threshold push rooms.csv --config {config} --profile "
+    assert complete(line, tmp_path) == ["default", "staging"]
+    assert complete(f"ari-cli config show --config {config} --profile st", tmp_path) == ["staging"]
+    assert complete(f"ari-cli config delete --config {config} s", tmp_path) == ["staging"]
+    assert complete("ari-cli config show --config /no/such.toml --profile ", tmp_path) == []  # nothing printed
+
+
+@needs_bash
+def test_tab_after_history_show_offers_run_numbers(tmp_path: Path, sandbox: object, journal_home: Path) -> None:
+    rooms = tmp_path / "rooms.csv"
+    rooms.write_text("propertyid,roomid,start,end,threshold\nHTL001,DBL,2099-01-01,2099-01-02,4\n")
+    for _ in range(2):
+        assert invoke(["threshold", "push", str(rooms)], env=sandbox_env(sandbox)).exit_code == 0
+    offered = complete("ari-cli history show ", tmp_path, ARI_HOME=str(journal_home))
+    assert offered == ["last", "2", "1"]
+    assert complete("ari-cli history show 2", tmp_path, ARI_HOME=str(journal_home)) == ["2"]
+    assert complete("ari-cli history show ", tmp_path, ARI_HOME=str(tmp_path / "empty")) == []
