@@ -2,8 +2,11 @@
 
 Requests go out with bounded concurrency and rate; transient failures (connection errors,
 timeouts, HTTP 500/502/503/504 and code 408) are retried with capped exponential backoff and
-jitter (stamina), honouring `Retry-After`. A request of several records that fails with a
-record-level error is split in halves and re-sent until each failing record stands alone.
+jitter (stamina), honouring `Retry-After` up to a minute. A request of several records that fails
+with a record-level error is split in halves and re-sent until each failing record stands alone.
+
+Every request is bounded: `timeout` covers connecting, sending, waiting and reading, and an answer
+over `ANSWER_LIMIT` bytes is not read further. A stopped run abandons what is in flight at once.
 """
 
 from __future__ import annotations
@@ -25,8 +28,10 @@ import httpx
 import stamina
 from pydantic import ValidationError
 
+from ari_cli.config.settings import is_loopback
 from ari_cli.exits import ExitCode
 from ari_cli.send.exchange import (
+    ABANDONED,
     INTERRUPTED,
     Exchange,
     Outcome,
@@ -41,8 +46,11 @@ from ari_cli.send.exchange import (
 from ari_cli.wire.errors import BY_STATUS, RECORD_LEVEL_CODES, hint_for, is_retryable, lookup
 from ari_cli.wire.models import REQUEST_HEADERS, PushResponse
 
-RETRY_AFTER_CAP = 300.0
+# The service asks for seconds at most; a longer `Retry-After` would hold a run (and cron) for hours.
+RETRY_AFTER_CAP = 60.0
 RESPONSE_KEPT = 65_536
+# The service answers a few hundred bytes per request; more than this is not its answer.
+ANSWER_LIMIT = 1_048_576
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -102,8 +110,9 @@ def interpret(status: int, content: bytes, retry_after: str | None = None) -> Ou
     return Outcome(status, False, trackingid, errors, transient, wait if transient else None)
 
 
-def _transport_failure(error: httpx.HTTPError, base_url: str, timeout: float) -> Outcome:
-    if isinstance(error, httpx.TimeoutException):
+def _transport_failure(error: httpx.HTTPError | TimeoutError, base_url: str, timeout: float) -> Outcome:
+    timed_out = isinstance(error, httpx.TimeoutException | TimeoutError)
+    if timed_out:
         message = f"no answer from {base_url} within {timeout:g} s"
     elif isinstance(error, httpx.ConnectError):
         message = f"cannot reach {base_url}: {error or 'connection refused'}"
@@ -111,32 +120,88 @@ def _transport_failure(error: httpx.HTTPError, base_url: str, timeout: float) ->
         message = f"the connection to {base_url} broke before an answer ({type(error).__name__})"
     hint = (
         "check the base URL and your network; the request was retried"
-        if not isinstance(error, httpx.TimeoutException)
+        if not timed_out
         else "the service is slow or down; raise --timeout, or try again later"
     )
     return Outcome(None, False, errors=(Problem(None, message, None, hint),), transient=True)
 
 
+class _TooLarge(Exception):
+    def __init__(self, response: httpx.Response, head: bytes) -> None:
+        self.response = response
+        self.head = head
+
+
+async def _read_bounded(response: httpx.Response) -> bytes:
+    """The answer's body, or _TooLarge as soon as it passes ANSWER_LIMIT (decoded bytes: no gzip bomb)."""
+    declared = response.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > ANSWER_LIMIT:
+        raise _TooLarge(response, b"")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        chunks.append(chunk)
+        if size > ANSWER_LIMIT:
+            raise _TooLarge(response, b"".join(chunks)[:RESPONSE_KEPT])
+    return b"".join(chunks)
+
+
+def _too_large(status: int, base_url: str) -> Outcome:
+    message = f"answer too large: {base_url} sent more than {ANSWER_LIMIT // 1_048_576} MiB; the push is not confirmed"
+    hint = "the service's answers are a few hundred bytes; check the base URL, or a proxy in front of the service"
+    return Outcome(status, False, errors=(Problem(None, message, status, hint),))
+
+
 async def _post(client: httpx.AsyncClient, url: str, content: bytes, base_url: str, timeout: float) -> Sent:
-    """POST bytes once; what went over the wire and what it means."""
+    """POST bytes once; what went over the wire and what it means.
+
+    `timeout` bounds the whole request: httpx's own timeout bounds each read, so an answer
+    dripped a byte at a time would otherwise never time out.
+    """
     started = time.monotonic()
     try:
-        response = await client.post(url, content=content, headers=REQUEST_HEADERS)
-    except httpx.HTTPError as error:
+        async with asyncio.timeout(timeout):
+            async with client.stream("POST", url, content=content, headers=REQUEST_HEADERS) as response:
+                body = await _read_bounded(response)
+    except _TooLarge as large:
+        answer = large.response
+        outcome = _too_large(answer.status_code, base_url)
+        trace = Trace(
+            "POST", url, tuple(answer.request.headers.items()), content, time.monotonic() - started,
+            answer.status_code, tuple(answer.headers.items()), large.head, error=outcome.errors[0].message,
+        )  # fmt: skip
+        return Sent(trace, outcome)
+    except (httpx.HTTPError, TimeoutError) as error:
         outcome = _transport_failure(error, base_url, timeout)
         headers = tuple(REQUEST_HEADERS.items())
         trace = Trace("POST", url, headers, content, time.monotonic() - started, error=outcome.errors[0].message)
         return Sent(trace, outcome)
     trace = Trace(
         "POST", url, tuple(response.request.headers.items()), content, time.monotonic() - started,
-        response.status_code, tuple(response.headers.items()), response.content,
+        response.status_code, tuple(response.headers.items()), body,
     )  # fmt: skip
-    return Sent(trace, interpret(response.status_code, response.content, response.headers.get("retry-after")))
+    return Sent(trace, interpret(response.status_code, body, response.headers.get("retry-after")))
 
 
-def _client(options: SendOptions, transport: httpx.AsyncBaseTransport | None) -> httpx.AsyncClient:
+def proxy_allowed(url: str) -> bool:
+    """Whether the usual proxy variables may apply: HTTPS to another machine only.
+
+    Through a proxy, plain http carries the key in clear; and loopback is this machine.
+    """
+    parts = urlsplit(url)
+    return parts.scheme == "https" and not is_loopback(parts.hostname or "")
+
+
+def _client(options: SendOptions, transport: httpx.AsyncBaseTransport | None, urls: Sequence[str]) -> httpx.AsyncClient:
     limits = httpx.Limits(max_connections=options.concurrency, max_keepalive_connections=options.concurrency)
-    return httpx.AsyncClient(timeout=options.timeout, limits=limits, transport=transport, follow_redirects=False)
+    # trust_env stays on for SSL_CERT_FILE; a mount without a transport means "no proxy", and these
+    # three replace every proxy the environment can name (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY).
+    direct: dict[str, httpx.AsyncBaseTransport | None] = {"http://": None, "https://": None, "all://": None}
+    mounts = None if all(proxy_allowed(url) for url in urls) else direct
+    return httpx.AsyncClient(
+        timeout=options.timeout, limits=limits, transport=transport, follow_redirects=False, mounts=mounts
+    )
 
 
 class _Transient(Exception):
@@ -183,21 +248,50 @@ class Sender:
         self.gate = asyncio.Semaphore(options.concurrency)
         self.pacer = _Pacer(options.rate)
         self.stopped = False
-        self.in_flight = 0
+        self.flying: set[int] = set()  # ids of the exchanges whose try is on the wire
+        self.last: dict[int, Outcome] = {}  # each exchange's last answered try
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def in_flight(self) -> int:
+        return len(self.flying)
 
     def stop(self) -> None:
-        """Send nothing new and retry nothing; what is in flight finishes within its timeout."""
+        """Send nothing new, retry nothing, and abandon what is in flight or waiting, at once."""
         self.stopped = True
+        for task in self.tasks:
+            task.cancel()
 
     async def run(self, first: Sequence[Exchange]) -> list[Exchange]:
         self.exchanges.extend(first)
         async with asyncio.TaskGroup() as group:
             for exchange in first:
-                group.create_task(self._deliver(exchange, group))
+                self._start(exchange, group)
         return sorted(self.exchanges, key=lambda e: e.id)
 
+    def _start(self, exchange: Exchange, group: asyncio.TaskGroup) -> None:
+        task = group.create_task(self._deliver(exchange, group))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        if self.stopped:
+            task.cancel()
+
+    def _abandoned(self, exchange: Exchange) -> Outcome:
+        """What a try cut short by a stop comes to: its request may or may not have arrived."""
+        if exchange.id in self.flying:
+            self.flying.discard(exchange.id)
+            return Outcome(None, False, errors=(ABANDONED,), transient=True)
+        if exchange.id in self.last:
+            return self.last[exchange.id]  # it was waiting to be tried again after this
+        return Outcome(None, False, errors=(INTERRUPTED,), sent=False)
+
     async def _deliver(self, exchange: Exchange, group: asyncio.TaskGroup) -> None:
-        outcome = await self._with_retries(exchange)
+        try:
+            outcome = await self._with_retries(exchange)
+        except asyncio.CancelledError:
+            if not self.stopped:
+                raise
+            outcome = self._abandoned(exchange)
         exchange.outcome = outcome
         first = outcome.errors[0] if outcome.errors else None
         if not outcome.success and len(exchange.records) > 1 and first and first.code in RECORD_LEVEL_CODES:
@@ -213,7 +307,7 @@ class Sender:
             exchange.children = tuple(c.id for c in children)
             self.watch.answered(exchange, children)
             for child in children:
-                group.create_task(self._deliver(child, group))
+                self._start(child, group)
             return
         self.watch.answered(exchange, ())
         self.watch.final(exchange)
@@ -241,13 +335,12 @@ class Sender:
                 return Outcome(None, False, errors=(INTERRUPTED,), sent=False)
             exchange.attempts += 1
             self.watch.sending(exchange)
-            self.in_flight += 1
-            try:
-                sent = await _post(
-                    self.client, exchange.url, encode(exchange.body), self.route.base_url, self.options.timeout
-                )
-            finally:
-                self.in_flight -= 1
+            self.flying.add(exchange.id)
+            sent = await _post(
+                self.client, exchange.url, encode(exchange.body), self.route.base_url, self.options.timeout
+            )
+            self.flying.discard(exchange.id)
+            self.last[exchange.id] = sent.outcome
             exchange.seconds += sent.trace.seconds
             answer = sent.trace.response_body[:RESPONSE_KEPT].decode("utf-8", "replace")
             exchange.response = answer if sent.trace.status is not None else sent.trace.error
@@ -265,8 +358,8 @@ def send_all(
 ) -> tuple[list[Exchange], bool]:
     """Send the planned exchanges until every record has its final answer; and whether the run was stopped.
 
-    `interruptible`: SIGINT or SIGTERM stops new requests and lets those in flight finish; a
-    second one ends the process at once (the journal is already written up to that instant).
+    `interruptible`: SIGINT or SIGTERM stops the run at once: nothing new goes out, and requests in
+    flight or waiting for a retry are abandoned (not confirmed). A second one ends the process.
     """
 
     # Without structlog, stamina logs each retry as a bare "stamina.retry_scheduled" line on stderr;
@@ -274,7 +367,7 @@ def send_all(
     stamina.instrumentation.set_on_retry_hooks([])
 
     async def go() -> tuple[list[Exchange], bool]:
-        async with _client(options, transport) as client:
+        async with _client(options, transport, [route.base_url]) as client:
             sender = Sender(route, options, client, watch)
             with _stop_on_signals(sender, interruptible):
                 exchanges = await sender.run(first)
@@ -319,7 +412,7 @@ def send_raw(
 
     async def go() -> list[Sent]:
         sent: list[Sent] = []
-        async with _client(options, transport) as client:
+        async with _client(options, transport, [url for url, _ in posts]) as client:
             for url, content in posts:
                 parts = urlsplit(url)
                 one = await _post(client, url, content, f"{parts.scheme}://{parts.netloc}", options.timeout)
