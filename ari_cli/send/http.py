@@ -22,12 +22,14 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from urllib.parse import urlsplit
 
 import httpx
 import stamina
 from pydantic import ValidationError
 
+from ari_cli.config.secrets import scrub
 from ari_cli.config.settings import is_loopback
 from ari_cli.exits import ExitCode
 from ari_cli.send.exchange import (
@@ -79,7 +81,18 @@ def _unworded(code: int | None, status: int) -> str:
 
 
 def interpret(status: int, content: bytes, retry_after: str | None = None) -> Outcome:
-    """Read an HTTP answer: meaning from the body code, the status beside it; never guess success."""
+    """Read an HTTP answer: meaning from the body code, the status beside it; never guess success.
+
+    A key the service echoes (in a tracking id or a message) is masked here, before any output,
+    report or journal row can hold it.
+    """
+    outcome = _meaning(status, content, retry_after)
+    trackingid = None if outcome.trackingid is None else scrub(outcome.trackingid)
+    errors = tuple(replace(e, message=scrub(e.message)) for e in outcome.errors)
+    return replace(outcome, trackingid=trackingid, errors=errors)
+
+
+def _meaning(status: int, content: bytes, retry_after: str | None) -> Outcome:
     wait = _retry_after(retry_after)
     try:
         data = json.loads(content) if content.strip() else None
@@ -342,7 +355,7 @@ class Sender:
             self.flying.discard(exchange.id)
             self.last[exchange.id] = sent.outcome
             exchange.seconds += sent.trace.seconds
-            answer = sent.trace.response_body[:RESPONSE_KEPT].decode("utf-8", "replace")
+            answer = scrub(sent.trace.response_body[:RESPONSE_KEPT].decode("utf-8", "replace"))
             exchange.response = answer if sent.trace.status is not None else sent.trace.error
         self.watch.trace(sent.trace)
         return sent.outcome
