@@ -195,6 +195,7 @@ class SandboxOptions(NamedTuple):
     fail_rate: float = 0.0
     seed: int | None = None
     today: str | None = None
+    remote_faults: bool = False
 
 
 class FindRequest(NamedTuple):

@@ -29,6 +29,13 @@ def sandbox(
     today: Annotated[
         str | None, typer.Option(metavar="YYYY-MM-DD", help="Date before which start dates are refused.")
     ] = None,
+    allow_remote_faults: Annotated[
+        bool,
+        typer.Option(
+            "--allow-remote-faults",
+            help="Let other machines queue faults at /_sandbox/faults (loopback only by default).",
+        ),
+    ] = False,
 ) -> None:
     """Run a local emulator of the push service on loopback, until Ctrl-C.
 
@@ -53,4 +60,5 @@ def sandbox(
 
         ari-cli sandbox --port 9000 --latency 20-200 --fail-rate 0.1 --seed 7
     """
-    application.run_sandbox(SandboxOptions(host, port, fixtures, latency, fail_rate, seed, today))
+    options = SandboxOptions(host, port, fixtures, latency, fail_rate, seed, today, allow_remote_faults)
+    application.run_sandbox(options)
