@@ -75,7 +75,7 @@ ChangedOnly = Annotated[bool, typer.Option("--changed-only", help="Send only the
 DataForm = Annotated[Form, typer.Option("--data-form", help="data (and cancellation) as a list, or a single object, one record per request.", rich_help_panel=_PLAN)]
 Concurrency = Annotated[int, typer.Option("--concurrency", min=_RANGE["concurrency"][0], max=_RANGE["concurrency"][1], metavar="N", help="Requests in flight at once.", rich_help_panel=_SEND)]
 Rate = Annotated[float, typer.Option("--rate", min=_RANGE["rate"][0], max=_RANGE["rate"][1], metavar="R", help="At most R requests per second (0 = no limit).", rich_help_panel=_SEND)]
-Timeout = Annotated[float, typer.Option("--timeout", min=_RANGE["timeout"][0], max=_RANGE["timeout"][1], metavar="S", help="Seconds for one request.", rich_help_panel=_SEND)]
+Timeout = Annotated[float, typer.Option("--timeout", min=_RANGE["timeout"][0], max=_RANGE["timeout"][1], metavar="S", help="Seconds for one whole request: connecting, sending, waiting and reading the answer.", rich_help_panel=_SEND)]
 Retries = Annotated[int, typer.Option("--retries", min=_RANGE["retries"][0], max=_RANGE["retries"][1], metavar="N", help="Further tries after a transient failure.", rich_help_panel=_SEND)]
 Sandbox = Annotated[bool, typer.Option("--sandbox", help="Start the built-in emulator in-process and push to it.", rich_help_panel=_CONN)]
 Profile = Annotated[str | None, typer.Option("--profile", metavar="NAME", help="Profile of the config file. \\[env: ARI_PROFILE] \\[default: default]", show_default=False, rich_help_panel=_CONN)]

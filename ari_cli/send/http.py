@@ -17,11 +17,12 @@ import email.utils
 import json
 import os
 import signal
+import ssl
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from dataclasses import replace
 from urllib.parse import urlsplit
 
@@ -206,15 +207,41 @@ def proxy_allowed(url: str) -> bool:
     return parts.scheme == "https" and not is_loopback(parts.hostname or "")
 
 
-def _client(options: SendOptions, transport: httpx.AsyncBaseTransport | None, urls: Sequence[str]) -> httpx.AsyncClient:
-    limits = httpx.Limits(max_connections=options.concurrency, max_keepalive_connections=options.concurrency)
+def _client(
+    options: SendOptions,
+    transport: httpx.AsyncBaseTransport | None,
+    urls: Sequence[str],
+    connections: int | None = None,
+    tls: ssl.SSLContext | None = None,
+) -> httpx.AsyncClient:
+    size = options.concurrency if connections is None else connections
+    limits = httpx.Limits(max_connections=size, max_keepalive_connections=size)
     # trust_env stays on for SSL_CERT_FILE; a mount without a transport means "no proxy", and these
     # three replace every proxy the environment can name (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY).
     direct: dict[str, httpx.AsyncBaseTransport | None] = {"http://": None, "https://": None, "all://": None}
     mounts = None if all(proxy_allowed(url) for url in urls) else direct
     return httpx.AsyncClient(
-        timeout=options.timeout, limits=limits, transport=transport, follow_redirects=False, mounts=mounts
-    )
+        verify=True if tls is None else tls, timeout=options.timeout, limits=limits, transport=transport,
+        follow_redirects=False, mounts=mounts,
+    )  # fmt: skip
+
+
+@asynccontextmanager
+async def _slots(
+    options: SendOptions, transport: httpx.AsyncBaseTransport | None, url: str
+) -> AsyncIterator[asyncio.Queue[httpx.AsyncClient]]:
+    """One client of one connection per request in flight, taken from a queue and given back.
+
+    httpcore looks through every connection of a pool for each request; with one pool of N
+    connections that scan, not the service, bounded a run at high concurrency. One TLS context
+    is shared: building one per client would cost more than the scan saved.
+    """
+    tls = httpx.create_ssl_context(trust_env=True)
+    free: asyncio.Queue[httpx.AsyncClient] = asyncio.Queue()
+    async with AsyncExitStack() as stack:
+        for _ in range(options.concurrency):
+            free.put_nowait(await stack.enter_async_context(_client(options, transport, [url], 1, tls)))
+        yield free
 
 
 class _Transient(Exception):
@@ -251,14 +278,17 @@ class Sender:
     """Sends a run's requests and splits record-level failures; returns every exchange."""
 
     def __init__(
-        self, route: Route, options: SendOptions, client: httpx.AsyncClient, watch: Watcher | None = None
+        self,
+        route: Route,
+        options: SendOptions,
+        clients: asyncio.Queue[httpx.AsyncClient],
+        watch: Watcher | None = None,
     ) -> None:
         self.route = route
         self.options = options
-        self.client = client
+        self.clients = clients  # also the bound on requests in flight: one each
         self.watch = watch or Watcher()
         self.exchanges: list[Exchange] = []
-        self.gate = asyncio.Semaphore(options.concurrency)
         self.pacer = _Pacer(options.rate)
         self.stopped = False
         self.flying: set[int] = set()  # ids of the exchanges whose try is on the wire
@@ -342,21 +372,22 @@ class Sender:
         raise AssertionError("stamina ends with a return or the last exception")  # pragma: no cover
 
     async def _once(self, exchange: Exchange) -> Outcome:
-        async with self.gate:
+        client = await self.clients.get()
+        try:
             await self.pacer.wait()
             if self.stopped:
                 return Outcome(None, False, errors=(INTERRUPTED,), sent=False)
             exchange.attempts += 1
             self.watch.sending(exchange)
             self.flying.add(exchange.id)
-            sent = await _post(
-                self.client, exchange.url, encode(exchange.body), self.route.base_url, self.options.timeout
-            )
+            sent = await _post(client, exchange.url, encode(exchange.body), self.route.base_url, self.options.timeout)
             self.flying.discard(exchange.id)
             self.last[exchange.id] = sent.outcome
             exchange.seconds += sent.trace.seconds
             answer = scrub(sent.trace.response_body[:RESPONSE_KEPT].decode("utf-8", "replace"))
             exchange.response = answer if sent.trace.status is not None else sent.trace.error
+        finally:
+            self.clients.put_nowait(client)
         self.watch.trace(sent.trace)
         return sent.outcome
 
@@ -380,8 +411,8 @@ def send_all(
     stamina.instrumentation.set_on_retry_hooks([])
 
     async def go() -> tuple[list[Exchange], bool]:
-        async with _client(options, transport, [route.base_url]) as client:
-            sender = Sender(route, options, client, watch)
+        async with _slots(options, transport, route.base_url) as clients:
+            sender = Sender(route, options, clients, watch)
             with _stop_on_signals(sender, interruptible):
                 exchanges = await sender.run(first)
             return exchanges, sender.stopped
