@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from ari_cli.sandbox import Sandbox
-from ari_cli.send.http import RETRY_AFTER_CAP, interpret
+from ari_cli.send.answers import RETRY_AFTER_CAP, interpret
 from tests.conftest import PINNED_TODAY
 from tests.misbehaving import answer, drip, flood, misbehaving, stall
 from tests.test_faults import clean_env, rooms, run_cli

@@ -12,9 +12,6 @@ over `ANSWER_LIMIT` bytes is not read further. A stopped run abandons what is in
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
-import email.utils
-import json
 import os
 import signal
 import ssl
@@ -23,16 +20,15 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
-from dataclasses import replace
 from urllib.parse import urlsplit
 
 import httpx
 import stamina
-from pydantic import ValidationError
 
 from ari_cli.config.secrets import scrub
 from ari_cli.config.settings import is_loopback
 from ari_cli.exits import ExitCode
+from ari_cli.send.answers import ANSWER_LIMIT, interpret, too_large
 from ari_cli.send.exchange import (
     ABANDONED,
     INTERRUPTED,
@@ -46,82 +42,10 @@ from ari_cli.send.exchange import (
     Watcher,
     encode,
 )
-from ari_cli.wire.errors import BY_STATUS, RECORD_LEVEL_CODES, hint_for, is_retryable, lookup
-from ari_cli.wire.models import REQUEST_HEADERS, PushResponse
+from ari_cli.wire.errors import RECORD_LEVEL_CODES
+from ari_cli.wire.models import REQUEST_HEADERS
 
-# The service asks for seconds at most; a longer `Retry-After` would hold a run (and cron) for hours.
-RETRY_AFTER_CAP = 60.0
 RESPONSE_KEPT = 65_536
-# The service answers a few hundred bytes per request; more than this is not its answer.
-ANSWER_LIMIT = 1_048_576
-
-
-def _retry_after(value: str | None) -> float | None:
-    if not value:
-        return None
-    value = value.strip()
-    if value.isdigit():
-        return min(float(value), RETRY_AFTER_CAP)
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    delay = (when - dt.datetime.now(dt.UTC)).total_seconds()
-    return min(max(delay, 0.0), RETRY_AFTER_CAP)
-
-
-def _snippet(content: bytes) -> str:
-    text = content[:120].decode("utf-8", "replace")
-    return " ".join(text.split()) + ("…" if len(content) > 120 else "")
-
-
-def _unworded(code: int | None, status: int) -> str:
-    """What an error entry without a message means, from the spec's table where its code is there."""
-    row = lookup(code, status)
-    return f"{row.message} (the answer gave no message)" if row else "the answer gave no message"
-
-
-def interpret(status: int, content: bytes, retry_after: str | None = None) -> Outcome:
-    """Read an HTTP answer: meaning from the body code, the status beside it; never guess success.
-
-    A key the service echoes (in a tracking id or a message) is masked here, before any output,
-    report or journal row can hold it.
-    """
-    outcome = _meaning(status, content, retry_after)
-    trackingid = None if outcome.trackingid is None else scrub(outcome.trackingid)
-    errors = tuple(replace(e, message=scrub(e.message)) for e in outcome.errors)
-    return replace(outcome, trackingid=trackingid, errors=errors)
-
-
-def _meaning(status: int, content: bytes, retry_after: str | None) -> Outcome:
-    wait = _retry_after(retry_after)
-    try:
-        data = json.loads(content) if content.strip() else None
-        response = PushResponse.model_validate(data) if isinstance(data, dict) else None
-    except (ValueError, RecursionError, ValidationError):  # RecursionError: an answer nested too deeply
-        response = None
-    if response is not None and status == 200 and response.success is True:
-        return Outcome(status, True, response.trackingid)
-    row = BY_STATUS.get(status)
-    if response is not None and response.errors:
-        errors = tuple(
-            Problem(e.code, e.message or _unworded(e.code, status), status, hint_for(e.code, status))
-            for e in response.errors
-        )
-        trackingid = response.trackingid
-    else:
-        trackingid = response.trackingid if response is not None else None
-        if response is not None:
-            said = f"success {json.dumps(response.success)} and no errors"
-        elif content.strip():
-            said = f"a body that is not the service's JSON: {_snippet(content)!r}"
-        else:
-            said = "an empty body"
-        meaning = f" ({row.message})" if row else ""
-        message = f"HTTP {status}{meaning} with {said}; the push is not confirmed"
-        errors = (Problem(None, message, status, row.hint if row else None),)
-    transient = is_retryable(errors[0].code, status)
-    return Outcome(status, False, trackingid, errors, transient, wait if transient else None)
 
 
 def _transport_failure(error: httpx.HTTPError | TimeoutError, base_url: str, timeout: float) -> Outcome:
@@ -161,12 +85,6 @@ async def _read_bounded(response: httpx.Response) -> bytes:
     return b"".join(chunks)
 
 
-def _too_large(status: int, base_url: str) -> Outcome:
-    message = f"answer too large: {base_url} sent more than {ANSWER_LIMIT // 1_048_576} MiB; the push is not confirmed"
-    hint = "the service's answers are a few hundred bytes; check the base URL, or a proxy in front of the service"
-    return Outcome(status, False, errors=(Problem(None, message, status, hint),))
-
-
 async def _post(client: httpx.AsyncClient, url: str, content: bytes, base_url: str, timeout: float) -> Sent:
     """POST bytes once; what went over the wire and what it means.
 
@@ -180,7 +98,7 @@ async def _post(client: httpx.AsyncClient, url: str, content: bytes, base_url: s
                 body = await _read_bounded(response)
     except _TooLarge as large:
         answer = large.response
-        outcome = _too_large(answer.status_code, base_url)
+        outcome = too_large(answer.status_code, base_url)
         trace = Trace(
             "POST", url, tuple(answer.request.headers.items()), content, time.monotonic() - started,
             answer.status_code, tuple(answer.headers.items()), large.head, error=outcome.errors[0].message,
