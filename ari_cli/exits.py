@@ -42,3 +42,9 @@ class UsageProblem(AriError):
     """Options that contradict each other or cannot be honoured."""
 
     exit_code = ExitCode.USAGE
+
+
+class Interrupted(AriError):
+    """Ctrl-C or SIGTERM; the message says what was and was not sent."""
+
+    exit_code = ExitCode.INTERRUPTED

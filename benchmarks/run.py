@@ -309,6 +309,49 @@ def sandbox_holds(requests: int, concurrency: int) -> list[Figure]:
     ]
 
 
+def push_throughput(requests: int, concurrencies: tuple[int, ...]) -> list[Figure]:
+    """ari-cli's own requests per second against `ari-cli sandbox --latency 0`, journal on:
+    one record per request, so that the figure is the sender's (and the journal's), not the service's."""
+    import socket
+
+    rooms = ("DBL", "TWN", "SGL", "STE")
+    rows = [(room, START + dt.timedelta(days=i // len(rooms))) for i, room in enumerate(rooms * (requests // 4))]
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [CLI, "sandbox", "--port", str(port), "--latency", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    )
+    figures: list[Figure] = []
+    rates: dict[int, float] = {}
+    try:
+        assert server.stdout is not None
+        server.stdout.readline()  # the listening line: it is up
+        with tempfile.TemporaryDirectory() as tmp:
+            data = Path(tmp) / "rows.csv"
+            with data.open("w", newline="") as handle:
+                out = csv.writer(handle)
+                out.writerow(["propertyid", "roomid", "date", "threshold"])
+                out.writerows(("HTL001", room, day.isoformat(), i % 10) for i, (room, day) in enumerate(rows))
+            env = {"ARI_BASE_URL": f"http://127.0.0.1:{port}", "ARI_API_KEY": "sandbox-key-0001",
+                   "ARI_SOURCE_ID": "cpbA1", "ARI_HOME": str(Path(tmp) / "home")}  # fmt: skip
+            for concurrency in concurrencies:
+                args = [CLI, "threshold", "push", str(data), "--no-merge", "--batch-size", "1", "--quiet",
+                        "--concurrency", str(concurrency), "--output", "json"]  # fmt: skip
+                seconds, code, _ = run_child(args, env)
+                rates[concurrency] = len(rows) / seconds
+                figures.append(Figure(f"push: {len(rows)} requests at concurrency {concurrency}", rates[concurrency],
+                                      "req/s", "", met=code == 0))  # fmt: skip
+    finally:
+        server.terminate()
+        server.wait(10)
+    if 8 in rates:
+        figures.append(Figure("  at concurrency 8, journal on", rates[8], "req/s", ">= 1500", met=rates[8] >= 1500))
+    if 4 in rates and 32 in rates:
+        figures.append(ratio("  concurrency 32 / concurrency 4", rates[32] / rates[4], ">=", 1.0))
+    return figures
+
+
 # ---------------------------------------------------------------------------------------------
 
 
@@ -334,6 +377,7 @@ def main() -> None:
     figures += latency_hidden(latency_requests, 50)
     figures += instant_start(repeat)
     figures += sandbox_holds(sandbox_requests, 16)
+    figures += push_throughput(sandbox_requests * 2, (4, 8, 32))
     print(f"ari-cli benchmarks ({'quick' if args.quick else 'full'}) on {platform.platform()}, "
           f"{os.cpu_count()} cores, Python {platform.python_version()}")  # fmt: skip
     print(f"{'figure':<52} {'value':>12} {'unit':<6} {'target':<10} met")

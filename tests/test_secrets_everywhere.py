@@ -137,7 +137,7 @@ from ari_cli.cli import main
 async def explode(self, *args, **kwargs):
     raise RuntimeError("unexpected failure holding " + os.environ["ARI_API_KEY"])
 
-httpx.AsyncClient.post = explode
+httpx.AsyncClient.send = explode
 main()
 """
 

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from ari_cli.send.http import _backoff_hook, _Transient, interpret
+from ari_cli.send.answers import interpret
+from ari_cli.send.http import _backoff_hook, _Transient
 from tests.helpers import invoke, sandbox_env
 
 

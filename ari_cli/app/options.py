@@ -199,6 +199,7 @@ class SandboxOptions(NamedTuple):
     """`STATUS[:COUNT]`, in the order given: the next COUNT pushes (no COUNT: every one) get that row."""
     write_fixtures: Path | None = None
     """Write the built-in fixtures there and stop, instead of serving."""
+    remote_faults: bool = False
 
 
 class FindRequest(NamedTuple):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -15,7 +17,7 @@ import typer
 from ari_cli.app.options import ConnectionOptions, InputOptions, OutputOptions, PlanOptions, PushRequest
 from ari_cli.batch import DataForm
 from ari_cli.config.settings import Connection, ConnectionFlags, Settings, resolve_settings
-from ari_cli.exits import ConfigError, UsageProblem
+from ari_cli.exits import ConfigError, Interrupted, UsageProblem
 from ari_cli.inputs import ReadOptions, SourceRow
 from ari_cli.pipeline import Known, Prepared, PushOptions, execute, prepare
 from ari_cli.render import run as render
@@ -136,8 +138,8 @@ class Screen(Watcher):
             render.trace(trace, self.err)
 
     def interrupted(self, in_flight: int) -> None:
-        waiting = f"; waiting for {in_flight} request(s) in flight" if in_flight else ""
-        self.err.print(f"interrupted: sending nothing more{waiting}; press Ctrl-C again to stop at once", markup=False)
+        abandoned = f"; {in_flight} request(s) in flight abandoned, not confirmed" if in_flight else ""
+        self.err.print(f"interrupted: sending nothing more{abandoned}", markup=False)
 
 
 def recorded_options(
@@ -184,6 +186,23 @@ def _open(journal_wanted: bool, warn: Callable[[str], None]) -> tuple[Journal | 
     return journal, None if journal is None else Recorder(journal, warn)
 
 
+@contextmanager
+def nothing_sent_on_interrupt() -> Iterator[None]:
+    """Ctrl-C or SIGTERM while reading and planning: say that nothing was sent, and exit 130.
+
+    SIGTERM would otherwise end the process without a word; the sender sets its own handlers.
+    """
+    main = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGTERM, signal.default_int_handler) if main else None
+    try:
+        yield
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted; nothing was sent") from None
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, before)
+
+
 def push(request: PushRequest) -> None:
     """Run one push (or send) command end to end and exit with the contract's code."""
     settings = settings_for(request.connection, request.given_tuning())
@@ -206,16 +225,17 @@ def push(request: PushRequest) -> None:
         with connected(request.connection, request.plan.today, settings, needed=not options.dry_run) as connection:
             if request.connection.sandbox and connection and not quiet:
                 err.print(f"pushing to the built-in sandbox at {connection.base_url}", markup=False)
-            known = _known(journal, request.operation, connection) if options.changed_only else None
-            prepared = prepare(options, connection, stdin=sys.stdin.buffer, rows=rows, known=known)
-            if not quiet:
-                render.notices(prepared.warnings, err)
-            if recorder is not None and connection is not None and not options.dry_run:
-                recorded = recorded_options(request.plan, request.inputs, request.connection, tuned, options.today)
-                recorder.start(run_start(request.command, request.connection, recorded, options, connection))
-                sending = not prepared.invalid or options.skip_invalid
-                exchanges = prepared.exchanges if sending else []
-                recorder.plan(request.operation, prepared.rows, prepared.plan.records, exchanges)
+            with nothing_sent_on_interrupt():
+                known = _known(journal, request.operation, connection) if options.changed_only else None
+                prepared = prepare(options, connection, stdin=sys.stdin.buffer, rows=rows, known=known)
+                if not quiet:
+                    render.notices(prepared.warnings, err)
+                if recorder is not None and connection is not None and not options.dry_run:
+                    recorded = recorded_options(request.plan, request.inputs, request.connection, tuned, options.today)
+                    recorder.start(run_start(request.command, request.connection, recorded, options, connection))
+                    sending = not prepared.invalid or options.skip_invalid
+                    exchanges = prepared.exchanges if sending else []
+                    recorder.plan(request.operation, prepared.rows, prepared.plan.records, exchanges)
             run = send_recorded(options, prepared, connection, recorder, request.output, err)
     finally:
         if journal is not None:

@@ -54,6 +54,7 @@ def serve(options: SandboxOptions) -> None:
             host=options.host,
             port=options.port,
             max_received=KEEP_RECEIVED,
+            remote_faults=options.remote_faults,
         )
     except FixtureError as problem:
         raise InputError(f"fixtures: {problem}", "see ari_cli/sandbox/fixtures.toml for the format") from None

@@ -9,7 +9,7 @@ from typing import TypeVar
 import typer
 
 from ari_cli.config.secrets import scrub
-from ari_cli.exits import AriError, ExitCode
+from ari_cli.exits import AriError, ExitCode, Interrupted
 from ari_cli.render.printable import printable
 
 T = TypeVar("T")
@@ -39,7 +39,8 @@ def guarded(call: Callable[[], T]) -> T:
     except (typer.Exit, typer.Abort, typer.TyperException):
         raise
     except AriError as problem:
-        _say(f"error: {problem.message}")
+        # An interrupt is the user's own doing, not an error.
+        _say(problem.message if isinstance(problem, Interrupted) else f"error: {problem.message}")
         if problem.hint:
             _say(f"hint: {problem.hint}")
         raise typer.Exit(int(problem.exit_code)) from None

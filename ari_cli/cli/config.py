@@ -8,6 +8,7 @@ import typer
 from ari_cli import app as application
 from ari_cli.app.options import ConfigEdit, ConfigInit, ConfigShow, ConnectionOptions, ViewFormat
 from ari_cli.cli.completion import complete_profile, complete_setting
+from ari_cli.config.file import TUNING_RANGES as _RANGE
 
 app = typer.Typer(
     name="config",
@@ -150,7 +151,12 @@ def show(
     batch_size: Annotated[
         int | None,
         typer.Option(
-            "--batch-size", min=1, metavar="N", help="Most records in one request.", rich_help_panel=_OVERRIDE
+            "--batch-size",
+            min=_RANGE["batch_size"][0],
+            max=_RANGE["batch_size"][1],
+            metavar="N",
+            help="Most records in one request.",
+            rich_help_panel=_OVERRIDE,
         ),
     ] = None,
     data_form: Annotated[
@@ -162,23 +168,42 @@ def show(
     concurrency: Annotated[
         int | None,
         typer.Option(
-            "--concurrency", min=1, max=64, metavar="N", help="Requests in flight at once.", rich_help_panel=_OVERRIDE
+            "--concurrency",
+            min=_RANGE["concurrency"][0],
+            max=_RANGE["concurrency"][1],
+            metavar="N",
+            help="Requests in flight at once.",
+            rich_help_panel=_OVERRIDE,
         ),
     ] = None,
     rate: Annotated[
         float | None,
-        typer.Option("--rate", min=0, metavar="R", help="At most R requests per second.", rich_help_panel=_OVERRIDE),
+        typer.Option(
+            "--rate",
+            min=_RANGE["rate"][0],
+            max=_RANGE["rate"][1],
+            metavar="R",
+            help="At most R requests per second.",
+            rich_help_panel=_OVERRIDE,
+        ),
     ] = None,
     timeout: Annotated[
         float | None,
-        typer.Option("--timeout", min=0.1, metavar="S", help="Seconds for one request.", rich_help_panel=_OVERRIDE),
+        typer.Option(
+            "--timeout",
+            min=_RANGE["timeout"][0],
+            max=_RANGE["timeout"][1],
+            metavar="S",
+            help="Seconds for one request.",
+            rich_help_panel=_OVERRIDE,
+        ),
     ] = None,
     retries: Annotated[
         int | None,
         typer.Option(
             "--retries",
-            min=0,
-            max=20,
+            min=_RANGE["retries"][0],
+            max=_RANGE["retries"][1],
             metavar="N",
             help="Further tries after a transient failure.",
             rich_help_panel=_OVERRIDE,

@@ -90,8 +90,17 @@ def sandbox(
             show_default=False,
         ),
     ] = None,
+    allow_remote_faults: Annotated[
+        bool,
+        typer.Option(
+            "--allow-remote-faults",
+            help="Let other machines queue faults at /_sandbox/faults (loopback only by default).",
+        ),
+    ] = False,
 ) -> None:
     faults = tuple(fault or ())
     application.run_sandbox(
-        SandboxOptions(host, port, fixtures, latency, fail_rate, seed, today, faults, write_fixtures)
+        SandboxOptions(
+            host, port, fixtures, latency, fail_rate, seed, today, faults, write_fixtures, allow_remote_faults
+        )
     )

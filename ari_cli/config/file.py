@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import os
 import re
 import shlex
@@ -30,6 +31,15 @@ TUNING_DEFAULTS: dict[str, Any] = {
     "rate": 0.0,
     "timeout": 30.0,
     "retries": 3,
+}
+# The range of each tuning number, for flags and profiles alike: finite, so that no run goes unbounded
+# (no timeout at all, a pool of 10**26 connections). The service states no limits of its own.
+TUNING_RANGES: dict[str, tuple[int, int] | tuple[float, float]] = {
+    "batch_size": (1, 1000),
+    "concurrency": (1, 64),
+    "rate": (0.0, 1000.0),
+    "timeout": (0.1, 600.0),
+    "retries": (0, 20),
 }
 KEY_KEYS = ("api_key", "api_key_file", "api_key_env")
 PROFILE_KEYS = ("base_url", "source_id", *KEY_KEYS, "path_segment", *TUNING_DEFAULTS)
@@ -77,6 +87,28 @@ def permission_warning(path: Path) -> str | None:
         return None
     what = "readable" if mode & 0o044 else "writable"
     return f"{display(path)} is {what} by others (mode {mode:o}); run: chmod 600 {shlex.quote(str(path))}"
+
+
+# A key or a config file is a few hundred bytes; the cap keeps /dev/zero or a huge file from filling memory.
+FILE_LIMIT = 1_048_576
+
+
+def read_small(path: Path, what: str) -> bytes:
+    """The bytes of a regular file of at most FILE_LIMIT bytes; a ConfigError naming `what` and the file if not.
+
+    A FIFO or a device would block or never end: the file type is checked before it is opened.
+    OSError (a missing file, no permission) is left to the caller to word.
+    """
+    import stat
+
+    shown = display(path)
+    if not stat.S_ISREG(path.stat().st_mode):
+        raise ConfigError(f"{what} {shown} is not a regular file", f"give the path of a plain file holding the {what}")
+    with path.open("rb") as stream:
+        data = stream.read(FILE_LIMIT + 1)
+    if len(data) > FILE_LIMIT:
+        raise ConfigError(f"{what} {shown} is over 1 MiB", f"a {what} is a few lines; check the path")
+    return data
 
 
 # --- reading the file -------------------------------------------------------------------------
@@ -144,18 +176,15 @@ def _at(path: Path, line: int | None) -> str:
 
 def check_value(key: str, value: Any) -> Any:
     """The value of a profile key, checked; a ValueError says what was expected."""
-    if key in TUNING_DEFAULTS and key != "data_form":
-        number = isinstance(value, int | float) and not isinstance(value, bool)
-        limits = {"batch_size": (1, None), "concurrency": (1, 64), "retries": (0, 20)}
-        if key in limits:
-            low, high = limits[key]
-            if not (number and isinstance(value, int) and value >= low and (high is None or value <= high)):
-                span = f"{low} to {high}" if high is not None else f"{low} or more"
-                raise ValueError(f"a whole number, {span}")
+    if key in TUNING_RANGES:
+        low, high = TUNING_RANGES[key]
+        number = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+        if isinstance(low, int):
+            if not (number and isinstance(value, int) and low <= value <= high):
+                raise ValueError(f"a whole number, {low} to {high}")
             return value
-        low_f = 0.1 if key == "timeout" else 0.0
-        if not (number and value >= low_f):
-            raise ValueError(f"a number, {low_f:g} or more")
+        if not (number and low <= value <= high):
+            raise ValueError(f"a number, {low:g} to {high:g}")
         return float(value)
     if key == "data_form":
         if value not in ("list", "object"):
@@ -201,7 +230,7 @@ def read_config(path: Path) -> ConfigFile:
     import tomllib
 
     try:
-        raw = path.read_bytes()
+        raw = read_small(path, "config file")
     except FileNotFoundError:
         raise ConfigError(
             f"config file {display(path)} does not exist",

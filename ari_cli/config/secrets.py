@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 MASK = "…"
-MIN_SCRUBBED = 6
 
 
 def mask(secret: str | None) -> str:
@@ -28,20 +28,47 @@ def masked_body(body: dict[str, Any]) -> dict[str, Any]:
 
 
 _known: set[str] = set()
+_pattern: re.Pattern[str] | None = None  # every known key in every spelling; rebuilt when one is added
+_by_group: dict[str, str] = {}  # the pattern's group name -> the mask of its key
+
+_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "/": "\\/", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
 def remember(secret: str | None) -> None:
     """Note a key in use, so that `scrub` can hide it from any text, exceptions included."""
-    # Scrubbing a very short key would blank that text everywhere; such keys are masked, not scrubbed.
-    if secret and len(secret) >= MIN_SCRUBBED:
+    global _pattern
+    # Whatever its length: a short key echoed by the service is still the key.
+    if secret and secret not in _known:
         _known.add(secret)
+        _pattern = None
+
+
+def _char(c: str) -> str:
+    """A regex for one character of a key as JSON text may spell it: as is, escaped, or \\uXXXX (any case)."""
+    units = c.encode("utf-16-be")
+    escaped = "".join(f"\\\\u{units[i]:02x}{units[i + 1]:02x}" for i in range(0, len(units), 2))
+    spellings = [re.escape(c), re.sub(r"[a-f]", lambda m: f"[{m.group()}{m.group().upper()}]", escaped)]
+    if c in _JSON_ESCAPES:
+        spellings.append(re.escape(_JSON_ESCAPES[c]))
+    return "(?:" + "|".join(spellings) + ")"
+
+
+def _spelled(secret: str) -> str:
+    return "".join(_char(c) for c in secret)
 
 
 def scrub(text: str) -> str:
-    """Text with every known key replaced by its mask."""
-    for secret in _known:
-        text = text.replace(secret, mask(secret))
-    return text
+    """Text with every known key, in any spelling JSON allows, replaced by its mask."""
+    global _pattern
+    if not _known:
+        return text
+    if _pattern is None:
+        # Longest first, so that a key inside another is not masked half.
+        ordered = sorted(_known, key=len, reverse=True)
+        _pattern = re.compile("|".join(f"(?P<k{i}>{_spelled(k)})" for i, k in enumerate(ordered)))
+        _by_group.clear()
+        _by_group.update({f"k{i}": mask(k) for i, k in enumerate(ordered)})
+    return _pattern.sub(lambda m: _by_group[m.lastgroup or ""], text)
 
 
 # The spec's placeholder for the key: not a secret, shown and sent as written.

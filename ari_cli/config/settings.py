@@ -20,7 +20,9 @@ from ari_cli.config.file import (
     ConfigFile,
     default_config_path,
     display,
+    permission_warning,
     read_config,
+    read_small,
 )
 from ari_cli.config.secrets import mask, remember
 from ari_cli.exits import ConfigError
@@ -144,9 +146,12 @@ def is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
     try:
-        return ipaddress.ip_address(host).is_loopback
+        address = ipaddress.ip_address(host)
     except ValueError:
         return False
+    # ::ffff:127.0.0.1 is how a dual-stack socket names an IPv4 loopback client.
+    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+    return (mapped or address).is_loopback
 
 
 def check_base_url(url: str) -> str:
@@ -173,17 +178,30 @@ def check_source_id(source_id: str, source: str | None = None) -> str:
     return source_id
 
 
+KEY_LIMIT = 256
+
+
+def check_key(key: str, where: str) -> str:
+    """A key of one line and at most KEY_LIMIT characters; anything else is a wrong file or variable."""
+    if any(c in key for c in "\r\n"):
+        raise ConfigError(f"the API key ({where}) has a line break inside", "the key is one line: check the file")
+    if len(key) > KEY_LIMIT:
+        raise ConfigError(f"the API key ({where}) is over {KEY_LIMIT} characters", "check that it holds the key alone")
+    return key
+
+
 def read_key_file(path: Path) -> str:
     """The key held in a file; surrounding whitespace and the final newline do not count."""
+    path = path.expanduser()
     try:
-        key = path.expanduser().read_text(encoding="utf-8").strip()
+        key = read_small(path, "API key file").decode("utf-8").strip()
     except (OSError, UnicodeDecodeError) as problem:
         reason = getattr(problem, "strerror", None) or "not UTF-8 text"
         raise ConfigError(f"cannot read the API key file {display(path)}: {reason}") from None
     if not key:
         raise ConfigError(f"the API key file {display(path)} is empty")
     remember(key)
-    return key
+    return check_key(key, f"file {display(path)}")
 
 
 # --- resolving --------------------------------------------------------------------------------
@@ -229,12 +247,28 @@ def _first(*candidates: tuple[Any, str]) -> Sourced:
     return Sourced(None, NOT_SET)
 
 
+def profile_key_file(profile: Mapping[str, Any], base: Path) -> Path:
+    """The key file a profile names (it has api_key_file)."""
+    # A relative path is taken from the config file's folder, so that cron's working folder does not matter.
+    return base / Path(profile["api_key_file"]).expanduser()
+
+
+def _checked(key: Sourced) -> Sourced:
+    """A key from a variable or a profile, of the key's shape; else the error, kept for when it is used."""
+    if key.problem is not None or not isinstance(key.value, str):
+        return key
+    remember(key.value)
+    try:
+        return Sourced(check_key(key.value, key.source), key.source)
+    except ConfigError as problem:
+        return Sourced(None, key.source, problem)
+
+
 def _profile_key(profile: Mapping[str, Any], where: str, base: Path, env: Mapping[str, str]) -> Sourced:
     if "api_key" in profile:
         return Sourced(profile["api_key"], where)
     if "api_key_file" in profile:
-        # A relative path is taken from the config file's folder, so that cron's working folder does not matter.
-        path = base / Path(profile["api_key_file"]).expanduser()
+        path = profile_key_file(profile, base)
         source = f"{where}, api_key_file {display(path)}"
         try:
             return Sourced(read_key_file(path), source)
@@ -280,16 +314,21 @@ def resolve_settings(
             (profile.get(key), where),
             (DEFAULT_SEGMENT if key == "path_segment" else None, "default"),
         )
+    key_file: Path | None = None
     if flags.api_key_file is not None:
+        key_file = flags.api_key_file.expanduser()
         try:
-            values["api_key"] = Sourced(read_key_file(flags.api_key_file), "flag --api-key-file")
+            values["api_key"] = Sourced(read_key_file(key_file), "flag --api-key-file")
         except ConfigError as problem:
             values["api_key"] = Sourced(None, "flag --api-key-file", problem)
     elif _env(env, "ARI_API_KEY"):
-        values["api_key"] = Sourced(_env(env, "ARI_API_KEY"), "env ARI_API_KEY")
+        values["api_key"] = _checked(Sourced(_env(env, "ARI_API_KEY"), "env ARI_API_KEY"))
     else:
-        values["api_key"] = _profile_key(profile, where, path.parent, env)
+        values["api_key"] = _checked(_profile_key(profile, where, path.parent, env))
+        key_file = profile_key_file(profile, path.parent) if "api_key_file" in profile else None
     remember(values["api_key"].value)
+    warnings = list(config.warnings if config else ())
+    key_warning = permission_warning(key_file) if key_file is not None and values["api_key"].value else None
     for key, default in TUNING_DEFAULTS.items():
         values[key] = _first(
             ((given or {}).get(key), f"flag {FLAGS[key]}"), (profile.get(key), where), (default, "default")
@@ -302,7 +341,7 @@ def resolve_settings(
         profile=name,
         profile_source=name_source,
         profiles=tuple(profiles),
-        warnings=config.warnings if config else (),
+        warnings=(*warnings, *([key_warning] if key_warning else [])),
     )
 
 

@@ -1,8 +1,10 @@
 """The run journal: what each run planned, sent and was told, written as the run goes.
 
 SQLite (standard library, WAL) in the user data folder, or `$ARI_HOME`. A request is recorded
-before it goes out and completed when it is answered, each step committed on its own, so a run
-killed at any instant leaves a journal that says what was and was not acknowledged. The key is
+when it goes out and completed when it is answered; every answer is committed at once, so a run
+killed at any instant leaves a journal that says what was and was not acknowledged. The marks of
+requests going out ride along with the next commit (one commit per request, not two): a run killed
+with `kill -9` may show a request sent without an answer as not sent, which `retry` re-sends alike. The key is
 never stored: bodies carry `sharepost` masked, and every text is scrubbed of known keys.
 """
 
@@ -14,7 +16,7 @@ import json
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -199,18 +201,30 @@ class RowOutcome:
 
 
 class Journal:
-    """One SQLite connection, written from one thread; every method commits what it wrote."""
+    """One SQLite connection, written from one thread; every method commits what it wrote.
+
+    `sending` only notes its mark; the next write commits it with its own.
+    """
 
     def __init__(self, path: Path, db: sqlite3.Connection | None = None) -> None:
         self.path = path
         self.db = db if db is not None else open_database(path)
+        self.going_out: list[tuple[str, str, int, int]] = []
 
     def close(self) -> None:
+        # A run that ended normally has committed everything in `finish`; this is for one that did not.
+        with suppress(sqlite3.Error), self._write():
+            pass
         self.db.close()
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         with self.db:
+            if self.going_out:
+                self.db.executemany(
+                    "UPDATE requests SET state = ?, sent = coalesce(sent, ?) WHERE run = ? AND id = ?", self.going_out
+                )
+                self.going_out.clear()
             yield self.db
 
     def start_run(self, start: RunStart) -> int:
@@ -263,11 +277,7 @@ class Journal:
 
     def sending(self, run: int, request: int) -> None:
         """A try is about to go out: until its answer is recorded, nobody knows whether it arrived."""
-        with self._write() as db:
-            db.execute(
-                "UPDATE requests SET state = ?, sent = coalesce(sent, ?) WHERE run = ? AND id = ?",
-                (SENDING, now(), run, request),
-            )
+        self.going_out.append((SENDING, now(), run, request))
 
     def answered(self, run: int, request: int, answer: Answer, halves: Sequence[RequestEntry] = ()) -> None:
         """A request's answer (after its tries); `halves` replace it when it was split."""

@@ -14,6 +14,7 @@ from types import TracebackType
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from ari_cli.config.settings import is_loopback as _is_loopback
 from ari_cli.sandbox.faults import (
     Chaos,
     Fault,
@@ -82,10 +83,13 @@ class Sandbox:
         max_received: int | None = None,
         max_body: int = MAX_BODY,
         request_timeout: float | None = REQUEST_TIMEOUT,
+        remote_faults: bool = False,
     ) -> None:
         self.fixtures = fixtures if isinstance(fixtures, Fixtures) else load_fixtures(fixtures)
         self.limits = Limits(max_body, request_timeout)
         self.host = host
+        # Faults can hold connections and refuse every push: only this machine may queue them, unless asked.
+        self.remote_faults = remote_faults
         self._requested_port = port
         self._today = dt.date.fromisoformat(today) if isinstance(today, str) else today
         self._chaos = Chaos(parse_latency(latency), fail_rate, seed)
@@ -230,7 +234,7 @@ class Sandbox:
         """The sandbox's answer to one HTTP request (called by the server's threads)."""
         path = urlsplit(exchange.target).path
         if path.startswith(CONTROL_PREFIX):
-            return self._control(exchange.method, path, exchange.body)
+            return self._control(exchange.method, path, exchange.body, exchange.client)
         document = _parse_json(exchange.body)
         match = PUSH_PATH.fullmatch(path)
         if exchange.method != "POST" or match is None:
@@ -284,13 +288,16 @@ class Sandbox:
             self._received.append(received)
         return answer
 
-    def _control(self, method: str, path: str, body: bytes) -> Answer:
+    def _control(self, method: str, path: str, body: bytes, client: str) -> Answer:
         route = (method, path.removeprefix(CONTROL_PREFIX).rstrip("/"))
         if route == ("GET", "state"):
             return json_reply(200, self.state())
         if route == ("POST", "reset"):
             self.reset()
             return json_reply(200, {"reset": True})
+        if route[1] == "faults" and not (self.remote_faults or _is_loopback(client)):
+            message = "faults are queued from this machine only; start the sandbox with --allow-remote-faults"
+            return json_reply(403, {"error": message})
         if route == ("GET", "faults"):
             return json_reply(200, {"pending": self.pending_faults()})
         if route == ("POST", "faults"):

@@ -20,6 +20,7 @@ from ari_cli.sandbox.server import Answer, Drop, Hang, Reply
 from ari_cli.wire.errors import BY_STATUS, ErrorRow, failure_body
 
 RANDOM_FAILURE_STATUSES: tuple[int, ...] = (500, 502, 503, 504, 408)
+# The longest a fault may hold a connection: a control of the sandbox must not tie up its threads for days.
 HANG_CAP_SECONDS = 300.0
 _HTML_PAGE = (
     "<html>\r\n<head><title>{status} {phrase}</title></head>\r\n<body>\r\n"
@@ -115,8 +116,8 @@ def drop_fault() -> Fault:
 
 def hang_fault(seconds: float | None = None) -> Fault:
     """An answer that never comes (until `seconds`, the cap, or the sandbox stops)."""
-    if seconds is not None and seconds < 0:
-        raise ValueError("seconds must not be negative")
+    if seconds is not None and not 0 <= seconds <= HANG_CAP_SECONDS:
+        raise ValueError(f"`seconds` must be 0 to {HANG_CAP_SECONDS:g}")
     return Fault(FaultKind.HANG, seconds=seconds)
 
 

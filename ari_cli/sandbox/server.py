@@ -52,6 +52,7 @@ class Exchange:
     target: str
     headers: dict[str, str]
     body: bytes
+    client: str = "127.0.0.1"  # the address it came from
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +185,7 @@ class _Handler(BaseHTTPRequestHandler):
         if body is None:
             self.close_connection = True
             return
-        exchange = Exchange(self.command, self.path, headers, body)
+        exchange = Exchange(self.command, self.path, headers, body, str(self.client_address[0]))
         responder = self.server.responder
         try:
             answer = responder.answer(exchange)

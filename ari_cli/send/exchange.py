@@ -50,6 +50,8 @@ class Outcome:
 
 INTERRUPTED = Problem(None, "not sent: the run was interrupted before this request went out", None,
                       "run `ari-cli retry RUN` to send what is left (`ari-cli history` shows the run)")  # fmt: skip
+ABANDONED = Problem(None, "not confirmed: the run was interrupted while this request was in flight", None,
+                    "the service may or may not have applied it; `ari-cli retry RUN` sends it again")  # fmt: skip
 
 
 @dataclass
@@ -120,7 +122,7 @@ class Watcher:
         """One HTTP try as it went over the wire."""
 
     def interrupted(self, in_flight: int) -> None:
-        """The run was asked to stop; `in_flight` requests are left to finish."""
+        """The run was asked to stop; `in_flight` requests are abandoned, not confirmed."""
 
 
 class Tee(Watcher):

@@ -2,31 +2,35 @@
 
 Requests go out with bounded concurrency and rate; transient failures (connection errors,
 timeouts, HTTP 500/502/503/504 and code 408) are retried with capped exponential backoff and
-jitter (stamina), honouring `Retry-After`. A request of several records that fails with a
-record-level error is split in halves and re-sent until each failing record stands alone.
+jitter (stamina), honouring `Retry-After` up to a minute. A request of several records that fails
+with a record-level error is split in halves and re-sent until each failing record stands alone.
+
+Every request is bounded: `timeout` covers connecting, sending, waiting and reading, and an answer
+over `ANSWER_LIMIT` bytes is not read further. A stopped run abandons what is in flight at once.
 """
 
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
-import email.utils
-import json
 import os
 import signal
+import ssl
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from urllib.parse import urlsplit
 
 import httpx
 import stamina
-from pydantic import ValidationError
 
+from ari_cli.config.secrets import scrub
+from ari_cli.config.settings import is_loopback
 from ari_cli.exits import ExitCode
+from ari_cli.send.answers import ANSWER_LIMIT, interpret, too_large
 from ari_cli.send.exchange import (
+    ABANDONED,
     INTERRUPTED,
     Exchange,
     Outcome,
@@ -38,76 +42,15 @@ from ari_cli.send.exchange import (
     Watcher,
     encode,
 )
-from ari_cli.wire.errors import BY_STATUS, RECORD_LEVEL_CODES, hint_for, is_retryable, lookup
-from ari_cli.wire.gateway import gateway_answer
-from ari_cli.wire.models import REQUEST_HEADERS, PushResponse
+from ari_cli.wire.errors import RECORD_LEVEL_CODES
+from ari_cli.wire.models import REQUEST_HEADERS
 
-RETRY_AFTER_CAP = 300.0
 RESPONSE_KEPT = 65_536
 
 
-def _retry_after(value: str | None) -> float | None:
-    if not value:
-        return None
-    value = value.strip()
-    if value.isdigit():
-        return min(float(value), RETRY_AFTER_CAP)
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    delay = (when - dt.datetime.now(dt.UTC)).total_seconds()
-    return min(max(delay, 0.0), RETRY_AFTER_CAP)
-
-
-def _snippet(content: bytes) -> str:
-    text = content[:120].decode("utf-8", "replace")
-    return " ".join(text.split()) + ("…" if len(content) > 120 else "")
-
-
-def _unworded(code: int | None, status: int) -> str:
-    """What an error entry without a message means, from the spec's table where its code is there."""
-    row = lookup(code, status)
-    return f"{row.message} (the answer gave no message)" if row else "the answer gave no message"
-
-
-def interpret(status: int, content: bytes, retry_after: str | None = None) -> Outcome:
-    """Read an HTTP answer: meaning from the body code, the status beside it; never guess success."""
-    wait = _retry_after(retry_after)
-    try:
-        data = json.loads(content) if content.strip() else None
-        response = PushResponse.model_validate(data) if isinstance(data, dict) else None
-    except (ValueError, RecursionError, ValidationError):  # RecursionError: an answer nested too deeply
-        response = None
-    if response is not None and status == 200 and response.success is True:
-        return Outcome(status, True, response.trackingid)
-    row = BY_STATUS.get(status)
-    if response is not None and response.errors:
-        errors = tuple(
-            Problem(e.code, e.message or _unworded(e.code, status), status, hint_for(e.code, status))
-            for e in response.errors
-        )
-        trackingid = response.trackingid
-    else:
-        trackingid = response.trackingid if response is not None else None
-        if response is not None:
-            said = f"success {json.dumps(response.success)} and no errors"
-        elif content.strip():
-            said = f"a body that is not the service's JSON: {_snippet(content)!r}"
-        else:
-            said = "an empty body"
-        # Without the service's JSON, a 429 (or 401, 403, 413) is a gateway's answer, not the table's row.
-        gateway = gateway_answer(status, None)
-        known = gateway or row
-        meaning = f" ({known.message})" if known else ""
-        message = f"HTTP {status}{meaning} with {said}; the push is not confirmed"
-        errors = (Problem(None, message, status, known.hint if known else None),)
-    transient = is_retryable(errors[0].code, status)
-    return Outcome(status, False, trackingid, errors, transient, wait if transient else None)
-
-
-def _transport_failure(error: httpx.HTTPError, base_url: str, timeout: float) -> Outcome:
-    if isinstance(error, httpx.TimeoutException):
+def _transport_failure(error: httpx.HTTPError | TimeoutError, base_url: str, timeout: float) -> Outcome:
+    timed_out = isinstance(error, httpx.TimeoutException | TimeoutError)
+    if timed_out:
         message = f"no answer from {base_url} within {timeout:g} s"
     elif isinstance(error, httpx.ConnectError):
         message = f"cannot reach {base_url}: {error or 'connection refused'}"
@@ -115,32 +58,108 @@ def _transport_failure(error: httpx.HTTPError, base_url: str, timeout: float) ->
         message = f"the connection to {base_url} broke before an answer ({type(error).__name__})"
     hint = (
         "check the base URL and your network; the request was retried"
-        if not isinstance(error, httpx.TimeoutException)
+        if not timed_out
         else "the service is slow or down; raise --timeout, or try again later"
     )
     return Outcome(None, False, errors=(Problem(None, message, None, hint),), transient=True)
 
 
+class _TooLarge(Exception):
+    def __init__(self, response: httpx.Response, head: bytes) -> None:
+        self.response = response
+        self.head = head
+
+
+async def _read_bounded(response: httpx.Response) -> bytes:
+    """The answer's body, or _TooLarge as soon as it passes ANSWER_LIMIT (decoded bytes: no gzip bomb)."""
+    declared = response.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > ANSWER_LIMIT:
+        raise _TooLarge(response, b"")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        chunks.append(chunk)
+        if size > ANSWER_LIMIT:
+            raise _TooLarge(response, b"".join(chunks)[:RESPONSE_KEPT])
+    return b"".join(chunks)
+
+
 async def _post(client: httpx.AsyncClient, url: str, content: bytes, base_url: str, timeout: float) -> Sent:
-    """POST bytes once; what went over the wire and what it means."""
+    """POST bytes once; what went over the wire and what it means.
+
+    `timeout` bounds the whole request: httpx's own timeout bounds each read, so an answer
+    dripped a byte at a time would otherwise never time out.
+    """
     started = time.monotonic()
     try:
-        response = await client.post(url, content=content, headers=REQUEST_HEADERS)
-    except httpx.HTTPError as error:
+        async with asyncio.timeout(timeout):
+            async with client.stream("POST", url, content=content, headers=REQUEST_HEADERS) as response:
+                body = await _read_bounded(response)
+    except _TooLarge as large:
+        answer = large.response
+        outcome = too_large(answer.status_code, base_url)
+        trace = Trace(
+            "POST", url, tuple(answer.request.headers.items()), content, time.monotonic() - started,
+            answer.status_code, tuple(answer.headers.items()), large.head, error=outcome.errors[0].message,
+        )  # fmt: skip
+        return Sent(trace, outcome)
+    except (httpx.HTTPError, TimeoutError) as error:
         outcome = _transport_failure(error, base_url, timeout)
         headers = tuple(REQUEST_HEADERS.items())
         trace = Trace("POST", url, headers, content, time.monotonic() - started, error=outcome.errors[0].message)
         return Sent(trace, outcome)
     trace = Trace(
         "POST", url, tuple(response.request.headers.items()), content, time.monotonic() - started,
-        response.status_code, tuple(response.headers.items()), response.content,
+        response.status_code, tuple(response.headers.items()), body,
     )  # fmt: skip
-    return Sent(trace, interpret(response.status_code, response.content, response.headers.get("retry-after")))
+    return Sent(trace, interpret(response.status_code, body, response.headers.get("retry-after")))
 
 
-def _client(options: SendOptions, transport: httpx.AsyncBaseTransport | None) -> httpx.AsyncClient:
-    limits = httpx.Limits(max_connections=options.concurrency, max_keepalive_connections=options.concurrency)
-    return httpx.AsyncClient(timeout=options.timeout, limits=limits, transport=transport, follow_redirects=False)
+def proxy_allowed(url: str) -> bool:
+    """Whether the usual proxy variables may apply: HTTPS to another machine only.
+
+    Through a proxy, plain http carries the key in clear; and loopback is this machine.
+    """
+    parts = urlsplit(url)
+    return parts.scheme == "https" and not is_loopback(parts.hostname or "")
+
+
+def _client(
+    options: SendOptions,
+    transport: httpx.AsyncBaseTransport | None,
+    urls: Sequence[str],
+    connections: int | None = None,
+    tls: ssl.SSLContext | None = None,
+) -> httpx.AsyncClient:
+    size = options.concurrency if connections is None else connections
+    limits = httpx.Limits(max_connections=size, max_keepalive_connections=size)
+    # trust_env stays on for SSL_CERT_FILE; a mount without a transport means "no proxy", and these
+    # three replace every proxy the environment can name (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY).
+    direct: dict[str, httpx.AsyncBaseTransport | None] = {"http://": None, "https://": None, "all://": None}
+    mounts = None if all(proxy_allowed(url) for url in urls) else direct
+    return httpx.AsyncClient(
+        verify=True if tls is None else tls, timeout=options.timeout, limits=limits, transport=transport,
+        follow_redirects=False, mounts=mounts,
+    )  # fmt: skip
+
+
+@asynccontextmanager
+async def _slots(
+    options: SendOptions, transport: httpx.AsyncBaseTransport | None, url: str
+) -> AsyncIterator[asyncio.Queue[httpx.AsyncClient]]:
+    """One client of one connection per request in flight, taken from a queue and given back.
+
+    httpcore looks through every connection of a pool for each request; with one pool of N
+    connections that scan, not the service, bounded a run at high concurrency. One TLS context
+    is shared: building one per client would cost more than the scan saved.
+    """
+    tls = httpx.create_ssl_context(trust_env=True)
+    free: asyncio.Queue[httpx.AsyncClient] = asyncio.Queue()
+    async with AsyncExitStack() as stack:
+        for _ in range(options.concurrency):
+            free.put_nowait(await stack.enter_async_context(_client(options, transport, [url], 1, tls)))
+        yield free
 
 
 class _Transient(Exception):
@@ -177,31 +196,63 @@ class Sender:
     """Sends a run's requests and splits record-level failures; returns every exchange."""
 
     def __init__(
-        self, route: Route, options: SendOptions, client: httpx.AsyncClient, watch: Watcher | None = None
+        self,
+        route: Route,
+        options: SendOptions,
+        clients: asyncio.Queue[httpx.AsyncClient],
+        watch: Watcher | None = None,
     ) -> None:
         self.route = route
         self.options = options
-        self.client = client
+        self.clients = clients  # also the bound on requests in flight: one each
         self.watch = watch or Watcher()
         self.exchanges: list[Exchange] = []
-        self.gate = asyncio.Semaphore(options.concurrency)
         self.pacer = _Pacer(options.rate)
         self.stopped = False
-        self.in_flight = 0
+        self.flying: set[int] = set()  # ids of the exchanges whose try is on the wire
+        self.last: dict[int, Outcome] = {}  # each exchange's last answered try
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def in_flight(self) -> int:
+        return len(self.flying)
 
     def stop(self) -> None:
-        """Send nothing new and retry nothing; what is in flight finishes within its timeout."""
+        """Send nothing new, retry nothing, and abandon what is in flight or waiting, at once."""
         self.stopped = True
+        for task in self.tasks:
+            task.cancel()
 
     async def run(self, first: Sequence[Exchange]) -> list[Exchange]:
         self.exchanges.extend(first)
         async with asyncio.TaskGroup() as group:
             for exchange in first:
-                group.create_task(self._deliver(exchange, group))
+                self._start(exchange, group)
         return sorted(self.exchanges, key=lambda e: e.id)
 
+    def _start(self, exchange: Exchange, group: asyncio.TaskGroup) -> None:
+        task = group.create_task(self._deliver(exchange, group))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        if self.stopped:
+            task.cancel()
+
+    def _abandoned(self, exchange: Exchange) -> Outcome:
+        """What a try cut short by a stop comes to: its request may or may not have arrived."""
+        if exchange.id in self.flying:
+            self.flying.discard(exchange.id)
+            return Outcome(None, False, errors=(ABANDONED,), transient=True)
+        if exchange.id in self.last:
+            return self.last[exchange.id]  # it was waiting to be tried again after this
+        return Outcome(None, False, errors=(INTERRUPTED,), sent=False)
+
     async def _deliver(self, exchange: Exchange, group: asyncio.TaskGroup) -> None:
-        outcome = await self._with_retries(exchange)
+        try:
+            outcome = await self._with_retries(exchange)
+        except asyncio.CancelledError:
+            if not self.stopped:
+                raise
+            outcome = self._abandoned(exchange)
         exchange.outcome = outcome
         first = outcome.errors[0] if outcome.errors else None
         if not outcome.success and len(exchange.records) > 1 and first and first.code in RECORD_LEVEL_CODES:
@@ -217,7 +268,7 @@ class Sender:
             exchange.children = tuple(c.id for c in children)
             self.watch.answered(exchange, children)
             for child in children:
-                group.create_task(self._deliver(child, group))
+                self._start(child, group)
             return
         self.watch.answered(exchange, ())
         self.watch.final(exchange)
@@ -239,22 +290,22 @@ class Sender:
         raise AssertionError("stamina ends with a return or the last exception")  # pragma: no cover
 
     async def _once(self, exchange: Exchange) -> Outcome:
-        async with self.gate:
+        client = await self.clients.get()
+        try:
             await self.pacer.wait()
             if self.stopped:
                 return Outcome(None, False, errors=(INTERRUPTED,), sent=False)
             exchange.attempts += 1
             self.watch.sending(exchange)
-            self.in_flight += 1
-            try:
-                sent = await _post(
-                    self.client, exchange.url, encode(exchange.body), self.route.base_url, self.options.timeout
-                )
-            finally:
-                self.in_flight -= 1
+            self.flying.add(exchange.id)
+            sent = await _post(client, exchange.url, encode(exchange.body), self.route.base_url, self.options.timeout)
+            self.flying.discard(exchange.id)
+            self.last[exchange.id] = sent.outcome
             exchange.seconds += sent.trace.seconds
-            answer = sent.trace.response_body[:RESPONSE_KEPT].decode("utf-8", "replace")
+            answer = scrub(sent.trace.response_body[:RESPONSE_KEPT].decode("utf-8", "replace"))
             exchange.response = answer if sent.trace.status is not None else sent.trace.error
+        finally:
+            self.clients.put_nowait(client)
         self.watch.trace(sent.trace)
         return sent.outcome
 
@@ -269,8 +320,8 @@ def send_all(
 ) -> tuple[list[Exchange], bool]:
     """Send the planned exchanges until every record has its final answer; and whether the run was stopped.
 
-    `interruptible`: SIGINT or SIGTERM stops new requests and lets those in flight finish; a
-    second one ends the process at once (the journal is already written up to that instant).
+    `interruptible`: SIGINT or SIGTERM stops the run at once: nothing new goes out, and requests in
+    flight or waiting for a retry are abandoned (not confirmed). A second one ends the process.
     """
 
     # Without structlog, stamina logs each retry as a bare "stamina.retry_scheduled" line on stderr;
@@ -278,8 +329,8 @@ def send_all(
     stamina.instrumentation.set_on_retry_hooks([])
 
     async def go() -> tuple[list[Exchange], bool]:
-        async with _client(options, transport) as client:
-            sender = Sender(route, options, client, watch)
+        async with _slots(options, transport, route.base_url) as clients:
+            sender = Sender(route, options, clients, watch)
             with _stop_on_signals(sender, interruptible):
                 exchanges = await sender.run(first)
             return exchanges, sender.stopped
@@ -323,7 +374,7 @@ def send_raw(
 
     async def go() -> list[Sent]:
         sent: list[Sent] = []
-        async with _client(options, transport) as client:
+        async with _client(options, transport, [url for url, _ in posts]) as client:
             for url, content in posts:
                 parts = urlsplit(url)
                 one = await _post(client, url, content, f"{parts.scheme}://{parts.netloc}", options.timeout)
