@@ -60,7 +60,7 @@ def test_set_changes_one_setting_and_keeps_the_rest_of_the_file(config: Path) ->
 
 def test_set_checks_the_value_as_init_does_and_changes_nothing_when_wrong(config: Path) -> None:
     for key, value, said in [
-        ("batch_size", "0", "error: batch_size must be a whole number, 1 or more"),
+        ("batch_size", "0", "error: batch_size must be a whole number, 1 to 1000"),
         ("base_url", "http://push.example.com", "error: base_url: plain http:// is refused"),
         ("source_id", "xyz", "error: source_id: source id 'xyz' is not of the form cpb"),
         ("api_key_file", "/no/such/key", "error: api_key_file: cannot read the API key file /no/such/key"),
