@@ -181,3 +181,9 @@ def test_tab_after_history_show_offers_run_numbers(tmp_path: Path, sandbox: obje
     assert offered == ["last", "2", "1"]
     assert complete("ari-cli history show 2", tmp_path, ARI_HOME=str(journal_home)) == ["2"]
     assert complete("ari-cli history show ", tmp_path, ARI_HOME=str(tmp_path / "empty")) == []
+
+
+def test_getting_a_missing_key_hints_at_typing_it_hidden_never_on_the_command_line(config: Path) -> None:
+    missing = invoke(["config", "get", "api_key", "--config", str(config)])
+    assert missing.exit_code == 4
+    assert "hint: set it with: ari-cli config set api_key --profile default (typed hidden)" in missing.stderr

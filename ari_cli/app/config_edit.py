@@ -104,10 +104,13 @@ def get_setting(request: ConfigEdit) -> None:
         echo_err(f"{key} is not set in profile {profile!r}; its default:")
         typer.echo(_shown(key, DEFAULTS[key]))
         return
-    raise ConfigError(
-        f"{key} is not set in profile {profile!r} of {display(path)}",
-        f"set it with: ari-cli config set {key} VALUE --profile {profile}",
+    # The key is never given on the command line: it is typed hidden at a terminal instead.
+    how = (
+        f"config set {key} --profile {profile} (typed hidden)"
+        if key == "api_key"
+        else f"config set {key} VALUE --profile {profile}"
     )
+    raise ConfigError(f"{key} is not set in profile {profile!r} of {display(path)}", f"set it with: ari-cli {how}")
 
 
 def delete(request: ConfigEdit) -> None:
