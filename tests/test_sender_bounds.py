@@ -171,7 +171,7 @@ def test_sigterm_during_a_long_retry_after_wait_stops_at_once(tmp_path: Path) ->
         env = env_for(tmp_path, base_url, ARI_HOME=str(tmp_path / "ari"))
         process = _start(push_args(rooms(tmp_path, 1)), env)
         _wait_for(seen, 1)
-        time.sleep(0.5)  # the answer is in; the sender now waits (a minute, capped) to try again
+        time.sleep(2)  # the answer is in; the sender now waits (a minute, capped) to try again
         out, err, took = _stop(process, signal.SIGTERM)
     assert process.returncode == 130, err
     assert took < 10, took
@@ -187,7 +187,12 @@ def test_sigterm_while_reading_the_input_says_nothing_was_sent(tmp_path: Path) -
         assert process.stdin is not None
         process.stdin.write("propertyid,roomid,start,end,threshold\n")
         process.stdin.flush()
-        time.sleep(3)  # started and waiting for more of standard input
+        # The journal is opened just before the input is read: then it waits for more of standard input.
+        deadline = time.monotonic() + 30
+        while not (tmp_path / "ari" / "journal.sqlite3").exists():
+            assert time.monotonic() < deadline and process.poll() is None, "the push never started"
+            time.sleep(0.05)
+        time.sleep(1)
         out, err, took = _stop(process, signal.SIGTERM)
     assert process.returncode == 130, err
     assert took < 10, took
