@@ -51,6 +51,8 @@ class Prepared:
     plan: Plan
     exchanges: list[Exchange]
     warnings: list[str]
+    notes: list[str] = field(default_factory=list)
+    """What was read that a user may like to know (a row skipped, the sheet read); --quiet hides them."""
 
     @property
     def invalid(self) -> bool:
@@ -97,7 +99,7 @@ def prepare(
         # Without configuration the spec's placeholders are shown, not URL-escaped.
         url = push_url(base, source, segment) if connection else f"{base}/v2/push_ari/{source}/{segment}"
         exchanges.append(Exchange(number, batch.propertyid, batch.records, body, url))
-    return Prepared(table, planned, exchanges, list(read.warnings) + planned.warnings)
+    return Prepared(table, planned, exchanges, list(read.warnings) + planned.warnings, list(read.notes))
 
 
 def execute(

@@ -208,8 +208,10 @@ def push(request: PushRequest) -> None:
                 err.print(f"pushing to the built-in sandbox at {connection.base_url}", markup=False)
             known = _known(journal, request.operation, connection) if options.changed_only else None
             prepared = prepare(options, connection, stdin=sys.stdin.buffer, rows=rows, known=known)
+            # Warnings are about the data (a column ignored, a range clipped): --quiet keeps them; notes it hides.
+            render.notices(prepared.warnings, err)
             if not quiet:
-                render.notices(prepared.warnings, err)
+                render.notices(prepared.notes, err, label="note")
             if recorder is not None and connection is not None and not options.dry_run:
                 recorded = recorded_options(request.plan, request.inputs, request.connection, tuned, options.today)
                 recorder.start(run_start(request.command, request.connection, recorded, options, connection))

@@ -48,6 +48,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "end": ("enddateymd", "enddate", "to"),
     "threshold": ("sellthreshold",),
     "time": ("nights", "maxadv", "max_advance"),
+    "days": ("weekday", "weekdays", "dow", "day of week", "days of week"),
 }
 
 _STRIP = re.compile(r"[\s_\-\ufeff]+")
@@ -75,7 +76,9 @@ def _build_lookup() -> tuple[dict[str, str], dict[str, str]]:
 CANONICAL, _DISPLAY = _build_lookup()
 """Normalized name or alias -> canonical field name, for every operation."""
 
-_CUTOFF = 0.8  # one wrong letter in a 5-letter name still matches; `rate` vs `date` (0.75) does not
+# One wrong letter in a 4-letter name (`dayz`, 0.75) still matches: a column the operation uses must never be
+# dropped as unknown. Known names (`rate` is rateid's alias) are never taken for misspellings.
+_CUTOFF = 0.75
 
 
 def suggest(name: str) -> str | None:

@@ -91,6 +91,7 @@ class ReadResult:
 
     parts: list[Part] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def rows(self) -> Iterator[SourceRow]:
@@ -105,3 +106,4 @@ class Prepared:
     part: Part | None
     warnings: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)

@@ -75,6 +75,7 @@ def read_rows(
     messages: list[str] = []  # in the order of the paths, so each file's problems stay together
     problems = False
     warnings: list[str] = []
+    notes: list[str] = []
     parts: list[Part] = []
     stdin_taken = False
     for path in paths:
@@ -94,10 +95,11 @@ def read_rows(
         messages.extend(prepared.problems)
         problems = problems or bool(prepared.problems)
         warnings.extend(prepared.warnings)
+        notes.extend(prepared.notes)
         if prepared.part is not None:
             parts.append(prepared.part)
     if len(failures) == 1 and not problems:
         raise failures[0]
     if messages:
         raise _combined(messages, [f.hint for f in failures if f.hint], problems, operation)
-    return ReadResult(parts, warnings)
+    return ReadResult(parts, warnings, notes)
