@@ -10,6 +10,7 @@ from typing import Any, BinaryIO
 from ari_cli.batch import DataForm, Envelope, build_body, make_batches, wire_value
 from ari_cli.changes import Accepted, keep_changed
 from ari_cli.config.settings import Connection
+from ari_cli.exits import InputError
 from ari_cli.inputs import ListedPart, ReadOptions, ReadResult, SourceRow, read_rows
 from ari_cli.plan import Plan, PlanOptions, plan
 from ari_cli.records.check import check_rows
@@ -63,6 +64,17 @@ class Prepared:
 Known = Callable[[set[str]], Accepted]
 
 
+def empty_sources(sources: Sequence[str], allowed: bool) -> list[str]:
+    """The notes for files without rows, when --allow-empty says they may be empty; else the error."""
+    messages = [f"{source} has no rows" for source in dict.fromkeys(sources)]
+    if allowed:
+        return messages
+    raise InputError(
+        "\n".join(messages),
+        hint="check that the export wrote its rows; give --allow-empty if it may rightly be empty",
+    )
+
+
 def prepare(
     options: PushOptions,
     connection: Connection | None,
@@ -81,7 +93,11 @@ def prepare(
     single = options.data_form is DataForm.OBJECT
     named = load_policies(options.policies) if options.policies else None
     dates = DateOptions(options.today, options.date_format)
-    table, settings = check_rows(read.parts, options.operation, dates, single, named)
+    empty = list(read.empty)
+    table, settings = check_rows(read.parts, options.operation, dates, single, named, empty if rows is None else None)
+    notes = list(read.notes)
+    if empty:
+        notes.extend(empty_sources(empty, options.read.allow_empty))
     planned = plan(settings, table, PlanOptions(options.today, options.merge, options.last_wins))
     if options.changed_only and known is not None:
         accepted = known({record.propertyid for record in planned.records})
@@ -99,7 +115,7 @@ def prepare(
         # Without configuration the spec's placeholders are shown, not URL-escaped.
         url = push_url(base, source, segment) if connection else f"{base}/v2/push_ari/{source}/{segment}"
         exchanges.append(Exchange(number, batch.propertyid, batch.records, body, url))
-    return Prepared(table, planned, exchanges, list(read.warnings) + planned.warnings, list(read.notes))
+    return Prepared(table, planned, exchanges, list(read.warnings) + planned.warnings, notes)
 
 
 def execute(

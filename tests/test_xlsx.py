@@ -283,7 +283,11 @@ def test_a_workbook_on_standard_input_is_recognised(tmp_path: Path, sandbox: Any
 def test_a_workbook_with_no_rows_under_the_header_sends_nothing(tmp_path: Path, sandbox: Any) -> None:
     path = workbook(tmp_path / "rates.xlsx", {"Rates": [["propertyid", "roomid", "date", "threshold"]]})
     result = push("threshold", path, sandbox)
-    assert result.exit_code == 0, result.stdout + result.stderr
+    assert result.exit_code == 3
+    assert f"error: {path}[Rates] has no rows" in result.stderr
+    allowed = push("threshold", path, sandbox, "--allow-empty")
+    assert allowed.exit_code == 0, allowed.stdout + allowed.stderr
+    assert f"note: {path}[Rates] has no rows" in allowed.stderr
     assert sandbox.state()["threshold"] == {}
 
 

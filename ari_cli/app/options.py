@@ -93,6 +93,7 @@ class InputOptions(NamedTuple):
     header_row: int | None = None
     policies: Path | None = None
     skip_invalid: bool = False
+    allow_empty: bool = False
 
 
 class PlanOptions(NamedTuple):

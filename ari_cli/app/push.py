@@ -85,6 +85,7 @@ def _options(request: PushRequest, tuned: Tuned) -> PushOptions:
             encoding=inputs.encoding,
             sheet=inputs.sheet,
             header_row=inputs.header_row,
+            allow_empty=inputs.allow_empty,
         ),
         date_format=inputs.date_format,
         policies=_policies(request.operation, request),

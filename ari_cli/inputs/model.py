@@ -83,6 +83,8 @@ class ReadOptions:
     """The worksheet of a workbook; None: the first."""
     header_row: int | None = None
     """1-based row of the column names; None: the first row that holds anything."""
+    allow_empty: bool = False
+    """A file with no rows is a note rather than an error (an export that may rightly be empty)."""
 
 
 @dataclass
@@ -92,6 +94,8 @@ class ReadResult:
     parts: list[Part] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    empty: list[str] = field(default_factory=list)
+    """The sources that have no header at all (their parts are left out)."""
 
     @property
     def rows(self) -> Iterator[SourceRow]:

@@ -76,6 +76,7 @@ def read_rows(
     problems = False
     warnings: list[str] = []
     notes: list[str] = []
+    empty: list[str] = []
     parts: list[Part] = []
     stdin_taken = False
     for path in paths:
@@ -98,8 +99,10 @@ def read_rows(
         notes.extend(prepared.notes)
         if prepared.part is not None:
             parts.append(prepared.part)
+        elif not prepared.problems:
+            empty.append(source.name)
     if len(failures) == 1 and not problems:
         raise failures[0]
     if messages:
         raise _combined(messages, [f.hint for f in failures if f.hint], problems, operation)
-    return ReadResult(parts, warnings, notes)
+    return ReadResult(parts, warnings, notes, empty)

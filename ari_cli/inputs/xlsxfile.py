@@ -146,7 +146,7 @@ def prepare_xlsx(source: Source, operation: Operation, options: ReadOptions) -> 
             workbook.close()
     index = _header(name, rows, options.header_row)
     if index is None:
-        return Prepared(part=None)
+        return Prepared(part=ListedPart(name, []))  # a part without rows: the sheet is named as empty
     header_line, header_cells = rows[index]
     names = [c.isoformat() if isinstance(c, dt.date) else str(c) for c in header_cells]
     resolver = Resolver(operation, f"{name} line {header_line}", "column")
@@ -164,4 +164,4 @@ def prepare_xlsx(source: Source, operation: Operation, options: ReadOptions) -> 
         # Cells right of the header's last name have no column; like unnamed columns they are left out.
         fields = {column: _field_value(column, cells[i], epoch) if i < len(cells) else "" for i, column in kept}
         out.append(SourceRow(name, number, fields))
-    return Prepared(part=ListedPart(name, out) if out else None, warnings=notes)
+    return Prepared(part=ListedPart(name, out), warnings=notes)

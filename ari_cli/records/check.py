@@ -18,19 +18,24 @@ def check_rows(
     dates: DateOptions,
     single_level: bool = False,
     named: Mapping[str, Policy] | None = None,
+    empty: list[str] | None = None,
 ) -> tuple[RowTable, Settings]:
     """Every row of every part, checked; and the settings of the valid ones.
 
     `single_level` (--data-form object) refuses policies of two levels; `named` holds the policies of
-    --policies, which a policy row may give by name.
+    --policies, which a policy row may give by name. `empty` receives the sources of parts without rows.
     """
     table = RowTable()
+    checker: PolicyChecker | LevelChecker
     if operation is Operation.POLICY:
-        policies = PolicyChecker(dates, table, single_level, named)
-        for part in parts:
-            policies.add_part(part)
-        return table, policies.settings()
-    levels = LevelChecker(operation, dates, table)
+        checker = PolicyChecker(dates, table, single_level, named)
+    else:
+        checker = LevelChecker(operation, dates, table)
     for part in parts:
-        levels.add_part(part)
+        before = len(table)
+        checker.add_part(part)
+        if empty is not None and len(table) == before:
+            empty.append(part.source)
+    if isinstance(checker, PolicyChecker):
+        return table, checker.settings()
     return table, table.settings()
