@@ -6,6 +6,8 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.helpers import invoke, sandbox_env
 from tests.test_xlsx import workbook
 
@@ -59,3 +61,52 @@ def test_one_empty_file_among_others_stops_the_run(tmp_path: Path, sandbox: Any)
     allowed = push(sandbox, full, empty, "--allow-empty")
     assert allowed.exit_code == 0 and f"note: {empty} has no rows" in allowed.stderr
     assert len(sandbox.received) == 1
+
+
+# -- dates are never guessed ----------------------------------------------------------------------
+
+
+def test_a_file_whose_every_date_has_one_layout_gets_one_line(tmp_path: Path, sandbox: Any) -> None:
+    rows = "".join(f"HTL001,DBL,0{n}/06/2028,0{n}/06/2028,{n}\n" for n in range(1, 8))
+    path = write(tmp_path, "r.csv", HEADER + rows)
+    result = push(sandbox, path)
+    assert result.exit_code == 3 and result.stdout == ""
+    assert result.stderr == (
+        f'error: {path}: every date is written like "01/06/2028", not YYYY-MM-DD; '
+        "give --date-format %d/%m/%Y (day first) or %m/%d/%Y (month first)\n"
+        "hint: --date-format takes strptime codes: %d day, %m month, %Y year\n"
+    )
+    assert sandbox.received == []
+    assert push(sandbox, path, "--date-format", "%d/%m/%Y").exit_code == 0
+
+
+def test_compact_dates_are_hinted_year_first(tmp_path: Path, sandbox: Any) -> None:
+    path = write(tmp_path, "r.csv", f"{HEADER}HTL001,DBL,20280601,20280603,2\n")
+    result = push(sandbox, path)
+    assert result.exit_code == 3
+    assert f'error: {path}: every date is written like "20280601", not YYYY-MM-DD; give --date-format %Y%m%d\n' in (
+        result.stderr
+    )
+
+
+@pytest.mark.parametrize(
+    ("cell", "message"),
+    [
+        ("today+", '"today+": today+N needs a number of days, e.g. today+7 (or today-N, or today alone)'),
+        ("2100-01-01", "2100-01-01 is not in the years 2000-2099; check the year"),
+        ("1999-12-31", "1999-12-31 is not in the years 2000-2099; check the year"),
+    ],
+)
+def test_date_texts_get_a_hint_that_fits_them(tmp_path: Path, sandbox: Any, cell: str, message: str) -> None:
+    path = write(tmp_path, "r.csv", f"{HEADER}HTL001,DBL,{day(3)},{day(4)},2\nHTL001,DBL,{cell},{day(4)},2\n")
+    result = push(sandbox, path)
+    assert result.exit_code == 3
+    assert f"error: {path} line 3, start: {message}\n" in result.stderr
+    assert sandbox.received == []
+
+
+def test_a_json_number_as_a_date_is_an_error(tmp_path: Path, sandbox: Any) -> None:
+    path = write(tmp_path, "r.json", '[{"propertyid": "HTL001", "roomid": "DBL", "date": 46391, "threshold": 2}]')
+    result = push(sandbox, path)
+    assert result.exit_code == 3
+    assert f"error: {path} line 1, date: 46391 is not a date: the cell holds a number" in result.stderr

@@ -256,15 +256,29 @@ def test_a_misspelt_header_names_the_sheet_and_its_row(tmp_path: Path) -> None:
     )
 
 
-def test_a_date_cell_formatted_as_a_number_is_still_its_date(tmp_path: Path) -> None:
+@pytest.mark.parametrize("number", [46391, 5])
+def test_a_number_in_a_date_column_is_never_taken_for_a_date(tmp_path: Path, sandbox: Any, number: int) -> None:
+    # 46391 would be 2027-01-04 in Excel's 1900 date system, and 5 would be 1900-01-05: neither is guessed.
     path = workbook(tmp_path / "rates.xlsx", {"Rates": [["propertyid", "roomid", "date", "threshold"]]})
     book = openpyxl.load_workbook(path)
-    sheet = book.worksheets[0]
-    sheet.append(["HTL001", "DBL", 46391, 2])  # 46391 is 2027-01-04 in Excel's 1900 date system
+    book.worksheets[0].append(["HTL001", "DBL", number, 2])
     book.save(path)
-    rows = list(read_rows([str(path)], Operation.THRESHOLD, ReadOptions()).rows)
-    assert rows[0].fields["date"] == dt.date(2027, 1, 4)
-    assert rows[0].fields["threshold"] == 2
+    result = push("threshold", path, sandbox)
+    assert result.exit_code == 3
+    assert (
+        f"error: {path}[Rates] line 2, date: {number} is not a date: the cell holds a number; "
+        "make it a date cell, or write YYYY-MM-DD" in result.stderr
+    )
+    assert sandbox.received == []
+
+
+def test_a_date_cell_outside_2000_to_2099_is_an_error(tmp_path: Path, sandbox: Any) -> None:
+    rows: list[list[Any]] = [["propertyid", "roomid", "date", "threshold"], ["HTL001", "DBL", dt.date(1900, 1, 5), 2]]
+    path = workbook(tmp_path / "rates.xlsx", {"Rates": rows})
+    result = push("threshold", path, sandbox)
+    assert result.exit_code == 3
+    assert f"{path}[Rates] line 2, date: 1900-01-05 is not in the years 2000-2099; check the year" in result.stderr
+    assert sandbox.received == []
 
 
 def test_a_workbook_on_standard_input_is_recognised(tmp_path: Path, sandbox: Any) -> None:
@@ -308,8 +322,9 @@ def test_day_month_year_csv_needs_the_date_format_option(tmp_path: Path, sandbox
     path.write_text(f"propertyid,roomid,start,end,threshold\nHTL001,DBL,{start:%d/%m/%Y},{end:%d/%m/%Y},2\n")
     without = push("threshold", path, sandbox)
     assert without.exit_code == 3
-    assert f'{path} line 2, start: "{start:%d/%m/%Y}" is not a date of the form YYYY-MM-DD' in without.stderr
-    assert "--date-format %d/%m/%Y" in without.stderr
+    # Every date of the file has the one layout: one line says so, not one per cell.
+    assert without.stderr.startswith(f'error: {path}: every date is written like "{start:%d/%m/%Y}", not YYYY-MM-DD')
+    assert "--date-format %d/%m/%Y" in without.stderr and "line 2" not in without.stderr
     assert sandbox.state()["threshold"] == {}
     result = push("threshold", path, sandbox, "--date-format", "%d/%m/%Y")
     assert result.exit_code == 0, result.stdout + result.stderr

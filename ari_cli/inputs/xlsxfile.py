@@ -23,9 +23,6 @@ from ari_cli.wire.operations import Operation
 if TYPE_CHECKING:
     from openpyxl.workbook.workbook import Workbook
 
-DATE_FIELDS = frozenset({"start", "end", "date"})
-# Excel's own range of serial day numbers (1900-01-01 .. 9999-12-31).
-_SERIAL_MIN, _SERIAL_MAX = 1, 2_958_465
 _RESAVE_HINT = (
     "open it in the spreadsheet program and save it again as Excel Workbook (.xlsx), or save the sheet as CSV"
 )
@@ -53,12 +50,9 @@ def cell_value(value: Any) -> Any:
     return str(value)  # times and durations: shown as text, refused by the checks that follow
 
 
-def _field_value(name: str, value: Any, epoch: dt.datetime) -> Any:
-    if name in DATE_FIELDS and isinstance(value, int) and _SERIAL_MIN <= value <= _SERIAL_MAX:
-        # A date cell formatted as General shows its serial number; it is still the date it was.
-        from openpyxl.utils.datetime import from_excel
-
-        return from_excel(value, epoch).date()
+def _field_value(name: str, value: Any) -> Any:
+    # A number in a date column stays a number, refused by the date rule: read as an Excel serial,
+    # a typed 5 would become 1900-01-05.
     if name == "days" and isinstance(value, int) and value > 0 and set(str(value)) <= {"0", "1"}:
         # A weekday mask typed into a number cell loses its leading zeros: 0000011 becomes 11.
         text = str(value)
@@ -141,7 +135,6 @@ def prepare_xlsx(source: Source, operation: Operation, options: ReadOptions) -> 
                 rows = _read_rows(sheet)
             except Exception as problem:  # a damaged sheet part surfaces only while reading it
                 raise InputError(f"{name}: cannot read the sheet: {problem}", hint=_RESAVE_HINT) from None
-            epoch = workbook.epoch
         finally:
             workbook.close()
     index = _header(name, rows, options.header_row)
@@ -162,6 +155,6 @@ def prepare_xlsx(source: Source, operation: Operation, options: ReadOptions) -> 
     out: list[SourceRow] = []
     for number, cells in rows[index + 1 :]:
         # Cells right of the header's last name have no column; like unnamed columns they are left out.
-        fields = {column: _field_value(column, cells[i], epoch) if i < len(cells) else "" for i, column in kept}
+        fields = {column: _field_value(column, cells[i]) if i < len(cells) else "" for i, column in kept}
         out.append(SourceRow(name, number, fields))
     return Prepared(part=ListedPart(name, out), warnings=notes)

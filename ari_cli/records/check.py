@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from ari_cli.exits import InputError
 from ari_cli.inputs import Part
 from ari_cli.records.levels import LevelChecker
 from ari_cli.records.policy import Policy, PolicyChecker
@@ -31,11 +32,16 @@ def check_rows(
         checker = PolicyChecker(dates, table, single_level, named)
     else:
         checker = LevelChecker(operation, dates, table)
+    layouts: list[str] = []
     for part in parts:
         before = len(table)
         checker.add_part(part)
         if empty is not None and len(table) == before:
             empty.append(part.source)
+        if (layout := checker.tally.uniform(part.source)) is not None:
+            layouts.append(layout)
+    if layouts:
+        raise InputError("\n".join(layouts), hint="--date-format takes strptime codes: %d day, %m month, %Y year")
     if isinstance(checker, PolicyChecker):
         return table, checker.settings()
     return table, table.settings()

@@ -12,6 +12,7 @@ from operator import itemgetter
 from typing import Any
 
 from ari_cli.inputs import Part
+from ari_cli.records.dates import LayoutTally
 from ari_cli.records.rules import (
     DateOptions,
     RowErrors,
@@ -75,9 +76,12 @@ class LevelChecker:
         self.table = table
         self.value_name, self.low, self.high = _RANGE[operation]
         self._days: dict[Any, int] = {}  # a date's text -> its ordinal, or INVALID
+        self.tally = LayoutTally()
 
     def add_part(self, part: Part) -> None:
         """Check each row of one part and add it to the table."""
+        # Each file's dates are judged afresh, so that the tally hears of every text of this file.
+        self._days, self.tally = {}, LayoutTally()
         table, days, ordinal, source = self.table, self._days, self._ordinal, part.source
         at = part.columns
         cells = _picker(at, _FIELDS[self.operation])
@@ -113,7 +117,7 @@ class LevelChecker:
 
     def _ordinal(self, raw: Any) -> int:
         """A date field's day ordinal, or INVALID; texts are judged once."""
-        day = one_date(RowErrors(""), {"date": raw}, "date", self.dates)
+        day = one_date(RowErrors(""), {"date": raw}, "date", self.dates, self.tally)
         found = INVALID if day is None else day.toordinal()
         if type(raw) is str:
             self._days[raw] = found

@@ -15,6 +15,7 @@ from typing import Any
 from ari_cli.exits import InputError
 from ari_cli.inputs import Part
 from ari_cli.inputs.columns import NAMED_POLICY, POLICY_VALUES
+from ari_cli.records.dates import LayoutTally
 from ari_cli.records.rules import DateOptions, RowErrors, choice, date_range, number, required_text, text, view, whole
 from ari_cli.records.table import Kind, RowTable, Settings
 from ari_cli.records.words import describe_policy
@@ -189,10 +190,12 @@ class PolicyChecker:
         self.named = named
         self._rows: list[_PolicyRow] = []
         self._settings: list[tuple[tuple[int, ...], Kind, int, int]] = []  # (rows, kind, first day, last day)
+        self.tally = LayoutTally()
 
     def add_part(self, part: Part) -> None:
         """Check each row of one part and add it to the table."""
         self.table.start_source(part.source)
+        self.tally = LayoutTally()
         for line, values in part.rows():
             fields = {name: value for name, value in part.fields(values).items() if value is not None}
             self._row(part.source, line, fields)
@@ -203,7 +206,7 @@ class PolicyChecker:
         propertyid = required_text(errs, f, "propertyid")
         roomid = required_text(errs, f, "roomid")
         rateid = required_text(errs, f, "rateid")
-        start, end, days = date_range(errs, f, self.dates)
+        start, end, days = date_range(errs, f, self.dates, self.tally)
         key = (propertyid, roomid, rateid)
         name = text(f.get(NAMED_POLICY))
         if name:
