@@ -71,10 +71,7 @@ class LayoutTally:
         """The one message for `source` when all its dates share one layout that is not ISO."""
         if self.read or not self.common:
             return None
-        return (
-            f'{source}: every date is written like "{self.example}", not YYYY-MM-DD; '
-            f"give {layout_hint(self.common)}"
-        )
+        return f'{source}: every date is written like "{self.example}", not YYYY-MM-DD; give {layout_hint(self.common)}'
 
 
 def _not_iso(value: str) -> str:
