@@ -95,7 +95,7 @@ def prepare(
     dates = DateOptions(options.today, options.date_format)
     empty = list(read.empty)
     table, settings = check_rows(read.parts, options.operation, dates, single, named, empty if rows is None else None)
-    notes = list(read.notes)
+    notes = [*read.notes, *(note for part in read.parts for note in part.notes)]
     if empty:
         notes.extend(empty_sources(empty, options.read.allow_empty))
     planned = plan(settings, table, PlanOptions(options.today, options.merge, options.last_wins))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import combinations, islice, pairwise
+from itertools import islice, pairwise
 from operator import gt, lt
 from typing import NamedTuple
 
@@ -253,24 +253,41 @@ class _Planner:
         return pieces
 
     def _conflicts(self, clusters: list[list[Segment]]) -> set[int]:
-        """Settings whose ranges overlap another's with a different value; both rows are named."""
+        """Settings whose ranges overlap another's with a different value.
+
+        Each row is named once, with the first row of another value it conflicts with: a thousand rows
+        of one date must give a thousand messages, not half a million.
+        """
         bad: set[int] = set()
-        views, rows = self.views, self.settings.rows
         for cluster in clusters:
-            for a, b in combinations(sorted(cluster, key=lambda seg: seg[1]), 2):
-                if a[1] == b[1] or b[0] > a[2] or a[0] > b[2] or self.value(a) == self.value(b):
-                    continue
-                shared = f"{self.days[max(a[0], b[0])].isoformat()}..{self.days[min(a[2], b[2])].isoformat()}"
-                for mine, theirs in ((a, b), (b, a)):
-                    for ref in rows(mine[1]):
-                        view = views[ref]
-                        self.result.invalid.setdefault(ref, []).append(
-                            f"{view.source} line {view.line}: {_shown(self.value(mine))} overlaps "
-                            f"{_where(views, rows(theirs[1]))} ({_shown(self.value(theirs))}) on {shared}; "
-                            "fix one of them, or give --overlaps last-wins to let the later row win"
-                        )
-                bad.update((a[1], b[1]))
+            ordered = sorted(cluster, key=lambda seg: seg[1])
+            # The first segment of each value, in input order: the first conflict is almost always one.
+            firsts = list({self.value(seg): seg for seg in reversed(ordered)}.values())
+            firsts.sort(key=lambda seg: seg[1])
+            for mine in ordered:
+                theirs = self._first_conflict(mine, firsts) or self._first_conflict(mine, ordered)
+                if theirs is not None:
+                    self._conflict(mine, theirs)
+                    bad.add(mine[1])
         return bad
+
+    def _first_conflict(self, mine: Segment, candidates: list[Segment]) -> Segment | None:
+        value = self.value(mine)
+        for other in candidates:
+            if other[1] != mine[1] and other[0] <= mine[2] and mine[0] <= other[2] and self.value(other) != value:
+                return other
+        return None
+
+    def _conflict(self, mine: Segment, theirs: Segment) -> None:
+        views, rows = self.views, self.settings.rows
+        shared = f"{self.days[max(mine[0], theirs[0])].isoformat()}..{self.days[min(mine[2], theirs[2])].isoformat()}"
+        for ref in rows(mine[1]):
+            view = views[ref]
+            self.result.invalid.setdefault(ref, []).append(
+                f"{view.source} line {view.line}: {_shown(self.value(mine))} overlaps "
+                f"{_where(views, rows(theirs[1]))} ({_shown(self.value(theirs))}) on {shared}; "
+                "fix one of them, or give --overlaps last-wins to let the later row win"
+            )
 
     def _paint(self, cluster: list[Segment]) -> list[tuple[int, int, Value, list[int]]]:
         """Later settings paint over earlier ones, date by date; equal values share the date."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import time
 from pathlib import Path
 from typing import Any
 
@@ -110,3 +111,97 @@ def test_a_json_number_as_a_date_is_an_error(tmp_path: Path, sandbox: Any) -> No
     result = push(sandbox, path)
     assert result.exit_code == 3
     assert f"error: {path} line 1, date: 46391 is not a date: the cell holds a number" in result.stderr
+
+
+# -- rows and files that are not what they seem ----------------------------------------------------
+
+
+def test_a_row_with_only_a_comment_is_skipped_with_a_note(tmp_path: Path, sandbox: Any) -> None:
+    path = write(
+        tmp_path,
+        "r.csv",
+        f"propertyid,roomid,start,end,threshold,Notes\nHTL001,DBL,{day(3)},{day(4)},2,\n,,,,,call Bob\n",
+    )
+    result = push(sandbox, path)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert f"note: {path} line 3: skipped, as the columns this command reads are empty there\n" in result.stderr
+    assert len(sandbox.received) == 1
+    assert "note:" not in push(sandbox, path, "--quiet").stderr
+
+
+def test_a_title_above_the_csv_header_gets_the_header_row_hint(tmp_path: Path, sandbox: Any) -> None:
+    path = write(tmp_path, "r.csv", f"Thresholds June,,,,\n,,,,\n{HEADER}HTL001,DBL,{day(3)},{day(4)},2\n")
+    result = push(sandbox, path)
+    assert result.exit_code == 3
+    assert (
+        f'{path}: line 1 holds "Thresholds June"; if the column names are on a later line, give --header-row N\n'
+        in result.stderr
+    )
+    assert sandbox.received == []
+    assert push(sandbox, path, "--header-row", "3").exit_code == 0
+
+
+def test_another_operations_file_names_its_command(tmp_path: Path, sandbox: Any) -> None:
+    path = write(tmp_path, "r.csv", f"propertyid,roomid,rateid,start,end,time\nHTL001,DBL,BAR,{day(3)},{day(4)},2\n")
+    result = push(sandbox, path)
+    assert result.exit_code == 3
+    assert f"{path}: these are the columns of maxadv: use ari-cli maxadv push\n" in result.stderr
+
+
+def test_a_workbook_named_csv_is_named_for_what_it_is(tmp_path: Path, sandbox: Any) -> None:
+    book = workbook(tmp_path / "rates.xlsx", {"June": [["propertyid"]]})
+    path = tmp_path / "rates.csv"
+    path.write_bytes(book.read_bytes())
+    result = push(sandbox, str(path))
+    assert result.exit_code == 3
+    assert (
+        result.stderr == f"error: {path}: this is an Excel workbook (.xlsx), not CSV text\nhint: rename it to .xlsx\n"
+    )
+
+
+def test_the_encoding_just_tried_is_not_suggested_again(tmp_path: Path, sandbox: Any) -> None:
+    path = tmp_path / "r.csv"
+    path.write_bytes(f"{HEADER}HTL001,DBL,{day(3)},{day(4)},2\x81\n".encode("latin-1"))
+    result = push(sandbox, str(path), "--encoding", "cp1252")
+    assert result.exit_code == 3
+    assert f"error: {path} line 2: cannot decode byte 81 as cp1252\n" in result.stderr
+    assert "--encoding cp1252" not in result.stderr and "--encoding latin-1" in result.stderr
+
+
+def test_a_workbook_of_several_sheets_names_the_one_read(tmp_path: Path, sandbox: Any) -> None:
+    rows: list[list[Any]] = [["propertyid", "roomid", "date", "threshold"], ["HTL001", "DBL", day(3), 2]]
+    path = workbook(tmp_path / "rates.xlsx", {"June": rows, "July": rows, "Notes": []})
+    result = push(sandbox, str(path))
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert f'note: {path}: read the sheet "June"; the workbook also has "July", "Notes" (give --sheet NAME)\n' in (
+        result.stderr
+    )
+
+
+@pytest.mark.parametrize("segment", ["{acton}", "x/{propertyId}"])
+def test_an_unknown_path_segment_placeholder_is_a_usage_error(tmp_path: Path, sandbox: Any, segment: str) -> None:
+    path = write(tmp_path, "r.csv", f"{HEADER}HTL001,DBL,{day(3)},{day(4)},2\n")
+    result = push(sandbox, path, "--path-segment", segment)
+    assert result.exit_code == 2
+    assert "unknown placeholder" in result.stderr and "use {action} and {propertyid}" in result.stderr
+    assert sandbox.received == []
+
+
+# -- bounded in time and memory --------------------------------------------------------------------
+
+
+def test_conflicting_rows_are_each_reported_once_quickly(tmp_path: Path, sandbox: Any) -> None:
+    rows = "".join(f"HTL001,DBL,{day(3)},{day(3)},{n % 999}\n" for n in range(6000))
+    path = write(tmp_path, "r.csv", HEADER + rows)
+    started = time.monotonic()
+    result = push(sandbox, path, "--output", "json")
+    assert time.monotonic() - started < 5
+    assert result.exit_code == 3 and sandbox.received == []
+    assert len(result.stderr.encode()) < 2_000_000
+    lines = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert len(lines) == 6000
+    assert lines[0] == (
+        f"error: {path} line 2: 0 overlaps {path} line 3 (1) on {day(3)}..{day(3)}; "
+        "fix one of them, or give --overlaps last-wins to let the later row win"
+    )
+    assert lines[1].startswith(f"error: {path} line 3: 1 overlaps {path} line 2 (0)")

@@ -25,7 +25,7 @@ from ari_cli.app.options import (
     SendTuning,
     Show,
 )
-from ari_cli.wire.operations import Operation
+from ari_cli.wire.operations import Operation, segment_problem
 
 _IN = "Input"
 _PLAN = "Planning"
@@ -39,6 +39,12 @@ def _date(text: str) -> dt.date:
         return dt.date.fromisoformat(text)
     except ValueError:
         raise typer.BadParameter(f"{text!r} is not a date of the form YYYY-MM-DD") from None
+
+
+def _segment(value: str | None) -> str | None:
+    if value is not None and (problem := segment_problem(value)) is not None:
+        raise typer.BadParameter(problem)
+    return value
 
 
 def given(ctx: typer.Context) -> frozenset[str]:
@@ -82,7 +88,7 @@ Config = Annotated[Path | None, typer.Option("--config", metavar="PATH", help="C
 BaseUrl = Annotated[str | None, typer.Option("--base-url", metavar="URL", help="Service base URL. \\[env: ARI_BASE_URL]", show_default=False, rich_help_panel=_CONN)]
 SourceId = Annotated[str | None, typer.Option("--source-id", metavar="ID", help="Partner source id (cpb + 2 characters). \\[env: ARI_SOURCE_ID]", show_default=False, rich_help_panel=_CONN)]
 ApiKeyFile = Annotated[Path | None, typer.Option("--api-key-file", metavar="PATH", help="File holding the API key (or set ARI_API_KEY to the key itself).", show_default=False, rich_help_panel=_CONN)]
-PathSegment = Annotated[str | None, typer.Option("--path-segment", metavar="TEXT", help="Last path segment; may hold {action} and {propertyid}. \\[env: ARI_PATH_SEGMENT] \\[default: {action}]", show_default=False, rich_help_panel=_CONN)]
+PathSegment = Annotated[str | None, typer.Option("--path-segment", metavar="TEXT", callback=_segment, help="Last path segment; may hold {action} and {propertyid}. \\[env: ARI_PATH_SEGMENT] \\[default: {action}]", show_default=False, rich_help_panel=_CONN)]
 # fmt: on
 
 

@@ -24,7 +24,7 @@ from ari_cli.config.file import (
 )
 from ari_cli.config.secrets import mask, remember
 from ari_cli.exits import ConfigError
-from ari_cli.wire.operations import SOURCE_ID_PATTERN
+from ari_cli.wire.operations import SOURCE_ID_PATTERN, segment_problem
 
 DEFAULT_SEGMENT = "{action}"
 NOT_SET = "not set"
@@ -130,6 +130,8 @@ class Settings:
         check_source_id(source_id, self.values["source_id"].source)
         if not segment.strip("/"):
             raise ConfigError("the path segment is empty", "give --path-segment TEXT, e.g. {action}")
+        if (problem := segment_problem(segment)) is not None:
+            raise ConfigError(problem, f"fix path_segment ({self.values['path_segment'].source})")
         return Connection(check_base_url(base_url), key.value, source_id, segment)
 
     def _missing_hint(self) -> str:

@@ -220,6 +220,34 @@ def resolve_header(names: Sequence[str], resolver: Resolver) -> list[str | None]
     return result
 
 
+def _fits(names: Sequence[str], operation: Operation) -> bool:
+    resolver = Resolver(operation, "")
+    resolve_header(names, resolver)
+    return not resolver.problems
+
+
+def header_follow_up(source: str, line: int, names: Sequence[str], resolver: Resolver) -> list[str]:
+    """What to do when a header lacks required columns: use the command its columns fit, or, when
+    the line holds no known name (a title above the names), --header-row (naming what the line holds)."""
+    operation = resolver.operation
+    if not missing_columns(resolver.problems):
+        return []
+    for other in Operation:
+        if other is not operation and _fits(names, other):
+            return [f"{source}: these are the columns of {other.value}: use ari-cli {other.value} push"]
+    if resolver.seen:
+        return []
+    shown = ", ".join(name.strip() for name in names if name.strip())
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    return [f'{source}: line {line} holds "{shown}"; if the column names are on a later line, give --header-row N']
+
+
+def missing_columns(problems: Iterable[str]) -> bool:
+    """Whether the header problems include required columns that no name gave."""
+    return any(": missing column" in problem for problem in problems)
+
+
 def join_problems(problems: Iterable[str], operation: Operation) -> str:
     """One message of all header problems, closing with the expected columns."""
     return "\n".join([*problems, expected_columns(operation)])

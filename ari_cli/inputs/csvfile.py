@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ari_cli.exits import InputError
-from ari_cli.inputs.columns import Resolver, resolve_header
-from ari_cli.inputs.model import Part, Prepared
+from ari_cli.inputs.columns import Resolver, header_follow_up, resolve_header
+from ari_cli.inputs.model import Part, Prepared, skipped_rows
 from ari_cli.inputs.textio import Source, csv_problem, decode_problem, nul_problem, pick_encoding
 from ari_cli.wire.operations import Operation
 
@@ -55,6 +55,7 @@ class _Layout:
     width: int
     indices: tuple[int, ...]
     names: tuple[str, ...]
+    given: str | None  # the user's --encoding
 
 
 def _sample(source: Source, encoding: str | None) -> tuple[str, str]:
@@ -66,7 +67,7 @@ def _sample(source: Source, encoding: str | None) -> tuple[str, str]:
     try:
         text = codecs.getincrementaldecoder(chosen)().decode(head, final=complete)
     except UnicodeDecodeError:
-        raise decode_problem(source.name, head, chosen) from None
+        raise decode_problem(source.name, head, chosen, given=encoding) from None
     if text.startswith("\ufeff"):
         text = text[1:]  # a BOM kept by an explicit --encoding utf-8: not part of the first name
     nul = nul_problem(source.name, text)
@@ -112,7 +113,8 @@ def prepare_csv(source: Source, operation: Operation, encoding: str | None, head
     warning = resolver.warning()
     warnings = [warning] if warning else []
     if resolver.problems:
-        return Prepared(part=None, warnings=warnings, problems=resolver.problems)
+        problems = [*resolver.problems, *header_follow_up(source.name, header_end, names, resolver)]
+        return Prepared(part=None, warnings=warnings, problems=problems)
     kept = [(i, name) for i, name in enumerate(columns) if name is not None]
     layout = _Layout(
         encoding=chosen,
@@ -121,6 +123,7 @@ def prepare_csv(source: Source, operation: Operation, encoding: str | None, head
         width=len(columns),
         indices=tuple(i for i, _ in kept),
         names=tuple(name for _, name in kept),
+        given=encoding,
     )
     return Prepared(part=CsvPart(source, layout), warnings=warnings)
 
@@ -144,6 +147,8 @@ class CsvPart(Part):
     def rows(self) -> Iterator[tuple[int, Sequence[str]]]:
         """Each record but empty ones, with the line it starts on, its cells as wide as the header."""
         name, layout, width = self.file.name, self.layout, self.layout.width
+        skipped: list[int] = []  # rows where only columns this command does not read hold something
+        indices = layout.indices
         with self.file.open() as raw, io.TextIOWrapper(raw, encoding=layout.encoding, newline="") as text:
             reader = csv.reader(text, **_reader_options(layout.delimiter))
             read = 0  # physical lines read so far: a record starts on the next one
@@ -164,8 +169,13 @@ class CsvPart(Part):
                             raise _too_wide(name, line, len(cells), layout)
                     if not cells[0].strip() and not "".join(cells).strip():
                         continue  # `,,,,` or only spaces: an empty spreadsheet row
+                    if not "".join([cells[i] for i in indices]).strip():
+                        skipped.append(line)
+                        continue
                     yield line, cells
             except csv.Error as problem:
                 raise csv_problem(name, read + 1, reader.line_num, problem) from None
             except UnicodeDecodeError:
-                raise decode_problem(name, self.file.read(), layout.encoding) from None
+                raise decode_problem(name, self.file.read(), layout.encoding, given=layout.given) from None
+        if skipped:
+            self.notes.append(skipped_rows(name, skipped))

@@ -37,6 +37,8 @@ class Part:
     def __init__(self, source: str, columns: Mapping[str, int]) -> None:
         self.source = source
         self.columns = dict(columns)
+        self.notes: list[str] = []
+        """What reading the rows found worth a note (rows skipped); complete once rows() is spent."""
 
     def rows(self) -> Iterator[tuple[int, Sequence[Any]]]:
         raise NotImplementedError
@@ -52,6 +54,13 @@ class Part:
                 name: value.strip() if isinstance(value, str) else value for name, value in self.fields(values).items()
             }
             yield SourceRow(self.source, line, fields)
+
+
+def skipped_rows(source: str, lines: Sequence[int]) -> str:
+    """The note on rows skipped because the columns the command reads are all empty."""
+    shown = ", ".join(map(str, lines[:10])) + (f" and {len(lines) - 10} more" if len(lines) > 10 else "")
+    what = "line" if len(lines) == 1 else "lines"
+    return f"{source} {what} {shown}: skipped, as the columns this command reads are empty there"
 
 
 class ListedPart(Part):

@@ -16,6 +16,7 @@ from ari_cli.inputs.textio import (
     XLSX,
     ZIP_MAGIC,
     Source,
+    binary_kind,
     check_encoding,
     check_format,
     decode_all,
@@ -40,14 +41,21 @@ def _prepare(source: Source, operation: Operation, options: ReadOptions) -> Prep
     if source.path is not None:
         source.open().close()  # a missing file says so, whatever its extension
     format_ = format_for(source, options.format)
-    if format_ is None:
-        assert source.data is not None
-        if source.data.startswith(ZIP_MAGIC):
-            format_ = XLSX
-        else:
-            format_ = sniff_format(decode_all(source.name, source.data, options.encoding))
+    if format_ is None and source.data is not None and source.data.startswith(ZIP_MAGIC):
+        format_ = XLSX
     if format_ == XLSX:
         return prepare_xlsx(source, operation, options)
+    kind = binary_kind(source)
+    if kind is not None:
+        # Named for what it is: decoding it would only end in an encoding hint that cannot help.
+        xlsx = kind.endswith("(.xlsx)")
+        raise InputError(
+            f"{source.name}: this is {kind}, not {(format_ or 'CSV or JSON').upper()} text",
+            hint="rename it to .xlsx" if xlsx else "save the sheet as CSV (UTF-8) or as an Excel Workbook (.xlsx)",
+        )
+    if format_ is None:
+        assert source.data is not None
+        format_ = sniff_format(decode_all(source.name, source.data, options.encoding))
     if format_ == "csv":
         return prepare_csv(source, operation, options.encoding, options.header_row)
     return prepare_json(source, operation, options.encoding, format_)

@@ -34,7 +34,10 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16"),
     (codecs.BOM_UTF16_BE, "utf-16"),
 )
-ENCODING_HINT = "give the file's encoding, e.g. --encoding cp1252 (Excel on Windows) or --encoding latin-1"
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # old Excel (.xls) and other Office binaries
+_MAGIC = ((b"%PDF", "a PDF document"), (b"\x1f\x8b", "a gzip archive"), (b"\x89PNG", "a PNG image"))
+_ENCODINGS = ("cp1252", "latin-1", "utf-16")
+_ENCODING_USES = {"cp1252": "Excel on Windows"}
 NUL_HINT = "save a spreadsheet as CSV (UTF-8); for UTF-16 text without a BOM give --encoding utf-16"
 
 
@@ -94,25 +97,64 @@ def pick_encoding(head: bytes, encoding: str | None) -> str:
     return DEFAULT_ENCODING
 
 
+def encoding_hint(tried: str | None) -> str:
+    """What to try next, never the encoding just tried (with every byte readable as latin-1, a file that
+    fails as cp1252 is rarely text at all)."""
+    tried_name = codecs.lookup(tried).name if tried else ""
+    others = [e for e in _ENCODINGS if codecs.lookup(e).name != tried_name]
+    shown = " or ".join(f"--encoding {e}" + (f" ({_ENCODING_USES[e]})" if e in _ENCODING_USES else "") for e in others)
+    if tried:
+        return f"the file is not {tried}: check that it is text (a CSV export), or try {shown}"
+    return f"give the file's encoding, e.g. {shown}"
+
+
+def binary_kind(source: Source) -> str | None:
+    """What a file given as text really is, when its first bytes say so: a workbook, a zip, a PDF."""
+    with source.open() as stream:
+        head = stream.read(8)
+        if head.startswith(_OLE_MAGIC):
+            return "an old Excel workbook (.xls) or another Office file"
+        for magic, kind in _MAGIC:
+            if head.startswith(magic):
+                return kind
+        if not head.startswith(ZIP_MAGIC):
+            return None
+        import zipfile
+
+        stream.seek(0)
+        try:
+            names = zipfile.ZipFile(stream).namelist()
+        except (zipfile.BadZipFile, OSError, ValueError):
+            return "a zip archive"
+    if any(name.startswith("xl/") for name in names):
+        return "an Excel workbook (.xlsx)"
+    if "content.xml" in names:
+        return "an OpenDocument file (.ods)"
+    return "a zip archive"
+
+
 def _shown(encoding: str) -> str:
     name = codecs.lookup(encoding).name
     return "UTF-8" if name in ("utf-8", "utf-8-sig") else encoding
 
 
-def decode_problem(name: str, raw: bytes, encoding: str, error: UnicodeDecodeError | None = None) -> InputError:
-    """The error for bytes that do not decode, naming the line of the first bad byte."""
+def decode_problem(
+    name: str, raw: bytes, encoding: str, error: UnicodeDecodeError | None = None, given: str | None = None
+) -> InputError:
+    """The error for bytes that do not decode, naming the line of the first bad byte; `given`: the
+    user's --encoding, which the hint does not suggest again."""
     if error is None:  # an error raised on a chunk has offsets into that chunk: decode from the start
         try:
             raw.decode(encoding)
         except UnicodeDecodeError as found:
             error = found
     if error is None:
-        return InputError(f"{name}: cannot decode the file as {_shown(encoding)}", hint=ENCODING_HINT)
+        return InputError(f"{name}: cannot decode the file as {_shown(encoding)}", hint=encoding_hint(given))
     # error.object may lack a BOM the codec stripped; counting in it keeps the line right either way.
     data = bytes(error.object)
     line = data[: error.start].decode(encoding, errors="replace").count("\n") + 1
     bad = data[error.start : error.end][:4].hex(" ")
-    return InputError(f"{name} line {line}: cannot decode byte {bad} as {_shown(encoding)}", hint=ENCODING_HINT)
+    return InputError(f"{name} line {line}: cannot decode byte {bad} as {_shown(encoding)}", hint=encoding_hint(given))
 
 
 def nul_problem(name: str, text: str, first_line: int = 1) -> InputError | None:
@@ -142,7 +184,7 @@ def decode_all(name: str, raw: bytes, encoding: str | None) -> str:
     try:
         text = raw.decode(chosen)
     except UnicodeDecodeError as problem:
-        raise decode_problem(name, raw, chosen, problem) from None
+        raise decode_problem(name, raw, chosen, problem, given=encoding) from None
     if text.startswith("\ufeff"):
         text = text[1:]  # a BOM left by an explicit --encoding utf-8 or utf-16-le
     nul = nul_problem(name, text)

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ari_cli.exits import InputError
-from ari_cli.inputs.columns import Resolver, resolve_header
-from ari_cli.inputs.model import ListedPart, Prepared, ReadOptions, SourceRow
+from ari_cli.inputs.columns import Resolver, header_follow_up, resolve_header
+from ari_cli.inputs.model import ListedPart, Prepared, ReadOptions, SourceRow, skipped_rows
 from ari_cli.inputs.textio import Source
 from ari_cli.wire.operations import Operation
 
@@ -131,30 +131,42 @@ def prepare_xlsx(source: Source, operation: Operation, options: ReadOptions) -> 
         try:
             sheet = _pick_sheet(workbook, source.name, options.sheet)
             name = sheet_source(source.name, sheet.title)
+            others = [other.title for other in workbook.worksheets if other is not sheet]
             try:
                 rows = _read_rows(sheet)
             except Exception as problem:  # a damaged sheet part surfaces only while reading it
                 raise InputError(f"{name}: cannot read the sheet: {problem}", hint=_RESAVE_HINT) from None
         finally:
             workbook.close()
+    notes = []
+    if others and options.sheet is None:
+        listed = ", ".join(f'"{title}"' for title in others)
+        notes.append(
+            f'{source.name}: read the sheet "{sheet.title}"; the workbook also has {listed} (give --sheet NAME)'
+        )
     index = _header(name, rows, options.header_row)
     if index is None:
-        return Prepared(part=ListedPart(name, []))  # a part without rows: the sheet is named as empty
+        # A part without rows: the sheet is named as empty.
+        return Prepared(part=ListedPart(name, []), notes=notes)
     header_line, header_cells = rows[index]
     names = [c.isoformat() if isinstance(c, dt.date) else str(c) for c in header_cells]
     resolver = Resolver(operation, f"{name} line {header_line}", "column")
     columns = resolve_header(names, resolver)
     warning = resolver.warning()
-    notes = [warning] if warning else []
+    unused = [warning] if warning else []
     if resolver.problems:
-        problems = resolver.problems
-        if options.header_row is None and any(": missing column" in p for p in problems):
-            problems = [*problems, f"{name}: if the column names are not on row {header_line}, give --header-row N"]
-        return Prepared(part=None, warnings=notes, problems=problems)
+        problems = [*resolver.problems, *header_follow_up(name, header_line, names, resolver)]
+        return Prepared(part=None, warnings=unused, problems=problems)
     kept = [(i, column) for i, column in enumerate(columns) if column is not None]
     out: list[SourceRow] = []
+    skipped: list[int] = []
     for number, cells in rows[index + 1 :]:
         # Cells right of the header's last name have no column; like unnamed columns they are left out.
         fields = {column: _field_value(column, cells[i]) if i < len(cells) else "" for i, column in kept}
+        if all(value == "" for value in fields.values()):
+            skipped.append(number)  # only other columns (a comment in Notes) hold something
+            continue
         out.append(SourceRow(name, number, fields))
-    return Prepared(part=ListedPart(name, out), warnings=notes)
+    if skipped:
+        notes.append(skipped_rows(name, skipped))
+    return Prepared(part=ListedPart(name, out), warnings=unused, notes=notes)
