@@ -11,12 +11,13 @@ import csv
 import io
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.columns import Resolver, header_follow_up, resolve_header
 from ari_cli.inputs.model import Part, Prepared, skipped_rows
-from ari_cli.inputs.textio import Source, csv_problem, decode_problem, nul_problem, pick_encoding
+from ari_cli.inputs.textio import MAX_LINE, Source, csv_problem, decode_problem, nul_problem, pick_encoding
 from ari_cli.wire.operations import Operation
 
 SAMPLE_BYTES = 64 * 1024
@@ -128,6 +129,18 @@ def prepare_csv(source: Source, operation: Operation, encoding: str | None, head
     return Prepared(part=CsvPart(source, layout), warnings=warnings)
 
 
+def _bounded_lines(name: str, text: io.TextIOWrapper) -> Iterator[str]:
+    """The text's lines, stopping with an InputError at one over MAX_LINE characters: a line with no
+    end is never read whole."""
+    for number, line in enumerate(iter(partial(text.readline, MAX_LINE + 1), ""), start=1):
+        if len(line) > MAX_LINE:
+            raise InputError(
+                f"{name} line {number}: longer than {MAX_LINE} characters; this does not look like CSV",
+                hint="check that the file is a CSV export (not binary data), and that its lines end",
+            )
+        yield line
+
+
 def _too_wide(source: str, line: int, count: int, layout: _Layout) -> InputError:
     return InputError(
         f"{source} line {line}: {count} values but the header has {layout.width} columns",
@@ -150,7 +163,7 @@ class CsvPart(Part):
         skipped: list[int] = []  # rows where only columns this command does not read hold something
         indices = layout.indices
         with self.file.open() as raw, io.TextIOWrapper(raw, encoding=layout.encoding, newline="") as text:
-            reader = csv.reader(text, **_reader_options(layout.delimiter))
+            reader = csv.reader(_bounded_lines(name, text), **_reader_options(layout.delimiter))
             read = 0  # physical lines read so far: a record starts on the next one
             try:
                 for _ in reader:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import os
+import stat
 import sys
 from collections.abc import Sequence
 from typing import BinaryIO
@@ -21,6 +23,7 @@ from ari_cli.inputs.textio import (
     check_format,
     decode_all,
     format_for,
+    read_stream,
     sniff_format,
 )
 from ari_cli.inputs.xlsxfile import prepare_xlsx
@@ -31,15 +34,20 @@ def _stdin_source(stdin: BinaryIO | None) -> Source:
     stream = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)
     if stream is None:
         raise InputError('cannot read standard input ("-"): there is none')
-    try:
-        return Source(STDIN_NAME, data=stream.read())
-    except OSError as problem:
-        raise InputError(f"cannot read standard input: {problem.strerror or problem}") from None
+    return Source(STDIN_NAME, data=read_stream("standard input", stream))
+
+
+def _file_source(path: str) -> Source:
+    """A path as a Source: a regular file is re-read as needed; a pipe or a device (which could be
+    endless, or give its bytes once) is read into memory, within bounds."""
+    source = Source(path, path=path)
+    with source.open() as stream:  # a missing file says so, whatever its extension
+        if stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+            return source
+        return Source(path, path=path, data=read_stream(path, stream))
 
 
 def _prepare(source: Source, operation: Operation, options: ReadOptions) -> Prepared:
-    if source.path is not None:
-        source.open().close()  # a missing file says so, whatever its extension
     format_ = format_for(source, options.format)
     if format_ is None and source.data is not None and source.data.startswith(ZIP_MAGIC):
         format_ = XLSX
@@ -95,7 +103,7 @@ def read_rows(
                 stdin_taken = True
                 source = _stdin_source(stdin)
             else:
-                source = Source(path, path=path)
+                source = _file_source(path)
             prepared = _prepare(source, operation, options)
         except InputError as failure:
             failures.append(failure)

@@ -41,6 +41,29 @@ _ENCODING_USES = {"cp1252": "Excel on Windows"}
 NUL_HINT = "save a spreadsheet as CSV (UTF-8); for UTF-16 text without a BOM give --encoding utf-16"
 
 
+MAX_STREAM_BYTES = 128 * 1024 * 1024
+"""Standard input, pipes and devices are read into memory, so up to this much (a million-row CSV is about
+50 MiB); a regular file is streamed instead."""
+MAX_LINE = 4 * 1024 * 1024
+"""The longest CSV line read, in characters: a line with no end (binary data, an endless stream) stops here."""
+
+
+def read_stream(name: str, stream: BinaryIO) -> bytes:
+    """All of a stream that cannot be read twice, or an InputError once it passes MAX_STREAM_BYTES."""
+    try:
+        data = stream.read(MAX_STREAM_BYTES + 1)
+    except OSError as problem:
+        raise InputError(f"cannot read {name}: {problem.strerror or problem}") from None
+    if len(data) <= MAX_STREAM_BYTES:
+        return data
+    if b"\x00" in data[:65536]:
+        raise InputError(f"{name} line 1: holds a NUL byte; this is not a text file", hint=NUL_HINT)
+    raise InputError(
+        f"{name}: more than {MAX_STREAM_BYTES // 2**20} MiB; standard input, pipes and devices are read up to that",
+        hint="give the export as a regular file, which is streamed, or split it",
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Source:
     """One input: a file path, or the bytes of standard input (read once, kept for re-reading)."""

@@ -61,11 +61,36 @@ def _field_value(name: str, value: Any) -> Any:
     return value
 
 
+MAX_RATIO = 100
+"""Sheet XML packs about 10 to 1; a workbook that unpacks to over 100 times its size is a zip bomb."""
+MAX_UNPACKED = 2 * 1024**3
+_SMALL = 16 * 1024**2  # below this, any ratio is harmless (an empty sheet packs very well)
+
+
+def _check_proportion(source: Source) -> None:
+    """Refuse, before anything is unpacked, a workbook whose parts unpack out of proportion."""
+    try:
+        with source.open() as stream, zipfile.ZipFile(stream) as archive:
+            parts = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return  # opening it says what is wrong
+    unpacked = sum(part.file_size for part in parts)
+    packed = max(1, sum(part.compress_size for part in parts))
+    if unpacked > MAX_UNPACKED or (unpacked > _SMALL and unpacked > MAX_RATIO * packed):
+        raise InputError(
+            f"{source.name}: the workbook unpacks to {unpacked // 2**20} MiB from {packed // 2**10} KiB; "
+            f"refused (a workbook may unpack to {MAX_RATIO} times its size, and at most {MAX_UNPACKED // 2**30} GiB)",
+            hint="open it in the spreadsheet program and save the sheet as CSV",
+        )
+
+
 def _open(source: Source) -> Workbook:
     from openpyxl import load_workbook
 
+    _check_proportion(source)
     # By path, so that closing the workbook closes the file (a zip archive leaves a stream it was given open).
-    target = source.path if source.path is not None else io.BytesIO(source.data or b"")
+    target = io.BytesIO(source.data) if source.data is not None else source.path
+    assert target is not None, "a source is a path or its bytes"
     try:
         # data_only: a formula cell gives the value the spreadsheet program last computed.
         return load_workbook(target, read_only=True, data_only=True)
