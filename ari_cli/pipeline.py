@@ -94,7 +94,10 @@ def prepare(
     named = load_policies(options.policies) if options.policies else None
     dates = DateOptions(options.today, options.date_format)
     empty = list(read.empty)
-    table, settings = check_rows(read.parts, options.operation, dates, single, named, empty if rows is None else None)
+    warnings = list(read.warnings)
+    table, settings = check_rows(
+        read.parts, options.operation, dates, single, named, empty if rows is None else None, warnings
+    )
     notes = [*read.notes, *(note for part in read.parts for note in part.notes)]
     if empty:
         notes.extend(empty_sources(empty, options.read.allow_empty))
@@ -115,7 +118,7 @@ def prepare(
         # Without configuration the spec's placeholders are shown, not URL-escaped.
         url = push_url(base, source, segment) if connection else f"{base}/v2/push_ari/{source}/{segment}"
         exchanges.append(Exchange(number, batch.propertyid, batch.records, body, url))
-    return Prepared(table, planned, exchanges, list(read.warnings) + planned.warnings, notes)
+    return Prepared(table, planned, exchanges, warnings + planned.warnings, notes)
 
 
 def execute(

@@ -33,7 +33,8 @@ COLUMNS: dict[Operation, tuple[str, ...]] = {
 }
 """Every canonical field each operation reads, in the order users see them."""
 
-OPTIONAL: frozenset[str] = frozenset({"days", "deposittimeinterval", "policy"})
+# penaltytype and deposittype have one value each, which an empty cell or a missing column means.
+OPTIONAL: frozenset[str] = frozenset({"days", "deposittimeinterval", "policy", "penaltytype", "deposittype"})
 NAMED_POLICY = "policy"
 """A policy row's column naming a policy of --policies; it stands for the level and deposit columns."""
 POLICY_VALUES: frozenset[str] = frozenset(_POLICY_VALUES)

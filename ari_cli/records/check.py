@@ -20,11 +20,13 @@ def check_rows(
     single_level: bool = False,
     named: Mapping[str, Policy] | None = None,
     empty: list[str] | None = None,
+    warnings: list[str] | None = None,
 ) -> tuple[RowTable, Settings]:
     """Every row of every part, checked; and the settings of the valid ones.
 
     `single_level` (--data-form object) refuses policies of two levels; `named` holds the policies of
-    --policies, which a policy row may give by name. `empty` receives the sources of parts without rows.
+    --policies, which a policy row may give by name. `empty` receives the sources of parts without rows;
+    `warnings`, what valid rows say that a person rarely means.
     """
     table = RowTable()
     checker: PolicyChecker | LevelChecker
@@ -43,5 +45,8 @@ def check_rows(
     if layouts:
         raise InputError("\n".join(layouts), hint="--date-format takes strptime codes: %d day, %m month, %Y year")
     if isinstance(checker, PolicyChecker):
-        return table, checker.settings()
+        settings = checker.settings()
+        if warnings is not None:
+            warnings.extend(checker.warnings)
+        return table, settings
     return table, table.settings()
