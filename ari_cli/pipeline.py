@@ -99,6 +99,9 @@ def prepare(
         read.parts, options.operation, dates, single, named, empty if rows is None else None, warnings
     )
     notes = [*read.notes, *(note for part in read.parts for note in part.notes)]
+    if options.read.columns:
+        mapped = ", ".join(f'{name} = "{header}"' for name, header in options.read.columns)
+        notes.insert(0, f"columns mapped: {mapped}")
     if empty:
         notes.extend(empty_sources(empty, options.read.allow_empty))
     planned = plan(settings, table, PlanOptions(options.today, options.merge, options.last_wins))

@@ -94,6 +94,8 @@ class InputOptions(NamedTuple):
     policies: Path | None = None
     skip_invalid: bool = False
     allow_empty: bool = False
+    columns: tuple[str, ...] = ()
+    """--column FIELD=HEADER, as given."""
 
 
 class PlanOptions(NamedTuple):

@@ -70,6 +70,7 @@ DateFormat = Annotated[str | None, typer.Option("--date-format", metavar="FMT", 
 Sheet = Annotated[str | None, typer.Option("--sheet", metavar="NAME", help="Worksheet of .xlsx workbooks. \\[default: the first]", show_default=False, rich_help_panel=_IN)]
 HeaderRow = Annotated[int | None, typer.Option("--header-row", min=1, metavar="N", help="Row that holds the column names, when titles sit above it. \\[default: the first row with values]", show_default=False, rich_help_panel=_IN)]
 Policies = Annotated[Path | None, typer.Option("--policies", metavar="FILE", help="TOML file of named policies, which a policy file's policy column may name (policy push).", show_default=False, rich_help_panel=_IN)]
+ColumnMap = Annotated[list[str] | None, typer.Option("--column", metavar="FIELD=HEADER", help='The column that gives FIELD, named as the file names it, e.g. --column threshold="Min Rooms Unsold" (repeatable; wins over names and aliases).', show_default=False, rich_help_panel=_IN)]
 AllowEmpty = Annotated[bool, typer.Option("--allow-empty", help="A file with no rows is a note, not an error (for exports that may rightly be empty).", rich_help_panel=_IN)]
 SkipInvalid = Annotated[bool, typer.Option("--skip-invalid", help="Send the valid rows and report the invalid ones, instead of sending nothing.", rich_help_panel=_IN)]
 Today = Annotated[dt.date | None, typer.Option("--today", metavar="YYYY-MM-DD", parser=_date, help="The date taken as today. \\[default: the local date]", show_default=False, rich_help_panel=_PLAN)]
@@ -114,6 +115,7 @@ def push_command(operation: Operation) -> Callable[..., None]:
         policies: Policies = None,
         skip_invalid: SkipInvalid = False,
         allow_empty: AllowEmpty = False,
+        column: ColumnMap = None,
         today: Today = None,
         no_merge: NoMerge = False,
         overlaps: OverlapsOption = Overlaps.ERROR,
@@ -140,7 +142,15 @@ def push_command(operation: Operation) -> Callable[..., None]:
                 dry_run=dry_run,
                 output=OutputOptions(output, report, show, curl, quiet, verbose, journal=not no_journal),
                 inputs=InputOptions(
-                    input_format, encoding, date_format, sheet, header_row, policies, skip_invalid, allow_empty
+                    input_format,
+                    encoding,
+                    date_format,
+                    sheet,
+                    header_row,
+                    policies,
+                    skip_invalid,
+                    allow_empty,
+                    tuple(column or ()),
                 ),
                 plan=PlanOptions(today, not no_merge, overlaps, batch_size, changed_only, data_form),
                 sending=SendTuning(concurrency, rate, timeout, retries),

@@ -9,12 +9,13 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from ari_cli.config.file import (
+    COLUMNS_KEY,
     DEFAULT_PROFILE,
     TUNING_DEFAULTS,
     ConfigFile,
@@ -98,6 +99,8 @@ class Settings:
     profile_source: str
     profiles: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    columns: Mapping[str, str] = field(default_factory=dict)
+    """The profile's column mapping (field -> header); --column flags win over it field by field."""
 
     def value(self, name: str) -> Any:
         return self.values[name].value
@@ -305,6 +308,7 @@ def resolve_settings(
         profile_source=name_source,
         profiles=tuple(profiles),
         warnings=config.warnings if config else (),
+        columns=profile.get(COLUMNS_KEY, {}),
     )
 
 

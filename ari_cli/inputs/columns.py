@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ari_cli.wire.operations import Operation
@@ -122,15 +122,21 @@ class Resolver:
     operation: Operation
     source: str
     noun: str = "column"
+    mapping: Mapping[str, str] = field(default_factory=dict)
+    """--column FIELD=HEADER: canonical field -> the header that gives it, winning over names and aliases."""
     ignored: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     seen: set[str] = field(default_factory=set)
     suggested: set[str] = field(default_factory=set)
     _cache: dict[str, str | None] = field(default_factory=dict, init=False, repr=False)
     _used: frozenset[str] = field(default=frozenset(), init=False, repr=False)
+    _mapped: dict[str, str] = field(default_factory=dict, init=False, repr=False)
+    mapped_seen: set[str] = field(default_factory=set)
+    overridden: list[tuple[str, str]] = field(default_factory=list)  # (name, field) a --column mapping replaced
 
     def __post_init__(self) -> None:
         self._used = frozenset(COLUMNS[self.operation])
+        self._mapped = {normalize(header): name for name, header in self.mapping.items()}
 
     def resolve(self, name: str) -> str | None:
         """The canonical field of `name`, or None when the operation does not use it."""
@@ -142,7 +148,12 @@ class Resolver:
         key = normalize(name)
         result: str | None = None
         canonical = CANONICAL.get(key)
-        if canonical in self._used:
+        if key in self._mapped:
+            result = self._mapped[key]
+            self.mapped_seen.add(result)
+        elif canonical is not None and canonical in self.mapping:
+            self.overridden.append((shown, canonical))  # the field comes from the header mapped to it
+        elif canonical in self._used:
             result = canonical
         elif not key:
             pass  # an unnamed column: spreadsheets leave these behind after the last real one
@@ -196,12 +207,18 @@ class Resolver:
             self.problems.append(f"{self.source}: missing {self.noun}{plural} {', '.join(missing)}")
 
     def warning(self) -> str | None:
-        """The one warning naming the names this file gave that the operation does not use."""
-        if not self.ignored:
-            return None
-        plural = "s" if len(self.ignored) > 1 else ""
-        names = ", ".join(self.ignored)
-        return f"{self.source}: ignored {self.noun}{plural} {names} (not used by {self.operation.value})"
+        """The one warning naming the names this file gave that the operation does not use (or that a
+        --column mapping replaced)."""
+        parts: list[str] = []
+        if self.ignored:
+            plural = "s" if len(self.ignored) > 1 else ""
+            names = ", ".join(self.ignored)
+            parts.append(f"ignored {self.noun}{plural} {names} (not used by {self.operation.value})")
+        parts.extend(
+            f'ignored {self.noun} {name} ({canonical} comes from "{self.mapping[canonical]}", as mapped)'
+            for name, canonical in self.overridden
+        )
+        return f"{self.source}: {'; '.join(parts)}" if parts else None
 
 
 def resolve_header(names: Sequence[str], resolver: Resolver) -> list[str | None]:
@@ -217,6 +234,15 @@ def resolve_header(names: Sequence[str], resolver: Resolver) -> list[str | None]
                 first[canonical] = name
         result.append(canonical)
     resolver.date_conflict(first)
+    missing = [name for name in resolver.mapping if name not in resolver.mapped_seen]
+    if missing:
+        listed = ", ".join(f'"{name.strip()}"' for name in names if name.strip())
+        for name in missing:
+            resolver.problems.append(
+                f'{resolver.source}: --column {name}="{resolver.mapping[name]}": there is no such column; '
+                f"the columns are {listed}"
+            )
+        resolver.suggested.update(missing)  # reported once, not again as missing
     resolver.check_required()
     return result
 
@@ -247,6 +273,27 @@ def header_follow_up(source: str, line: int, names: Sequence[str], resolver: Res
 def missing_columns(problems: Iterable[str]) -> bool:
     """Whether the header problems include required columns that no name gave."""
     return any(": missing column" in problem for problem in problems)
+
+
+def column_mapping(operation: Operation, given: Iterable[str]) -> dict[str, str]:
+    """--column FIELD=HEADER values as field -> header; FIELD is a field of the operation (or an alias).
+
+    Raises ValueError with a message for the user.
+    """
+    mapping: dict[str, str] = {}
+    for item in given:
+        name, equals, header = item.partition("=")
+        header = header.strip().strip('"').strip()
+        if not equals or not name.strip() or not header:
+            raise ValueError(f'"{item}" is not FIELD=HEADER, e.g. --column threshold="Min Rooms Unsold"')
+        canonical = CANONICAL.get(normalize(name))
+        if canonical not in COLUMNS[operation]:
+            fields = ", ".join(c for c in COLUMNS[operation] if c != NAMED_POLICY or operation is Operation.POLICY)
+            raise ValueError(f'"{name.strip()}" is not a field of {operation.value}; the fields are {fields}')
+        if canonical in mapping and mapping[canonical] != header:
+            raise ValueError(f'{canonical} is mapped twice: to "{mapping[canonical]}" and to "{header}"')
+        mapping[canonical] = header
+    return mapping
 
 
 def join_problems(problems: Iterable[str], operation: Operation) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -101,7 +101,13 @@ def _header(name: str, sample: str, delimiter: str, header_row: int | None) -> t
     )
 
 
-def prepare_csv(source: Source, operation: Operation, encoding: str | None, header_row: int | None = None) -> Prepared:
+def prepare_csv(
+    source: Source,
+    operation: Operation,
+    encoding: str | None,
+    header_row: int | None = None,
+    mapping: Mapping[str, str] | None = None,
+) -> Prepared:
     """Read a CSV file's header (on row `header_row`, or the first that holds anything); set up its rows to stream."""
     chosen, sample = _sample(source, encoding)
     delimiter = sniff_delimiter(sample)
@@ -109,7 +115,7 @@ def prepare_csv(source: Source, operation: Operation, encoding: str | None, head
     if found is None:
         return Prepared(part=None)
     names, header_end = found
-    resolver = Resolver(operation, source.name, "column")
+    resolver = Resolver(operation, source.name, "column", mapping or {})
     columns = resolve_header(names, resolver)
     warning = resolver.warning()
     warnings = [warning] if warning else []

@@ -92,6 +92,8 @@ class ReadOptions:
     """The worksheet of a workbook; None: the first."""
     header_row: int | None = None
     """1-based row of the column names; None: the first row that holds anything."""
+    columns: tuple[tuple[str, str], ...] = ()
+    """--column FIELD=HEADER: (canonical field, header) pairs, which win over names and aliases."""
     allow_empty: bool = False
     """A file with no rows is a note rather than an error (an export that may rightly be empty)."""
 

@@ -65,8 +65,8 @@ def _prepare(source: Source, operation: Operation, options: ReadOptions) -> Prep
         assert source.data is not None
         format_ = sniff_format(decode_all(source.name, source.data, options.encoding))
     if format_ == "csv":
-        return prepare_csv(source, operation, options.encoding, options.header_row)
-    return prepare_json(source, operation, options.encoding, format_)
+        return prepare_csv(source, operation, options.encoding, options.header_row, dict(options.columns))
+    return prepare_json(source, operation, options.encoding, format_, dict(options.columns))
 
 
 def _combined(messages: list[str], hints: list[str], problems: bool, operation: Operation) -> InputError:

@@ -175,7 +175,7 @@ def prepare_xlsx(source: Source, operation: Operation, options: ReadOptions) -> 
         return Prepared(part=ListedPart(name, []), notes=notes)
     header_line, header_cells = rows[index]
     names = [c.isoformat() if isinstance(c, dt.date) else str(c) for c in header_cells]
-    resolver = Resolver(operation, f"{name} line {header_line}", "column")
+    resolver = Resolver(operation, f"{name} line {header_line}", "column", dict(options.columns))
     columns = resolve_header(names, resolver)
     warning = resolver.warning()
     unused = [warning] if warning else []
