@@ -121,7 +121,7 @@ def prepare(
         # Without configuration the spec's placeholders are shown, not URL-escaped.
         url = push_url(base, source, segment) if connection else f"{base}/v2/push_ari/{source}/{segment}"
         exchanges.append(Exchange(number, batch.propertyid, batch.records, body, url))
-    return Prepared(table, planned, exchanges, warnings + planned.warnings, notes)
+    return Prepared(table, planned, exchanges, warnings + planned.warnings, notes + planned.notes)
 
 
 def execute(

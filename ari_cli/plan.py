@@ -72,6 +72,11 @@ class Plan:
     skipped: dict[int, str] = field(default_factory=dict)
     invalid: dict[int, list[str]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """Harmless things worth a line (a row repeated exactly); --quiet hides them."""
+
+
+MAX_REPEAT_NOTES = 20  # a file of a thousand copies of one row needs a few lines, not a thousand
 
 
 def skipped_note(end: dt.date, today: dt.date) -> str:
@@ -124,14 +129,20 @@ class _Planner:
 
     def plan(self) -> Plan:
         keyed: list[tuple[int, list[Record]]] = []
+        repeats: list[str] = []
         for key, kinds, settings in self.settings.by_key():
             segments = self._segments(kinds, settings)
+            if not segments.apart:  # rows repeated exactly share their dates, so they are never apart
+                repeats.extend(self._repeats(settings))
             if segments.segments:
                 keyed.append((segments.first, self._plan_key(key, segments)))
         # Keys in the order of their first setting that sends anything: requests follow that order.
         for _, records in sorted(keyed, key=lambda pair: pair[0]):
             self.result.records.extend(records)
         self.result.warnings = [warning for _, warning in sorted(self.warnings, key=lambda pair: pair[0])]
+        self.result.notes = repeats[:MAX_REPEAT_NOTES]
+        if len(repeats) > MAX_REPEAT_NOTES:
+            self.result.notes.append(f"and {len(repeats) - MAX_REPEAT_NOTES} more rows repeated exactly")
         if self.options.last_wins:  # only the later rows of last-wins paint rows over
             self._painted_over()
         return self.result
@@ -169,6 +180,17 @@ class _Planner:
                 first = setting
         segments.sort()
         return _KeySegments(first, segments, all(b[0] > a[2] for a, b in pairwise(segments)), in_order=False)
+
+    def _repeats(self, settings: list[int]) -> list[str]:
+        """A note for each setting that repeats an earlier one exactly (same dates and kind): sent once."""
+        s, views, rows = self.settings, self.views, self.settings.rows
+        first: dict[tuple[int, int, int], int] = {}
+        notes: list[str] = []
+        for setting in settings:
+            seen = first.setdefault((s.starts[setting], s.ends[setting], s.kinds[setting]), setting)
+            if seen != setting:
+                notes.append(f"{_where(views, rows(setting))}: repeats {_where(views, rows(seen))} exactly; sent once")
+        return notes
 
     def _runs(self, setting: int, start: int, end: int, days: frozenset[int] | None) -> list[tuple[int, int]]:
         """The runs of a setting that ends in the past, starts in the past, or keeps to some weekdays."""

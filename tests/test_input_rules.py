@@ -205,3 +205,21 @@ def test_conflicting_rows_are_each_reported_once_quickly(tmp_path: Path, sandbox
         "fix one of them, or give --overlaps last-wins to let the later row win"
     )
     assert lines[1].startswith(f"error: {path} line 3: 1 overlaps {path} line 2 (0)")
+
+
+def test_a_row_repeated_exactly_is_sent_once_with_a_note(tmp_path: Path, sandbox: Any) -> None:
+    first, other = f"HTL001,DBL,{day(3)},{day(5)},2\n", f"HTL001,DBL,{day(8)},{day(9)},2\n"
+    path = write(tmp_path, "r.csv", HEADER + first + other + first)
+    result = push(sandbox, path)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert f"note: {path} line 4: repeats {path} line 2 exactly; sent once\n" in result.stderr
+    sent = [record for request in sandbox.received for record in request.json["data"]]
+    assert [(r["startdateymd"], r["enddateymd"]) for r in sent] == [(day(3), day(5)), (day(8), day(9))]
+
+
+def test_many_repeats_are_summed_up(tmp_path: Path, sandbox: Any) -> None:
+    path = write(tmp_path, "r.csv", HEADER + f"HTL001,DBL,{day(3)},{day(5)},2\n" * 100)
+    result = push(sandbox, path)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    notes = [line for line in result.stderr.splitlines() if line.startswith("note: ")]
+    assert len(notes) == 21 and notes[-1] == "note: and 79 more rows repeated exactly"
