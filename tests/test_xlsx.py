@@ -5,6 +5,7 @@ sandbox must then hold exactly the per-date values of the cells."""
 from __future__ import annotations
 
 import datetime as dt
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -338,3 +339,57 @@ def test_a_day_month_date_that_could_be_read_either_way_is_never_guessed(tmp_pat
     result = push("threshold", path, sandbox, "--date-format", "%m/%d/%Y")
     assert result.exit_code == 0, result.stdout + result.stderr
     assert sandbox.state()["threshold"] == {"HTL001": {"DBL": {"2099-04-01": "2"}}}
+
+
+# -- other spreadsheet formats -------------------------------------------------------------------
+
+
+def _ods(path: Path, rows: list[list[Any]]) -> Path:
+    """A minimal OpenDocument spreadsheet, as LibreOffice writes one: a sheet "June" of these rows."""
+
+    def cell(value: Any) -> str:
+        if isinstance(value, dt.date):
+            kind = f'office:value-type="date" office:date-value="{value.isoformat()}"'
+        elif isinstance(value, int):
+            kind = f'office:value-type="float" office:value="{value}"'
+        else:
+            kind = 'office:value-type="string"'
+        return f"<table:table-cell {kind}><text:p>{value}</text:p></table:table-cell>"
+
+    body = "".join("<table:table-row>" + "".join(map(cell, row)) + "</table:table-row>" for row in rows)
+    namespaces = (
+        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+        'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"'
+    )
+    content = (
+        f'<?xml version="1.0" encoding="UTF-8"?><office:document-content {namespaces} office:version="1.2">'
+        f'<office:body><office:spreadsheet><table:table table:name="June">{body}</table:table>'
+        "</office:spreadsheet></office:body></office:document-content>"
+    )
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
+        archive.writestr("content.xml", content, zipfile.ZIP_DEFLATED)
+        archive.writestr(
+            "META-INF/manifest.xml",
+            '<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0">'
+            '<manifest:file-entry manifest:full-path="/" '
+            'manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/></manifest:manifest>',
+        )
+    return path
+
+
+def test_an_opendocument_sheet_is_read_with_its_date_cells(tmp_path: Path, sandbox: Any) -> None:
+    rows: list[list[Any]] = [["propertyid", "roomid", "date", "threshold"], ["HTL001", "DBL", day(4), 4]]
+    path = _ods(tmp_path / "rates.ods", rows)
+    result = push("threshold", path, sandbox)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert sandbox.state()["threshold"] == {"HTL001": {"DBL": {day(4).isoformat(): "4"}}}
+
+
+def test_an_opendocument_error_names_the_sheet_and_row(tmp_path: Path, sandbox: Any) -> None:
+    rows: list[list[Any]] = [["propertyid", "roomid", "date", "threshold"], ["HTL001", "DBL", day(4), 1000]]
+    path = _ods(tmp_path / "rates.ods", rows)
+    result = push("threshold", path, sandbox)
+    assert result.exit_code == 3
+    assert f"{path}[June] line 2, threshold: 1000 is above the maximum 999" in result.stderr

@@ -55,7 +55,7 @@ def given(ctx: typer.Context) -> frozenset[str]:
 
 # One line each: a table of data.
 # fmt: off
-Files = Annotated[list[Path], typer.Argument(metavar="FILE", allow_dash=True, show_default=False, help="CSV, JSON, JSONL or XLSX files, or - for standard input. Several files are one run.")]
+Files = Annotated[list[Path], typer.Argument(metavar="FILE", allow_dash=True, show_default=False, help="CSV, JSON, JSONL or spreadsheet (.xlsx, .xlsm, .xls, .xlsb, .ods) files, or - for standard input. Several files are one run.")]
 DryRun = Annotated[bool, typer.Option("--dry-run", help="Read, validate and plan; print what would be sent; send nothing.", rich_help_panel=_OUT)]
 Output = Annotated[OutputFormat, typer.Option("--output", "-o", help="What goes to standard output.", rich_help_panel=_OUT)]
 Report = Annotated[Path | None, typer.Option("--report", metavar="PATH", help="Also write per-row results to PATH (.csv or .json).", rich_help_panel=_OUT)]
@@ -67,7 +67,7 @@ NoJournal = Annotated[bool, typer.Option("--no-journal", help="Do not record thi
 Format = Annotated[InputFormat | None, typer.Option("--format", help="Format of standard input (sniffed if not given).", rich_help_panel=_IN)]
 Encoding = Annotated[str | None, typer.Option("--encoding", metavar="NAME", help="Encoding of files that are not UTF-8, e.g. cp1252.", rich_help_panel=_IN)]
 DateFormat = Annotated[str | None, typer.Option("--date-format", metavar="FMT", help="Layout of dates that are not ISO, in strptime codes, e.g. %d/%m/%Y.", rich_help_panel=_IN)]
-Sheet = Annotated[str | None, typer.Option("--sheet", metavar="NAME", help="Worksheet of .xlsx workbooks. \\[default: the first]", show_default=False, rich_help_panel=_IN)]
+Sheet = Annotated[str | None, typer.Option("--sheet", metavar="NAME", help="Worksheet of a workbook. \\[default: the first]", show_default=False, rich_help_panel=_IN)]
 HeaderRow = Annotated[int | None, typer.Option("--header-row", min=1, metavar="N", help="Row that holds the column names, when titles sit above it. \\[default: the first row with values]", show_default=False, rich_help_panel=_IN)]
 Policies = Annotated[Path | None, typer.Option("--policies", metavar="FILE", help="TOML file of named policies, which a policy file's policy column may name (policy push).", show_default=False, rich_help_panel=_IN)]
 ColumnMap = Annotated[list[str] | None, typer.Option("--column", metavar="FIELD=HEADER", help='The column that gives FIELD, named as the file names it, e.g. --column threshold="Min Rooms Unsold" (repeatable; wins over names and aliases).', show_default=False, rich_help_panel=_IN)]

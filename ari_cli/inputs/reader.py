@@ -15,6 +15,7 @@ from ari_cli.inputs.csvfile import prepare_csv
 from ari_cli.inputs.jsonfile import prepare_json
 from ari_cli.inputs.model import STDIN, STDIN_NAME, Part, Prepared, ReadOptions, ReadResult
 from ari_cli.inputs.textio import (
+    OLE_MAGIC,
     XLSX,
     ZIP_MAGIC,
     Source,
@@ -49,17 +50,17 @@ def _file_source(path: str) -> Source:
 
 def _prepare(source: Source, operation: Operation, options: ReadOptions) -> Prepared:
     format_ = format_for(source, options.format)
-    if format_ is None and source.data is not None and source.data.startswith(ZIP_MAGIC):
-        format_ = XLSX
+    if format_ is None and source.data is not None and source.data.startswith((ZIP_MAGIC, OLE_MAGIC)):
+        format_ = XLSX  # a workbook on standard input
     if format_ == XLSX:
         return prepare_xlsx(source, operation, options)
     kind = binary_kind(source)
     if kind is not None:
         # Named for what it is: decoding it would only end in an encoding hint that cannot help.
-        xlsx = kind.endswith("(.xlsx)")
+        extension = next((ext for ext in (".xlsx", ".xls", ".ods") if f"({ext})" in kind), None)
         raise InputError(
             f"{source.name}: this is {kind}, not {(format_ or 'CSV or JSON').upper()} text",
-            hint="rename it to .xlsx" if xlsx else "save the sheet as CSV (UTF-8) or as an Excel Workbook (.xlsx)",
+            hint=f"rename it to {extension}" if extension else "save the sheet as CSV (UTF-8) or as a workbook",
         )
     if format_ is None:
         assert source.data is not None

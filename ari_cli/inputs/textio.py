@@ -22,11 +22,13 @@ EXTENSIONS: dict[str, str] = {
     ".ndjson": "jsonl",
     ".xlsx": "xlsx",
     ".xlsm": "xlsx",
+    ".xls": "xlsx",
+    ".xlsb": "xlsx",
+    ".ods": "xlsx",
 }
 XLSX = "xlsx"
-# Workbooks openpyxl cannot open: the old binary Excel format and OpenDocument.
-SPREADSHEETS = (".xls", ".ods")
-ZIP_MAGIC = b"PK\x03\x04"  # an .xlsx is a zip archive; this is how one is told apart on standard input
+"""The format of every workbook (.xlsx, .xlsm, .xls, .xlsb, .ods): one reader takes them all."""
+ZIP_MAGIC = b"PK\x03\x04"  # an .xlsx or .ods is a zip archive; this is how one is told apart on standard input
 # Checked longest first: a UTF-32-LE BOM starts with the UTF-16-LE one.
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32"),
@@ -34,7 +36,7 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16"),
     (codecs.BOM_UTF16_BE, "utf-16"),
 )
-_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # old Excel (.xls) and other Office binaries
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # old Excel (.xls) and other Office binaries
 _MAGIC = ((b"%PDF", "a PDF document"), (b"\x1f\x8b", "a gzip archive"), (b"\x89PNG", "a PNG image"))
 _ENCODINGS = ("cp1252", "latin-1", "utf-16")
 _ENCODING_USES = {"cp1252": "Excel on Windows"}
@@ -135,7 +137,7 @@ def binary_kind(source: Source) -> str | None:
     """What a file given as text really is, when its first bytes say so: a workbook, a zip, a PDF."""
     with source.open() as stream:
         head = stream.read(8)
-        if head.startswith(_OLE_MAGIC):
+        if head.startswith(OLE_MAGIC):
             return "an old Excel workbook (.xls) or another Office file"
         for magic, kind in _MAGIC:
             if head.startswith(magic):
@@ -258,11 +260,6 @@ def format_for(source: Source, format_: str | None) -> str | None:
     ext = os.path.splitext(source.path)[1].lower()
     if ext in EXTENSIONS:
         return EXTENSIONS[ext]
-    if ext in SPREADSHEETS:
-        raise InputError(
-            f"{source.name}: reading {ext} is not supported; save it as an Excel Workbook (.xlsx) or as CSV (UTF-8)",
-            hint="in the spreadsheet program: File > Save As > Excel Workbook (.xlsx)",
-        )
     if format_ is not None:
         return format_
     known = ", ".join(EXTENSIONS)

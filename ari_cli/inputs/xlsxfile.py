@@ -1,15 +1,14 @@
-"""Excel workbooks (.xlsx, .xlsm): one sheet, a header row, and cells turned into what CSV would hold.
+"""Workbooks (.xlsx, .xlsm, .xls, .xlsb, .ods): one sheet, a header row, and cells turned into what CSV would hold.
 
-openpyxl is imported only here, and only when a workbook is read, so start-up stays fast. The
-workbook is read whole and closed at once: read-only mode keeps the file open for as long as rows
-are pulled, and a lazy generator left half-read would leak it.
+python-calamine (Rust) reads them, ten times faster than a pure-Python reader, and is imported only
+here, when a workbook is read, so start-up stays fast. A date cell arrives as a date whatever its
+display format; a number cell as a number, which a date column refuses.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import io
-import warnings
 import zipfile
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -21,11 +20,9 @@ from ari_cli.inputs.textio import Source
 from ari_cli.wire.operations import Operation
 
 if TYPE_CHECKING:
-    from openpyxl.workbook.workbook import Workbook
+    from python_calamine import CalamineSheet, CalamineWorkbook
 
-_RESAVE_HINT = (
-    "open it in the spreadsheet program and save it again as Excel Workbook (.xlsx), or save the sheet as CSV"
-)
+_RESAVE_HINT = "open it in the spreadsheet program and save it again (Excel Workbook .xlsx), or save the sheet as CSV"
 
 
 def sheet_source(name: str, sheet: str) -> str:
@@ -84,46 +81,38 @@ def _check_proportion(source: Source) -> None:
         )
 
 
-def _open(source: Source) -> Workbook:
-    from openpyxl import load_workbook
+def _open(source: Source) -> CalamineWorkbook:
+    from python_calamine import CalamineWorkbook
 
     _check_proportion(source)
-    # By path, so that closing the workbook closes the file (a zip archive leaves a stream it was given open).
-    target = io.BytesIO(source.data) if source.data is not None else source.path
-    assert target is not None, "a source is a path or its bytes"
     try:
-        # data_only: a formula cell gives the value the spreadsheet program last computed.
-        return load_workbook(target, read_only=True, data_only=True)
-    except zipfile.BadZipFile:
-        raise InputError(
-            f"{source.name}: not an Excel workbook (.xlsx): the file is not a zip archive", hint=_RESAVE_HINT
-        ) from None
-    except Exception as problem:  # openpyxl fails in many ways on a damaged or foreign file
+        if source.data is not None:
+            return CalamineWorkbook.from_filelike(io.BytesIO(source.data))
+        assert source.path is not None, "a source is a path or its bytes"
+        return CalamineWorkbook.from_path(source.path)
+    except Exception as problem:  # the reader fails in many ways on a damaged or foreign file
         raise InputError(f"{source.name}: cannot read the workbook: {problem}", hint=_RESAVE_HINT) from None
 
 
-def _pick_sheet(workbook: Workbook, name: str, wanted: str | None) -> Any:
-    sheets = workbook.worksheets
+def _pick_sheet(workbook: CalamineWorkbook, name: str, wanted: str | None) -> str:
+    sheets = list(workbook.sheet_names)
     if not sheets:
         raise InputError(f"{name}: the workbook has no worksheet")
     if wanted is None:
         return sheets[0]
-    for sheet in sheets:
-        if sheet.title == wanted:
-            return sheet
-    folded = [sheet for sheet in sheets if sheet.title.casefold() == wanted.strip().casefold()]
+    if wanted in sheets:
+        return wanted
+    folded = [sheet for sheet in sheets if sheet.casefold() == wanted.strip().casefold()]
     if len(folded) == 1:
         return folded[0]
-    listed = ", ".join(f'"{sheet.title}"' for sheet in sheets)
+    listed = ", ".join(f'"{sheet}"' for sheet in sheets)
     raise InputError(f'{name}: no sheet named "{wanted}"; the workbook has {listed}', hint="give --sheet NAME")
 
 
-def _read_rows(sheet: Any) -> list[tuple[int, tuple[Any, ...]]]:
-    # The dimension a workbook declares can be wrong (some writers put "A1"), and read-only mode
-    # trusts it: forget it, so that every row is read.
-    sheet.reset_dimensions()
+def _read_rows(sheet: CalamineSheet) -> list[tuple[int, tuple[Any, ...]]]:
+    """The rows that hold anything, with their row numbers (rows are yielded from the sheet's first)."""
     rows: list[tuple[int, tuple[Any, ...]]] = []
-    for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):
+    for number, values in enumerate(sheet.iter_rows(), start=1):
         cells = tuple(cell_value(v) for v in values)
         if any(c != "" for c in cells):
             rows.append((number, cells))
@@ -149,25 +138,22 @@ def _header(name: str, rows: Sequence[tuple[int, tuple[Any, ...]]], header_row: 
 
 def prepare_xlsx(source: Source, operation: Operation, options: ReadOptions) -> Prepared:
     """Read one sheet of a workbook: its header, then its rows (empty rows skipped)."""
-    with warnings.catch_warnings():
-        # openpyxl warns about parts it skips (styles, data validation, extensions); none hold values.
-        warnings.simplefilter("ignore")
-        workbook = _open(source)
+    workbook = _open(source)
+    try:
+        title = _pick_sheet(workbook, source.name, options.sheet)
+        name = sheet_source(source.name, title)
+        others = [other for other in workbook.sheet_names if other != title]
         try:
-            sheet = _pick_sheet(workbook, source.name, options.sheet)
-            name = sheet_source(source.name, sheet.title)
-            others = [other.title for other in workbook.worksheets if other is not sheet]
-            try:
-                rows = _read_rows(sheet)
-            except Exception as problem:  # a damaged sheet part surfaces only while reading it
-                raise InputError(f"{name}: cannot read the sheet: {problem}", hint=_RESAVE_HINT) from None
-        finally:
-            workbook.close()
+            rows = _read_rows(workbook.get_sheet_by_name(title))
+        except Exception as problem:  # a damaged sheet part surfaces only while reading it
+            raise InputError(f"{name}: cannot read the sheet: {problem}", hint=_RESAVE_HINT) from None
+    finally:
+        workbook.close()
     notes = []
     if others and options.sheet is None:
-        listed = ", ".join(f'"{title}"' for title in others)
+        listed = ", ".join(f'"{other}"' for other in others)
         notes.append(
-            f'{source.name}: read the sheet "{sheet.title}"; the workbook also has {listed} (give --sheet NAME)'
+            f'{source.name}: read the sheet "{title}"; the workbook also has {listed} (give --sheet NAME)'
         )
     index = _header(name, rows, options.header_row)
     if index is None:
