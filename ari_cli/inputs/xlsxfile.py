@@ -152,9 +152,7 @@ def prepare_xlsx(source: Source, operation: Operation, options: ReadOptions) -> 
     notes = []
     if others and options.sheet is None:
         listed = ", ".join(f'"{other}"' for other in others)
-        notes.append(
-            f'{source.name}: read the sheet "{title}"; the workbook also has {listed} (give --sheet NAME)'
-        )
+        notes.append(f'{source.name}: read the sheet "{title}"; the workbook also has {listed} (give --sheet NAME)')
     index = _header(name, rows, options.header_row)
     if index is None:
         # A part without rows: the sheet is named as empty.
