@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.columns import Resolver, header_follow_up, resolve_header
-from ari_cli.inputs.model import ListedPart, Prepared, ReadOptions, SourceRow, skipped_rows
+from ari_cli.inputs.model import ListedPart, Prepared, ReadOptions, ReadPart, skipped_rows
 from ari_cli.inputs.textio import Source
 from ari_cli.wire.operations import Operation
 
@@ -167,15 +167,15 @@ def prepare_xlsx(source: Source, operation: Operation, options: ReadOptions) -> 
         problems = [*resolver.problems, *header_follow_up(name, header_line, names, resolver)]
         return Prepared(part=None, warnings=unused, problems=problems)
     kept = [(i, column) for i, column in enumerate(columns) if column is not None]
-    out: list[SourceRow] = []
+    out: list[tuple[int, tuple[Any, ...]]] = []
     skipped: list[int] = []
     for number, cells in rows[index + 1 :]:
         # Cells right of the header's last name have no column; like unnamed columns they are left out.
-        fields = {column: _field_value(column, cells[i]) if i < len(cells) else "" for i, column in kept}
-        if all(value == "" for value in fields.values()):
+        values = tuple(_field_value(column, cells[i]) if i < len(cells) else "" for i, column in kept)
+        if all(value == "" for value in values):
             skipped.append(number)  # only other columns (a comment in Notes) hold something
             continue
-        out.append(SourceRow(name, number, fields))
+        out.append((number, values))
     if skipped:
         notes.append(skipped_rows(name, skipped))
-    return Prepared(part=ListedPart(name, out), warnings=unused, notes=notes)
+    return Prepared(part=ReadPart(name, [column for _, column in kept], out), warnings=unused, notes=notes)
