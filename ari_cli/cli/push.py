@@ -61,7 +61,7 @@ Output = Annotated[OutputFormat, typer.Option("--output", "-o", help="What goes 
 Report = Annotated[Path | None, typer.Option("--report", metavar="PATH", help="Also write per-row results to PATH (.csv or .json).", rich_help_panel=_OUT)]
 ShowRows = Annotated[Show | None, typer.Option("--show", help="Rows the table lists. \\[default: failed over 50 rows, else all]", show_default=False, rich_help_panel=_OUT)]
 Curl = Annotated[bool, typer.Option("--curl", help="Print each request as a bash-ready curl command, $ARI_API_KEY standing for the key: on standard output before the table, or on standard error with --output json or csv.", rich_help_panel=_OUT)]
-Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Only errors on standard error.", rich_help_panel=_OUT)]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Only errors and warnings about the data on standard error (no notes or progress).", rich_help_panel=_OUT)]
 Verbose = Annotated[bool, typer.Option("--verbose", "-v", help="Show each HTTP exchange on standard error: method, URL, headers, body, status, answer and time, key masked.", rich_help_panel=_OUT)]
 NoJournal = Annotated[bool, typer.Option("--no-journal", help="Do not record this run in the journal (what history, retry and --changed-only read).", rich_help_panel=_OUT)]
 Format = Annotated[InputFormat | None, typer.Option("--format", help="Format of standard input (sniffed if not given).", rich_help_panel=_IN)]
