@@ -10,6 +10,7 @@ from typing import Any, BinaryIO
 from ari_cli.batch import DataForm, Envelope, build_body, make_batches, wire_value
 from ari_cli.changes import Accepted, keep_changed
 from ari_cli.config.settings import Connection
+from ari_cli.exits import InputError
 from ari_cli.inputs import ListedPart, ReadOptions, ReadResult, SourceRow, read_rows
 from ari_cli.plan import Plan, PlanOptions, plan
 from ari_cli.records.check import check_rows
@@ -51,6 +52,8 @@ class Prepared:
     plan: Plan
     exchanges: list[Exchange]
     warnings: list[str]
+    notes: list[str] = field(default_factory=list)
+    """What was read that a user may like to know (a row skipped, the sheet read); --quiet hides them."""
 
     @property
     def invalid(self) -> bool:
@@ -59,6 +62,17 @@ class Prepared:
 
 # The values the service last accepted, per key and date, for some property ids (read from the journal).
 Known = Callable[[set[str]], Accepted]
+
+
+def empty_sources(sources: Sequence[str], allowed: bool) -> list[str]:
+    """The notes for files without rows, when --allow-empty says they may be empty; else the error."""
+    messages = [f"{source} has no rows" for source in dict.fromkeys(sources)]
+    if allowed:
+        return messages
+    raise InputError(
+        "\n".join(messages),
+        hint="check that the export wrote its rows; give --allow-empty if it may rightly be empty",
+    )
 
 
 def prepare(
@@ -79,7 +93,17 @@ def prepare(
     single = options.data_form is DataForm.OBJECT
     named = load_policies(options.policies) if options.policies else None
     dates = DateOptions(options.today, options.date_format)
-    table, settings = check_rows(read.parts, options.operation, dates, single, named)
+    empty = list(read.empty)
+    warnings = list(read.warnings)
+    table, settings = check_rows(
+        read.parts, options.operation, dates, single, named, empty if rows is None else None, warnings
+    )
+    notes = [*read.notes, *(note for part in read.parts for note in part.notes)]
+    if options.read.columns:
+        mapped = ", ".join(f'{name} = "{header}"' for name, header in options.read.columns)
+        notes.insert(0, f"columns mapped: {mapped}")
+    if empty:
+        notes.extend(empty_sources(empty, options.read.allow_empty))
     planned = plan(settings, table, PlanOptions(options.today, options.merge, options.last_wins))
     if options.changed_only and known is not None:
         accepted = known({record.propertyid for record in planned.records})
@@ -97,7 +121,7 @@ def prepare(
         # Without configuration the spec's placeholders are shown, not URL-escaped.
         url = push_url(base, source, segment) if connection else f"{base}/v2/push_ari/{source}/{segment}"
         exchanges.append(Exchange(number, batch.propertyid, batch.records, body, url))
-    return Prepared(table, planned, exchanges, list(read.warnings) + planned.warnings)
+    return Prepared(table, planned, exchanges, warnings + planned.warnings, notes + planned.notes)
 
 
 def execute(

@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import combinations, islice, pairwise
+from itertools import islice, pairwise
 from operator import gt, lt
 from typing import NamedTuple
 
@@ -72,6 +72,11 @@ class Plan:
     skipped: dict[int, str] = field(default_factory=dict)
     invalid: dict[int, list[str]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """Harmless things worth a line (a row repeated exactly); --quiet hides them."""
+
+
+MAX_REPEAT_NOTES = 20  # a file of a thousand copies of one row needs a few lines, not a thousand
 
 
 def skipped_note(end: dt.date, today: dt.date) -> str:
@@ -124,14 +129,20 @@ class _Planner:
 
     def plan(self) -> Plan:
         keyed: list[tuple[int, list[Record]]] = []
+        repeats: list[str] = []
         for key, kinds, settings in self.settings.by_key():
             segments = self._segments(kinds, settings)
+            if not segments.apart:  # rows repeated exactly share their dates, so they are never apart
+                repeats.extend(self._repeats(settings))
             if segments.segments:
                 keyed.append((segments.first, self._plan_key(key, segments)))
         # Keys in the order of their first setting that sends anything: requests follow that order.
         for _, records in sorted(keyed, key=lambda pair: pair[0]):
             self.result.records.extend(records)
         self.result.warnings = [warning for _, warning in sorted(self.warnings, key=lambda pair: pair[0])]
+        self.result.notes = repeats[:MAX_REPEAT_NOTES]
+        if len(repeats) > MAX_REPEAT_NOTES:
+            self.result.notes.append(f"and {len(repeats) - MAX_REPEAT_NOTES} more rows repeated exactly")
         if self.options.last_wins:  # only the later rows of last-wins paint rows over
             self._painted_over()
         return self.result
@@ -169,6 +180,17 @@ class _Planner:
                 first = setting
         segments.sort()
         return _KeySegments(first, segments, all(b[0] > a[2] for a, b in pairwise(segments)), in_order=False)
+
+    def _repeats(self, settings: list[int]) -> list[str]:
+        """A note for each setting that repeats an earlier one exactly (same dates and kind): sent once."""
+        s, views, rows = self.settings, self.views, self.settings.rows
+        first: dict[tuple[int, int, int], int] = {}
+        notes: list[str] = []
+        for setting in settings:
+            seen = first.setdefault((s.starts[setting], s.ends[setting], s.kinds[setting]), setting)
+            if seen != setting:
+                notes.append(f"{_where(views, rows(setting))}: repeats {_where(views, rows(seen))} exactly; sent once")
+        return notes
 
     def _runs(self, setting: int, start: int, end: int, days: frozenset[int] | None) -> list[tuple[int, int]]:
         """The runs of a setting that ends in the past, starts in the past, or keeps to some weekdays."""
@@ -253,24 +275,41 @@ class _Planner:
         return pieces
 
     def _conflicts(self, clusters: list[list[Segment]]) -> set[int]:
-        """Settings whose ranges overlap another's with a different value; both rows are named."""
+        """Settings whose ranges overlap another's with a different value.
+
+        Each row is named once, with the first row of another value it conflicts with: a thousand rows
+        of one date must give a thousand messages, not half a million.
+        """
         bad: set[int] = set()
-        views, rows = self.views, self.settings.rows
         for cluster in clusters:
-            for a, b in combinations(sorted(cluster, key=lambda seg: seg[1]), 2):
-                if a[1] == b[1] or b[0] > a[2] or a[0] > b[2] or self.value(a) == self.value(b):
-                    continue
-                shared = f"{self.days[max(a[0], b[0])].isoformat()}..{self.days[min(a[2], b[2])].isoformat()}"
-                for mine, theirs in ((a, b), (b, a)):
-                    for ref in rows(mine[1]):
-                        view = views[ref]
-                        self.result.invalid.setdefault(ref, []).append(
-                            f"{view.source} line {view.line}: {_shown(self.value(mine))} overlaps "
-                            f"{_where(views, rows(theirs[1]))} ({_shown(self.value(theirs))}) on {shared}; "
-                            "fix one of them, or give --overlaps last-wins to let the later row win"
-                        )
-                bad.update((a[1], b[1]))
+            ordered = sorted(cluster, key=lambda seg: seg[1])
+            # The first segment of each value, in input order: the first conflict is almost always one.
+            firsts = list({self.value(seg): seg for seg in reversed(ordered)}.values())
+            firsts.sort(key=lambda seg: seg[1])
+            for mine in ordered:
+                theirs = self._first_conflict(mine, firsts) or self._first_conflict(mine, ordered)
+                if theirs is not None:
+                    self._conflict(mine, theirs)
+                    bad.add(mine[1])
         return bad
+
+    def _first_conflict(self, mine: Segment, candidates: list[Segment]) -> Segment | None:
+        value = self.value(mine)
+        for other in candidates:
+            if other[1] != mine[1] and other[0] <= mine[2] and mine[0] <= other[2] and self.value(other) != value:
+                return other
+        return None
+
+    def _conflict(self, mine: Segment, theirs: Segment) -> None:
+        views, rows = self.views, self.settings.rows
+        shared = f"{self.days[max(mine[0], theirs[0])].isoformat()}..{self.days[min(mine[2], theirs[2])].isoformat()}"
+        for ref in rows(mine[1]):
+            view = views[ref]
+            self.result.invalid.setdefault(ref, []).append(
+                f"{view.source} line {view.line}: {_shown(self.value(mine))} overlaps "
+                f"{_where(views, rows(theirs[1]))} ({_shown(self.value(theirs))}) on {shared}; "
+                "fix one of them, or give --overlaps last-wins to let the later row win"
+            )
 
     def _paint(self, cluster: list[Segment]) -> list[tuple[int, int, Value, list[int]]]:
         """Later settings paint over earlier ones, date by date; equal values share the date."""

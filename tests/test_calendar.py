@@ -156,7 +156,7 @@ def test_the_default_window_runs_to_the_end_of_the_next_month(thresholds: Sandbo
     ("args", "message"),
     [
         (["--from", "2027-02-30"], '--from: "2027-02-30" is not a valid date'),
-        (["--to", "soon"], '--to: "soon" is not a date of the form YYYY-MM-DD'),
+        (["--to", "soon"], '--to: "soon" is not a date; give YYYY-MM-DD'),
         (["--from", "2027-02-01", "--to", "2027-01-01"], "--to 2027-01-01 is before --from 2027-02-01"),
         (["--from", "2027-01-01", "--to", "2028-06-01"], "2027-01-01..2028-06-01 is more than 366 days"),
         (["--rate", "BAR"], "--rate: sell thresholds are per room, not per rate"),

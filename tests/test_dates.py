@@ -39,17 +39,22 @@ def test_parse_date(text: str | dt.date, expected: dt.date) -> None:
         (
             "04/01/2027",
             '"04/01/2027" is not a date of the form YYYY-MM-DD; '
+            "for other layouts give --date-format, e.g. --date-format %d/%m/%Y (day first) or %m/%d/%Y (month first)",
+        ),
+        (
+            "13/01/2027",
+            '"13/01/2027" is not a date of the form YYYY-MM-DD; '
             "for other layouts give --date-format, e.g. --date-format %d/%m/%Y",
         ),
         (
             "04.01.2027",
             '"04.01.2027" is not a date of the form YYYY-MM-DD; '
-            "for other layouts give --date-format, e.g. --date-format %d.%m.%Y",
+            "for other layouts give --date-format, e.g. --date-format %d.%m.%Y (day first) or %m.%d.%Y (month first)",
         ),
         (
             "20270104",
             '"20270104" is not a date of the form YYYY-MM-DD; '
-            "for other layouts give --date-format, e.g. --date-format %d/%m/%Y",
+            "for other layouts give --date-format, e.g. --date-format %Y%m%d",
         ),
         (
             "2027-1-4",
@@ -59,23 +64,17 @@ def test_parse_date(text: str | dt.date, expected: dt.date) -> None:
         (
             "4-1-2027",
             '"4-1-2027" is not a date of the form YYYY-MM-DD; '
-            "for other layouts give --date-format, e.g. --date-format %d-%m-%Y",
+            "for other layouts give --date-format, e.g. --date-format %d-%m-%Y (day first) or %m-%d-%Y (month first)",
         ),
         ("2027-02-29", '"2027-02-29" is not a valid date: day is out of range for month'),
         ("2027-13-01", '"2027-13-01" is not a valid date: month must be in 1..12'),
         ("", "the date is empty; give YYYY-MM-DD, today or today+N"),
         ("   ", "the date is empty; give YYYY-MM-DD, today or today+N"),
         ("today+999999999999", '"today+999999999999" is outside the calendar'),
-        (
-            "tomorrow",
-            '"tomorrow" is not a date of the form YYYY-MM-DD; '
-            "for other layouts give --date-format, e.g. --date-format %d/%m/%Y",
-        ),
-        (
-            "today+1d",
-            '"today+1d" is not a date of the form YYYY-MM-DD; '
-            "for other layouts give --date-format, e.g. --date-format %d/%m/%Y",
-        ),
+        ("tomorrow", '"tomorrow" is not a date; give YYYY-MM-DD, today or today+N'),
+        ("5", '"5" is not a date; give YYYY-MM-DD, today or today+N'),
+        ("today+1d", '"today+1d": today+N needs a number of days, e.g. today+7 (or today-N, or today alone)'),
+        ("today+", '"today+": today+N needs a number of days, e.g. today+7 (or today-N, or today alone)'),
     ],
 )
 def test_parse_date_errors_never_guess(text: str, message: str) -> None:

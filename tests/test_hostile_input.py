@@ -442,8 +442,13 @@ def test_files_without_rows_send_nothing_and_say_so(tmp_path: Path, sb: Sandbox,
     path = tmp_path / name
     path.write_text(content, encoding="utf-8")
     result = push_file(path, env=sandbox_env(sb))
-    assert result.exit_code == 0, result.stderr
-    assert "0 rows: 0 ok, 0 failed, 0 invalid, 0 skipped; 0 records in 0 requests sent" in result.stdout
+    assert result.exit_code == 3 and result.stdout == ""
+    assert result.stderr.startswith(f"error: {path} has no rows\nhint: ")
+    assert "give --allow-empty if it may rightly be empty" in result.stderr
+    allowed = push_file(path, "--allow-empty", env=sandbox_env(sb))
+    assert allowed.exit_code == 0, allowed.stderr
+    assert "0 rows: 0 ok, 0 failed, 0 invalid, 0 skipped; 0 records in 0 requests sent" in allowed.stdout
+    assert f"note: {path} has no rows" in allowed.stderr
     assert sb.received == []
 
 

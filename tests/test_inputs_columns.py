@@ -61,6 +61,9 @@ def error(*names: str, operation: Operation = Operation.THRESHOLD) -> InputError
         ("max_advance", "time"),
         ("Max Advance", "time"),
         ("Days Prior Check-in", "dayspriorcheckin"),
+        ("Day of week", "days"),
+        ("DOW", "days"),
+        ("Weekdays", "days"),
         ("\ufeffpropertyid", "propertyid"),
     ],
 )
@@ -120,6 +123,9 @@ def test_an_unnamed_column_is_ignored_silently() -> None:
             "propertyid,roomid,start,end,sell_treshold",
             'column "sell_treshold" is not known; did you mean "sellthreshold"?',
         ),
+        # One letter off a 4-letter name the operation uses: dropping it would send the value to every day.
+        ("propertyid,roomid,start,end,threshold,dayz", 'column "dayz" is not known; did you mean "days"?'),
+        ("propertyid,roomid,start,end,threshold,data", 'column "data" is not known; did you mean "date"?'),
     ],
 )
 def test_misspelled_column_suggests_the_name(header: str, message: str) -> None:
@@ -129,7 +135,7 @@ def test_misspelled_column_suggests_the_name(header: str, message: str) -> None:
     assert problem.message.splitlines()[-1] == expected_columns(Operation.THRESHOLD)
 
 
-@pytest.mark.parametrize("name", ["ratid", "threshhold", "Notes", "rate name", "data", "name"])
+@pytest.mark.parametrize("name", ["ratid", "threshhold", "Notes", "rate name", "name"])
 def test_other_operations_names_and_unrelated_names_are_not_misspellings(name: str) -> None:
     # ratid looks like rateid, which threshold does not use: ignoring it is the helpful reading.
     operation = Operation.MAXADV if name == "threshhold" else Operation.THRESHOLD

@@ -129,11 +129,12 @@ def test_short_rows_are_padded_with_empty_text() -> None:
     }
 
 
-def test_a_row_of_only_unused_values_is_kept_for_validation() -> None:
+def test_a_row_of_only_unused_values_is_skipped_with_a_note() -> None:
+    # A comment in a Notes column on an otherwise empty row must not block the whole file.
     write("rooms.csv", f"{HEADER},notes\n,,,,,remember me\n")
-    assert rows("rooms.csv") == [
-        SourceRow("rooms.csv", 2, {"propertyid": "", "roomid": "", "start": "", "end": "", "threshold": ""})
-    ]
+    part = read_rows(["rooms.csv"], Operation.THRESHOLD, ReadOptions()).parts[0]
+    assert list(part.rows()) == []
+    assert part.notes == ["rooms.csv line 2: skipped, as the columns this command reads are empty there"]
 
 
 def test_a_row_wider_than_the_header_is_an_error_naming_its_line() -> None:

@@ -5,6 +5,7 @@ sandbox must then hold exactly the per-date values of the cells."""
 from __future__ import annotations
 
 import datetime as dt
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -256,15 +257,29 @@ def test_a_misspelt_header_names_the_sheet_and_its_row(tmp_path: Path) -> None:
     )
 
 
-def test_a_date_cell_formatted_as_a_number_is_still_its_date(tmp_path: Path) -> None:
+@pytest.mark.parametrize("number", [46391, 5])
+def test_a_number_in_a_date_column_is_never_taken_for_a_date(tmp_path: Path, sandbox: Any, number: int) -> None:
+    # 46391 would be 2027-01-04 in Excel's 1900 date system, and 5 would be 1900-01-05: neither is guessed.
     path = workbook(tmp_path / "rates.xlsx", {"Rates": [["propertyid", "roomid", "date", "threshold"]]})
     book = openpyxl.load_workbook(path)
-    sheet = book.worksheets[0]
-    sheet.append(["HTL001", "DBL", 46391, 2])  # 46391 is 2027-01-04 in Excel's 1900 date system
+    book.worksheets[0].append(["HTL001", "DBL", number, 2])
     book.save(path)
-    rows = list(read_rows([str(path)], Operation.THRESHOLD, ReadOptions()).rows)
-    assert rows[0].fields["date"] == dt.date(2027, 1, 4)
-    assert rows[0].fields["threshold"] == 2
+    result = push("threshold", path, sandbox)
+    assert result.exit_code == 3
+    assert (
+        f"error: {path}[Rates] line 2, date: {number} is not a date: the cell holds a number; "
+        "make it a date cell, or write YYYY-MM-DD" in result.stderr
+    )
+    assert sandbox.received == []
+
+
+def test_a_date_cell_outside_2000_to_2099_is_an_error(tmp_path: Path, sandbox: Any) -> None:
+    rows: list[list[Any]] = [["propertyid", "roomid", "date", "threshold"], ["HTL001", "DBL", dt.date(1900, 1, 5), 2]]
+    path = workbook(tmp_path / "rates.xlsx", {"Rates": rows})
+    result = push("threshold", path, sandbox)
+    assert result.exit_code == 3
+    assert f"{path}[Rates] line 2, date: 1900-01-05 is not in the years 2000-2099; check the year" in result.stderr
+    assert sandbox.received == []
 
 
 def test_a_workbook_on_standard_input_is_recognised(tmp_path: Path, sandbox: Any) -> None:
@@ -283,7 +298,11 @@ def test_a_workbook_on_standard_input_is_recognised(tmp_path: Path, sandbox: Any
 def test_a_workbook_with_no_rows_under_the_header_sends_nothing(tmp_path: Path, sandbox: Any) -> None:
     path = workbook(tmp_path / "rates.xlsx", {"Rates": [["propertyid", "roomid", "date", "threshold"]]})
     result = push("threshold", path, sandbox)
-    assert result.exit_code == 0, result.stdout + result.stderr
+    assert result.exit_code == 3
+    assert f"error: {path}[Rates] has no rows" in result.stderr
+    allowed = push("threshold", path, sandbox, "--allow-empty")
+    assert allowed.exit_code == 0, allowed.stdout + allowed.stderr
+    assert f"note: {path}[Rates] has no rows" in allowed.stderr
     assert sandbox.state()["threshold"] == {}
 
 
@@ -304,8 +323,9 @@ def test_day_month_year_csv_needs_the_date_format_option(tmp_path: Path, sandbox
     path.write_text(f"propertyid,roomid,start,end,threshold\nHTL001,DBL,{start:%d/%m/%Y},{end:%d/%m/%Y},2\n")
     without = push("threshold", path, sandbox)
     assert without.exit_code == 3
-    assert f'{path} line 2, start: "{start:%d/%m/%Y}" is not a date of the form YYYY-MM-DD' in without.stderr
-    assert "--date-format %d/%m/%Y" in without.stderr
+    # Every date of the file has the one layout: one line says so, not one per cell.
+    assert without.stderr.startswith(f'error: {path}: every date is written like "{start:%d/%m/%Y}", not YYYY-MM-DD')
+    assert "--date-format %d/%m/%Y" in without.stderr and "line 2" not in without.stderr
     assert sandbox.state()["threshold"] == {}
     result = push("threshold", path, sandbox, "--date-format", "%d/%m/%Y")
     assert result.exit_code == 0, result.stdout + result.stderr
@@ -319,3 +339,57 @@ def test_a_day_month_date_that_could_be_read_either_way_is_never_guessed(tmp_pat
     result = push("threshold", path, sandbox, "--date-format", "%m/%d/%Y")
     assert result.exit_code == 0, result.stdout + result.stderr
     assert sandbox.state()["threshold"] == {"HTL001": {"DBL": {"2099-04-01": "2"}}}
+
+
+# -- other spreadsheet formats -------------------------------------------------------------------
+
+
+def _ods(path: Path, rows: list[list[Any]]) -> Path:
+    """A minimal OpenDocument spreadsheet, as LibreOffice writes one: a sheet "June" of these rows."""
+
+    def cell(value: Any) -> str:
+        if isinstance(value, dt.date):
+            kind = f'office:value-type="date" office:date-value="{value.isoformat()}"'
+        elif isinstance(value, int):
+            kind = f'office:value-type="float" office:value="{value}"'
+        else:
+            kind = 'office:value-type="string"'
+        return f"<table:table-cell {kind}><text:p>{value}</text:p></table:table-cell>"
+
+    body = "".join("<table:table-row>" + "".join(map(cell, row)) + "</table:table-row>" for row in rows)
+    namespaces = (
+        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+        'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"'
+    )
+    content = (
+        f'<?xml version="1.0" encoding="UTF-8"?><office:document-content {namespaces} office:version="1.2">'
+        f'<office:body><office:spreadsheet><table:table table:name="June">{body}</table:table>'
+        "</office:spreadsheet></office:body></office:document-content>"
+    )
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
+        archive.writestr("content.xml", content, zipfile.ZIP_DEFLATED)
+        archive.writestr(
+            "META-INF/manifest.xml",
+            '<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0">'
+            '<manifest:file-entry manifest:full-path="/" '
+            'manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/></manifest:manifest>',
+        )
+    return path
+
+
+def test_an_opendocument_sheet_is_read_with_its_date_cells(tmp_path: Path, sandbox: Any) -> None:
+    rows: list[list[Any]] = [["propertyid", "roomid", "date", "threshold"], ["HTL001", "DBL", day(4), 4]]
+    path = _ods(tmp_path / "rates.ods", rows)
+    result = push("threshold", path, sandbox)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert sandbox.state()["threshold"] == {"HTL001": {"DBL": {day(4).isoformat(): "4"}}}
+
+
+def test_an_opendocument_error_names_the_sheet_and_row(tmp_path: Path, sandbox: Any) -> None:
+    rows: list[list[Any]] = [["propertyid", "roomid", "date", "threshold"], ["HTL001", "DBL", day(4), 1000]]
+    path = _ods(tmp_path / "rates.ods", rows)
+    result = push("threshold", path, sandbox)
+    assert result.exit_code == 3
+    assert f"{path}[June] line 2, threshold: 1000 is above the maximum 999" in result.stderr

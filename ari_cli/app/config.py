@@ -64,6 +64,7 @@ def _describe(settings: Settings) -> dict[str, Any]:
             name: {"value": _shown(name, sourced.value), "source": sourced.source}
             for name, sourced in settings.values.items()
         },
+        "columns": dict(settings.columns),
     }
 
 
@@ -87,7 +88,11 @@ def _show_text(doc: dict[str, Any]) -> str:
     ]
     rows = [["setting", "value", "source"]]
     rows += [[name, _text(s["value"]), s["source"]] for name, s in doc["settings"].items()]
-    return _table(head) + "\n\n" + _table(rows)
+    shown = _table(head) + "\n\n" + _table(rows)
+    if doc["columns"]:
+        mapped = [["column", "header"], *([name, f'"{header}"'] for name, header in doc["columns"].items())]
+        shown += "\n\n" + _table(mapped)
+    return shown
 
 
 def _say(text: str) -> None:

@@ -93,6 +93,9 @@ class InputOptions(NamedTuple):
     header_row: int | None = None
     policies: Path | None = None
     skip_invalid: bool = False
+    allow_empty: bool = False
+    columns: tuple[str, ...] = ()
+    """--column FIELD=HEADER, as given."""
 
 
 class PlanOptions(NamedTuple):

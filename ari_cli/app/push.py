@@ -19,6 +19,7 @@ from ari_cli.batch import DataForm
 from ari_cli.config.settings import Connection, ConnectionFlags, Settings, resolve_settings
 from ari_cli.exits import ConfigError, Interrupted, UsageProblem
 from ari_cli.inputs import ReadOptions, SourceRow
+from ari_cli.inputs.columns import column_mapping
 from ari_cli.pipeline import Known, Prepared, PushOptions, execute, prepare
 from ari_cli.render import run as render
 from ari_cli.results import Run
@@ -70,7 +71,7 @@ def _policies(operation: Operation, request: PushRequest) -> str | None:
     return None if path is None else str(path)
 
 
-def _options(request: PushRequest, tuned: Tuned) -> PushOptions:
+def _options(request: PushRequest, tuned: Tuned, profile_columns: Mapping[str, str]) -> PushOptions:
     report = request.output.report
     if report is not None and report.suffix.lower() not in (".csv", ".json"):
         raise UsageProblem(f"--report {report}: give a path ending in .csv or .json")
@@ -87,6 +88,8 @@ def _options(request: PushRequest, tuned: Tuned) -> PushOptions:
             encoding=inputs.encoding,
             sheet=inputs.sheet,
             header_row=inputs.header_row,
+            allow_empty=inputs.allow_empty,
+            columns=_mapping(request.operation, inputs.columns, profile_columns),
         ),
         date_format=inputs.date_format,
         policies=_policies(request.operation, request),
@@ -99,6 +102,20 @@ def _options(request: PushRequest, tuned: Tuned) -> PushOptions:
         dry_run=request.dry_run,
         send=tuned.send_options(),
     )
+
+
+def _mapping(operation: Operation, given: tuple[str, ...], profile: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    """The profile's columns, then --column flags over them field by field."""
+    try:
+        from_profile = column_mapping(operation, [f"{name}={header}" for name, header in profile.items()])
+    except ValueError as problem:
+        raise ConfigError(
+            f"the profile's columns: {problem}", "fix [profiles.NAME.columns] in the config file"
+        ) from None
+    try:
+        return tuple({**from_profile, **column_mapping(operation, given)}.items())
+    except ValueError as problem:
+        raise UsageProblem(f"--column: {problem}") from None
 
 
 @contextmanager
@@ -207,7 +224,7 @@ def push(request: PushRequest) -> None:
     """Run one push (or send) command end to end and exit with the contract's code."""
     settings = settings_for(request.connection, request.given_tuning())
     tuned = Tuned.of(settings)
-    options = _options(request, tuned)
+    options = _options(request, tuned, settings.columns)
     err = render.console(stderr=True)
     quiet, journaled = request.output.quiet, request.output.journal
     # Shown even with --quiet: the file may hold the key.
@@ -228,8 +245,10 @@ def push(request: PushRequest) -> None:
             with nothing_sent_on_interrupt():
                 known = _known(journal, request.operation, connection) if options.changed_only else None
                 prepared = prepare(options, connection, stdin=sys.stdin.buffer, rows=rows, known=known)
+                # Warnings are about the data (a column ignored, a range clipped): --quiet keeps them; notes it hides.
+                render.notices(prepared.warnings, err)
                 if not quiet:
-                    render.notices(prepared.warnings, err)
+                    render.notices(prepared.notes, err, label="note")
                 if recorder is not None and connection is not None and not options.dry_run:
                     recorded = recorded_options(request.plan, request.inputs, request.connection, tuned, options.today)
                     recorder.start(run_start(request.command, request.connection, recorded, options, connection))

@@ -27,7 +27,7 @@ from ari_cli.app.options import (
 )
 from ari_cli.cli.completion import complete_profile
 from ari_cli.config.file import TUNING_RANGES
-from ari_cli.wire.operations import Operation
+from ari_cli.wire.operations import Operation, segment_problem
 
 _RANGE = TUNING_RANGES
 _IN = "Input"
@@ -44,6 +44,12 @@ def _date(text: str) -> dt.date:
         raise typer.BadParameter(f"{text!r} is not a date of the form YYYY-MM-DD") from None
 
 
+def _segment(value: str | None) -> str | None:
+    if value is not None and (problem := segment_problem(value)) is not None:
+        raise typer.BadParameter(problem)
+    return value
+
+
 def given(ctx: typer.Context) -> frozenset[str]:
     """The options given on the command line, not left at their default (which must not hide a profile's value)."""
     sources = ((name, ctx.get_parameter_source(name)) for name in ctx.params)
@@ -52,21 +58,23 @@ def given(ctx: typer.Context) -> frozenset[str]:
 
 # One line each: a table of data.
 # fmt: off
-Files = Annotated[list[Path], typer.Argument(metavar="FILE", allow_dash=True, show_default=False, help="CSV, JSON, JSONL or XLSX files, or - for standard input. Several files are one run.")]
+Files = Annotated[list[Path], typer.Argument(metavar="FILE", allow_dash=True, show_default=False, help="CSV, JSON, JSONL or spreadsheet (.xlsx, .xlsm, .xls, .xlsb, .ods) files, or - for standard input. Several files are one run.")]
 DryRun = Annotated[bool, typer.Option("--dry-run", help="Read, validate and plan; print what would be sent; send nothing.", rich_help_panel=_OUT)]
 Output = Annotated[OutputFormat, typer.Option("--output", "-o", help="What goes to standard output.", rich_help_panel=_OUT)]
 Report = Annotated[Path | None, typer.Option("--report", metavar="PATH", help="Also write per-row results to PATH (.csv or .json).", rich_help_panel=_OUT)]
 ShowRows = Annotated[Show | None, typer.Option("--show", help="Rows the table lists. \\[default: failed over 50 rows, else all]", show_default=False, rich_help_panel=_OUT)]
 Curl = Annotated[bool, typer.Option("--curl", help="Print each request as a bash-ready curl command, $ARI_API_KEY standing for the key: on standard output before the table, or on standard error with --output json or csv.", rich_help_panel=_OUT)]
-Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Only errors on standard error.", rich_help_panel=_OUT)]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Only errors and warnings about the data on standard error (no notes or progress).", rich_help_panel=_OUT)]
 Verbose = Annotated[bool, typer.Option("--verbose", "-v", help="Show each HTTP exchange on standard error: method, URL, headers, body, status, answer and time, key masked.", rich_help_panel=_OUT)]
 NoJournal = Annotated[bool, typer.Option("--no-journal", help="Do not record this run in the journal (what history, retry and --changed-only read).", rich_help_panel=_OUT)]
 Format = Annotated[InputFormat | None, typer.Option("--format", help="Format of standard input (sniffed if not given).", rich_help_panel=_IN)]
 Encoding = Annotated[str | None, typer.Option("--encoding", metavar="NAME", help="Encoding of files that are not UTF-8, e.g. cp1252.", rich_help_panel=_IN)]
 DateFormat = Annotated[str | None, typer.Option("--date-format", metavar="FMT", help="Layout of dates that are not ISO, in strptime codes, e.g. %d/%m/%Y.", rich_help_panel=_IN)]
-Sheet = Annotated[str | None, typer.Option("--sheet", metavar="NAME", help="Worksheet of .xlsx workbooks. \\[default: the first]", show_default=False, rich_help_panel=_IN)]
+Sheet = Annotated[str | None, typer.Option("--sheet", metavar="NAME", help="Worksheet of a workbook. \\[default: the first]", show_default=False, rich_help_panel=_IN)]
 HeaderRow = Annotated[int | None, typer.Option("--header-row", min=1, metavar="N", help="Row that holds the column names, when titles sit above it. \\[default: the first row with values]", show_default=False, rich_help_panel=_IN)]
 Policies = Annotated[Path | None, typer.Option("--policies", metavar="FILE", help="TOML file of named policies, which a policy file's policy column may name (policy push).", show_default=False, rich_help_panel=_IN)]
+ColumnMap = Annotated[list[str] | None, typer.Option("--column", metavar="FIELD=HEADER", help='The column that gives FIELD, named as the file names it, e.g. --column threshold="Min Rooms Unsold" (repeatable; wins over names and aliases).', show_default=False, rich_help_panel=_IN)]
+AllowEmpty = Annotated[bool, typer.Option("--allow-empty", help="A file with no rows is a note, not an error (for exports that may rightly be empty).", rich_help_panel=_IN)]
 SkipInvalid = Annotated[bool, typer.Option("--skip-invalid", help="Send the valid rows and report the invalid ones, instead of sending nothing.", rich_help_panel=_IN)]
 Today = Annotated[dt.date | None, typer.Option("--today", metavar="YYYY-MM-DD", parser=_date, help="The date taken as today. \\[default: the local date]", show_default=False, rich_help_panel=_PLAN)]
 NoMerge = Annotated[bool, typer.Option("--no-merge", help="Send records as read: no merging of adjacent equal ranges.", rich_help_panel=_PLAN)]
@@ -84,7 +92,7 @@ Config = Annotated[Path | None, typer.Option("--config", metavar="PATH", help="C
 BaseUrl = Annotated[str | None, typer.Option("--base-url", metavar="URL", help="Service base URL. \\[env: ARI_BASE_URL]", show_default=False, rich_help_panel=_CONN)]
 SourceId = Annotated[str | None, typer.Option("--source-id", metavar="ID", help="Partner source id (cpb + 2 characters). \\[env: ARI_SOURCE_ID]", show_default=False, rich_help_panel=_CONN)]
 ApiKeyFile = Annotated[Path | None, typer.Option("--api-key-file", metavar="PATH", help="File holding the API key (or set ARI_API_KEY to the key itself).", show_default=False, rich_help_panel=_CONN)]
-PathSegment = Annotated[str | None, typer.Option("--path-segment", metavar="TEXT", help="Last path segment; may hold {action} and {propertyid}. \\[env: ARI_PATH_SEGMENT] \\[default: {action}]", show_default=False, rich_help_panel=_CONN)]
+PathSegment = Annotated[str | None, typer.Option("--path-segment", metavar="TEXT", callback=_segment, help="Last path segment; may hold {action} and {propertyid}. \\[env: ARI_PATH_SEGMENT] \\[default: {action}]", show_default=False, rich_help_panel=_CONN)]
 # fmt: on
 
 
@@ -109,6 +117,8 @@ def push_command(operation: Operation) -> Callable[..., None]:
         header_row: HeaderRow = None,
         policies: Policies = None,
         skip_invalid: SkipInvalid = False,
+        allow_empty: AllowEmpty = False,
+        column: ColumnMap = None,
         today: Today = None,
         no_merge: NoMerge = False,
         overlaps: OverlapsOption = Overlaps.ERROR,
@@ -134,7 +144,17 @@ def push_command(operation: Operation) -> Callable[..., None]:
                 files=tuple(files),
                 dry_run=dry_run,
                 output=OutputOptions(output, report, show, curl, quiet, verbose, journal=not no_journal),
-                inputs=InputOptions(input_format, encoding, date_format, sheet, header_row, policies, skip_invalid),
+                inputs=InputOptions(
+                    input_format,
+                    encoding,
+                    date_format,
+                    sheet,
+                    header_row,
+                    policies,
+                    skip_invalid,
+                    allow_empty,
+                    tuple(column or ()),
+                ),
                 plan=PlanOptions(today, not no_merge, overlaps, batch_size, changed_only, data_form),
                 sending=SendTuning(concurrency, rate, timeout, retries),
                 connection=ConnectionOptions(sandbox, profile, config, base_url, source_id, api_key_file, path_segment),

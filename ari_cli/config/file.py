@@ -42,7 +42,9 @@ TUNING_RANGES: dict[str, tuple[int, int] | tuple[float, float]] = {
     "retries": (0, 20),
 }
 KEY_KEYS = ("api_key", "api_key_file", "api_key_env")
-PROFILE_KEYS = ("base_url", "source_id", *KEY_KEYS, "path_segment", *TUNING_DEFAULTS)
+COLUMNS_KEY = "columns"
+"""`[profiles.NAME.columns]`: field = "header", as --column FIELD=HEADER gives it."""
+PROFILE_KEYS = ("base_url", "source_id", *KEY_KEYS, "path_segment", *TUNING_DEFAULTS, COLUMNS_KEY)
 TOML_HINT = (
     'text needs quotes (base_url = "https://push.example.com"), and each profile starts with a line '
     "[profiles.NAME]; `ari-cli config init --help` shows a whole file"
@@ -186,6 +188,10 @@ def check_value(key: str, value: Any) -> Any:
         if not (number and low <= value <= high):
             raise ValueError(f"a number, {low:g} to {high:g}")
         return float(value)
+    if key == COLUMNS_KEY:
+        if not isinstance(value, dict) or not all(isinstance(v, str) and v.strip() for v in value.values()):
+            raise ValueError('a table of field = "header" (write it as [profiles.NAME.columns])')
+        return {str(name): header.strip() for name, header in value.items()}
     if key == "data_form":
         if value not in ("list", "object"):
             raise ValueError('"list" or "object"')

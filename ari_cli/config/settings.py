@@ -9,12 +9,13 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from ari_cli.config.file import (
+    COLUMNS_KEY,
     DEFAULT_PROFILE,
     TUNING_DEFAULTS,
     ConfigFile,
@@ -26,7 +27,7 @@ from ari_cli.config.file import (
 )
 from ari_cli.config.secrets import mask, remember
 from ari_cli.exits import ConfigError
-from ari_cli.wire.operations import SOURCE_ID_PATTERN
+from ari_cli.wire.operations import SOURCE_ID_PATTERN, segment_problem
 
 DEFAULT_SEGMENT = "{action}"
 NOT_SET = "not set"
@@ -100,6 +101,8 @@ class Settings:
     profile_source: str
     profiles: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    columns: Mapping[str, str] = field(default_factory=dict)
+    """The profile's column mapping (field -> header); --column flags win over it field by field."""
 
     def value(self, name: str) -> Any:
         return self.values[name].value
@@ -132,6 +135,8 @@ class Settings:
         check_source_id(source_id, self.values["source_id"].source)
         if not segment.strip("/"):
             raise ConfigError("the path segment is empty", "give --path-segment TEXT, e.g. {action}")
+        if (problem := segment_problem(segment)) is not None:
+            raise ConfigError(problem, f"fix path_segment ({self.values['path_segment'].source})")
         return Connection(check_base_url(base_url), key.value, source_id, segment)
 
     def _missing_hint(self) -> str:
@@ -342,6 +347,7 @@ def resolve_settings(
         profile_source=name_source,
         profiles=tuple(profiles),
         warnings=(*warnings, *([key_warning] if key_warning else [])),
+        columns=profile.get(COLUMNS_KEY, {}),
     )
 
 

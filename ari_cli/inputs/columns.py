@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ari_cli.wire.operations import Operation
@@ -33,7 +33,8 @@ COLUMNS: dict[Operation, tuple[str, ...]] = {
 }
 """Every canonical field each operation reads, in the order users see them."""
 
-OPTIONAL: frozenset[str] = frozenset({"days", "deposittimeinterval", "policy"})
+# penaltytype and deposittype have one value each, which an empty cell or a missing column means.
+OPTIONAL: frozenset[str] = frozenset({"days", "deposittimeinterval", "policy", "penaltytype", "deposittype"})
 NAMED_POLICY = "policy"
 """A policy row's column naming a policy of --policies; it stands for the level and deposit columns."""
 POLICY_VALUES: frozenset[str] = frozenset(_POLICY_VALUES)
@@ -48,6 +49,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "end": ("enddateymd", "enddate", "to"),
     "threshold": ("sellthreshold",),
     "time": ("nights", "maxadv", "max_advance"),
+    "days": ("weekday", "weekdays", "dow", "day of week", "days of week"),
 }
 
 _STRIP = re.compile(r"[\s_\-\ufeff]+")
@@ -75,7 +77,9 @@ def _build_lookup() -> tuple[dict[str, str], dict[str, str]]:
 CANONICAL, _DISPLAY = _build_lookup()
 """Normalized name or alias -> canonical field name, for every operation."""
 
-_CUTOFF = 0.8  # one wrong letter in a 5-letter name still matches; `rate` vs `date` (0.75) does not
+# One wrong letter in a 4-letter name (`dayz`, 0.75) still matches: a column the operation uses must never be
+# dropped as unknown. Known names (`rate` is rateid's alias) are never taken for misspellings.
+_CUTOFF = 0.75
 
 
 def suggest(name: str) -> str | None:
@@ -118,15 +122,21 @@ class Resolver:
     operation: Operation
     source: str
     noun: str = "column"
+    mapping: Mapping[str, str] = field(default_factory=dict)
+    """--column FIELD=HEADER: canonical field -> the header that gives it, winning over names and aliases."""
     ignored: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     seen: set[str] = field(default_factory=set)
     suggested: set[str] = field(default_factory=set)
     _cache: dict[str, str | None] = field(default_factory=dict, init=False, repr=False)
     _used: frozenset[str] = field(default=frozenset(), init=False, repr=False)
+    _mapped: dict[str, str] = field(default_factory=dict, init=False, repr=False)
+    mapped_seen: set[str] = field(default_factory=set)
+    overridden: list[tuple[str, str]] = field(default_factory=list)  # (name, field) a --column mapping replaced
 
     def __post_init__(self) -> None:
         self._used = frozenset(COLUMNS[self.operation])
+        self._mapped = {normalize(header): name for name, header in self.mapping.items()}
 
     def resolve(self, name: str) -> str | None:
         """The canonical field of `name`, or None when the operation does not use it."""
@@ -138,7 +148,12 @@ class Resolver:
         key = normalize(name)
         result: str | None = None
         canonical = CANONICAL.get(key)
-        if canonical in self._used:
+        if key in self._mapped:
+            result = self._mapped[key]
+            self.mapped_seen.add(result)
+        elif canonical is not None and canonical in self.mapping:
+            self.overridden.append((shown, canonical))  # the field comes from the header mapped to it
+        elif canonical in self._used:
             result = canonical
         elif not key:
             pass  # an unnamed column: spreadsheets leave these behind after the last real one
@@ -192,12 +207,18 @@ class Resolver:
             self.problems.append(f"{self.source}: missing {self.noun}{plural} {', '.join(missing)}")
 
     def warning(self) -> str | None:
-        """The one warning naming the names this file gave that the operation does not use."""
-        if not self.ignored:
-            return None
-        plural = "s" if len(self.ignored) > 1 else ""
-        names = ", ".join(self.ignored)
-        return f"{self.source}: ignored {self.noun}{plural} {names} (not used by {self.operation.value})"
+        """The one warning naming the names this file gave that the operation does not use (or that a
+        --column mapping replaced)."""
+        parts: list[str] = []
+        if self.ignored:
+            plural = "s" if len(self.ignored) > 1 else ""
+            names = ", ".join(self.ignored)
+            parts.append(f"ignored {self.noun}{plural} {names} (not used by {self.operation.value})")
+        parts.extend(
+            f'ignored {self.noun} {name} ({canonical} comes from "{self.mapping[canonical]}", as mapped)'
+            for name, canonical in self.overridden
+        )
+        return f"{self.source}: {'; '.join(parts)}" if parts else None
 
 
 def resolve_header(names: Sequence[str], resolver: Resolver) -> list[str | None]:
@@ -213,8 +234,66 @@ def resolve_header(names: Sequence[str], resolver: Resolver) -> list[str | None]
                 first[canonical] = name
         result.append(canonical)
     resolver.date_conflict(first)
+    missing = [name for name in resolver.mapping if name not in resolver.mapped_seen]
+    if missing:
+        listed = ", ".join(f'"{name.strip()}"' for name in names if name.strip())
+        for name in missing:
+            resolver.problems.append(
+                f'{resolver.source}: --column {name}="{resolver.mapping[name]}": there is no such column; '
+                f"the columns are {listed}"
+            )
+        resolver.suggested.update(missing)  # reported once, not again as missing
     resolver.check_required()
     return result
+
+
+def _fits(names: Sequence[str], operation: Operation) -> bool:
+    resolver = Resolver(operation, "")
+    resolve_header(names, resolver)
+    return not resolver.problems
+
+
+def header_follow_up(source: str, line: int, names: Sequence[str], resolver: Resolver) -> list[str]:
+    """What to do when a header lacks required columns: use the command its columns fit, or, when
+    the line holds no known name (a title above the names), --header-row (naming what the line holds)."""
+    operation = resolver.operation
+    if not missing_columns(resolver.problems):
+        return []
+    for other in Operation:
+        if other is not operation and _fits(names, other):
+            return [f"{source}: these are the columns of {other.value}: use ari-cli {other.value} push"]
+    if resolver.seen:
+        return []
+    shown = ", ".join(name.strip() for name in names if name.strip())
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    return [f'{source}: line {line} holds "{shown}"; if the column names are on a later line, give --header-row N']
+
+
+def missing_columns(problems: Iterable[str]) -> bool:
+    """Whether the header problems include required columns that no name gave."""
+    return any(": missing column" in problem for problem in problems)
+
+
+def column_mapping(operation: Operation, given: Iterable[str]) -> dict[str, str]:
+    """--column FIELD=HEADER values as field -> header; FIELD is a field of the operation (or an alias).
+
+    Raises ValueError with a message for the user.
+    """
+    mapping: dict[str, str] = {}
+    for item in given:
+        name, equals, header = item.partition("=")
+        header = header.strip().strip('"').strip()
+        if not equals or not name.strip() or not header:
+            raise ValueError(f'"{item}" is not FIELD=HEADER, e.g. --column threshold="Min Rooms Unsold"')
+        canonical = CANONICAL.get(normalize(name))
+        if canonical not in COLUMNS[operation]:
+            fields = ", ".join(c for c in COLUMNS[operation] if c != NAMED_POLICY or operation is Operation.POLICY)
+            raise ValueError(f'"{name.strip()}" is not a field of {operation.value}; the fields are {fields}')
+        if canonical in mapping and mapping[canonical] != header:
+            raise ValueError(f'{canonical} is mapped twice: to "{mapping[canonical]}" and to "{header}"')
+        mapping[canonical] = header
+    return mapping
 
 
 def join_problems(problems: Iterable[str], operation: Operation) -> str:

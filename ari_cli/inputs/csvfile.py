@@ -9,14 +9,15 @@ from __future__ import annotations
 import codecs
 import csv
 import io
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ari_cli.exits import InputError
-from ari_cli.inputs.columns import Resolver, resolve_header
-from ari_cli.inputs.model import Part, Prepared
-from ari_cli.inputs.textio import Source, csv_problem, decode_problem, nul_problem, pick_encoding
+from ari_cli.inputs.columns import Resolver, header_follow_up, resolve_header
+from ari_cli.inputs.model import Part, Prepared, skipped_rows
+from ari_cli.inputs.textio import MAX_LINE, Source, csv_problem, decode_problem, nul_problem, pick_encoding
 from ari_cli.wire.operations import Operation
 
 SAMPLE_BYTES = 64 * 1024
@@ -55,6 +56,7 @@ class _Layout:
     width: int
     indices: tuple[int, ...]
     names: tuple[str, ...]
+    given: str | None  # the user's --encoding
 
 
 def _sample(source: Source, encoding: str | None) -> tuple[str, str]:
@@ -66,7 +68,7 @@ def _sample(source: Source, encoding: str | None) -> tuple[str, str]:
     try:
         text = codecs.getincrementaldecoder(chosen)().decode(head, final=complete)
     except UnicodeDecodeError:
-        raise decode_problem(source.name, head, chosen) from None
+        raise decode_problem(source.name, head, chosen, given=encoding) from None
     if text.startswith("\ufeff"):
         text = text[1:]  # a BOM kept by an explicit --encoding utf-8: not part of the first name
     nul = nul_problem(source.name, text)
@@ -99,7 +101,13 @@ def _header(name: str, sample: str, delimiter: str, header_row: int | None) -> t
     )
 
 
-def prepare_csv(source: Source, operation: Operation, encoding: str | None, header_row: int | None = None) -> Prepared:
+def prepare_csv(
+    source: Source,
+    operation: Operation,
+    encoding: str | None,
+    header_row: int | None = None,
+    mapping: Mapping[str, str] | None = None,
+) -> Prepared:
     """Read a CSV file's header (on row `header_row`, or the first that holds anything); set up its rows to stream."""
     chosen, sample = _sample(source, encoding)
     delimiter = sniff_delimiter(sample)
@@ -107,12 +115,13 @@ def prepare_csv(source: Source, operation: Operation, encoding: str | None, head
     if found is None:
         return Prepared(part=None)
     names, header_end = found
-    resolver = Resolver(operation, source.name, "column")
+    resolver = Resolver(operation, source.name, "column", mapping or {})
     columns = resolve_header(names, resolver)
     warning = resolver.warning()
     warnings = [warning] if warning else []
     if resolver.problems:
-        return Prepared(part=None, warnings=warnings, problems=resolver.problems)
+        problems = [*resolver.problems, *header_follow_up(source.name, header_end, names, resolver)]
+        return Prepared(part=None, warnings=warnings, problems=problems)
     kept = [(i, name) for i, name in enumerate(columns) if name is not None]
     layout = _Layout(
         encoding=chosen,
@@ -121,8 +130,21 @@ def prepare_csv(source: Source, operation: Operation, encoding: str | None, head
         width=len(columns),
         indices=tuple(i for i, _ in kept),
         names=tuple(name for _, name in kept),
+        given=encoding,
     )
     return Prepared(part=CsvPart(source, layout), warnings=warnings)
+
+
+def _bounded_lines(name: str, text: io.TextIOWrapper) -> Iterator[str]:
+    """The text's lines, stopping with an InputError at one over MAX_LINE characters: a line with no
+    end is never read whole."""
+    for number, line in enumerate(iter(partial(text.readline, MAX_LINE + 1), ""), start=1):
+        if len(line) > MAX_LINE:
+            raise InputError(
+                f"{name} line {number}: longer than {MAX_LINE} characters; this does not look like CSV",
+                hint="check that the file is a CSV export (not binary data), and that its lines end",
+            )
+        yield line
 
 
 def _too_wide(source: str, line: int, count: int, layout: _Layout) -> InputError:
@@ -144,8 +166,10 @@ class CsvPart(Part):
     def rows(self) -> Iterator[tuple[int, Sequence[str]]]:
         """Each record but empty ones, with the line it starts on, its cells as wide as the header."""
         name, layout, width = self.file.name, self.layout, self.layout.width
+        skipped: list[int] = []  # rows where only columns this command does not read hold something
+        indices = layout.indices
         with self.file.open() as raw, io.TextIOWrapper(raw, encoding=layout.encoding, newline="") as text:
-            reader = csv.reader(text, **_reader_options(layout.delimiter))
+            reader = csv.reader(_bounded_lines(name, text), **_reader_options(layout.delimiter))
             read = 0  # physical lines read so far: a record starts on the next one
             try:
                 for _ in reader:
@@ -164,8 +188,13 @@ class CsvPart(Part):
                             raise _too_wide(name, line, len(cells), layout)
                     if not cells[0].strip() and not "".join(cells).strip():
                         continue  # `,,,,` or only spaces: an empty spreadsheet row
+                    if not "".join([cells[i] for i in indices]).strip():
+                        skipped.append(line)
+                        continue
                     yield line, cells
             except csv.Error as problem:
                 raise csv_problem(name, read + 1, reader.line_num, problem) from None
             except UnicodeDecodeError:
-                raise decode_problem(name, self.file.read(), layout.encoding) from None
+                raise decode_problem(name, self.file.read(), layout.encoding, given=layout.given) from None
+        if skipped:
+            self.notes.append(skipped_rows(name, skipped))

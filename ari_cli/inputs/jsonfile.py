@@ -11,7 +11,7 @@ import json.decoder
 import json.scanner
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ari_cli.exits import InputError
@@ -224,7 +224,9 @@ def to_rows(name: str, items: Iterable[tuple[int, dict[str, Any]]], resolver: Re
     return rows
 
 
-def prepare_json(source: Source, operation: Operation, encoding: str | None, format_: str) -> Prepared:
+def prepare_json(
+    source: Source, operation: Operation, encoding: str | None, format_: str, mapping: Mapping[str, str] | None = None
+) -> Prepared:
     """Read a JSON or JSON Lines file whole: flat rows, API request bodies, or policies."""
     text = decode_all(source.name, source.read(), encoding)
     flattener = Flattener(source.name, operation)
@@ -232,7 +234,7 @@ def prepare_json(source: Source, operation: Operation, encoding: str | None, for
         items = flattener.from_lines(load_jsonl(source.name, text))
     else:
         items = flattener.from_document(load_json(source.name, text))
-    resolver = Resolver(operation, source.name, "key")
+    resolver = Resolver(operation, source.name, "key", mapping or {})
     rows = to_rows(source.name, items, resolver)
     if rows:
         resolver.check_required()

@@ -37,6 +37,8 @@ class Part:
     def __init__(self, source: str, columns: Mapping[str, int]) -> None:
         self.source = source
         self.columns = dict(columns)
+        self.notes: list[str] = []
+        """What reading the rows found worth a note (rows skipped); complete once rows() is spent."""
 
     def rows(self) -> Iterator[tuple[int, Sequence[Any]]]:
         raise NotImplementedError
@@ -52,6 +54,25 @@ class Part:
                 name: value.strip() if isinstance(value, str) else value for name, value in self.fields(values).items()
             }
             yield SourceRow(self.source, line, fields)
+
+
+def skipped_rows(source: str, lines: Sequence[int]) -> str:
+    """The note on rows skipped because the columns the command reads are all empty."""
+    shown = ", ".join(map(str, lines[:10])) + (f" and {len(lines) - 10} more" if len(lines) > 10 else "")
+    what = "line" if len(lines) == 1 else "lines"
+    return f"{source} {what} {shown}: skipped, as the columns this command reads are empty there"
+
+
+class ReadPart(Part):
+    """A part whose rows are already read as (line, values), the values in the order of `columns`: a
+    sheet's rows, kept as tuples (a dict per row would double a big sheet's memory)."""
+
+    def __init__(self, source: str, columns: Sequence[str], rows: Sequence[tuple[int, Sequence[Any]]]) -> None:
+        super().__init__(source, {name: i for i, name in enumerate(columns)})
+        self.read = rows
+
+    def rows(self) -> Iterator[tuple[int, Sequence[Any]]]:
+        return iter(self.read)
 
 
 class ListedPart(Part):
@@ -83,6 +104,10 @@ class ReadOptions:
     """The worksheet of a workbook; None: the first."""
     header_row: int | None = None
     """1-based row of the column names; None: the first row that holds anything."""
+    columns: tuple[tuple[str, str], ...] = ()
+    """--column FIELD=HEADER: (canonical field, header) pairs, which win over names and aliases."""
+    allow_empty: bool = False
+    """A file with no rows is a note rather than an error (an export that may rightly be empty)."""
 
 
 @dataclass
@@ -91,6 +116,9 @@ class ReadResult:
 
     parts: list[Part] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    empty: list[str] = field(default_factory=list)
+    """The sources that have no header at all (their parts are left out)."""
 
     @property
     def rows(self) -> Iterator[SourceRow]:
@@ -105,3 +133,4 @@ class Prepared:
     part: Part | None
     warnings: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import os
+import stat
 import sys
 from collections.abc import Sequence
 from typing import BinaryIO
@@ -13,13 +15,16 @@ from ari_cli.inputs.csvfile import prepare_csv
 from ari_cli.inputs.jsonfile import prepare_json
 from ari_cli.inputs.model import STDIN, STDIN_NAME, Part, Prepared, ReadOptions, ReadResult
 from ari_cli.inputs.textio import (
+    OLE_MAGIC,
     XLSX,
     ZIP_MAGIC,
     Source,
+    binary_kind,
     check_encoding,
     check_format,
     decode_all,
     format_for,
+    read_stream,
     sniff_format,
 )
 from ari_cli.inputs.xlsxfile import prepare_xlsx
@@ -30,27 +35,39 @@ def _stdin_source(stdin: BinaryIO | None) -> Source:
     stream = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)
     if stream is None:
         raise InputError('cannot read standard input ("-"): there is none')
-    try:
-        return Source(STDIN_NAME, data=stream.read())
-    except OSError as problem:
-        raise InputError(f"cannot read standard input: {problem.strerror or problem}") from None
+    return Source(STDIN_NAME, data=read_stream("standard input", stream))
+
+
+def _file_source(path: str) -> Source:
+    """A path as a Source: a regular file is re-read as needed; a pipe or a device (which could be
+    endless, or give its bytes once) is read into memory, within bounds."""
+    source = Source(path, path=path)
+    with source.open() as stream:  # a missing file says so, whatever its extension
+        if stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+            return source
+        return Source(path, path=path, data=read_stream(path, stream))
 
 
 def _prepare(source: Source, operation: Operation, options: ReadOptions) -> Prepared:
-    if source.path is not None:
-        source.open().close()  # a missing file says so, whatever its extension
     format_ = format_for(source, options.format)
-    if format_ is None:
-        assert source.data is not None
-        if source.data.startswith(ZIP_MAGIC):
-            format_ = XLSX
-        else:
-            format_ = sniff_format(decode_all(source.name, source.data, options.encoding))
+    if format_ is None and source.data is not None and source.data.startswith((ZIP_MAGIC, OLE_MAGIC)):
+        format_ = XLSX  # a workbook on standard input
     if format_ == XLSX:
         return prepare_xlsx(source, operation, options)
+    kind = binary_kind(source)
+    if kind is not None:
+        # Named for what it is: decoding it would only end in an encoding hint that cannot help.
+        extension = next((ext for ext in (".xlsx", ".xls", ".ods") if f"({ext})" in kind), None)
+        raise InputError(
+            f"{source.name}: this is {kind}, not {(format_ or 'CSV or JSON').upper()} text",
+            hint=f"rename it to {extension}" if extension else "save the sheet as CSV (UTF-8) or as a workbook",
+        )
+    if format_ is None:
+        assert source.data is not None
+        format_ = sniff_format(decode_all(source.name, source.data, options.encoding))
     if format_ == "csv":
-        return prepare_csv(source, operation, options.encoding, options.header_row)
-    return prepare_json(source, operation, options.encoding, format_)
+        return prepare_csv(source, operation, options.encoding, options.header_row, dict(options.columns))
+    return prepare_json(source, operation, options.encoding, format_, dict(options.columns))
 
 
 def _combined(messages: list[str], hints: list[str], problems: bool, operation: Operation) -> InputError:
@@ -75,6 +92,8 @@ def read_rows(
     messages: list[str] = []  # in the order of the paths, so each file's problems stay together
     problems = False
     warnings: list[str] = []
+    notes: list[str] = []
+    empty: list[str] = []
     parts: list[Part] = []
     stdin_taken = False
     for path in paths:
@@ -85,7 +104,7 @@ def read_rows(
                 stdin_taken = True
                 source = _stdin_source(stdin)
             else:
-                source = Source(path, path=path)
+                source = _file_source(path)
             prepared = _prepare(source, operation, options)
         except InputError as failure:
             failures.append(failure)
@@ -94,10 +113,13 @@ def read_rows(
         messages.extend(prepared.problems)
         problems = problems or bool(prepared.problems)
         warnings.extend(prepared.warnings)
+        notes.extend(prepared.notes)
         if prepared.part is not None:
             parts.append(prepared.part)
+        elif not prepared.problems:
+            empty.append(source.name)
     if len(failures) == 1 and not problems:
         raise failures[0]
     if messages:
         raise _combined(messages, [f.hint for f in failures if f.hint], problems, operation)
-    return ReadResult(parts, warnings)
+    return ReadResult(parts, warnings, notes, empty)

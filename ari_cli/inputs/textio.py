@@ -22,11 +22,13 @@ EXTENSIONS: dict[str, str] = {
     ".ndjson": "jsonl",
     ".xlsx": "xlsx",
     ".xlsm": "xlsx",
+    ".xls": "xlsx",
+    ".xlsb": "xlsx",
+    ".ods": "xlsx",
 }
 XLSX = "xlsx"
-# Workbooks openpyxl cannot open: the old binary Excel format and OpenDocument.
-SPREADSHEETS = (".xls", ".ods")
-ZIP_MAGIC = b"PK\x03\x04"  # an .xlsx is a zip archive; this is how one is told apart on standard input
+"""The format of every workbook (.xlsx, .xlsm, .xls, .xlsb, .ods): one reader takes them all."""
+ZIP_MAGIC = b"PK\x03\x04"  # an .xlsx or .ods is a zip archive; this is how one is told apart on standard input
 # Checked longest first: a UTF-32-LE BOM starts with the UTF-16-LE one.
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32"),
@@ -34,8 +36,34 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16"),
     (codecs.BOM_UTF16_BE, "utf-16"),
 )
-ENCODING_HINT = "give the file's encoding, e.g. --encoding cp1252 (Excel on Windows) or --encoding latin-1"
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # old Excel (.xls) and other Office binaries
+_MAGIC = ((b"%PDF", "a PDF document"), (b"\x1f\x8b", "a gzip archive"), (b"\x89PNG", "a PNG image"))
+_ENCODINGS = ("cp1252", "latin-1", "utf-16")
+_ENCODING_USES = {"cp1252": "Excel on Windows"}
 NUL_HINT = "save a spreadsheet as CSV (UTF-8); for UTF-16 text without a BOM give --encoding utf-16"
+
+
+MAX_STREAM_BYTES = 128 * 1024 * 1024
+"""Standard input, pipes and devices are read into memory, so up to this much (a million-row CSV is about
+50 MiB); a regular file is streamed instead."""
+MAX_LINE = 4 * 1024 * 1024
+"""The longest CSV line read, in characters: a line with no end (binary data, an endless stream) stops here."""
+
+
+def read_stream(name: str, stream: BinaryIO) -> bytes:
+    """All of a stream that cannot be read twice, or an InputError once it passes MAX_STREAM_BYTES."""
+    try:
+        data = stream.read(MAX_STREAM_BYTES + 1)
+    except OSError as problem:
+        raise InputError(f"cannot read {name}: {problem.strerror or problem}") from None
+    if len(data) <= MAX_STREAM_BYTES:
+        return data
+    if b"\x00" in data[:65536]:
+        raise InputError(f"{name} line 1: holds a NUL byte; this is not a text file", hint=NUL_HINT)
+    raise InputError(
+        f"{name}: more than {MAX_STREAM_BYTES // 2**20} MiB; standard input, pipes and devices are read up to that",
+        hint="give the export as a regular file, which is streamed, or split it",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,25 +122,64 @@ def pick_encoding(head: bytes, encoding: str | None) -> str:
     return DEFAULT_ENCODING
 
 
+def encoding_hint(tried: str | None) -> str:
+    """What to try next, never the encoding just tried (with every byte readable as latin-1, a file that
+    fails as cp1252 is rarely text at all)."""
+    tried_name = codecs.lookup(tried).name if tried else ""
+    others = [e for e in _ENCODINGS if codecs.lookup(e).name != tried_name]
+    shown = " or ".join(f"--encoding {e}" + (f" ({_ENCODING_USES[e]})" if e in _ENCODING_USES else "") for e in others)
+    if tried:
+        return f"the file is not {tried}: check that it is text (a CSV export), or try {shown}"
+    return f"give the file's encoding, e.g. {shown}"
+
+
+def binary_kind(source: Source) -> str | None:
+    """What a file given as text really is, when its first bytes say so: a workbook, a zip, a PDF."""
+    with source.open() as stream:
+        head = stream.read(8)
+        if head.startswith(OLE_MAGIC):
+            return "an old Excel workbook (.xls) or another Office file"
+        for magic, kind in _MAGIC:
+            if head.startswith(magic):
+                return kind
+        if not head.startswith(ZIP_MAGIC):
+            return None
+        import zipfile
+
+        stream.seek(0)
+        try:
+            names = zipfile.ZipFile(stream).namelist()
+        except (zipfile.BadZipFile, OSError, ValueError):
+            return "a zip archive"
+    if any(name.startswith("xl/") for name in names):
+        return "an Excel workbook (.xlsx)"
+    if "content.xml" in names:
+        return "an OpenDocument file (.ods)"
+    return "a zip archive"
+
+
 def _shown(encoding: str) -> str:
     name = codecs.lookup(encoding).name
     return "UTF-8" if name in ("utf-8", "utf-8-sig") else encoding
 
 
-def decode_problem(name: str, raw: bytes, encoding: str, error: UnicodeDecodeError | None = None) -> InputError:
-    """The error for bytes that do not decode, naming the line of the first bad byte."""
+def decode_problem(
+    name: str, raw: bytes, encoding: str, error: UnicodeDecodeError | None = None, given: str | None = None
+) -> InputError:
+    """The error for bytes that do not decode, naming the line of the first bad byte; `given`: the
+    user's --encoding, which the hint does not suggest again."""
     if error is None:  # an error raised on a chunk has offsets into that chunk: decode from the start
         try:
             raw.decode(encoding)
         except UnicodeDecodeError as found:
             error = found
     if error is None:
-        return InputError(f"{name}: cannot decode the file as {_shown(encoding)}", hint=ENCODING_HINT)
+        return InputError(f"{name}: cannot decode the file as {_shown(encoding)}", hint=encoding_hint(given))
     # error.object may lack a BOM the codec stripped; counting in it keeps the line right either way.
     data = bytes(error.object)
     line = data[: error.start].decode(encoding, errors="replace").count("\n") + 1
     bad = data[error.start : error.end][:4].hex(" ")
-    return InputError(f"{name} line {line}: cannot decode byte {bad} as {_shown(encoding)}", hint=ENCODING_HINT)
+    return InputError(f"{name} line {line}: cannot decode byte {bad} as {_shown(encoding)}", hint=encoding_hint(given))
 
 
 def nul_problem(name: str, text: str, first_line: int = 1) -> InputError | None:
@@ -142,7 +209,7 @@ def decode_all(name: str, raw: bytes, encoding: str | None) -> str:
     try:
         text = raw.decode(chosen)
     except UnicodeDecodeError as problem:
-        raise decode_problem(name, raw, chosen, problem) from None
+        raise decode_problem(name, raw, chosen, problem, given=encoding) from None
     if text.startswith("\ufeff"):
         text = text[1:]  # a BOM left by an explicit --encoding utf-8 or utf-16-le
     nul = nul_problem(name, text)
@@ -193,11 +260,6 @@ def format_for(source: Source, format_: str | None) -> str | None:
     ext = os.path.splitext(source.path)[1].lower()
     if ext in EXTENSIONS:
         return EXTENSIONS[ext]
-    if ext in SPREADSHEETS:
-        raise InputError(
-            f"{source.name}: reading {ext} is not supported; save it as an Excel Workbook (.xlsx) or as CSV (UTF-8)",
-            hint="in the spreadsheet program: File > Save As > Excel Workbook (.xlsx)",
-        )
     if format_ is not None:
         return format_
     known = ", ".join(EXTENSIONS)

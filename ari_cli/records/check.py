@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from ari_cli.exits import InputError
 from ari_cli.inputs import Part
 from ari_cli.records.levels import LevelChecker
 from ari_cli.records.policy import Policy, PolicyChecker
@@ -18,19 +19,34 @@ def check_rows(
     dates: DateOptions,
     single_level: bool = False,
     named: Mapping[str, Policy] | None = None,
+    empty: list[str] | None = None,
+    warnings: list[str] | None = None,
 ) -> tuple[RowTable, Settings]:
     """Every row of every part, checked; and the settings of the valid ones.
 
     `single_level` (--data-form object) refuses policies of two levels; `named` holds the policies of
-    --policies, which a policy row may give by name.
+    --policies, which a policy row may give by name. `empty` receives the sources of parts without rows;
+    `warnings`, what valid rows say that a person rarely means.
     """
     table = RowTable()
+    checker: PolicyChecker | LevelChecker
     if operation is Operation.POLICY:
-        policies = PolicyChecker(dates, table, single_level, named)
-        for part in parts:
-            policies.add_part(part)
-        return table, policies.settings()
-    levels = LevelChecker(operation, dates, table)
+        checker = PolicyChecker(dates, table, single_level, named)
+    else:
+        checker = LevelChecker(operation, dates, table)
+    layouts: list[str] = []
     for part in parts:
-        levels.add_part(part)
+        before = len(table)
+        checker.add_part(part)
+        if empty is not None and len(table) == before:
+            empty.append(part.source)
+        if (layout := checker.tally.uniform(part.source)) is not None:
+            layouts.append(layout)
+    if layouts:
+        raise InputError("\n".join(layouts), hint="--date-format takes strptime codes: %d day, %m month, %Y year")
+    if isinstance(checker, PolicyChecker):
+        settings = checker.settings()
+        if warnings is not None:
+            warnings.extend(checker.warnings)
+        return table, settings
     return table, table.settings()

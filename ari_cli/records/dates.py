@@ -15,14 +15,74 @@ _DAYS_HELP = "use names like Mon-Fri, Sat,Sun or mo,tu, or a 7-character mask li
 ALL_DAYS: frozenset[int] = frozenset(range(7))
 
 
-def _format_example(text: str) -> str:
-    # An example layout only; the user still has to say which order their dates use.
-    for separator in "/.-":
-        if separator in text:
-            if re.match(r"\d{4}\D", text):
-                return f"%Y{separator}%m{separator}%d"
-            return f"%d{separator}%m{separator}%Y"
-    return "%d/%m/%Y"
+FIRST_YEAR, LAST_YEAR = 2000, 2099
+"""The years a stay date may fall in: anything else is a typo or a misread cell (Excel's 1900 serials)."""
+
+# The layouts exports write dates in, as --date-format takes them; a text's hint names those that read it.
+_SEPARATED = ("%d{0}%m{0}%Y", "%m{0}%d{0}%Y", "%Y{0}%m{0}%d", "%d{0}%m{0}%y", "%m{0}%d{0}%y")
+_LAYOUTS = (*(layout.format(separator) for separator in "/.-" for layout in _SEPARATED), "%Y%m%d", "%d%m%Y")
+_ORDER = {"%d": "day first", "%m": "month first"}
+
+
+def layouts(text: str) -> tuple[str, ...]:
+    """The layouts of _LAYOUTS that read `text` as a date in FIRST_YEAR..LAST_YEAR; none is ever picked for the user."""
+    found: list[str] = []
+    for layout in _LAYOUTS:
+        try:
+            day = dt.datetime.strptime(text, layout).date()
+        except ValueError:
+            continue
+        if FIRST_YEAR <= day.year <= LAST_YEAR:
+            found.append(layout)
+    return tuple(found)
+
+
+def layout_hint(found: tuple[str, ...]) -> str:
+    """`--date-format %Y%m%d`, or both orders when day and month could be either."""
+    if len(found) == 1:
+        return f"--date-format {found[0]}"
+    shown = [f"{layout} ({_ORDER[layout[:2]]})" if layout[:2] in _ORDER else layout for layout in found[:2]]
+    return "--date-format " + " or ".join(shown)
+
+
+class LayoutTally:
+    """The dates of one file: whether any was read, and the layouts that would read every one that was not.
+
+    When no date of a file could be read and one layout reads them all, one line says so, rather than
+    a line per cell.
+    """
+
+    def __init__(self) -> None:
+        self.read = False
+        self.example = ""
+        self.common: tuple[str, ...] | None = None
+        self._seen: set[str] = set()
+
+    def add(self, text: str, day: dt.date | None) -> None:
+        if day is not None:
+            self.read = True
+        elif self.common != () and text not in self._seen:
+            self._seen.add(text)
+            found = layouts(text)
+            self.common = found if self.common is None else tuple(x for x in self.common if x in found)
+            self.example = self.example or text
+
+    def uniform(self, source: str) -> str | None:
+        """The one message for `source` when all its dates share one layout that is not ISO."""
+        if self.read or not self.common:
+            return None
+        return f'{source}: every date is written like "{self.example}", not YYYY-MM-DD; give {layout_hint(self.common)}'
+
+
+def _not_iso(value: str) -> str:
+    if value.lower().startswith("today"):
+        return f'"{value}": today+N needs a number of days, e.g. today+7 (or today-N, or today alone)'
+    found = layouts(value)
+    if not found:
+        return f'"{value}" is not a date; give YYYY-MM-DD, today or today+N'
+    return f'"{value}" is not a date of the form YYYY-MM-DD; for other layouts give --date-format, e.g. ' + layout_hint(
+        found
+    )
 
 
 def parse_date(text: str | dt.date, today: dt.date, date_format: str | None = None) -> dt.date:
@@ -56,11 +116,7 @@ def parse_date(text: str | dt.date, today: dt.date, date_format: str | None = No
             return dt.date.fromisoformat(value)
         except ValueError as problem:
             raise ValueError(f'"{value}" is not a valid date: {problem}') from None
-    example = _format_example(value)
-    raise ValueError(
-        f'"{value}" is not a date of the form YYYY-MM-DD; '
-        f"for other layouts give --date-format, e.g. --date-format {example}"
-    )
+    raise ValueError(_not_iso(value))
 
 
 def _weekday(name: str, whole: str) -> int:

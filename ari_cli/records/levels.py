@@ -12,6 +12,7 @@ from operator import itemgetter
 from typing import Any
 
 from ari_cli.inputs import Part
+from ari_cli.records.dates import LayoutTally
 from ari_cli.records.rules import (
     DateOptions,
     RowErrors,
@@ -91,10 +92,13 @@ class LevelChecker:
         self.dates = dates
         self.table = table
         self.value_name, self.low, self.high = _RANGE[operation]
-        self._days = _Judged(self._ordinal)  # for every part: dates are dates in any file
+        self._days = _Judged(self._ordinal)
+        self.tally = LayoutTally()
 
     def add_part(self, part: Part) -> None:
         """Check each row of one part and add it to the table."""
+        # Each file's dates are judged afresh, so that the tally hears of every text of this file.
+        self._days, self.tally = _Judged(self._ordinal), LayoutTally()
         table, days, source, at = self.table, self._days, part.source, part.columns
         names = [name for name in _FIELDS[self.operation] if name in at]
         cells = _picker(at, names)
@@ -126,7 +130,7 @@ class LevelChecker:
 
     def _ordinal(self, raw: Any) -> int:
         """A date field's day ordinal, or INVALID."""
-        day = one_date(RowErrors(""), {"date": raw}, "date", self.dates)
+        day = one_date(RowErrors(""), {"date": raw}, "date", self.dates, self.tally)
         return INVALID if day is None else day.toordinal()
 
     def _kind(self, fields: dict[str, Any]) -> int:

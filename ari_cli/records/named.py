@@ -24,7 +24,6 @@ from ari_cli.inputs.columns import DEPOSIT_FIELDS, LEVEL_FIELDS, normalize
 from ari_cli.records.policy import Policy, build_policy
 
 POLICY_KEYS = ("refundable", "levels", "deposit")
-PERCENT_OF_STAY = 3  # the only penalty and deposit type the service knows
 _TOML_POSITION = re.compile(r"\s*\(at (?:line (\d+), column (\d+)|end of document)\)$")
 _HINT = "see `ari-cli policy describe --help` for the layout of a policies file"
 
@@ -95,7 +94,6 @@ def _policy(path: str, name: str, table: Any, lines: _Lines) -> tuple[Policy | N
     ]
     keys = {normalize(key): value for key, value in table.items()}
     deposit = _fields(where, keys.get("deposit", {}), DEPOSIT_FIELDS, "deposit", "deposit", problems)
-    deposit.setdefault("deposittype", PERCENT_OF_STAY)
     raw_levels = keys.get("levels", [])
     if not isinstance(raw_levels, list):
         raw_levels = [raw_levels]  # `[policies.x.levels]` written once, as a table: one level
@@ -106,7 +104,6 @@ def _policy(path: str, name: str, table: Any, lines: _Lines) -> tuple[Policy | N
         level_where = f"{at}, policy {name}, levels entry {number}"
         fields = _fields(level_where, entry, LEVEL_FIELDS, "", "a level", problems)
         fields.setdefault("level", number)
-        fields.setdefault("penaltytype", PERCENT_OF_STAY)
         levels.append((level_where, fields))
     policy, messages = build_policy(where, keys.get("refundable", ""), levels, deposit)
     return policy, problems + messages

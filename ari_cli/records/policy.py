@@ -15,6 +15,7 @@ from typing import Any
 from ari_cli.exits import InputError
 from ari_cli.inputs import Part
 from ari_cli.inputs.columns import NAMED_POLICY, POLICY_VALUES
+from ari_cli.records.dates import LayoutTally
 from ari_cli.records.rules import DateOptions, RowErrors, choice, date_range, number, required_text, text, view, whole
 from ari_cli.records.table import Kind, RowTable, Settings
 from ari_cli.records.words import describe_policy
@@ -35,9 +36,20 @@ class Policy:
         return describe_policy(self.refundable, self.rules, self.deposit)
 
 
+PERCENT_OF_STAY = 3
+"""The only penalty and deposit type the service knows: an empty penaltytype or deposittype means it."""
+# A deposit that is not required has no amount, share or moment; the wire still wants them, so these
+# stand in (the service reads them only for a required deposit).
+_NOT_REQUIRED = {"depositamount": 1, "depositapplied": 3, "depositintervalunits": 0}
 _REFUNDABLE = {"true": "true", "yes": "true", "false": "false", "no": "false"}
 _DEPOSIT_POLICIES = {"required": "required", "not required": "not required", "notrequired": "not required"}
 _APPLIED = {3: "first night", 4: "full stay"}
+
+
+def _with_defaults(fields: Mapping[str, Any], defaults: Mapping[str, Any]) -> Mapping[str, Any]:
+    """`fields` with each empty field of `defaults` given its default."""
+    empty = [name for name in defaults if not text(fields.get(name))]
+    return {**fields, **{name: defaults[name] for name in empty}} if empty else fields
 
 
 def _deposit(errs: RowErrors, fields: Mapping[str, Any]) -> Deposit | None:
@@ -45,6 +57,9 @@ def _deposit(errs: RowErrors, fields: Mapping[str, Any]) -> Deposit | None:
     policy = _DEPOSIT_POLICIES.get(policy_text)
     if policy is None:
         errs.add("depositpolicy", f"{policy_text!r} is not allowed; use required or not required")
+    fields = _with_defaults(fields, {"deposittype": PERCENT_OF_STAY})
+    if policy == "not required":
+        fields = _with_defaults(fields, _NOT_REQUIRED)
     kind = choice(errs, fields, "deposittype", {3: "percentage"})
     amount = number(errs, fields, "depositamount", PERCENT_MIN, PERCENT_MAX)
     applied = choice(errs, fields, "depositapplied", _APPLIED)
@@ -124,6 +139,7 @@ def build_policy(
 
 
 def _rule(errs: RowErrors, fields: Mapping[str, Any]) -> CancellationRule | None:
+    fields = _with_defaults(fields, {"penaltytype": PERCENT_OF_STAY})
     level = choice(errs, fields, "level", {1: "first level", 2: "second level"})
     policyid = number(errs, fields, "policyid", 1, 5)
     days = number(errs, fields, "dayspriorcheckin", 0, 10_000)
@@ -189,10 +205,13 @@ class PolicyChecker:
         self.named = named
         self._rows: list[_PolicyRow] = []
         self._settings: list[tuple[tuple[int, ...], Kind, int, int]] = []  # (rows, kind, first day, last day)
+        self.tally = LayoutTally()
+        self.warnings: list[str] = []  # policies that are valid but unlikely to mean what they say
 
     def add_part(self, part: Part) -> None:
         """Check each row of one part and add it to the table."""
         self.table.start_source(part.source)
+        self.tally = LayoutTally()
         for line, values in part.rows():
             fields = {name: value for name, value in part.fields(values).items() if value is not None}
             self._row(part.source, line, fields)
@@ -203,7 +222,7 @@ class PolicyChecker:
         propertyid = required_text(errs, f, "propertyid")
         roomid = required_text(errs, f, "roomid")
         rateid = required_text(errs, f, "rateid")
-        start, end, days = date_range(errs, f, self.dates)
+        start, end, days = date_range(errs, f, self.dates, self.tally)
         key = (propertyid, roomid, rateid)
         name = text(f.get(NAMED_POLICY))
         if name:
@@ -287,6 +306,7 @@ class PolicyChecker:
             first = members[0]
             rules = tuple(sorted((m.rule for m in members), key=lambda r: r.level))
             policy = Policy(first.refundable, rules, first.deposit)
+            self.warnings.extend(f"{first.line}: {warning}" for warning in policy_warnings(policy))
             words = policy.describe()
             for member in members:  # each level row shows the whole policy it belongs to, in words
                 kind = table.kind_list[table.kinds[member.index]]
@@ -294,6 +314,25 @@ class PolicyChecker:
             days_text = table.kind_list[table.kinds[first.index]].days_text
             kind = Kind((propertyid, roomid, rateid), policy, days, days_text, words)
             self._settings.append((tuple(m.index for m in members), kind, start.toordinal(), end.toordinal()))
+
+
+def policy_warnings(policy: Policy) -> list[str]:
+    """What a valid policy says that a person rarely means: levels out of order, or free cancellation on a
+    policy that is not refundable."""
+    warnings: list[str] = []
+    by_level = {rule.level: rule for rule in policy.rules}
+    if 1 in by_level and 2 in by_level and by_level[2].dayspriorcheckin >= by_level[1].dayspriorcheckin:
+        warnings.append(
+            f"level 2's deadline ({by_level[2].dayspriorcheckin} days before arrival) is not nearer arrival than "
+            f"level 1's ({by_level[1].dayspriorcheckin}); level 2 usually applies closer to arrival"
+        )
+    free = [rule for rule in policy.rules if rule.dayspriorcheckin > 0]
+    if policy.refundable == "false" and free:
+        warnings.append(
+            f"refundable is false, yet level {free[0].level} allows free cancellation until "
+            f"{free[0].dayspriorcheckin} days before arrival; both are sent as written"
+        )
+    return warnings
 
 
 def _problems(members: list[_PolicyRow], single_level: bool) -> list[tuple[int, str]]:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ari_cli.records.dates import parse_date, parse_days
+from ari_cli.records.dates import FIRST_YEAR, LAST_YEAR, LayoutTally, parse_date, parse_days
 from ari_cli.wire.operations import CLEAR
 
 
@@ -119,30 +119,51 @@ def required_text(errs: RowErrors, fields: Mapping[str, Any], name: str) -> str:
     return written
 
 
-def one_date(errs: RowErrors, fields: Mapping[str, Any], name: str, dates: DateOptions) -> dt.date | None:
-    """A date field: a workbook's date cell, ISO text, today+N, or the --date-format layout."""
+def one_date(
+    errs: RowErrors, fields: Mapping[str, Any], name: str, dates: DateOptions, tally: LayoutTally | None = None
+) -> dt.date | None:
+    """A date field: a workbook's date cell, ISO text, today+N, or the --date-format layout; in 2000-2099.
+
+    A number (a workbook cell that is not a date cell, a JSON number) is never taken for a date: Excel's
+    serials would give 1900 dates. `tally` hears of each text, to word a file's one layout once.
+    """
     raw = fields.get(name)
+    day: dt.date | None = None
     if isinstance(raw, dt.date):
-        return raw
-    written = text(raw)
-    if not written:
-        errs.add(name, "is empty; give a date YYYY-MM-DD, today or today+N")
+        day = raw
+        if tally is not None:
+            tally.add("", day)
+    elif isinstance(raw, int | float) and not isinstance(raw, bool) and not dates.date_format:
+        errs.add(name, f"{text(raw)} is not a date: the cell holds a number; make it a date cell, or write YYYY-MM-DD")
         return None
-    try:
-        return parse_date(written, dates.today, dates.date_format)
-    except ValueError as problem:
-        errs.add(name, str(problem))
+    else:
+        written = text(raw)
+        if not written:
+            errs.add(name, "is empty; give a date YYYY-MM-DD, today or today+N")
+            return None
+        try:
+            day = parse_date(written, dates.today, dates.date_format)
+        except ValueError as problem:
+            errs.add(name, str(problem))
+        if tally is not None:
+            tally.add(written, day)
+        if day is None:
+            return None
+    if not FIRST_YEAR <= day.year <= LAST_YEAR:
+        errs.add(name, f"{day.isoformat()} is not in the years {FIRST_YEAR}-{LAST_YEAR}; check the year")
         return None
+    return day
 
 
 def date_range(
-    errs: RowErrors, fields: Mapping[str, Any], dates: DateOptions
+    errs: RowErrors, fields: Mapping[str, Any], dates: DateOptions, tally: LayoutTally | None = None
 ) -> tuple[dt.date | None, dt.date | None, frozenset[int] | None]:
     """A row's dates: `date` alone, or `start` and `end` in order; and its weekday filter."""
     if fields.get("date") is not None:
-        start = end = one_date(errs, fields, "date", dates)
+        start = end = one_date(errs, fields, "date", dates, tally)
     else:
-        start, end = one_date(errs, fields, "start", dates), one_date(errs, fields, "end", dates)
+        start = one_date(errs, fields, "start", dates, tally)
+        end = one_date(errs, fields, "end", dates, tally)
     if start and end and end < start:
         errs.add("end", f"{end.isoformat()} is before the start {start.isoformat()}")
     return start, end, weekday_filter(errs, fields)

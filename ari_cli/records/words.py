@@ -35,9 +35,14 @@ def _share(amount: int, applied: int) -> str:
 
 def cancellation_words(refundable: str, rules: Sequence[CancellationRule]) -> str:
     """The cancellation part: the free period, then each level's penalty in level order."""
-    if refundable != "true":
-        return "Non-refundable."
     ordered = sorted(rules, key=lambda rule: rule.level)
+    if refundable != "true":
+        # What is sent, even where it contradicts itself: the levels travel with the flag.
+        free = [rule for rule in ordered if rule.dayspriorcheckin > 0]
+        if not free:
+            return "Non-refundable."
+        until = _until(free[0].dayspriorcheckin)
+        return f"Non-refundable, yet level {free[0].level} is sent with free cancellation {until}."
     if not ordered:
         return "Refundable."
     first, *later = ordered

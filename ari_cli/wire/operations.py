@@ -7,6 +7,7 @@ they are read, never load pydantic.
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from urllib.parse import quote
 
@@ -57,6 +58,21 @@ REQUEST_HEADERS: dict[str, str] = {"accept": "application/json", "content-type":
 def push_url(base_url: str, source_id: str, segment: str) -> str:
     """The endpoint `{base_url}/v2/push_ari/{sourceid}/{segment}`."""
     return f"{base_url.rstrip('/')}/v2/push_ari/{quote(source_id, safe='')}/{segment}"
+
+
+PLACEHOLDERS = ("{action}", "{propertyid}")
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def segment_problem(template: str) -> str | None:
+    """Why a path segment template cannot be used: a placeholder other than {action} and {propertyid}
+    (a typo would reach the service as literal text)."""
+    unknown = [found for found in _PLACEHOLDER.findall(template) if found not in PLACEHOLDERS]
+    if not unknown:
+        return None
+    return (
+        f"unknown placeholder {', '.join(dict.fromkeys(unknown))} in the path segment; use {' and '.join(PLACEHOLDERS)}"
+    )
 
 
 def path_segment(template: str, action: str, propertyid: str) -> str:
