@@ -172,18 +172,23 @@ class Run:
     interrupted: bool = False
 
     def summary(self) -> dict[str, int]:
-        counts = self.rows.counts()
-        return {
-            "rows": len(self.rows),
-            "records": len(self.records),
-            "requests": len(self.exchanges),
-            **{status.value: counts[status] for status in Status},
-        }
+        return summary(len(self.rows), len(self.records), len(self.exchanges), self.rows.counts())
 
     def exit_code(self) -> ExitCode:
         if self.interrupted:
             return ExitCode.INTERRUPTED
         return exit_code(self.rows, sent=not self.dry_run and bool(self.exchanges))
+
+
+def summary(rows: int, records: int, requests: int, counts: dict[Status, int] | None = None) -> dict[str, int]:
+    """The summary of the JSON document: counts of rows, records, requests and rows per status."""
+    counts = counts or {}
+    return {
+        "rows": rows,
+        "records": records,
+        "requests": requests,
+        **{status.value: counts.get(status, 0) for status in Status},
+    }
 
 
 def exit_code(rows: RowResults, sent: bool) -> ExitCode:

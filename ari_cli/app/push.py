@@ -8,17 +8,26 @@ import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
 
-from ari_cli.app.options import ConnectionOptions, InputOptions, OutputOptions, PlanOptions, PushRequest
+from ari_cli.app.options import (
+    ConnectionOptions,
+    InputOptions,
+    OutputFormat,
+    OutputOptions,
+    PlanOptions,
+    PushRequest,
+)
 from ari_cli.batch import DataForm
 from ari_cli.config.settings import Connection, ConnectionFlags, Settings, resolve_settings
-from ari_cli.exits import ConfigError, UsageProblem
+from ari_cli.exits import AriError, ConfigError, UsageProblem
 from ari_cli.inputs import ReadOptions, SourceRow
 from ari_cli.pipeline import Known, Prepared, PushOptions, execute, prepare
 from ari_cli.render import run as render
+from ari_cli.render.report import check_report, error_document, write_error_document, write_error_report, write_report
 from ari_cli.results import Run
 from ari_cli.send.exchange import Exchange, SendOptions, Tee, Trace, Watcher, encode
 from ari_cli.wire.operations import Operation
@@ -69,9 +78,6 @@ def _policies(operation: Operation, request: PushRequest) -> str | None:
 
 
 def _options(request: PushRequest, tuned: Tuned) -> PushOptions:
-    report = request.output.report
-    if report is not None and report.suffix.lower() not in (".csv", ".json"):
-        raise UsageProblem(f"--report {report}: give a path ending in .csv or .json")
     files = tuple(str(f) for f in request.files)
     if files.count("-") > 1:
         raise UsageProblem("standard input (-) can be read only once")
@@ -185,7 +191,49 @@ def _open(journal_wanted: bool, warn: Callable[[str], None]) -> tuple[Journal | 
 
 
 def push(request: PushRequest) -> None:
-    """Run one push (or send) command end to end and exit with the contract's code."""
+    """Run one push (or send) command end to end and exit with the contract's code.
+
+    Whatever stops the run once its options are parsed, `--output json` and `--report` still get their one
+    document (with the error), and the boundary says what went wrong on stderr.
+    """
+    report = request.output.report
+    writable = False
+    try:
+        if report is not None:
+            # Before anything is read or sent: a run must never send and then find it cannot say what it did.
+            check_report(report, [str(f) for f in request.files])
+            writable = True
+        _push(request)
+    except AriError as problem:
+        _stopped(request, writable, problem.kind, problem.message, problem.hint)
+        raise
+    except KeyboardInterrupt:
+        _stopped(request, writable, "interrupted", "interrupted before anything was sent", None)
+        raise
+
+
+def _stopped(request: PushRequest, writable: bool, kind: str, message: str, hint: str | None) -> None:
+    """The document of a run that stopped before it had rows, on stdout (`--output json`) and in the report."""
+    document = error_document(request.operation, request.dry_run, kind, message, hint)
+    if request.output.format is OutputFormat.JSON:
+        write_error_document(document, sys.stdout)
+        sys.stdout.flush()
+    if request.output.report is not None and writable:
+        _write_report(lambda path: write_error_report(document, path), request.output.report)
+
+
+def _write_report(write: Callable[[Path], None], path: Path) -> bool:
+    """Write the report; a failure (a full disk, a folder removed meanwhile) is said, and is not the run's."""
+    try:
+        write(path)
+    except OSError as problem:
+        err = render.console(stderr=True)
+        render.notices([f"the report {path} could not be written: {problem.strerror or problem}"], err, "error")
+        return False
+    return True
+
+
+def _push(request: PushRequest) -> None:
     settings = settings_for(request.connection, request.given_tuning())
     tuned = Tuned.of(settings)
     options = _options(request, tuned)
@@ -282,7 +330,7 @@ def show(
             render.planned_requests(run, out)
         render.table(run, None if output.show is None else output.show.value == "all", out)
     if output.report is not None:
-        render.write_report(run, output.report)
+        _write_report(lambda path: write_report(run, path), output.report)
     if invalid_input and not options.skip_invalid:
         # A send command has one setting and no --skip-invalid to offer.
         skip = "" if send else ", or give --skip-invalid to send the valid ones"

@@ -13,7 +13,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import chain, islice
 from operator import lt
-from pathlib import Path
 from typing import IO, Any
 
 from rich import box
@@ -99,7 +98,7 @@ def _neutral(cell: str) -> str:
     return f"'{cell}" if cell[:1] in ("=", "+", "-", "@") else cell
 
 
-def _csv_joined(cells: list[str]) -> str:
+def csv_line(cells: list[str]) -> str:
     """Cells as one line of CSV, as the csv module quotes them, without the line end."""
     text = io.StringIO()
     csv.writer(text, lineterminator="").writerow(cells)
@@ -119,14 +118,14 @@ def _joined(head: str, lines: Sequence[int], tail: str, separator: str) -> Itera
 
 def write_csv(run: Run, stream: IO[str]) -> None:
     """The rows as CSV, one line each, with the JSON document's row fields."""
-    stream.write(_csv_joined(list(CSV_FIELDS)) + "\n")
+    stream.write(csv_line(list(CSV_FIELDS)) + "\n")
     rows = run.rows
     for first, stop, shared in rows.runs():
         # The rows of a run differ only in their line: the cells around it are written once.
         # With more than one cell an empty one is written empty, so these join around the number.
-        head = _csv_joined([_neutral(rows.table.source(first)), ""])
+        head = csv_line([_neutral(rows.table.source(first)), ""])
         errors = " | ".join(_problem_text(p) for p in shared.errors)
-        tail = _csv_joined(["", shared.status.value, _neutral(" ".join(shared.trackingids)), _neutral(errors)])
+        tail = csv_line(["", shared.status.value, _neutral(" ".join(shared.trackingids)), _neutral(errors)])
         stream.writelines(_joined(head, rows.table.lines[first:stop], tail + "\n", ""))
 
 
@@ -185,16 +184,6 @@ def write_json(run: Run, stream: IO[str]) -> None:
     stream.write(separator + '"requests": ')
     _write_list(stream, (_dumps(request_dict(run, e), indent) for e in run.exchanges), indent)
     stream.write(("" if indent is None else "\n") + "}\n")
-
-
-def write_report(run: Run, path: Path) -> None:
-    """The per-row results to a `.csv` or `.json` file."""
-    buffer = io.StringIO()
-    if path.suffix.lower() == ".json":
-        write_json(run, buffer)
-    else:
-        write_csv(run, buffer)
-    path.write_text(buffer.getvalue(), encoding="utf-8")
 
 
 def _value_column(operation: Operation) -> str:
