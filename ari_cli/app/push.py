@@ -23,11 +23,12 @@ from ari_cli.app.options import (
 )
 from ari_cli.batch import DataForm
 from ari_cli.config.settings import Connection, ConnectionFlags, Settings, resolve_settings
-from ari_cli.exits import AriError, ConfigError, UsageProblem
+from ari_cli.exits import AriError, ConfigError, ExitCode, UsageProblem
 from ari_cli.inputs import ReadOptions, SourceRow
 from ari_cli.pipeline import Known, Prepared, PushOptions, execute, prepare
 from ari_cli.render import run as render
 from ari_cli.render.report import check_report, error_document, write_error_document, write_error_report, write_report
+from ari_cli.render.streams import discard, stdout_failure
 from ari_cli.results import Run
 from ari_cli.send.exchange import Exchange, SendOptions, Tee, Trace, Watcher, encode
 from ari_cli.wire.operations import Operation
@@ -216,8 +217,7 @@ def _stopped(request: PushRequest, writable: bool, kind: str, message: str, hint
     """The document of a run that stopped before it had rows, on stdout (`--output json`) and in the report."""
     document = error_document(request.operation, request.dry_run, kind, message, hint)
     if request.output.format is OutputFormat.JSON:
-        write_error_document(document, sys.stdout)
-        sys.stdout.flush()
+        _to_stdout(lambda: write_error_document(document, sys.stdout), render.console(stderr=True))
     if request.output.report is not None and writable:
         _write_report(lambda path: write_error_report(document, path), request.output.report)
 
@@ -315,9 +315,26 @@ def show(
     number: int | None,
 ) -> None:
     """Print the run as asked, write the report, say what to do next, and exit with the run's code."""
-    out, err = render.console(), render.console(stderr=True)
-    form = output.format.value
+    err = render.console(stderr=True)
     render.notices(run.rows.invalid_messages(), err, label="error")
+    code = run.exit_code()
+    if not _to_stdout(lambda: _print(run, output, options, connection, err), err) and code is ExitCode.OK:
+        # The results asked for were lost (a full disk): a script must not take the run for a clean one.
+        code = ExitCode.FAILED
+    if output.report is not None:
+        _write_report(lambda path: write_report(run, path), output.report)
+    if invalid_input and not options.skip_invalid:
+        # A send command has one setting and no --skip-invalid to offer.
+        skip = "" if send else ", or give --skip-invalid to send the valid ones"
+        err.print(f"nothing was sent: fix the invalid rows above{skip}", markup=False)
+    _next_step(run, number, err, output.quiet)
+    raise typer.Exit(int(code))
+
+
+def _print(run: Run, output: OutputOptions, options: PushOptions, connection: Connection | None, err: Any) -> None:
+    """The run on stdout, as `--output` asks (and `--curl` commands before a table)."""
+    out = render.console()
+    form = output.format.value
     if output.curl:
         requests = [(render.exchange_label(e), e.url, encode(e.body)) for e in run.exchanges]
         render.curl_commands(requests, connection is not None, (out if form == "table" else err).file)
@@ -329,14 +346,24 @@ def show(
         if options.dry_run:
             render.planned_requests(run, out)
         render.table(run, None if output.show is None else output.show.value == "all", out)
-    if output.report is not None:
-        _write_report(lambda path: write_report(run, path), output.report)
-    if invalid_input and not options.skip_invalid:
-        # A send command has one setting and no --skip-invalid to offer.
-        skip = "" if send else ", or give --skip-invalid to send the valid ones"
-        err.print(f"nothing was sent: fix the invalid rows above{skip}", markup=False)
-    _next_step(run, number, err, output.quiet)
-    raise typer.Exit(int(run.exit_code()))
+    sys.stdout.flush()
+
+
+def _to_stdout(write: Callable[[], None], err: Any) -> bool:
+    """Run `write`; a reader that went away (`| head`) ends it quietly, a full disk is said. False when output was lost
+    for a reason other than the reader's choice."""
+    try:
+        write()
+    except OSError as problem:
+        failure = stdout_failure(problem)
+        if failure is None:
+            raise
+        discard(sys.stdout)
+        if isinstance(failure, BrokenPipeError):
+            return True
+        render.notices([f"cannot write to standard output: {failure.strerror or failure}"], err, "error")
+        return False
+    return True
 
 
 def _next_step(run: Run, number: int | None, err: Any, quiet: bool) -> None:

@@ -9,8 +9,9 @@ from typing import TypeVar
 import typer
 
 from ari_cli.config.secrets import scrub
-from ari_cli.exits import AriError, ExitCode
+from ari_cli.exits import AriError, ExitCode, UsageProblem
 from ari_cli.render.printable import printable
+from ari_cli.render.streams import discard, guarded_streams, stdout_failure
 
 T = TypeVar("T")
 
@@ -34,7 +35,18 @@ def _leaf(error: Exception) -> Exception:
 
 def guarded(call: Callable[[], T]) -> T:
     """Run a command; map our errors, interrupts and surprises onto exit codes."""
+    with guarded_streams():
+        return _guarded(call)
+
+
+def _guarded(call: Callable[[], T]) -> T:
     try:
+        if sys.stdout is None:
+            # Started with stdout closed (`>&-`): refused before anything is read or sent.
+            raise UsageProblem(
+                "standard output is closed: there is nowhere to show the results",
+                "send it to a file or to /dev/null (`> results.txt`)",
+            )
         return call()
     except (typer.Exit, typer.Abort, typer.TyperException):
         raise
@@ -45,8 +57,15 @@ def guarded(call: Callable[[], T]) -> T:
         raise typer.Exit(int(problem.exit_code)) from None
     except BrokenPipeError:
         # The reader went away (`| head`): nothing more can be shown, and that is not an error of ours.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        discard(sys.stdout)
         raise typer.Exit(int(ExitCode.PIPE_CLOSED)) from None
+    except OSError as problem:
+        if stdout_failure(problem) is None:
+            raise
+        # A write to stdout failed (a full disk, a bad descriptor): said plainly, not as a bug.
+        discard(sys.stdout)
+        _say(f"error: cannot write to standard output: {problem.strerror or problem}")
+        raise typer.Exit(int(ExitCode.FAILED)) from None
     except KeyboardInterrupt:
         _say("interrupted")
         raise typer.Exit(int(ExitCode.INTERRUPTED)) from None

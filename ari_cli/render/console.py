@@ -12,11 +12,19 @@ from typing import IO
 from rich.console import Console
 
 
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        # Rich would end the process with exit 1; the boundary, or a push that still owes its report and its exit
+        # code, decides what a reader going away means. Called while the error is handled: this re-raises it.
+        self.quiet = True
+        raise
+
+
 def console(stderr: bool = False, file: IO[str] | None = None) -> Console:
     """A console that writes plain text when not on a terminal or when NO_COLOR is set."""
     stream = file or (sys.stderr if stderr else sys.stdout)
     terminal = stream.isatty()
-    return Console(
+    return _Console(
         file=stream,
         stderr=stderr,
         highlight=False,

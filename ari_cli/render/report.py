@@ -96,6 +96,7 @@ def write_error_document(document: dict[str, Any], stream: IO[str]) -> None:
     """The stopped run's document, indented for a person at a terminal, compact otherwise."""
     indent = 2 if stream.isatty() else None
     stream.write(json.dumps(document, ensure_ascii=False, indent=indent) + "\n")
+    stream.flush()
 
 
 def write_error_report(document: dict[str, Any], path: Path) -> None:
