@@ -72,6 +72,7 @@ class Plan:
     skipped: dict[int, str] = field(default_factory=dict)
     invalid: dict[int, list[str]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    notes: dict[int, str] = field(default_factory=dict)  # what a row that sends something should say (clipped)
 
 
 def skipped_note(end: dt.date, today: dt.date) -> str:
@@ -180,6 +181,8 @@ class _Planner:
         if start < today.toordinal():
             warning = f"{_where(self.views, rows)}: starts {self.days[start].isoformat()}, before today; "
             self.warnings.append((setting, warning + f"sending from {today.isoformat()}"))
+            for row in rows:
+                plan.notes[row] = f"clipped: starts {self.days[start].isoformat()}, sent from today {today.isoformat()}"
             start = today.toordinal()
         if days is None:
             return [(start, end)]

@@ -443,7 +443,7 @@ def test_files_without_rows_send_nothing_and_say_so(tmp_path: Path, sb: Sandbox,
     path.write_text(content, encoding="utf-8")
     result = push_file(path, env=sandbox_env(sb))
     assert result.exit_code == 0, result.stderr
-    assert "0 rows: 0 ok, 0 failed, 0 invalid, 0 skipped; 0 records in 0 requests sent" in result.stdout
+    assert "0 rows: 0 ok, 0 failed, 0 invalid, 0 skipped; 0 records, sent 0 of 0 requests" in result.stdout
     assert sb.received == []
 
 

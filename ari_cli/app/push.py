@@ -29,7 +29,7 @@ from ari_cli.pipeline import Known, Prepared, PushOptions, execute, prepare
 from ari_cli.render import run as render
 from ari_cli.render.report import check_report, error_document, write_error_document, write_error_report, write_report
 from ari_cli.render.streams import discard, stdout_failure
-from ari_cli.results import Run
+from ari_cli.results import Run, Status
 from ari_cli.send.exchange import Exchange, SendOptions, Tee, Trace, Watcher, encode
 from ari_cli.wire.operations import Operation
 
@@ -370,7 +370,7 @@ def _next_step(run: Run, number: int | None, err: Any, quiet: bool) -> None:
     """After an interrupted or partly failed run, say how to finish it."""
     if number is None:
         return
-    unsent = sum(1 for r in run.rows if r.status.value == "failed")
+    unsent = sum(1 for r in run.rows if r.status in (Status.FAILED, Status.NOT_SENT))
     if run.interrupted:
         left = f"interrupted: {unsent} row(s) not sent or not confirmed"
         err.print(f"{left}; `ari-cli retry {number}` sends what is left", markup=False)

@@ -24,8 +24,8 @@ from ari_cli.render.console import console as console  # the one console, re-exp
 from ari_cli.render.printable import printable
 
 UNFINISHED = "unfinished (killed?)"
-_STATE_STYLE = {"ok": "green", "failed": "bold red", "invalid": "red", "skipped": "yellow", "planned": "yellow",
-                "sending": "yellow", "split": "dim"}  # fmt: skip
+_STATE_STYLE = {"ok": "green", "failed": "bold red", "not sent": "bold yellow", "invalid": "red", "skipped": "yellow",
+                "planned": "yellow", "sending": "yellow", "split": "dim"}  # fmt: skip
 _STATE_TEXT = {"planned": "not sent", "sending": "sent, no answer", "split": "split in halves"}
 
 
@@ -191,7 +191,8 @@ def summary_text(summary: dict[str, int] | None) -> str:
         return "-"
     return (
         f"{summary.get('rows', 0)} rows: {summary.get('ok', 0)} ok, {summary.get('failed', 0)} failed, "
-        f"{summary.get('invalid', 0)} invalid, {summary.get('skipped', 0)} skipped; "
+        + (f"{summary['not sent']} not sent, " if summary.get("not sent") else "")
+        + f"{summary.get('invalid', 0)} invalid, {summary.get('skipped', 0)} skipped; "
         f"{summary.get('records', 0)} records in {summary.get('requests', 0)} requests"
     )
 

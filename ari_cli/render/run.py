@@ -29,7 +29,8 @@ from ari_cli.send.exchange import Exchange, Problem, Trace
 from ari_cli.wire.operations import Operation
 
 SHOW_ALL_UP_TO = 50
-_STYLE = {Status.OK: "green", Status.FAILED: "bold red", Status.INVALID: "red", Status.SKIPPED: "yellow"}
+_STYLE = {Status.OK: "green", Status.PLANNED: "cyan", Status.FAILED: "bold red", Status.NOT_SENT: "bold yellow",
+          Status.INVALID: "red", Status.SKIPPED: "yellow"}  # fmt: skip
 
 
 def problem_dict(problem: Problem) -> dict[str, Any]:
@@ -56,6 +57,7 @@ def request_dict(run: Run, exchange: Exchange) -> dict[str, Any]:
     outcome = exchange.outcome
     return {
         "id": exchange.id,
+        "parent": exchange.parent,
         "propertyid": exchange.propertyid,
         "records": len(exchange.records),
         "lines": _lines(run, exchange),
@@ -76,6 +78,7 @@ def row_dict(row: RowResult) -> dict[str, Any]:
         "status": row.status.value,
         "trackingids": list(row.trackingids),
         "errors": [problem_dict(p) for p in row.errors],
+        "note": row.note,
     }
 
 
@@ -90,7 +93,7 @@ def document(run: Run) -> dict[str, Any]:
     }
 
 
-CSV_FIELDS = ("source", "line", "status", "trackingids", "errors")
+CSV_FIELDS = ("source", "line", "status", "trackingids", "errors", "note")
 
 
 def _neutral(cell: str) -> str:
@@ -125,7 +128,8 @@ def write_csv(run: Run, stream: IO[str]) -> None:
         # With more than one cell an empty one is written empty, so these join around the number.
         head = csv_line([_neutral(rows.table.source(first)), ""])
         errors = " | ".join(_problem_text(p) for p in shared.errors)
-        tail = csv_line(["", shared.status.value, _neutral(" ".join(shared.trackingids)), _neutral(errors)])
+        ids = _neutral(" ".join(shared.trackingids))
+        tail = csv_line(["", shared.status.value, ids, _neutral(errors), _neutral(shared.note)])
         stream.writelines(_joined(head, rows.table.lines[first:stop], tail + "\n", ""))
 
 
@@ -142,7 +146,7 @@ def _row_texts(run: Run, indent: int | None) -> Iterator[str]:
         head = f'{{"source": {_dumps(rows.table.source(first))}, "line": '
         tail = (
             f', "status": {_dumps(shared.status.value)}, "trackingids": {_dumps(list(shared.trackingids))}'
-            f', "errors": {_dumps([problem_dict(p) for p in shared.errors])}}}'
+            f', "errors": {_dumps([problem_dict(p) for p in shared.errors])}, "note": {_dumps(shared.note)}}}'
         )
         yield from _joined(head, rows.table.lines[first:stop], tail, ", ")
 
@@ -191,8 +195,7 @@ def _value_column(operation: Operation) -> str:
 
 
 def _result_text(run: Run, row: RowResult) -> Text:
-    label = "planned" if run.dry_run and row.status is Status.OK else row.status.value
-    return Text(label, style=_STYLE[row.status])
+    return Text(row.status.value, style=_STYLE[row.status])
 
 
 def _detail(row: RowResult) -> str:
@@ -213,7 +216,7 @@ def _hints(rows: list[RowResult]) -> list[str]:
 def table(run: Run, show_all: bool | None, out: Console) -> None:
     """The rows table (all rows, or only failed and invalid ones over 50 rows) and a summary."""
     everything = show_all if show_all is not None else len(run.rows) <= SHOW_ALL_UP_TO
-    shown = list(run.rows) if everything else run.rows.with_status({Status.FAILED, Status.INVALID})
+    shown = list(run.rows) if everything else run.rows.with_status({Status.FAILED, Status.NOT_SENT, Status.INVALID})
     plain = not out.is_terminal
     grid = Table(box=box.ASCII if plain else box.SIMPLE_HEAVY, show_lines=False, pad_edge=False)
     for name in ("Line", "Property", "Room"):
@@ -242,19 +245,33 @@ def table(run: Run, show_all: bool | None, out: Console) -> None:
             out.print(line, markup=False)
     hidden = len(run.rows) - len(shown)
     if hidden:
-        out.print(f"{hidden} ok or skipped rows not shown; --show all lists every row")
+        kept = "planned" if run.dry_run else "ok"
+        rows = "row" if hidden == 1 else "rows"
+        out.print(f"{hidden} {kept} or skipped {rows} not shown; --show all lists every row")
     out.print(summary_line(run))
 
 
+def plural(count: int, noun: str) -> str:
+    """`1 row`, `2 rows`."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def summary_line(run: Run) -> str:
-    """`12 rows: 10 ok, 1 failed, 1 invalid, 0 skipped; 4 records in 2 requests`."""
+    """`12 rows: 10 ok, 1 failed, 1 invalid, 0 skipped; 4 records, sent 2 of 2 requests`.
+
+    Statuses a run cannot have (planned in a real run, not sent when none is) are left out.
+    """
     s = run.summary()
-    verb = "planned" if run.dry_run else "sent"
-    return (
-        f"{s['rows']} rows: {s['ok']} {'valid' if run.dry_run else 'ok'}, {s['failed']} failed, "
-        f"{s['invalid']} invalid, {s['skipped']} skipped; {s['records']} records in "
-        f"{s['requests']} requests {verb}"
-    )
+    shown = [Status.PLANNED if run.dry_run else Status.OK, Status.FAILED, Status.INVALID, Status.SKIPPED]
+    if s[Status.NOT_SENT.value]:
+        shown.insert(2, Status.NOT_SENT)
+    counts = ", ".join(f"{s[status.value]} {status.value}" for status in shown)
+    if run.dry_run:
+        requests = f"{plural(s['records'], 'record')} in {plural(s['requests'], 'request')} planned"
+    else:
+        sent = sum(1 for e in run.exchanges if e.attempts)
+        requests = f"{plural(s['records'], 'record')}, sent {sent} of {plural(s['requests'], 'request')}"
+    return f"{plural(s['rows'], 'row')}: {counts}; {requests}"
 
 
 def planned_requests(run: Run, out: Console) -> None:
