@@ -3,11 +3,14 @@
 from typing import Annotated, Any
 
 import typer
+from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer.core import TyperGroup
 
 from ari_cli import __version__
 from ari_cli.cli import calendar, config, history, maxadv, policy, retry, sandbox, support, threshold
-from ari_cli.cli.boundary import guarded
+from ari_cli.cli.boundary import guarded, usage_error
+
+PUSH_FIRST = ("threshold", "maxadv", "policy")
 
 
 class _Boundary(TyperGroup):
@@ -15,6 +18,20 @@ class _Boundary(TyperGroup):
 
     def invoke(self, ctx: Any) -> Any:
         return guarded(lambda: super(_Boundary, self).invoke(ctx))
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        # Typer lists single commands before groups; the push commands, what users come for, go first.
+        names = super().list_commands(ctx)
+        return [*(n for n in PUSH_FIRST if n in names), *(n for n in names if n not in PUSH_FIRST)]
+
+    def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
+        # The root's own options (`ari-cli --bogus`) are parsed before any command runs: their errors too are ours.
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except NoArgsIsHelpError:
+            raise
+        except UsageError as error:
+            raise usage_error(error) from None
 
 
 app = typer.Typer(
@@ -32,11 +49,12 @@ Each command's --help says which columns it takes. Set up where to push once wit
   ari-cli policy push policy.csv --profile prod --output json --report results.csv
 """,
     no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
 
-# The order of the root's --help and of completions.
+# The order of the root's --help and of completions (after PUSH_FIRST).
 support.register(app)
 retry.register(app)
 calendar.register(app)
