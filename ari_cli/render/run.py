@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import chain, islice
 from operator import lt
@@ -23,7 +23,7 @@ from rich.text import Text
 
 from ari_cli.config.secrets import masked_body, masked_text, scrub
 from ari_cli.render.console import console as console  # the one console, re-exported for callers of this module
-from ari_cli.render.printable import printable
+from ari_cli.render.printable import json_printable, printable
 from ari_cli.results import RowResult, Run, Status
 from ari_cli.send.exchange import Exchange, Problem, Trace
 from ari_cli.wire.operations import Operation
@@ -97,15 +97,34 @@ CSV_FIELDS = ("source", "line", "status", "trackingids", "errors", "note")
 
 
 def _neutral(cell: str) -> str:
-    # A spreadsheet would run a cell starting with these as a formula.
-    return f"'{cell}" if cell[:1] in ("=", "+", "-", "@") else cell
+    # A spreadsheet would run a cell starting with these as a formula (OWASP's list, tab and carriage return included).
+    return f"'{cell}" if cell[:1] in ("=", "+", "-", "@", "\t", "\r") else cell
+
+
+class _Escaped(io.TextIOBase):
+    """A terminal's stream: text of outside origin in the written text cannot drive the terminal."""
+
+    def __init__(self, stream: IO[str], escape: Callable[[str], str]) -> None:
+        super().__init__()
+        self.stream, self.escape = stream, escape
+
+    def write(self, text: str) -> int:
+        return self.stream.write(self.escape(text))
+
+    def isatty(self) -> bool:
+        return True
+
+    def flush(self) -> None:
+        self.stream.flush()
 
 
 def csv_line(cells: list[str]) -> str:
     """Cells as one line of CSV, as the csv module quotes them, without the line end."""
     text = io.StringIO()
-    csv.writer(text, lineterminator="").writerow(cells)
-    return text.getvalue()
+    # The csv module quotes a cell holding a character of the line end: with "\r\n", a carriage return or a
+    # newline in a value (a service's answer) stays inside its cell instead of ending the row.
+    csv.writer(text, lineterminator="\r\n").writerow(cells)
+    return text.getvalue().removesuffix("\r\n")
 
 
 _AT_ONCE = 4096  # rows joined in one piece: a big run's text is never held whole
@@ -121,6 +140,8 @@ def _joined(head: str, lines: Sequence[int], tail: str, separator: str) -> Itera
 
 def write_csv(run: Run, stream: IO[str]) -> None:
     """The rows as CSV, one line each, with the JSON document's row fields."""
+    if stream.isatty():
+        stream = _Escaped(stream, printable)  # type: ignore[assignment]
     stream.write(csv_line(list(CSV_FIELDS)) + "\n")
     rows = run.rows
     for first, stop, shared in rows.runs():
@@ -174,6 +195,8 @@ def write_json(run: Run, stream: IO[str]) -> None:
 
     Written as it is made, a run of rows at a time: a big run's document is never held whole.
     """
+    if stream.isatty():
+        stream = _Escaped(stream, json_printable)  # type: ignore[assignment]
     indent = 2 if stream.isatty() else None
     pad = "" if indent is None else "\n" + " " * indent
     separator = ", " if indent is None else "," + pad
