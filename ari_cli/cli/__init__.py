@@ -1,5 +1,7 @@
 """The Typer application: every command group and command, `--version`, and the one error boundary."""
 
+import os
+import sys
 from typing import Annotated, Any
 
 import typer
@@ -9,6 +11,7 @@ from typer.core import TyperGroup
 from ari_cli import __version__
 from ari_cli.cli import calendar, config, history, maxadv, policy, retry, sandbox, support, threshold
 from ari_cli.cli.boundary import guarded, usage_error
+from ari_cli.render.streams import COLOR_MODES, set_color
 
 PUSH_FIRST = ("threshold", "maxadv", "policy")
 
@@ -72,16 +75,49 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
+def _color(value: str) -> str:
+    if value not in COLOR_MODES:
+        raise typer.BadParameter(f"{value!r} is not one of auto, always, never")
+    set_color(value)
+    return value
+
+
 @app.callback()
 def _root(
     version: Annotated[
         bool,
         typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit."),
     ] = False,
+    color: Annotated[
+        str,
+        typer.Option(
+            "--color",
+            metavar="auto|always|never",
+            callback=_color,
+            help="Colour on standard output and error: auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it), "
+            "always or never.",
+        ),
+    ] = "auto",
 ) -> None:
     """Push hotel ARI settings from CSV, JSON or JSONL files, and show per-row results."""
 
 
+_SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
+
+
+def _completion_for_the_shell_named(args: list[str]) -> None:
+    """Make `--show-completion SHELL` show SHELL's script.
+
+    Typer reads `--show-completion` as a flag for the shell it detects and ignores a shell named after it; its
+    switch to the form that takes a shell is this variable, set only when a shell is named.
+    """
+    if "--show-completion" in args:
+        after = args.index("--show-completion") + 1
+        if after < len(args) and args[after] in _SHELLS:
+            os.environ["_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION"] = "1"
+
+
 def main() -> None:
     """Console-script entry point."""
+    _completion_for_the_shell_named(sys.argv[1:])
     app()

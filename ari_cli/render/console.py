@@ -5,11 +5,12 @@ Apart from `render` so that commands which only read (history, calendar) need no
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import IO
 
 from rich.console import Console
+
+from ari_cli.render.streams import colour_wanted
 
 
 class _Console(Console):
@@ -21,15 +22,18 @@ class _Console(Console):
 
 
 def console(stderr: bool = False, file: IO[str] | None = None) -> Console:
-    """A console that writes plain text when not on a terminal or when NO_COLOR is set."""
+    """A console that writes plain text when not on a terminal, unless colour is asked for (see `streams`)."""
     stream = file or (sys.stderr if stderr else sys.stdout)
     terminal = stream.isatty()
+    colour = colour_wanted(terminal)
     return _Console(
         file=stream,
         stderr=stderr,
         highlight=False,
         emoji=False,  # a value or a file name such as `:smile:` is shown as written, not as 😄
-        no_color=bool(os.environ.get("NO_COLOR")) or not terminal,
+        no_color=not colour,
+        # Colour in a pipe (FORCE_COLOR, --color always) is colour only: no cursor moves, no progress bar.
+        color_system=("auto" if terminal else "standard") if colour else None,
         force_terminal=terminal,
         width=None if terminal else 1000,  # files and pipes: never wrap a cell
         soft_wrap=not terminal,

@@ -1,4 +1,9 @@
-"""Standard streams that a closed pipe cannot turn into a crash, or into a run stopped half way.
+"""Standard streams: whether they get colour, and how a closed pipe is kept from crashing a run.
+
+Colour follows `--color auto|always|never`; under `auto`, NO_COLOR turns it off, FORCE_COLOR turns it on
+even in a pipe, and otherwise a terminal gets it and anything else does not.
+
+Standard streams that a closed pipe cannot turn into a crash, or into a run stopped half way:
 
 `ari-cli ... | head` closes stdout: what is left to show is dropped and the run finishes as it would
 have (report, journal, exit code). `--verbose 2>&1 | head` closes stderr too: messages are dropped,
@@ -13,6 +18,26 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import TextIO
+
+COLOR_MODES = ("auto", "always", "never")
+_color_mode = ["auto"]
+
+
+def set_color(mode: str) -> None:
+    """The `--color` given on the command line."""
+    _color_mode[0] = mode
+
+
+def colour_wanted(terminal: bool) -> bool:
+    """Whether a stream gets colour: `--color`, then NO_COLOR, then FORCE_COLOR, then whether it is a terminal."""
+    mode = _color_mode[0]
+    if mode != "auto":
+        return mode == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR", "0") not in ("", "0"):
+        return True
+    return terminal
 
 
 def discard(stream: TextIO) -> None:

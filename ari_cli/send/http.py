@@ -25,6 +25,7 @@ import httpx
 import stamina
 from pydantic import ValidationError
 
+from ari_cli import __version__
 from ari_cli.exits import ExitCode
 from ari_cli.send.exchange import (
     INTERRUPTED,
@@ -117,6 +118,10 @@ def _transport_failure(error: httpx.HTTPError, base_url: str, timeout: float) ->
     return Outcome(None, False, errors=(Problem(None, message, None, hint),), transient=True)
 
 
+# Who is calling, for the service's logs and support: never httpx's own name.
+CLIENT_HEADERS = {"user-agent": f"ari-cli/{__version__}"}
+
+
 async def _post(client: httpx.AsyncClient, url: str, content: bytes, base_url: str, timeout: float) -> Sent:
     """POST bytes once; what went over the wire and what it means."""
     started = time.monotonic()
@@ -124,7 +129,7 @@ async def _post(client: httpx.AsyncClient, url: str, content: bytes, base_url: s
         response = await client.post(url, content=content, headers=REQUEST_HEADERS)
     except httpx.HTTPError as error:
         outcome = _transport_failure(error, base_url, timeout)
-        headers = tuple(REQUEST_HEADERS.items())
+        headers = tuple({**CLIENT_HEADERS, **REQUEST_HEADERS}.items())
         trace = Trace("POST", url, headers, content, time.monotonic() - started, error=outcome.errors[0].message)
         return Sent(trace, outcome)
     trace = Trace(
@@ -136,7 +141,9 @@ async def _post(client: httpx.AsyncClient, url: str, content: bytes, base_url: s
 
 def _client(options: SendOptions, transport: httpx.AsyncBaseTransport | None) -> httpx.AsyncClient:
     limits = httpx.Limits(max_connections=options.concurrency, max_keepalive_connections=options.concurrency)
-    return httpx.AsyncClient(timeout=options.timeout, limits=limits, transport=transport, follow_redirects=False)
+    return httpx.AsyncClient(
+        timeout=options.timeout, limits=limits, transport=transport, follow_redirects=False, headers=CLIENT_HEADERS
+    )
 
 
 class _Transient(Exception):
