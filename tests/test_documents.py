@@ -59,7 +59,7 @@ def reference_csv(run: Run) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(render.CSV_FIELDS)
     for row in run.rows:
-        errors = " | ".join(render._problem_text(p) for p in row.errors)
+        errors = " | ".join(render.problem_text(p) for p in row.errors)
         cells = [row.view.source, str(row.view.line), row.status.value, " ".join(row.trackingids), errors, row.note]
         writer.writerow([f"'{c}" if c[:1] in "=+-@\t\r" and c else c for c in cells])
     return out.getvalue()

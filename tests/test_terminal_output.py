@@ -4,12 +4,15 @@ CSV output and reports neutralise every formula start OWASP lists, tab and carri
 from __future__ import annotations
 
 import csv
+import fcntl
 import io
 import json
 import os
 import pty
+import struct
 import subprocess
 import sys
+import termios
 from pathlib import Path
 
 import pytest
@@ -22,11 +25,12 @@ ARI_CLI = str(Path(sys.executable).parent / "ari-cli")
 ROW = "propertyid,roomid,start,end,threshold\nHTL001,DBL,2027-02-01,2027-02-03,2\n"
 
 
-def at_a_terminal(args: list[str], env: dict[str, str]) -> tuple[int, str, str]:
-    """Run `ari-cli ARGS` with stdout a pseudo-terminal: exit code, what the terminal got, stderr."""
+def at_a_terminal(args: list[str], env: dict[str, str], columns: int = 200) -> tuple[int, str, str]:
+    """Run `ari-cli ARGS` with stdout a pseudo-terminal `columns` wide: exit code, what the terminal got, stderr."""
     main, child = pty.openpty()
+    fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))
     process = subprocess.Popen(
-        [ARI_CLI, *args], stdout=child, stderr=subprocess.PIPE, env={**os.environ, **env, "COLUMNS": "200"}
+        [ARI_CLI, *args], stdout=child, stderr=subprocess.PIPE, env={**os.environ, **env, "COLUMNS": str(columns)}
     )
     os.close(child)
     received = bytearray()

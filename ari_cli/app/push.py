@@ -28,6 +28,7 @@ from ari_cli.inputs import ReadOptions, SourceRow
 from ari_cli.pipeline import Known, Prepared, PushOptions, execute, prepare
 from ari_cli.render import run as render
 from ari_cli.render.report import check_report, error_document, write_error_document, write_error_report, write_report
+from ari_cli.render.runtable import table
 from ari_cli.render.streams import discard, stdout_failure
 from ari_cli.results import Run, Status
 from ari_cli.send.exchange import Exchange, SendOptions, Tee, Trace, Watcher, encode
@@ -345,7 +346,7 @@ def _print(run: Run, output: OutputOptions, options: PushOptions, connection: Co
     else:
         if options.dry_run:
             render.planned_requests(run, out)
-        render.table(run, None if output.show is None else output.show.value == "all", out)
+        table(run, None if output.show is None else output.show.value == "all", out)
     sys.stdout.flush()
 
 

@@ -155,25 +155,46 @@ def _requests_cell(run: RunInfo, states: dict[str, int]) -> str:
     return f"{states.get('ok', 0)}/{total} acknowledged"
 
 
+_RUN_COLUMNS = ("Run", "Started", "Command", "Operation", "Base URL", "Files", "OK", "Failed", "Invalid", "Skipped",
+                "Requests", "Exit")  # fmt: skip
+
+
 def runs_table(runs: Sequence[RunInfo], states: dict[int, dict[str, int]], out: Console) -> None:
-    """The runs, newest first: one line each."""
-    table = grid(not out.is_terminal)
-    for name in ("Run", "Started", "Command", "Operation", "Base URL", "Files"):
-        table.add_column(name, no_wrap=name != "Files")
-    for name in ("OK", "Failed", "Invalid", "Skipped", "Requests"):
-        table.add_column(name, justify="right", no_wrap=True)
-    table.add_column("Exit", no_wrap=True)
+    """The runs, newest first: one line each, or at a terminal too narrow for that, a short block each."""
+    rows: list[list[Text]] = []
     for run in runs:
         summary = run.summary or {}
         counts = [str(summary.get(k, "-")) if run.finished else "-" for k in ("ok", "failed", "invalid", "skipped")]
-        cells: list[Text] = [
+        rows.append([
             text(run.id), text(local_time(run.started)), text(command_text(run)), text(run.operation),
             text(run.base_url), text(files_text(run.files)),
             *(text(c, "red" if c not in ("0", "-") and i in (1, 2) else "") for i, c in enumerate(counts)),
             text(_requests_cell(run, states.get(run.id, {}))), exit_text(run),
-        ]  # fmt: skip
-        table.add_row(*cells)
+        ])  # fmt: skip
+    widths = [max([len(name), *(row[i].cell_len for row in rows)]) for i, name in enumerate(_RUN_COLUMNS)]
+    # The grid puts three columns between cells; the run number must never be cut, nor any count.
+    if out.is_terminal and sum(widths) + 3 * len(widths) > out.width:
+        _run_blocks(rows, out)
+        return
+    table = grid(not out.is_terminal)
+    for name in _RUN_COLUMNS[:6]:
+        table.add_column(name, no_wrap=name != "Files")
+    for name in _RUN_COLUMNS[6:11]:
+        table.add_column(name, justify="right", no_wrap=True)
+    table.add_column("Exit", no_wrap=True)
+    for row in rows:
+        table.add_row(*row)
     out.print(table)
+
+
+def _run_blocks(rows: list[list[Text]], out: Console) -> None:
+    """Each run as a short block: `run 12  started  exit`, the command and where it went, the counts."""
+    for number, started, command, _operation, base_url, files, ok, failed, invalid, skipped, requests, exit_ in rows:
+        out.print(Text.assemble("run ", number, "  ", started, "  exit ", exit_))
+        out.print(Text.assemble("  ", command, "  ", files), overflow="fold")
+        out.print(Text.assemble("  to ", base_url), overflow="fold")
+        counts = Text.assemble("  ", ok, " ok, ", failed, " failed, ", invalid, " invalid, ", skipped, " skipped; ")
+        out.print(Text.assemble(counts, "requests ", requests), overflow="fold")
 
 
 # --- one run ----------------------------------------------------------------------------------

@@ -15,22 +15,13 @@ from itertools import chain, islice
 from operator import lt
 from typing import IO, Any
 
-from rich import box
 from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
-from rich.text import Text
 
 from ari_cli.config.secrets import masked_body, masked_text, scrub
 from ari_cli.render.console import console as console  # the one console, re-exported for callers of this module
 from ari_cli.render.printable import json_printable, printable
-from ari_cli.results import RowResult, Run, Status
+from ari_cli.results import RowResult, Run
 from ari_cli.send.exchange import Exchange, Problem, Trace
-from ari_cli.wire.operations import Operation
-
-SHOW_ALL_UP_TO = 50
-_STYLE = {Status.OK: "green", Status.PLANNED: "cyan", Status.FAILED: "bold red", Status.NOT_SENT: "bold yellow",
-          Status.INVALID: "red", Status.SKIPPED: "yellow"}  # fmt: skip
 
 
 def problem_dict(problem: Problem) -> dict[str, Any]:
@@ -38,7 +29,8 @@ def problem_dict(problem: Problem) -> dict[str, Any]:
     return {"code": problem.code, "message": scrub(problem.message), "http_status": problem.http_status}
 
 
-def _problem_text(problem: Problem) -> str:
+def problem_text(problem: Problem) -> str:
+    """An error as one line: `451 invalid room mapping (HTTP 422)`."""
     code = f"{problem.code} " if problem.code is not None else ""
     status = f" (HTTP {problem.http_status})" if problem.http_status is not None else ""
     return scrub(f"{code}{problem.message}{status}")
@@ -148,7 +140,7 @@ def write_csv(run: Run, stream: IO[str]) -> None:
         # The rows of a run differ only in their line: the cells around it are written once.
         # With more than one cell an empty one is written empty, so these join around the number.
         head = csv_line([_neutral(rows.table.source(first)), ""])
-        errors = " | ".join(_problem_text(p) for p in shared.errors)
+        errors = " | ".join(problem_text(p) for p in shared.errors)
         ids = _neutral(" ".join(shared.trackingids))
         tail = csv_line(["", shared.status.value, ids, _neutral(errors), _neutral(shared.note)])
         stream.writelines(_joined(head, rows.table.lines[first:stop], tail + "\n", ""))
@@ -211,90 +203,6 @@ def write_json(run: Run, stream: IO[str]) -> None:
     stream.write(separator + '"requests": ')
     _write_list(stream, (_dumps(request_dict(run, e), indent) for e in run.exchanges), indent)
     stream.write(("" if indent is None else "\n") + "}\n")
-
-
-def _value_column(operation: Operation) -> str:
-    return {Operation.THRESHOLD: "Threshold", Operation.MAXADV: "Nights", Operation.POLICY: "Policy"}[operation]
-
-
-def _result_text(run: Run, row: RowResult) -> Text:
-    return Text(row.status.value, style=_STYLE[row.status])
-
-
-def _detail(row: RowResult) -> str:
-    return "\n".join(_problem_text(p) for p in row.errors) if row.errors else row.note
-
-
-def _hints(rows: list[RowResult]) -> list[str]:
-    """Each distinct service error once, with what to check."""
-    seen: dict[str, None] = {}
-    for row in rows:
-        for p in row.errors:
-            if p.hint:
-                status = f" (HTTP {p.http_status})" if p.http_status is not None else ""
-                seen.setdefault(f"  {p.code if p.code is not None else 'error'}{status}: {p.hint}", None)
-    return list(seen)
-
-
-def table(run: Run, show_all: bool | None, out: Console) -> None:
-    """The rows table (all rows, or only failed and invalid ones over 50 rows) and a summary."""
-    everything = show_all if show_all is not None else len(run.rows) <= SHOW_ALL_UP_TO
-    shown = list(run.rows) if everything else run.rows.with_status({Status.FAILED, Status.NOT_SENT, Status.INVALID})
-    plain = not out.is_terminal
-    grid = Table(box=box.ASCII if plain else box.SIMPLE_HEAVY, show_lines=False, pad_edge=False)
-    for name in ("Line", "Property", "Room"):
-        grid.add_column(name, no_wrap=True)
-    with_rate = run.operation is not Operation.THRESHOLD
-    if with_rate:
-        grid.add_column("Rate", no_wrap=True)
-    grid.add_column("Dates", no_wrap=True)
-    grid.add_column(_value_column(run.operation))
-    grid.add_column("Result", no_wrap=True)
-    grid.add_column("Tracking id")
-    grid.add_column("Error / note")
-    for row in shown:
-        v = row.view
-        cells: list[str | Text] = [f"{v.source}:{v.line}", v.propertyid, v.roomid]
-        if with_rate:
-            cells.append(v.rateid)
-        cells += [v.dates, v.value, _result_text(run, row), "\n".join(row.trackingids), _detail(row)]
-        grid.add_row(*(escape(printable(c)) if isinstance(c, str) else c for c in cells))
-    if shown:
-        out.print(grid)
-    hints = _hints(shown)
-    if hints:
-        out.print("What to check:", markup=False)
-        for line in hints:
-            out.print(line, markup=False)
-    hidden = len(run.rows) - len(shown)
-    if hidden:
-        kept = "planned" if run.dry_run else "ok"
-        rows = "row" if hidden == 1 else "rows"
-        out.print(f"{hidden} {kept} or skipped {rows} not shown; --show all lists every row")
-    out.print(summary_line(run))
-
-
-def plural(count: int, noun: str) -> str:
-    """`1 row`, `2 rows`."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
-def summary_line(run: Run) -> str:
-    """`12 rows: 10 ok, 1 failed, 1 invalid, 0 skipped; 4 records, sent 2 of 2 requests`.
-
-    Statuses a run cannot have (planned in a real run, not sent when none is) are left out.
-    """
-    s = run.summary()
-    shown = [Status.PLANNED if run.dry_run else Status.OK, Status.FAILED, Status.INVALID, Status.SKIPPED]
-    if s[Status.NOT_SENT.value]:
-        shown.insert(2, Status.NOT_SENT)
-    counts = ", ".join(f"{s[status.value]} {status.value}" for status in shown)
-    if run.dry_run:
-        requests = f"{plural(s['records'], 'record')} in {plural(s['requests'], 'request')} planned"
-    else:
-        sent = sum(1 for e in run.exchanges if e.attempts)
-        requests = f"{plural(s['records'], 'record')}, sent {sent} of {plural(s['requests'], 'request')}"
-    return f"{plural(s['rows'], 'row')}: {counts}; {requests}"
 
 
 def planned_requests(run: Run, out: Console) -> None:
