@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+import typer
 
+from ari_cli.cli import app
 from tests.helpers import invoke
 
 PUSH_USAGE = "usage: ari-cli threshold push [OPTIONS] FILE...   (-h for help)\n"
@@ -73,3 +77,19 @@ def test_the_push_commands_come_first_in_the_help() -> None:
     panel = result.stdout[result.stdout.index("Commands") :]
     first = [line.strip(" │").split()[0] for line in panel.splitlines()[1:5]]
     assert first == ["threshold", "maxadv", "policy", "replay"]
+
+
+def _command_paths(command: Any, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    found = [path]
+    for name, sub in sorted(getattr(command, "commands", {}).items()):
+        found += _command_paths(sub, (*path, name))
+    return found
+
+
+def test_help_shows_no_python_types() -> None:
+    root = typer.main.get_command(app)
+    for path in _command_paths(root):
+        result = invoke([*path, "--help"], env={"COLUMNS": "200"})
+        assert result.exit_code == 0, path
+        types = re.findall(r"<(?:bool|int|float|str|text|list\[[^]]*\]|Path|path|datetime)>", result.stdout)
+        assert not types, (path, types)

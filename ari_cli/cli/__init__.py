@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from ari_cli import __version__
 from ari_cli.cli import calendar, config, history, maxadv, policy, retry, sandbox, support, threshold
@@ -14,6 +14,23 @@ from ari_cli.cli.boundary import guarded, usage_error
 from ari_cli.render.streams import COLOR_MODES, set_color
 
 PUSH_FIRST = ("threshold", "maxadv", "policy")
+
+
+def _shown_type(param: Any, ctx: Any) -> str | None:
+    """What --help shows beside an option: its metavar or its choices, never a Python type (`<bool>`, `<int>`)."""
+    if param.param_type_name == "argument" or getattr(param, "is_flag", False):
+        return None  # an argument's name is shown already; a flag takes no value
+    if param.metavar is not None:
+        return str(param.metavar)
+    if param.type_descriptor.is_choice:
+        shown = param.display_type(ctx)
+        return str(shown).strip("<>") if shown else None
+    return str(param.name).upper()
+
+
+# Typer builds its parameter classes itself: the way to change how they are shown is their method.
+setattr(TyperOption, "display_type_rich", _shown_type)  # noqa: B010
+setattr(TyperArgument, "display_type_rich", _shown_type)  # noqa: B010
 
 
 class _Boundary(TyperGroup):
