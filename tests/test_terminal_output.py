@@ -109,3 +109,13 @@ def test_tab_and_carriage_return_formula_starts_are_neutralised(tmp_path: Path, 
     for text in (done.stdout.decode(), report.read_bytes().decode()):
         (row,) = csv.DictReader(io.StringIO(text))
         assert row["trackingids"] == f"'{start}=1+2"
+
+
+def test_curl_at_a_terminal_escapes_the_inputs_control_characters(tmp_path: Path) -> None:
+    path = tmp_path / "rooms.csv"
+    path.write_text("propertyid,roomid,start,end,threshold\nHTL\x9b31m\u202e,DBL,2099-02-01,2099-02-02,2\n")
+    code, shown, stderr = at_a_terminal(["threshold", "push", str(path), "--dry-run", "--curl"], {"NO_COLOR": "1"})
+    assert code == 0, stderr
+    assert_clean(shown)
+    assert "# request 1: property HTL\\x9b31m\\u202e, 1 record\n" in shown
+    assert '"propertyid":"HTL\\u009b31m\\u202e"' in shown  # a JSON escape: the same body when pasted

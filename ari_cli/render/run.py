@@ -205,11 +205,16 @@ def write_json(run: Run, stream: IO[str]) -> None:
     stream.write(("" if indent is None else "\n") + "}\n")
 
 
+def plural(count: int, noun: str) -> str:
+    """`1 row`, `2 rows`."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def planned_requests(run: Run, out: Console) -> None:
     """Each planned request: method, URL and the body with the key masked."""
     for exchange in run.exchanges:
         # The property id is the input's: never markup, and no control character of its reaches the terminal.
-        head = f"# request {exchange.id}: {len(exchange.records)} records, property {exchange.propertyid}"
+        head = f"# request {exchange.id}: {plural(len(exchange.records), 'record')}, property {exchange.propertyid}"
         body = json.dumps(masked_body(exchange.body), indent=2, ensure_ascii=False)
         text = printable(f"{head}\nPOST {exchange.url}\n{body}")
         if out.is_terminal or "\t" in text:  # Rich expands tabs
@@ -267,13 +272,15 @@ def curl_commands(requests: Iterable[tuple[str, str, bytes]], configured: bool, 
     """Each (label, url, body) as a bash-ready curl command after a `# label` line, then a blank line."""
     from ari_cli.render.curl import for_request
 
-    # Written as is, not through Rich, which would expand tabs and drop carriage returns in bodies.
+    # Written as is, not through Rich, which would expand tabs and drop carriage returns in bodies. At a terminal,
+    # the body's unsafe characters are written as JSON escapes: the same body, and nothing that drives the terminal.
+    safe = json_printable if stream.isatty() else str
     for label, url, content in requests:
-        stream.write(f"# {label}\n{for_request(url, content, configured)}\n\n")
+        stream.write(f"# {printable(label)}\n{safe(for_request(url, content, configured))}\n\n")
     stream.flush()
 
 
 def exchange_label(exchange: Exchange) -> str:
     """`request 2: property HTL001, 3 records`."""
     records = len(exchange.records)
-    return f"request {exchange.id}: property {exchange.propertyid}, {records} record{'s' * (records != 1)}"
+    return f"request {exchange.id}: property {exchange.propertyid}, {plural(records, 'record')}"

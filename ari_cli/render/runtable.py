@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ari_cli.render.printable import printable
-from ari_cli.render.run import problem_text
+from ari_cli.render.run import plural, problem_text
 from ari_cli.results import RowResult, Run, Status
 from ari_cli.wire.operations import Operation
 
@@ -129,11 +129,6 @@ def table(run: Run, show_all: bool | None, out: Console) -> None:
         rows = "row" if hidden == 1 else "rows"
         out.print(f"{hidden} {kept} or skipped {rows} not shown; --show all lists every row")
     out.print(summary_line(run))
-
-
-def plural(count: int, noun: str) -> str:
-    """`1 row`, `2 rows`."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def summary_line(run: Run) -> str:
