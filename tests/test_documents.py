@@ -176,3 +176,12 @@ def test_every_id_and_date_a_row_may_hold_makes_a_body_the_wire_models_accept_or
 )
 def test_whatever_a_row_holds_the_bodies_made_of_it_fit_the_wire_models(operation: Operation, cells: list[str]) -> None:
     bodies_fit_the_wire_models(operation, cells[:3], cells[3:5], cells[5])
+
+
+def test_an_interrupted_runs_document_carries_its_error_as_json_writes_it() -> None:
+    Path("rooms.csv").write_text("propertyid,roomid,date,threshold\n" + "\n".join(MIXED) + "\n")
+    run = dry_run("rooms.csv")
+    run.interrupted = True
+    for stream, indent in ((io.StringIO(), None), (Terminal(), 2)):
+        assert written(run, stream) == json.dumps(render.document(run), ensure_ascii=False, indent=indent) + "\n"
+    assert render.document(run)["error"]["kind"] == "interrupted"

@@ -140,6 +140,7 @@ def test_sigint_stops_new_requests_reports_unsent_rows_and_exits_130(
     assert "interrupted: sending nothing more" in stderr
     assert "`ari-cli retry 1` sends what is left" in stderr
     report = json.loads((tmp_path / "report.json").read_text())
+    assert report["error"]["kind"] == "interrupted" and "retry" in report["error"]["hint"]
     unsent = [r for r in report["rows"] if r["status"] == "not sent"]
     assert unsent and all("interrupted" in r["note"] and r["errors"] == [] for r in unsent)
     assert report["summary"]["not sent"] == len(unsent) and report["summary"]["failed"] == 0

@@ -74,11 +74,24 @@ def row_dict(row: RowResult) -> dict[str, Any]:
     }
 
 
+def stopped(run: Run) -> dict[str, Any] | None:
+    """The `error` of a run that an interrupt stopped (beside the rows it has), else None."""
+    if not run.interrupted:
+        return None
+    return {
+        "kind": "interrupted",
+        "message": "interrupted: the rows whose requests had not gone out are not sent",
+        "hint": "`ari-cli history` shows the run; `ari-cli retry RUN` sends what is left",
+    }
+
+
 def document(run: Run) -> dict[str, Any]:
     """The whole run in the contract's `--output json` shape."""
+    error = stopped(run)
     return {
         "operation": run.operation.value,
         "dry_run": run.dry_run,
+        **({"error": error} if error else {}),
         "summary": run.summary(),
         "rows": [row_dict(r) for r in run.rows],
         "requests": [request_dict(run, e) for e in run.exchanges],
@@ -198,6 +211,9 @@ def write_json(run: Run, stream: IO[str]) -> None:
         return f"{_dumps(name)}: {text if indent is None else text.replace(chr(10), pad)}"
 
     stream.write("{" + pad + field("operation", run.operation.value) + separator + field("dry_run", run.dry_run))
+    error = stopped(run)
+    if error:
+        stream.write(separator + field("error", error))
     stream.write(separator + field("summary", run.summary()) + separator + '"rows": ')
     _write_list(stream, _row_texts(run, indent), indent)
     stream.write(separator + '"requests": ')
