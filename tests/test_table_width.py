@@ -67,3 +67,18 @@ def test_history_keeps_the_run_number_at_any_width(
         assert "1 ok, 0 failed, 0 invalid, 0 skipped; requests 1" in shown
     else:
         assert re.search(r"^ 2 +\S+ \S+ +threshold push", shown, re.MULTILINE)
+
+
+@pytest.mark.parametrize("columns", [80, 100, 120, 200])
+def test_history_show_keeps_tracking_ids_and_lines_whole(
+    tmp_path: Path, sandbox: Any, columns: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("rooms.csv").write_text(f"propertyid,roomid,start,end,threshold\nHTL001,DBL,{day(1)},{day(2)},2\n")
+    assert invoke(["threshold", "push", "rooms.csv"], env=sandbox_env(sandbox)).exit_code == 0
+    (received,) = sandbox.received
+    code, shown, stderr = at_a_terminal(["history", "show", "1"], {"NO_COLOR": "1"}, columns)
+    assert code == 0, stderr
+    assert "…" not in shown and all(len(line) <= columns for line in shown.splitlines())
+    assert shown.count(received.response_json["trackingid"]) == 2  # the request's and the row's
+    assert "rooms.csv:2" in shown

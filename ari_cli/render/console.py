@@ -8,7 +8,10 @@ from __future__ import annotations
 import sys
 from typing import IO
 
-from rich.console import Console
+from rich.cells import cell_len
+from rich.console import Console, RenderableType
+from rich.table import Table
+from rich.text import Text
 
 from ari_cli.render.streams import colour_wanted
 
@@ -38,3 +41,30 @@ def console(stderr: bool = False, file: IO[str] | None = None) -> Console:
         width=None if terminal else 1000,  # files and pipes: never wrap a cell
         soft_wrap=not terminal,
     )
+
+
+def _width(cell: RenderableType) -> int:
+    plain = cell.plain if isinstance(cell, Text) else str(cell)
+    return max(map(cell_len, plain.split("\n")))
+
+
+def fitted(table: Table, out: Console) -> None:
+    """`table` whole when every column fits the terminal whole, else each row as a block of `Header  value` lines.
+
+    Rich would cut columns to `…` (a run number, a tracking id) to make a wide table fit a narrow terminal.
+    """
+    if out.is_terminal:
+        widths = [max([cell_len(str(c.header)), *map(_width, c.cells)]) for c in table.columns]
+        if sum(widths) + 3 * len(widths) > out.width:
+            label = max(cell_len(str(c.header)) for c in table.columns)
+            for number, row in enumerate(zip(*(c.cells for c in table.columns), strict=True)):
+                if number:
+                    out.print()
+                for column, cell in zip(table.columns, row, strict=True):
+                    if _width(cell):
+                        heading = f"{column.header!s:<{label}}  "
+                        out.print(
+                            Text.assemble(heading, cell if isinstance(cell, Text) else str(cell)), overflow="fold"
+                        )
+            return
+    out.print(table)

@@ -21,6 +21,7 @@ from rich.text import Text
 from ari_cli.config.secrets import scrub
 from ari_cli.journal.queries import DateHit, RecordInfo, RequestInfo, RowInfo, RunDetail, RunInfo
 from ari_cli.render.console import console as console  # the one console, re-exported for callers of this module
+from ari_cli.render.console import fitted
 from ari_cli.render.printable import printable
 
 UNFINISHED = "unfinished (killed?)"
@@ -330,7 +331,7 @@ def requests_table(requests: Sequence[RequestInfo], out: Console) -> None:
             text(lines_text(r.lines)), state_text(r), text(r.attempts), text(r.http_status or ""),
             text(r.trackingid or ""), text(errors_text(r.errors), "red"),
         )  # fmt: skip
-    out.print(table)
+    fitted(table, out)
 
 
 def rows_table(rows: Sequence[RowInfo], operation: str, out: Console) -> None:
@@ -347,7 +348,7 @@ def rows_table(rows: Sequence[RowInfo], operation: str, out: Console) -> None:
                  text(status, _STATE_STYLE.get(status, "yellow")), text("\n".join(row.trackingids)),
                  text(errors_text(row.errors) or row.note, "red" if row.errors else "")]  # fmt: skip
         table.add_row(*cells)
-    out.print(table)
+    fitted(table, out)
 
 
 def _pretty(body: Any) -> str:
@@ -482,6 +483,6 @@ def date_hits(hits: Sequence[DateHit], out: Console) -> None:
         cells += [text(f"{record.start}..{record.end}"), text(value_text(run.operation, record.value)),
                   state_text(request), text(request.trackingid or ""), text(local_time(request.answered))]  # fmt: skip
         table.add_row(*cells)
-    out.print(table)
+    fitted(table, out)
     if not current:
         out.print("None of these was acknowledged: the journal knows of no value in force for this date.", markup=False)
