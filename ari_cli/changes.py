@@ -49,4 +49,4 @@ def keep_changed(plan: Plan, value_of: Callable[[Record], str], accepted: Accept
     skipped = dict(plan.skipped)
     for ref in sorted(planned - sending):
         skipped[ref] = UNCHANGED
-    return Plan(records, skipped, plan.invalid, plan.warnings, plan.notes)
+    return Plan(records, skipped, plan.invalid, plan.warnings, plan.notes, plan.row_notes)

@@ -19,6 +19,7 @@ class AriError(Exception):
     """A failure the user can act on: a message, an optional hint, and the exit code."""
 
     exit_code: ExitCode = ExitCode.FAILED
+    kind = "failed"  # what `--output json` calls it: `{"error": {"kind": ...}}`
 
     def __init__(self, message: str, hint: str | None = None) -> None:
         super().__init__(message)
@@ -30,18 +31,21 @@ class InputError(AriError):
     """The input cannot be read or is invalid; nothing is sent."""
 
     exit_code = ExitCode.INVALID_INPUT
+    kind = "input"
 
 
 class ConfigError(AriError):
     """Base URL, key or source id missing or unusable."""
 
     exit_code = ExitCode.CONFIG
+    kind = "config"
 
 
 class UsageProblem(AriError):
     """Options that contradict each other or cannot be honoured."""
 
     exit_code = ExitCode.USAGE
+    kind = "usage"
 
 
 class Interrupted(AriError):

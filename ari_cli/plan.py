@@ -74,6 +74,7 @@ class Plan:
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     """Harmless things worth a line (a row repeated exactly); --quiet hides them."""
+    row_notes: dict[int, str] = field(default_factory=dict)  # what a row that sends something should say (clipped)
 
 
 MAX_REPEAT_NOTES = 20  # a file of a thousand copies of one row needs a few lines, not a thousand
@@ -202,6 +203,10 @@ class _Planner:
         if start < today.toordinal():
             warning = f"{_where(self.views, rows)}: starts {self.days[start].isoformat()}, before today; "
             self.warnings.append((setting, warning + f"sending from {today.isoformat()}"))
+            for row in rows:
+                plan.row_notes[row] = (
+                    f"clipped: starts {self.days[start].isoformat()}, sent from today {today.isoformat()}"
+                )
             start = today.toordinal()
         if days is None:
             return [(start, end)]

@@ -28,12 +28,14 @@ from ari_cli.wire.operations import Operation
 
 class Status(StrEnum):
     OK = "ok"
+    PLANNED = "planned"  # a valid row of a dry run
     FAILED = "failed"
+    NOT_SENT = "not sent"  # a valid row whose request never went out; its note says why
     INVALID = "invalid"
     SKIPPED = "skipped"
 
 
-NOT_SENT = Problem(None, "not sent: the run stopped before this row's request went out", None)
+NOT_SENT_NOTE = "not sent: the run stopped before this row's request went out"
 
 
 @dataclass
@@ -63,6 +65,7 @@ class Shared:
 
 
 PLAIN_OK = Shared(Status.OK)
+PLAIN_PLANNED = Shared(Status.PLANNED)
 _NO_RECORD, _SEVERAL = -1, -2
 
 
@@ -79,7 +82,7 @@ class RowResults(Sequence[RowResult]):
     ) -> None:
         self.table = table
         self.special = special  # invalid, skipped, or carried by several records
-        self.groups = groups  # per row: the record whose answer it has; None in a dry run (all ok)
+        self.groups = groups  # per row: the record whose answer it has; None in a dry run (all planned)
         self.shared = shared or {}  # per record
         self.unsent = unsent  # when set, an ok row was not sent, for this reason, and is skipped
 
@@ -90,11 +93,13 @@ class RowResults(Sequence[RowResult]):
         row = self.special.get(index)
         if row is not None:
             found = Shared.of(row)
-        elif self.groups is None or self.groups[index] == _NO_RECORD:
+        elif self.groups is None:
+            found = PLAIN_PLANNED
+        elif self.groups[index] == _NO_RECORD:
             found = PLAIN_OK
         else:
             found = self.shared[self.groups[index]]
-        if self.unsent and found.status is Status.OK:
+        if self.unsent and found.status in (Status.OK, Status.PLANNED):
             return replace(found, status=Status.SKIPPED, note=self.unsent)
         return found
 
@@ -172,26 +177,35 @@ class Run:
     interrupted: bool = False
 
     def summary(self) -> dict[str, int]:
-        counts = self.rows.counts()
-        return {
-            "rows": len(self.rows),
-            "records": len(self.records),
-            "requests": len(self.exchanges),
-            **{status.value: counts[status] for status in Status},
-        }
+        return summary(len(self.rows), len(self.records), len(self.exchanges), self.rows.counts())
 
     def exit_code(self) -> ExitCode:
         if self.interrupted:
             return ExitCode.INTERRUPTED
-        return exit_code(self.rows, sent=not self.dry_run and bool(self.exchanges))
+        # A dry run's requests are those the real run would send: with --skip-invalid it exits as that run would.
+        return exit_code(self.rows, sent=bool(self.exchanges))
+
+
+def summary(rows: int, records: int, requests: int, counts: dict[Status, int] | None = None) -> dict[str, int]:
+    """The summary of the JSON document: counts of rows, records, requests and rows per status."""
+    counts = counts or {}
+    return {
+        "rows": rows,
+        "records": records,
+        "requests": requests,
+        **{status.value: counts.get(status, 0) for status in Status},
+    }
 
 
 def exit_code(rows: RowResults, sent: bool) -> ExitCode:
-    """0 when every row is ok or skipped; 3 when invalid rows stopped the run; 1 otherwise."""
+    """0 when every row is ok, planned or skipped; 3 when invalid rows stopped the run; 1 otherwise.
+
+    `sent`: the valid rows went (or, in a dry run, would go) out despite invalid ones (`--skip-invalid`).
+    """
     statuses = {status for status, count in rows.counts().items() if count}
     if Status.INVALID in statuses and not sent:
         return ExitCode.INVALID_INPUT
-    if statuses & {Status.FAILED, Status.INVALID}:
+    if statuses & {Status.FAILED, Status.NOT_SENT, Status.INVALID}:
         return ExitCode.FAILED
     return ExitCode.OK
 
@@ -209,9 +223,12 @@ def _answered(row: RowResult, numbers: Sequence[int], outcomes: dict[int, Outcom
     """A valid row's result from the answers to the records that carry it."""
     for number in numbers:
         outcome = outcomes.get(number)
-        if outcome is None:
-            row.status = Status.FAILED
-            _add_unique(row.errors, NOT_SENT)
+        if outcome is None or not outcome.sent:
+            # A failure of another record of the row says more than this one's never going out.
+            if row.status is not Status.FAILED:
+                row.status = Status.NOT_SENT
+                reasons = [p.message for p in outcome.errors] if outcome is not None else []
+                row.note = reasons[0] if reasons else NOT_SENT_NOTE
         elif outcome.success:
             if outcome.trackingid and outcome.trackingid not in row.trackingids:
                 row.trackingids.append(outcome.trackingid)
@@ -220,6 +237,8 @@ def _answered(row: RowResult, numbers: Sequence[int], outcomes: dict[int, Outcom
             if outcome.trackingid and outcome.trackingid not in row.trackingids:
                 row.trackingids.append(outcome.trackingid)
             row.status = Status.FAILED
+            if row.note.startswith("not sent"):
+                row.note = ""
             for problem in outcome.errors:
                 _add_unique(row.errors, problem)
     return row
@@ -237,6 +256,8 @@ def attribute(table: RowTable, plan: Plan, exchanges: Sequence[Exchange], dry_ru
         elif index in plan.skipped:
             special[index] = RowResult(index, views[index], Status.SKIPPED, note=plan.skipped[index])
     if dry_run:
+        for index, note in plan.row_notes.items():
+            special.setdefault(index, RowResult(index, views[index], Status.PLANNED, note=note))
         return RowResults(table, special)
     outcomes = _record_outcomes(exchanges)
     groups = array("q", repeat(_NO_RECORD, len(table)))
@@ -251,6 +272,13 @@ def attribute(table: RowTable, plan: Plan, exchanges: Sequence[Exchange], dry_ru
     for index, numbers in several.items():
         if index not in special:
             special[index] = _answered(RowResult(index, views[index], Status.OK), numbers, outcomes)
+    for index, note in plan.row_notes.items():
+        if index not in special:
+            numbers = [groups[index]] if groups[index] >= 0 else []
+            special[index] = _answered(RowResult(index, views[index], Status.OK), numbers, outcomes)
+        row = special[index]
+        if not row.note and row.status is not Status.INVALID:
+            row.note = note
     shared: dict[int, Shared] = {}
     for number in range(len(plan.records)):
         sample = _answered(RowResult(-1, RowView("", 0), Status.OK), [number], outcomes)

@@ -61,9 +61,9 @@ def reference_csv(run: Run) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(render.CSV_FIELDS)
     for row in run.rows:
-        errors = " | ".join(render._problem_text(p) for p in row.errors)
-        cells = [row.view.source, str(row.view.line), row.status.value, " ".join(row.trackingids), errors]
-        writer.writerow([f"'{c}" if c[:1] in "=+-@" and c else c for c in cells])
+        errors = " | ".join(render.problem_text(p) for p in row.errors)
+        cells = [row.view.source, str(row.view.line), row.status.value, " ".join(row.trackingids), errors, row.note]
+        writer.writerow([f"'{c}" if c[:1] in "=+-@\t\r" and c else c for c in cells])
     return out.getvalue()
 
 
@@ -234,3 +234,12 @@ def test_last_wins_plans_what_painting_day_by_day_gives(rows: list[tuple[str, in
     run = dry_run("rooms.csv", last_wins=True)
     got = [(r.key[1], (r.start - TODAY).days, (r.end - TODAY).days, r.value, list(r.refs)) for r in run.records]
     assert sorted(got) == sorted(painted(spans))
+
+
+def test_an_interrupted_runs_document_carries_its_error_as_json_writes_it() -> None:
+    Path("rooms.csv").write_text("propertyid,roomid,date,threshold\n" + "\n".join(MIXED) + "\n")
+    run = dry_run("rooms.csv")
+    run.interrupted = True
+    for stream, indent in ((io.StringIO(), None), (Terminal(), 2)):
+        assert written(run, stream) == json.dumps(render.document(run), ensure_ascii=False, indent=indent) + "\n"
+    assert render.document(run)["error"]["kind"] == "interrupted"

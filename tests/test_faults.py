@@ -180,7 +180,7 @@ def test_an_answer_that_is_not_a_success_is_a_clear_row_error(
     result = push(rooms(tmp_path, 1), sb)
     assert result.exit_code == 1, result.stdout
     assert seen in result.stdout
-    assert "1 rows: 0 ok, 1 failed" in result.stdout
+    assert "1 row: 0 ok, 1 failed" in result.stdout
     assert len(sb.received) == 1  # not a transient failure: not retried
     assert sb.state()["threshold"] == {}
 

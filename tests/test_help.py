@@ -16,6 +16,9 @@ from tests.helpers import invoke
 # The root's commands in the order its --help and completion list them.
 ORDER = ["replay", "explain", "errors", "retry", "calendar", "samples", "threshold", "maxadv", "policy", "sandbox",
          "config", "history"]  # fmt: skip
+# As --help and completion list them: the push commands, what users come for, first.
+LISTED = ["threshold", "maxadv", "policy", "replay", "explain", "errors", "retry", "calendar", "samples", "sandbox",
+          "config", "history"]  # fmt: skip
 
 
 def _walk(command: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
@@ -41,7 +44,7 @@ def test_the_root_lists_every_command_with_its_short_help_in_order() -> None:
     listed = [
         line.strip(" │").split(None, 1) for line in out.splitlines() if line.strip(" │").split(" ", 1)[0] in ORDER
     ]
-    assert [name for name, _ in listed] == ORDER
+    assert [name for name, _ in listed] == LISTED
     for name, shown in listed:
         command = ROOT.commands[name]
         assert not command.hidden and not command.deprecated and command.short_help is None, name
@@ -52,7 +55,7 @@ def test_completion_offers_every_command_with_its_short_help() -> None:
     env = {"_ARI_CLI_COMPLETE": "complete_zsh", "_TYPER_COMPLETE_ARGS": "ari-cli "}
     out = invoke([], env=env).stdout
     offered = dict(re.findall(r'"([a-z]+)":"((?:[^"\\]|\\.)*)"', out))
-    assert list(offered) == ORDER
+    assert list(offered) == LISTED
 
     def words(text: str) -> list[str]:  # zsh quoting aside
         return re.findall(r"[A-Za-z0-9]+", text)

@@ -447,7 +447,7 @@ def test_files_without_rows_send_nothing_and_say_so(tmp_path: Path, sb: Sandbox,
     assert "give --allow-empty if it may rightly be empty" in result.stderr
     allowed = push_file(path, "--allow-empty", env=sandbox_env(sb))
     assert allowed.exit_code == 0, allowed.stderr
-    assert "0 rows: 0 ok, 0 failed, 0 invalid, 0 skipped; 0 records in 0 requests sent" in allowed.stdout
+    assert "0 rows: 0 ok, 0 failed, 0 invalid, 0 skipped; 0 records, sent 0 of 0 requests" in allowed.stdout
     assert f"note: {path} has no rows" in allowed.stderr
     assert sb.received == []
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -130,15 +131,21 @@ def test_sigint_stops_new_requests_reports_unsent_rows_and_exits_130(
     process = _push_process(args, slow, tmp_path)
     _wait_for_acks(journal_home, 1, 2, process)
     process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=60)
+    out, err = process.communicate(timeout=60)
     stderr = err.decode()
     assert process.returncode == 130, stderr
+    # Rows never sent are counted apart from failures, and the summary says how many requests went out.
+    assert re.search(
+        r"40 rows: \d+ ok, 0 failed, \d+ not sent, 0 invalid, 0 skipped; 40 records, sent \d+ of 40", out.decode()
+    )
     assert "Traceback" not in stderr
     assert "interrupted: sending nothing more" in stderr
     assert "`ari-cli retry 1` sends what is left" in stderr
     report = json.loads((tmp_path / "report.json").read_text())
-    unsent = [r for r in report["rows"] if r["status"] == "failed"]
-    assert unsent and all("interrupted" in r["errors"][0]["message"] for r in unsent)
+    assert report["error"]["kind"] == "interrupted" and "retry" in report["error"]["hint"]
+    unsent = [r for r in report["rows"] if r["status"] == "not sent"]
+    assert unsent and all("interrupted" in r["note"] and r["errors"] == [] for r in unsent)
+    assert report["summary"]["not sent"] == len(unsent) and report["summary"]["failed"] == 0
     ok = [r for r in report["rows"] if r["status"] == "ok"]
     assert len(ok) + len(unsent) == 40
     # Requests in flight were abandoned at the interrupt: not confirmed, and sent again by `retry`.

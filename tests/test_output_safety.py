@@ -76,7 +76,7 @@ def test_input_values_in_the_dry_run_table_and_bodies(tmp_path: Path) -> None:
     result = push(path, "--dry-run")
     assert result.exit_code == 0, result.stderr
     assert_clean(result.stdout, result.stderr)
-    assert f"# request 1: 1 records, property HTL{SHOWN}001" in result.stdout
+    assert f"# request 1: 1 record, property HTL{SHOWN}001" in result.stdout
     assert f"| DBL{SHOWN} " in result.stdout  # the table's Room column
 
 
@@ -84,7 +84,7 @@ def test_input_values_with_rich_markup_are_shown_as_written(tmp_path: Path) -> N
     path = rows_file(tmp_path, HEADER, ["[/bold]H[red]1", "[/]", "2027-02-01", "2027-02-03", "3"])
     result = push(path, "--dry-run")
     assert result.exit_code == 0, result.stderr
-    assert "# request 1: 1 records, property [/bold]H[red]1" in result.stdout
+    assert "# request 1: 1 record, property [/bold]H[red]1" in result.stdout
     assert "| [/]  " in result.stdout
 
 

@@ -42,7 +42,7 @@ def test_success_shows_every_row_with_its_tracking_id(tmp_path: Path, sandbox: A
     result = invoke(["threshold", "push", str(path)], env=sandbox_env(sandbox))
     assert result.exit_code == 0, result.stderr
     assert "rooms.csv:2" in result.stdout and "rooms.csv:3" in result.stdout
-    assert "2 rows: 2 ok, 0 failed, 0 invalid, 0 skipped; 2 records in 1 requests sent" in result.stdout
+    assert "2 rows: 2 ok, 0 failed, 0 invalid, 0 skipped; 2 records, sent 1 of 1 request" in result.stdout
     trackingid = sandbox.received[0].response_json["trackingid"]
     assert trackingid in result.stdout
     assert "\x1b[" not in result.stdout + result.stderr  # not a terminal: no control codes
@@ -59,7 +59,9 @@ def test_json_output_has_the_contract_shape_and_the_body_as_sent(tmp_path: Path,
         "records": 2,
         "requests": 1,
         "ok": 3,
+        "planned": 0,
         "failed": 0,
+        "not sent": 0,
         "invalid": 0,
         "skipped": 0,
     }
@@ -285,7 +287,7 @@ def test_csv_output_and_report_file(tmp_path: Path, sandbox: Any) -> None:
     )
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
-    assert lines[0] == "source,line,status,trackingids,errors"
+    assert lines[0] == "source,line,status,trackingids,errors,note"
     assert lines[2].startswith(f"{path},3,failed,") and "451 invalid room mapping (HTTP 422)" in lines[2]
     doc = json.loads(report.read_text())
     jsonschema.validate(doc, SCHEMA)

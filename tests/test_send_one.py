@@ -37,7 +37,7 @@ def test_threshold_send_pushes_one_setting(sandbox: Any) -> None:
     assert result.exit_code == 0, result.stderr
     assert sandbox.state()["threshold"]["HTL001"]["DBL"] == dict.fromkeys(dates(), "3")
     assert "<flags>:1" in result.stdout
-    assert "1 rows: 1 ok, 0 failed, 0 invalid, 0 skipped; 1 records in 1 requests sent" in result.stdout
+    assert "1 row: 1 ok, 0 failed, 0 invalid, 0 skipped; 1 record, sent 1 of 1 request" in result.stdout
 
 
 def test_threshold_send_with_one_date_relative_dates_and_weekdays(sandbox: Any) -> None:

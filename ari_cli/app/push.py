@@ -10,19 +10,30 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
 
-from ari_cli.app.options import ConnectionOptions, InputOptions, OutputOptions, PlanOptions, PushRequest
+from ari_cli.app.options import (
+    ConnectionOptions,
+    InputOptions,
+    OutputFormat,
+    OutputOptions,
+    PlanOptions,
+    PushRequest,
+)
 from ari_cli.batch import DataForm
 from ari_cli.config.settings import Connection, ConnectionFlags, Settings, resolve_settings
-from ari_cli.exits import ConfigError, Interrupted, UsageProblem
+from ari_cli.exits import AriError, ConfigError, ExitCode, Interrupted, UsageProblem
 from ari_cli.inputs import ReadOptions, SourceRow
 from ari_cli.inputs.columns import column_mapping
 from ari_cli.pipeline import Known, Prepared, PushOptions, execute, prepare
 from ari_cli.render import run as render
-from ari_cli.results import Run
+from ari_cli.render.report import check_report, error_document, write_error_document, write_error_report, write_report
+from ari_cli.render.runtable import table
+from ari_cli.render.streams import discard, stdout_failure
+from ari_cli.results import Run, Status
 from ari_cli.send.exchange import Exchange, SendOptions, Tee, Trace, Watcher, encode
 from ari_cli.wire.operations import Operation
 
@@ -72,9 +83,6 @@ def _policies(operation: Operation, request: PushRequest) -> str | None:
 
 
 def _options(request: PushRequest, tuned: Tuned, profile_columns: Mapping[str, str]) -> PushOptions:
-    report = request.output.report
-    if report is not None and report.suffix.lower() not in (".csv", ".json"):
-        raise UsageProblem(f"--report {report}: give a path ending in .csv or .json")
     files = tuple(str(f) for f in request.files)
     if files.count("-") > 1:
         raise UsageProblem("standard input (-) can be read only once")
@@ -221,7 +229,48 @@ def nothing_sent_on_interrupt() -> Iterator[None]:
 
 
 def push(request: PushRequest) -> None:
-    """Run one push (or send) command end to end and exit with the contract's code."""
+    """Run one push (or send) command end to end and exit with the contract's code.
+
+    Whatever stops the run once its options are parsed, `--output json` and `--report` still get their one
+    document (with the error), and the boundary says what went wrong on stderr.
+    """
+    report = request.output.report
+    writable = False
+    try:
+        if report is not None:
+            # Before anything is read or sent: a run must never send and then find it cannot say what it did.
+            check_report(report, [str(f) for f in request.files])
+            writable = True
+        _push(request)
+    except AriError as problem:
+        _stopped(request, writable, problem.kind, problem.message, problem.hint)
+        raise
+    except KeyboardInterrupt:
+        _stopped(request, writable, "interrupted", "interrupted before anything was sent", None)
+        raise
+
+
+def _stopped(request: PushRequest, writable: bool, kind: str, message: str, hint: str | None) -> None:
+    """The document of a run that stopped before it had rows, on stdout (`--output json`) and in the report."""
+    document = error_document(request.operation, request.dry_run, kind, message, hint)
+    if request.output.format is OutputFormat.JSON:
+        _to_stdout(lambda: write_error_document(document, sys.stdout), render.console(stderr=True))
+    if request.output.report is not None and writable:
+        _write_report(lambda path: write_error_report(document, path), request.output.report)
+
+
+def _write_report(write: Callable[[Path], None], path: Path) -> bool:
+    """Write the report; a failure (a full disk, a folder removed meanwhile) is said, and is not the run's."""
+    try:
+        write(path)
+    except OSError as problem:
+        err = render.console(stderr=True)
+        render.notices([f"the report {path} could not be written: {problem.strerror or problem}"], err, "error")
+        return False
+    return True
+
+
+def _push(request: PushRequest) -> None:
     settings = settings_for(request.connection, request.given_tuning())
     tuned = Tuned.of(settings)
     options = _options(request, tuned, settings.columns)
@@ -306,9 +355,26 @@ def show(
     number: int | None,
 ) -> None:
     """Print the run as asked, write the report, say what to do next, and exit with the run's code."""
-    out, err = render.console(), render.console(stderr=True)
-    form = output.format.value
+    err = render.console(stderr=True)
     render.notices(run.rows.invalid_messages(), err, label="error")
+    code = run.exit_code()
+    if not _to_stdout(lambda: _print(run, output, options, connection, err), err) and code is ExitCode.OK:
+        # The results asked for were lost (a full disk): a script must not take the run for a clean one.
+        code = ExitCode.FAILED
+    if output.report is not None:
+        _write_report(lambda path: write_report(run, path), output.report)
+    if invalid_input and not options.skip_invalid:
+        # A send command has one setting and no --skip-invalid to offer.
+        skip = "" if send else ", or give --skip-invalid to send the valid ones"
+        err.print(f"nothing was sent: fix the invalid rows above{skip}", markup=False)
+    _next_step(run, number, err, output.quiet)
+    raise typer.Exit(int(code))
+
+
+def _print(run: Run, output: OutputOptions, options: PushOptions, connection: Connection | None, err: Any) -> None:
+    """The run on stdout, as `--output` asks (and `--curl` commands before a table)."""
+    out = render.console()
+    form = output.format.value
     if output.curl:
         requests = [(render.exchange_label(e), e.url, encode(e.body)) for e in run.exchanges]
         render.curl_commands(requests, connection is not None, (out if form == "table" else err).file)
@@ -319,22 +385,32 @@ def show(
     else:
         if options.dry_run:
             render.planned_requests(run, out)
-        render.table(run, None if output.show is None else output.show.value == "all", out)
-    if output.report is not None:
-        render.write_report(run, output.report)
-    if invalid_input and not options.skip_invalid:
-        # A send command has one setting and no --skip-invalid to offer.
-        skip = "" if send else ", or give --skip-invalid to send the valid ones"
-        err.print(f"nothing was sent: fix the invalid rows above{skip}", markup=False)
-    _next_step(run, number, err, output.quiet)
-    raise typer.Exit(int(run.exit_code()))
+        table(run, None if output.show is None else output.show.value == "all", out)
+    sys.stdout.flush()
+
+
+def _to_stdout(write: Callable[[], None], err: Any) -> bool:
+    """Run `write`; a reader that went away (`| head`) ends it quietly, a full disk is said. False when output was lost
+    for a reason other than the reader's choice."""
+    try:
+        write()
+    except OSError as problem:
+        failure = stdout_failure(problem)
+        if failure is None:
+            raise
+        discard(sys.stdout)
+        if isinstance(failure, BrokenPipeError):
+            return True
+        render.notices([f"cannot write to standard output: {failure.strerror or failure}"], err, "error")
+        return False
+    return True
 
 
 def _next_step(run: Run, number: int | None, err: Any, quiet: bool) -> None:
     """After an interrupted or partly failed run, say how to finish it."""
     if number is None:
         return
-    unsent = sum(1 for r in run.rows if r.status.value == "failed")
+    unsent = sum(1 for r in run.rows if r.status in (Status.FAILED, Status.NOT_SENT))
     if run.interrupted:
         left = f"interrupted: {unsent} row(s) not sent or not confirmed"
         err.print(f"{left}; `ari-cli retry {number}` sends what is left", markup=False)

@@ -17,6 +17,7 @@ from ari_cli.journal.store import Journal, journal_path, reading
 from ari_cli.pipeline import Prepared, PushOptions
 from ari_cli.records.table import RowTable
 from ari_cli.render import run as render
+from ari_cli.render.report import check_report
 from ari_cli.wire.operations import Operation
 
 
@@ -31,6 +32,8 @@ def _where(plan: RetryPlan, request: RetryRequest, key: str) -> Connection:
 def retry(request: RetryRequest) -> None:
     """Re-send what run `request.run` (or its latest retry) left, as a run of its own; exit like a push."""
     number = request.run
+    if request.output.report is not None:
+        check_report(request.output.report, ())
     settings = settings_for(request.connection, request.given_tuning())
     tuned = Tuned.of(settings)
     err = render.console(stderr=True)

@@ -54,7 +54,7 @@ The same in JSON: a list of objects with these keys; JSONL: one object per line.
   ari-cli maxadv push partner-call.json --profile prod --output json
 """
 
-app.command("push", help=HELP, no_args_is_help=True)(push_command(Operation.MAXADV))
+app.command("push", help=HELP)(push_command(Operation.MAXADV))
 
 SEND_HELP = """Push one max advance booking period given as flags: the same checks, output and exit codes as push.
 
@@ -64,4 +64,4 @@ SEND_HELP = """Push one max advance booking period given as flags: the same chec
   ari-cli maxadv send --property HTL001 --room DBL --rate NRF --date today --time n/a --dry-run --curl
 """
 
-app.command("send", help=SEND_HELP, no_args_is_help=True)(maxadv_send)
+app.command("send", help=SEND_HELP)(maxadv_send)

@@ -60,7 +60,7 @@ Or name policies once in a TOML file and give a [bold]policy[/bold] column inste
   ari-cli policy push rates.csv --policies policies.toml --profile prod
 """
 
-app.command("push", help=HELP, no_args_is_help=True)(push_command(Operation.POLICY))
+app.command("push", help=HELP)(push_command(Operation.POLICY))
 
 
 # `policy describe`: named policies in words.
@@ -110,4 +110,4 @@ Each --level is one cancellation level, as KEY=VALUE pairs: policyid (1-5), days
     --deposit-applied 4 --deposit-interval-units 1 --deposit-time-interval 30 --dry-run
 """
 
-app.command("send", help=SEND_HELP, no_args_is_help=True)(policy_send)
+app.command("send", help=SEND_HELP)(policy_send)

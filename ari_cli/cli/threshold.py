@@ -56,7 +56,7 @@ Every problem names its file and line; if any row is invalid nothing is sent (ex
   ari-cli threshold push rooms.xlsx --profile prod --output json --report results.csv
 """
 
-app.command("push", help=HELP, no_args_is_help=True)(push_command(Operation.THRESHOLD))
+app.command("push", help=HELP)(push_command(Operation.THRESHOLD))
 
 SEND_HELP = """Push one sell threshold given as flags: the same checks, output and exit codes as push.
 
@@ -67,4 +67,4 @@ SEND_HELP = """Push one sell threshold given as flags: the same checks, output a
   ari-cli threshold send --property HTL001 --room DBL --start today --end today+90 --days Sat,Sun --threshold 2
 """
 
-app.command("send", help=SEND_HELP, no_args_is_help=True)(threshold_send)
+app.command("send", help=SEND_HELP)(threshold_send)

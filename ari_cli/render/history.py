@@ -21,11 +21,12 @@ from rich.text import Text
 from ari_cli.config.secrets import scrub
 from ari_cli.journal.queries import DateHit, RecordInfo, RequestInfo, RowInfo, RunDetail, RunInfo
 from ari_cli.render.console import console as console  # the one console, re-exported for callers of this module
+from ari_cli.render.console import fitted
 from ari_cli.render.printable import printable
 
 UNFINISHED = "unfinished (killed?)"
-_STATE_STYLE = {"ok": "green", "failed": "bold red", "invalid": "red", "skipped": "yellow", "planned": "yellow",
-                "sending": "yellow", "split": "dim"}  # fmt: skip
+_STATE_STYLE = {"ok": "green", "failed": "bold red", "not sent": "bold yellow", "invalid": "red", "skipped": "yellow",
+                "planned": "yellow", "sending": "yellow", "split": "dim"}  # fmt: skip
 _STATE_TEXT = {"planned": "not sent", "sending": "sent, no answer", "split": "split in halves"}
 
 
@@ -155,25 +156,46 @@ def _requests_cell(run: RunInfo, states: dict[str, int]) -> str:
     return f"{states.get('ok', 0)}/{total} acknowledged"
 
 
+_RUN_COLUMNS = ("Run", "Started", "Command", "Operation", "Base URL", "Files", "OK", "Failed", "Invalid", "Skipped",
+                "Requests", "Exit")  # fmt: skip
+
+
 def runs_table(runs: Sequence[RunInfo], states: dict[int, dict[str, int]], out: Console) -> None:
-    """The runs, newest first: one line each."""
-    table = grid(not out.is_terminal)
-    for name in ("Run", "Started", "Command", "Operation", "Base URL", "Files"):
-        table.add_column(name, no_wrap=name != "Files")
-    for name in ("OK", "Failed", "Invalid", "Skipped", "Requests"):
-        table.add_column(name, justify="right", no_wrap=True)
-    table.add_column("Exit", no_wrap=True)
+    """The runs, newest first: one line each, or at a terminal too narrow for that, a short block each."""
+    rows: list[list[Text]] = []
     for run in runs:
         summary = run.summary or {}
         counts = [str(summary.get(k, "-")) if run.finished else "-" for k in ("ok", "failed", "invalid", "skipped")]
-        cells: list[Text] = [
+        rows.append([
             text(run.id), text(local_time(run.started)), text(command_text(run)), text(run.operation),
             text(run.base_url), text(files_text(run.files)),
             *(text(c, "red" if c not in ("0", "-") and i in (1, 2) else "") for i, c in enumerate(counts)),
             text(_requests_cell(run, states.get(run.id, {}))), exit_text(run),
-        ]  # fmt: skip
-        table.add_row(*cells)
+        ])  # fmt: skip
+    widths = [max([len(name), *(row[i].cell_len for row in rows)]) for i, name in enumerate(_RUN_COLUMNS)]
+    # The grid puts three columns between cells; the run number must never be cut, nor any count.
+    if out.is_terminal and sum(widths) + 3 * len(widths) > out.width:
+        _run_blocks(rows, out)
+        return
+    table = grid(not out.is_terminal)
+    for name in _RUN_COLUMNS[:6]:
+        table.add_column(name, no_wrap=name != "Files")
+    for name in _RUN_COLUMNS[6:11]:
+        table.add_column(name, justify="right", no_wrap=True)
+    table.add_column("Exit", no_wrap=True)
+    for row in rows:
+        table.add_row(*row)
     out.print(table)
+
+
+def _run_blocks(rows: list[list[Text]], out: Console) -> None:
+    """Each run as a short block: `run 12  started  exit`, the command and where it went, the counts."""
+    for number, started, command, _operation, base_url, files, ok, failed, invalid, skipped, requests, exit_ in rows:
+        out.print(Text.assemble("run ", number, "  ", started, "  exit ", exit_))
+        out.print(Text.assemble("  ", command, "  ", files), overflow="fold")
+        out.print(Text.assemble("  to ", base_url), overflow="fold")
+        counts = Text.assemble("  ", ok, " ok, ", failed, " failed, ", invalid, " invalid, ", skipped, " skipped; ")
+        out.print(Text.assemble(counts, "requests ", requests), overflow="fold")
 
 
 # --- one run ----------------------------------------------------------------------------------
@@ -191,7 +213,8 @@ def summary_text(summary: dict[str, int] | None) -> str:
         return "-"
     return (
         f"{summary.get('rows', 0)} rows: {summary.get('ok', 0)} ok, {summary.get('failed', 0)} failed, "
-        f"{summary.get('invalid', 0)} invalid, {summary.get('skipped', 0)} skipped; "
+        + (f"{summary['not sent']} not sent, " if summary.get("not sent") else "")
+        + f"{summary.get('invalid', 0)} invalid, {summary.get('skipped', 0)} skipped; "
         f"{summary.get('records', 0)} records in {summary.get('requests', 0)} requests"
     )
 
@@ -308,7 +331,7 @@ def requests_table(requests: Sequence[RequestInfo], out: Console) -> None:
             text(lines_text(r.lines)), state_text(r), text(r.attempts), text(r.http_status or ""),
             text(r.trackingid or ""), text(errors_text(r.errors), "red"),
         )  # fmt: skip
-    out.print(table)
+    fitted(table, out)
 
 
 def rows_table(rows: Sequence[RowInfo], operation: str, out: Console) -> None:
@@ -325,7 +348,7 @@ def rows_table(rows: Sequence[RowInfo], operation: str, out: Console) -> None:
                  text(status, _STATE_STYLE.get(status, "yellow")), text("\n".join(row.trackingids)),
                  text(errors_text(row.errors) or row.note, "red" if row.errors else "")]  # fmt: skip
         table.add_row(*cells)
-    out.print(table)
+    fitted(table, out)
 
 
 def _pretty(body: Any) -> str:
@@ -460,6 +483,6 @@ def date_hits(hits: Sequence[DateHit], out: Console) -> None:
         cells += [text(f"{record.start}..{record.end}"), text(value_text(run.operation, record.value)),
                   state_text(request), text(request.trackingid or ""), text(local_time(request.answered))]  # fmt: skip
         table.add_row(*cells)
-    out.print(table)
+    fitted(table, out)
     if not current:
         out.print("None of these was acknowledged: the journal knows of no value in force for this date.", markup=False)

@@ -35,6 +35,14 @@ def printable(text: str) -> str:
     return _UNSAFE.sub(_escape, text)
 
 
+def json_printable(text: str) -> str:
+    """JSON text with every unsafe character inside its strings written as a JSON escape (`\\u009b`): the same
+    document, and nothing in it drives a terminal."""
+    if _UNSAFE.search(text) is None:
+        return text
+    return _UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
 def echo_err(message: Any) -> None:
     """Write one plain line to stderr, known keys hidden and control characters escaped."""
     sys.stderr.write(f"{printable(scrub(str(message)))}\n")

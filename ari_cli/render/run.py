@@ -9,28 +9,19 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import chain, islice
 from operator import lt
-from pathlib import Path
 from typing import IO, Any
 
-from rich import box
 from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
-from rich.text import Text
 
 from ari_cli.config.secrets import masked_body, masked_text, scrub
 from ari_cli.render.console import console as console  # the one console, re-exported for callers of this module
-from ari_cli.render.printable import printable
-from ari_cli.results import RowResult, Run, Status
+from ari_cli.render.printable import json_printable, printable
+from ari_cli.results import RowResult, Run
 from ari_cli.send.exchange import Exchange, Problem, Trace
-from ari_cli.wire.operations import Operation
-
-SHOW_ALL_UP_TO = 50
-_STYLE = {Status.OK: "green", Status.FAILED: "bold red", Status.INVALID: "red", Status.SKIPPED: "yellow"}
 
 
 def problem_dict(problem: Problem) -> dict[str, Any]:
@@ -38,7 +29,8 @@ def problem_dict(problem: Problem) -> dict[str, Any]:
     return {"code": problem.code, "message": scrub(problem.message), "http_status": problem.http_status}
 
 
-def _problem_text(problem: Problem) -> str:
+def problem_text(problem: Problem) -> str:
+    """An error as one line: `451 invalid room mapping (HTTP 422)`."""
     code = f"{problem.code} " if problem.code is not None else ""
     status = f" (HTTP {problem.http_status})" if problem.http_status is not None else ""
     return scrub(f"{code}{problem.message}{status}")
@@ -57,6 +49,7 @@ def request_dict(run: Run, exchange: Exchange) -> dict[str, Any]:
     outcome = exchange.outcome
     return {
         "id": exchange.id,
+        "parent": exchange.parent,
         "propertyid": exchange.propertyid,
         "records": len(exchange.records),
         "lines": _lines(run, exchange),
@@ -77,33 +70,66 @@ def row_dict(row: RowResult) -> dict[str, Any]:
         "status": row.status.value,
         "trackingids": list(row.trackingids),
         "errors": [problem_dict(p) for p in row.errors],
+        "note": row.note,
+    }
+
+
+def stopped(run: Run) -> dict[str, Any] | None:
+    """The `error` of a run that an interrupt stopped (beside the rows it has), else None."""
+    if not run.interrupted:
+        return None
+    return {
+        "kind": "interrupted",
+        "message": "interrupted: the rows whose requests had not gone out are not sent",
+        "hint": "`ari-cli history` shows the run; `ari-cli retry RUN` sends what is left",
     }
 
 
 def document(run: Run) -> dict[str, Any]:
     """The whole run in the contract's `--output json` shape."""
+    error = stopped(run)
     return {
         "operation": run.operation.value,
         "dry_run": run.dry_run,
+        **({"error": error} if error else {}),
         "summary": run.summary(),
         "rows": [row_dict(r) for r in run.rows],
         "requests": [request_dict(run, e) for e in run.exchanges],
     }
 
 
-CSV_FIELDS = ("source", "line", "status", "trackingids", "errors")
+CSV_FIELDS = ("source", "line", "status", "trackingids", "errors", "note")
 
 
 def _neutral(cell: str) -> str:
-    # A spreadsheet would run a cell starting with these as a formula.
-    return f"'{cell}" if cell[:1] in ("=", "+", "-", "@") else cell
+    # A spreadsheet would run a cell starting with these as a formula (OWASP's list, tab and carriage return included).
+    return f"'{cell}" if cell[:1] in ("=", "+", "-", "@", "\t", "\r") else cell
 
 
-def _csv_joined(cells: list[str]) -> str:
+class _Escaped(io.TextIOBase):
+    """A terminal's stream: text of outside origin in the written text cannot drive the terminal."""
+
+    def __init__(self, stream: IO[str], escape: Callable[[str], str]) -> None:
+        super().__init__()
+        self.stream, self.escape = stream, escape
+
+    def write(self, text: str) -> int:
+        return self.stream.write(self.escape(text))
+
+    def isatty(self) -> bool:
+        return True
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
+def csv_line(cells: list[str]) -> str:
     """Cells as one line of CSV, as the csv module quotes them, without the line end."""
     text = io.StringIO()
-    csv.writer(text, lineterminator="").writerow(cells)
-    return text.getvalue()
+    # The csv module quotes a cell holding a character of the line end: with "\r\n", a carriage return or a
+    # newline in a value (a service's answer) stays inside its cell instead of ending the row.
+    csv.writer(text, lineterminator="\r\n").writerow(cells)
+    return text.getvalue().removesuffix("\r\n")
 
 
 _AT_ONCE = 4096  # rows joined in one piece: a big run's text is never held whole
@@ -119,14 +145,17 @@ def _joined(head: str, lines: Sequence[int], tail: str, separator: str) -> Itera
 
 def write_csv(run: Run, stream: IO[str]) -> None:
     """The rows as CSV, one line each, with the JSON document's row fields."""
-    stream.write(_csv_joined(list(CSV_FIELDS)) + "\n")
+    if stream.isatty():
+        stream = _Escaped(stream, printable)  # type: ignore[assignment]
+    stream.write(csv_line(list(CSV_FIELDS)) + "\n")
     rows = run.rows
     for first, stop, shared in rows.runs():
         # The rows of a run differ only in their line: the cells around it are written once.
         # With more than one cell an empty one is written empty, so these join around the number.
-        head = _csv_joined([_neutral(rows.table.source(first)), ""])
-        errors = " | ".join(_problem_text(p) for p in shared.errors)
-        tail = _csv_joined(["", shared.status.value, _neutral(" ".join(shared.trackingids)), _neutral(errors)])
+        head = csv_line([_neutral(rows.table.source(first)), ""])
+        errors = " | ".join(problem_text(p) for p in shared.errors)
+        ids = _neutral(" ".join(shared.trackingids))
+        tail = csv_line(["", shared.status.value, ids, _neutral(errors), _neutral(shared.note)])
         stream.writelines(_joined(head, rows.table.lines[first:stop], tail + "\n", ""))
 
 
@@ -143,7 +172,7 @@ def _row_texts(run: Run, indent: int | None) -> Iterator[str]:
         head = f'{{"source": {_dumps(rows.table.source(first))}, "line": '
         tail = (
             f', "status": {_dumps(shared.status.value)}, "trackingids": {_dumps(list(shared.trackingids))}'
-            f', "errors": {_dumps([problem_dict(p) for p in shared.errors])}}}'
+            f', "errors": {_dumps([problem_dict(p) for p in shared.errors])}, "note": {_dumps(shared.note)}}}'
         )
         yield from _joined(head, rows.table.lines[first:stop], tail, ", ")
 
@@ -171,6 +200,8 @@ def write_json(run: Run, stream: IO[str]) -> None:
 
     Written as it is made, a run of rows at a time: a big run's document is never held whole.
     """
+    if stream.isatty():
+        stream = _Escaped(stream, json_printable)  # type: ignore[assignment]
     indent = 2 if stream.isatty() else None
     pad = "" if indent is None else "\n" + " " * indent
     separator = ", " if indent is None else "," + pad
@@ -180,6 +211,9 @@ def write_json(run: Run, stream: IO[str]) -> None:
         return f"{_dumps(name)}: {text if indent is None else text.replace(chr(10), pad)}"
 
     stream.write("{" + pad + field("operation", run.operation.value) + separator + field("dry_run", run.dry_run))
+    error = stopped(run)
+    if error:
+        stream.write(separator + field("error", error))
     stream.write(separator + field("summary", run.summary()) + separator + '"rows": ')
     _write_list(stream, _row_texts(run, indent), indent)
     stream.write(separator + '"requests": ')
@@ -187,92 +221,16 @@ def write_json(run: Run, stream: IO[str]) -> None:
     stream.write(("" if indent is None else "\n") + "}\n")
 
 
-def write_report(run: Run, path: Path) -> None:
-    """The per-row results to a `.csv` or `.json` file."""
-    buffer = io.StringIO()
-    if path.suffix.lower() == ".json":
-        write_json(run, buffer)
-    else:
-        write_csv(run, buffer)
-    path.write_text(buffer.getvalue(), encoding="utf-8")
-
-
-def _value_column(operation: Operation) -> str:
-    return {Operation.THRESHOLD: "Threshold", Operation.MAXADV: "Nights", Operation.POLICY: "Policy"}[operation]
-
-
-def _result_text(run: Run, row: RowResult) -> Text:
-    label = "planned" if run.dry_run and row.status is Status.OK else row.status.value
-    return Text(label, style=_STYLE[row.status])
-
-
-def _detail(row: RowResult) -> str:
-    return "\n".join(_problem_text(p) for p in row.errors) if row.errors else row.note
-
-
-def _hints(rows: list[RowResult]) -> list[str]:
-    """Each distinct service error once, with what to check."""
-    seen: dict[str, None] = {}
-    for row in rows:
-        for p in row.errors:
-            if p.hint:
-                status = f" (HTTP {p.http_status})" if p.http_status is not None else ""
-                seen.setdefault(f"  {p.code if p.code is not None else 'error'}{status}: {p.hint}", None)
-    return list(seen)
-
-
-def table(run: Run, show_all: bool | None, out: Console) -> None:
-    """The rows table (all rows, or only failed and invalid ones over 50 rows) and a summary."""
-    everything = show_all if show_all is not None else len(run.rows) <= SHOW_ALL_UP_TO
-    shown = list(run.rows) if everything else run.rows.with_status({Status.FAILED, Status.INVALID})
-    plain = not out.is_terminal
-    grid = Table(box=box.ASCII if plain else box.SIMPLE_HEAVY, show_lines=False, pad_edge=False)
-    for name in ("Line", "Property", "Room"):
-        grid.add_column(name, no_wrap=True)
-    with_rate = run.operation is not Operation.THRESHOLD
-    if with_rate:
-        grid.add_column("Rate", no_wrap=True)
-    grid.add_column("Dates", no_wrap=True)
-    grid.add_column(_value_column(run.operation))
-    grid.add_column("Result", no_wrap=True)
-    grid.add_column("Tracking id")
-    grid.add_column("Error / note")
-    for row in shown:
-        v = row.view
-        cells: list[str | Text] = [f"{v.source}:{v.line}", v.propertyid, v.roomid]
-        if with_rate:
-            cells.append(v.rateid)
-        cells += [v.dates, v.value, _result_text(run, row), "\n".join(row.trackingids), _detail(row)]
-        grid.add_row(*(escape(printable(c)) if isinstance(c, str) else c for c in cells))
-    if shown:
-        out.print(grid)
-    hints = _hints(shown)
-    if hints:
-        out.print("What to check:", markup=False)
-        for line in hints:
-            out.print(line, markup=False)
-    hidden = len(run.rows) - len(shown)
-    if hidden:
-        out.print(f"{hidden} ok or skipped rows not shown; --show all lists every row")
-    out.print(summary_line(run))
-
-
-def summary_line(run: Run) -> str:
-    """`12 rows: 10 ok, 1 failed, 1 invalid, 0 skipped; 4 records in 2 requests`."""
-    s = run.summary()
-    verb = "planned" if run.dry_run else "sent"
-    return (
-        f"{s['rows']} rows: {s['ok']} {'valid' if run.dry_run else 'ok'}, {s['failed']} failed, "
-        f"{s['invalid']} invalid, {s['skipped']} skipped; {s['records']} records in "
-        f"{s['requests']} requests {verb}"
-    )
+def plural(count: int, noun: str) -> str:
+    """`1 row`, `2 rows`."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def planned_requests(run: Run, out: Console) -> None:
     """Each planned request: method, URL and the body with the key masked."""
     for exchange in run.exchanges:
         # The property id is the input's: never markup, and no control character of its reaches the terminal.
-        head = f"# request {exchange.id}: {len(exchange.records)} records, property {exchange.propertyid}"
+        head = f"# request {exchange.id}: {plural(len(exchange.records), 'record')}, property {exchange.propertyid}"
         body = json.dumps(masked_body(exchange.body), indent=2, ensure_ascii=False)
         text = printable(f"{head}\nPOST {exchange.url}\n{body}")
         if out.is_terminal or "\t" in text:  # Rich expands tabs
@@ -330,13 +288,15 @@ def curl_commands(requests: Iterable[tuple[str, str, bytes]], configured: bool, 
     """Each (label, url, body) as a bash-ready curl command after a `# label` line, then a blank line."""
     from ari_cli.render.curl import for_request
 
-    # Written as is, not through Rich, which would expand tabs and drop carriage returns in bodies.
+    # Written as is, not through Rich, which would expand tabs and drop carriage returns in bodies. At a terminal,
+    # the body's unsafe characters are written as JSON escapes: the same body, and nothing that drives the terminal.
+    safe = json_printable if stream.isatty() else str
     for label, url, content in requests:
-        stream.write(f"# {label}\n{for_request(url, content, configured)}\n\n")
+        stream.write(f"# {printable(label)}\n{safe(for_request(url, content, configured))}\n\n")
     stream.flush()
 
 
 def exchange_label(exchange: Exchange) -> str:
     """`request 2: property HTL001, 3 records`."""
     records = len(exchange.records)
-    return f"request {exchange.id}: property {exchange.propertyid}, {records} record{'s' * (records != 1)}"
+    return f"request {exchange.id}: property {exchange.propertyid}, {plural(records, 'record')}"

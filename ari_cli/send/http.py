@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 import httpx
 import stamina
 
+from ari_cli import __version__
 from ari_cli.config.secrets import scrub
 from ari_cli.config.settings import is_loopback
 from ari_cli.exits import ExitCode
@@ -85,6 +86,10 @@ async def _read_bounded(response: httpx.Response) -> bytes:
     return b"".join(chunks)
 
 
+# Who is calling, for the service's logs and support: never httpx's own name.
+CLIENT_HEADERS = {"user-agent": f"ari-cli/{__version__}"}
+
+
 async def _post(client: httpx.AsyncClient, url: str, content: bytes, base_url: str, timeout: float) -> Sent:
     """POST bytes once; what went over the wire and what it means.
 
@@ -106,7 +111,7 @@ async def _post(client: httpx.AsyncClient, url: str, content: bytes, base_url: s
         return Sent(trace, outcome)
     except (httpx.HTTPError, TimeoutError) as error:
         outcome = _transport_failure(error, base_url, timeout)
-        headers = tuple(REQUEST_HEADERS.items())
+        headers = tuple({**CLIENT_HEADERS, **REQUEST_HEADERS}.items())
         trace = Trace("POST", url, headers, content, time.monotonic() - started, error=outcome.errors[0].message)
         return Sent(trace, outcome)
     trace = Trace(
@@ -140,7 +145,7 @@ def _client(
     mounts = None if all(proxy_allowed(url) for url in urls) else direct
     return httpx.AsyncClient(
         verify=True if tls is None else tls, timeout=options.timeout, limits=limits, transport=transport,
-        follow_redirects=False, mounts=mounts,
+        follow_redirects=False, mounts=mounts, headers=CLIENT_HEADERS,
     )  # fmt: skip
 
 

@@ -1,0 +1,109 @@
+"""The report file (`--report`) and the document a stopped run still owes.
+
+A report is checked before anything is sent, so that a run never sends and then finds it cannot say what
+it did; it is written to a temporary file beside the target and renamed, so a reader never sees half of
+one and a failed write never destroys the previous report. A run that stops before it has rows (a file
+that cannot be read, a configuration error, an interrupt) still gives `--output json` and `--report`
+one document, with an `error` beside what is known.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from contextlib import suppress
+from pathlib import Path
+from typing import IO, Any
+
+from ari_cli.config.secrets import scrub
+from ari_cli.exits import UsageProblem
+from ari_cli.results import Run, summary
+from ari_cli.wire.operations import Operation
+
+SUFFIXES = (".csv", ".json")
+
+
+def check_report(path: Path, files: Sequence[str]) -> None:
+    """Refuse, before anything is sent, a report path that cannot be written or would overwrite an input."""
+    if path.is_dir():
+        raise UsageProblem(f"--report {path}: is a folder", f"name a file in it, e.g. {path / 'report.csv'}")
+    if path.suffix.lower() not in SUFFIXES:
+        raise UsageProblem(f"--report {path}: give a path ending in .csv or .json")
+    folder = path.absolute().parent
+    if not folder.is_dir():
+        raise UsageProblem(
+            f"--report {path}: the folder {folder} does not exist", "create the folder, or choose another path"
+        )
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UsageProblem(f"--report {path}: permission denied", "choose a path you can write to")
+    for name in files:
+        if name != "-" and path.exists() and Path(name).exists() and os.path.samefile(path, name):
+            raise UsageProblem(
+                f"--report {path} is one of the input files: the report would overwrite it",
+                "choose another path for the report",
+            )
+
+
+def _mode(path: Path) -> int:
+    """The permissions the report gets: the old report's, else what the umask gives a new file."""
+    with suppress(OSError):
+        return path.stat().st_mode & 0o777
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def write_atomically(path: Path, write: Callable[[IO[str]], object]) -> None:
+    """`write` into a temporary file beside `path`, then rename it over `path`; nothing is left on failure."""
+    descriptor, temporary = tempfile.mkstemp(dir=path.absolute().parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with open(descriptor, "w", encoding="utf-8", newline="") as stream:
+            write(stream)
+        os.chmod(temporary, _mode(path))
+        os.replace(temporary, path)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def write_report(run: Run, path: Path) -> None:
+    """The per-row results to a `.csv` or `.json` file, as `--output csv` or `--output json` writes them."""
+    from ari_cli.render.run import write_csv, write_json
+
+    write_atomically(path, lambda stream: (write_json if _is_json(path) else write_csv)(run, stream))
+
+
+def _is_json(path: Path) -> bool:
+    return path.suffix.lower() == ".json"
+
+
+def error_document(operation: Operation, dry_run: bool, kind: str, message: str, hint: str | None) -> dict[str, Any]:
+    """The document of a run that stopped before it had rows: the error, and counts of nothing."""
+    return {
+        "operation": operation.value,
+        "dry_run": dry_run,
+        "error": {"kind": kind, "message": scrub(message), "hint": None if hint is None else scrub(hint)},
+        "summary": summary(0, 0, 0),
+        "rows": [],
+        "requests": [],
+    }
+
+
+def write_error_document(document: dict[str, Any], stream: IO[str]) -> None:
+    """The stopped run's document, indented for a person at a terminal, compact otherwise."""
+    indent = 2 if stream.isatty() else None
+    stream.write(json.dumps(document, ensure_ascii=False, indent=indent) + "\n")
+    stream.flush()
+
+
+def write_error_report(document: dict[str, Any], path: Path) -> None:
+    """A stopped run's report: its document as JSON, or the CSV header alone (there are no rows to list)."""
+    from ari_cli.render.run import CSV_FIELDS, csv_line
+
+    if _is_json(path):
+        write_atomically(path, lambda stream: write_error_document(document, stream))
+    else:
+        write_atomically(path, lambda stream: stream.write(csv_line(list(CSV_FIELDS)) + "\n"))

@@ -1,0 +1,149 @@
+"""The run's table at a terminal, in a pipe or a file, and its summary line.
+
+A table whose columns would not fit whole at the terminal's width becomes a short block per row: a line
+number, a value, a result, an error code or a tracking id cut to `…` is worse than no table (support
+copies tracking ids, users look up lines).
+"""
+
+from __future__ import annotations
+
+from rich import box
+from rich.cells import cell_len
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from ari_cli.render.printable import printable
+from ari_cli.render.run import plural, problem_text
+from ari_cli.results import RowResult, Run, Status
+from ari_cli.wire.operations import Operation
+
+SHOW_ALL_UP_TO = 50
+MIN_DETAIL = 16  # the narrowest the error / note column gets before rows become blocks
+_STYLE = {Status.OK: "green", Status.PLANNED: "cyan", Status.FAILED: "bold red", Status.NOT_SENT: "bold yellow",
+          Status.INVALID: "red", Status.SKIPPED: "yellow"}  # fmt: skip
+
+
+def _value_column(operation: Operation) -> str:
+    return {Operation.THRESHOLD: "Threshold", Operation.MAXADV: "Nights", Operation.POLICY: "Policy"}[operation]
+
+
+def _result_text(run: Run, row: RowResult) -> Text:
+    return Text(row.status.value, style=_STYLE[row.status])
+
+
+def _detail(row: RowResult) -> str:
+    return "\n".join(problem_text(p) for p in row.errors) if row.errors else row.note
+
+
+def _hints(rows: list[RowResult]) -> list[str]:
+    """Each distinct service error once, with what to check."""
+    seen: dict[str, None] = {}
+    for row in rows:
+        for p in row.errors:
+            if p.hint:
+                status = f" (HTTP {p.http_status})" if p.http_status is not None else ""
+                seen.setdefault(f"  {p.code if p.code is not None else 'error'}{status}: {p.hint}", None)
+    return list(seen)
+
+
+def _cells(run: Run, row: RowResult) -> list[str]:
+    """A row's cells of outside origin, escaped for the terminal and for Rich markup."""
+    v = row.view
+    cells = [f"{v.source}:{v.line}", v.propertyid, v.roomid, *([v.rateid] if _with_rate(run) else []), v.dates, v.value]
+    return [escape(printable(c)) for c in cells]
+
+
+def _with_rate(run: Run) -> bool:
+    return run.operation is not Operation.THRESHOLD
+
+
+def _fits(run: Run, shown: list[RowResult], width: int) -> bool:
+    """Whether every column but the last fits whole at `width`, leaving the last (errors, notes) room to wrap."""
+    heads = ["Line", "Property", "Room", *(["Rate"] if _with_rate(run) else []), "Dates", _value_column(run.operation)]
+    whole = [cell_len(h) for h in [*heads, "Result", "Tracking id"]]
+    for row in shown:
+        cells = [*_cells(run, row), row.status.value, *row.trackingids]
+        for column, cell in enumerate(cells[: len(heads) + 1]):
+            whole[column] = max(whole[column], cell_len(cell))
+        for trackingid in row.trackingids:
+            whole[-1] = max(whole[-1], cell_len(trackingid))
+    # Two spaces between columns (the grid's paddings collapse into one, beside a blank rule), none at the edges.
+    return sum(whole) + 2 * len(whole) + MIN_DETAIL <= width
+
+
+def _grid(run: Run, shown: list[RowResult], plain: bool) -> Table:
+    grid = Table(
+        box=box.ASCII if plain else box.SIMPLE_HEAVY, show_lines=False, pad_edge=False, show_edge=plain,
+        collapse_padding=not plain,
+    )  # fmt: skip
+    for name in ("Line", "Property", "Room", *(["Rate"] if _with_rate(run) else []), "Dates"):
+        grid.add_column(name, no_wrap=True)
+    grid.add_column(_value_column(run.operation), no_wrap=True)
+    grid.add_column("Result", no_wrap=True)
+    grid.add_column("Tracking id", no_wrap=True)
+    grid.add_column("Error / note", min_width=MIN_DETAIL, ratio=1, overflow="fold")
+    for row in shown:
+        trackingids = escape(printable("\n".join(row.trackingids)))
+        grid.add_row(*_cells(run, row), _result_text(run, row), trackingids, escape(printable(_detail(row))))
+    return grid
+
+
+def _blocks(run: Run, shown: list[RowResult], out: Console) -> None:
+    """Each row as a short block, for a terminal too narrow for the table: nothing is cut, long text wraps."""
+    value = _value_column(run.operation)
+    for row in shown:
+        _line, *where, dates, shown_value = _cells(run, row)
+        head = Text.assemble(Text(printable(f"{row.view.source}:{row.view.line}")), "  ", _result_text(run, row))
+        out.print(head)
+        out.print(f"  {' '.join(where)}  {dates}  {value.lower()} {shown_value}", overflow="fold")
+        for trackingid in row.trackingids:
+            out.print(f"  tracking id {escape(printable(trackingid))}", overflow="fold")
+        detail = _detail(row)
+        for text in detail.splitlines() if detail else []:
+            out.print(f"  {escape(printable(text))}", overflow="fold")
+
+
+def table(run: Run, show_all: bool | None, out: Console) -> None:
+    """The rows table (all rows, or only failed and invalid ones over 50 rows) and a summary.
+
+    At a terminal too narrow for every column whole, each row is a short block instead: the line, the value, the
+    result, the error code and the tracking id are never cut.
+    """
+    everything = show_all if show_all is not None else len(run.rows) <= SHOW_ALL_UP_TO
+    shown = list(run.rows) if everything else run.rows.with_status({Status.FAILED, Status.NOT_SENT, Status.INVALID})
+    if shown:
+        if out.is_terminal and not _fits(run, shown, out.width):
+            _blocks(run, shown, out)
+        else:
+            out.print(_grid(run, shown, plain=not out.is_terminal))
+    hints = _hints(shown)
+    if hints:
+        out.print("What to check:", markup=False)
+        for line in hints:
+            out.print(line, markup=False, overflow="fold")
+    hidden = len(run.rows) - len(shown)
+    if hidden:
+        kept = "planned" if run.dry_run else "ok"
+        rows = "row" if hidden == 1 else "rows"
+        out.print(f"{hidden} {kept} or skipped {rows} not shown; --show all lists every row")
+    out.print(summary_line(run))
+
+
+def summary_line(run: Run) -> str:
+    """`12 rows: 10 ok, 1 failed, 1 invalid, 0 skipped; 4 records, sent 2 of 2 requests`.
+
+    Statuses a run cannot have (planned in a real run, not sent when none is) are left out.
+    """
+    s = run.summary()
+    shown = [Status.PLANNED if run.dry_run else Status.OK, Status.FAILED, Status.INVALID, Status.SKIPPED]
+    if s[Status.NOT_SENT.value]:
+        shown.insert(2, Status.NOT_SENT)
+    counts = ", ".join(f"{s[status.value]} {status.value}" for status in shown)
+    if run.dry_run:
+        requests = f"{plural(s['records'], 'record')} in {plural(s['requests'], 'request')} planned"
+    else:
+        sent = sum(1 for e in run.exchanges if e.attempts)
+        requests = f"{plural(s['records'], 'record')}, sent {sent} of {plural(s['requests'], 'request')}"
+    return f"{plural(s['rows'], 'row')}: {counts}; {requests}"
