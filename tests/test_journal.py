@@ -136,7 +136,7 @@ def test_sigint_stops_new_requests_reports_unsent_rows_and_exits_130(
     assert process.returncode == 130, stderr
     # Rows never sent are counted apart from failures, and the summary says how many requests went out.
     assert re.search(
-        r"40 rows: \d+ ok, 0 failed, \d+ not sent, 0 invalid, 0 skipped; 40 records, sent \d+ of 40", out.decode()
+        r"40 rows: \d+ ok, \d+ failed, \d+ not sent, 0 invalid, 0 skipped; 40 records, sent \d+ of 40", out.decode()
     )
     assert "Traceback" not in stderr
     assert "interrupted: sending nothing more" in stderr
@@ -145,11 +145,12 @@ def test_sigint_stops_new_requests_reports_unsent_rows_and_exits_130(
     assert report["error"]["kind"] == "interrupted" and "retry" in report["error"]["hint"]
     unsent = [r for r in report["rows"] if r["status"] == "not sent"]
     assert unsent and all("interrupted" in r["note"] and r["errors"] == [] for r in unsent)
-    assert report["summary"]["not sent"] == len(unsent) and report["summary"]["failed"] == 0
+    # Requests in flight were abandoned at the interrupt: sent but not confirmed, so failed, and sent again by `retry`.
+    abandoned = [r for r in report["rows"] if r["status"] == "failed"]
+    assert all(r["errors"][0]["message"].startswith("not confirmed") for r in abandoned)
+    assert report["summary"]["not sent"] == len(unsent) and report["summary"]["failed"] == len(abandoned)
     ok = [r for r in report["rows"] if r["status"] == "ok"]
-    assert len(ok) + len(unsent) == 40
-    # Requests in flight were abandoned at the interrupt: not confirmed, and sent again by `retry`.
-    abandoned = [r for r in unsent if r["errors"][0]["message"].startswith("not confirmed")]
+    assert len(ok) + len(unsent) + len(abandoned) == 40
     assert len(ok) == states(journal_home, 1)["ok"]
     with journal(journal_home) as db:
         assert db.execute("SELECT exit_code FROM runs WHERE id = 1").fetchone() == (130,)

@@ -38,7 +38,7 @@ def test_a_key_file_others_can_read_gets_the_chmod_warning(tmp_path: Path, sb: S
     assert f"{key} is readable by others (mode 644); run: chmod 600 {key}" in err
     key.chmod(0o600)
     code, out, err = push_with_key_file(tmp_path, sb, key)
-    assert code == 0 and "chmod" not in err and "1 rows: 1 ok" in out
+    assert code == 0 and "chmod" not in err and "1 row: 1 ok" in out
 
 
 @pytest.mark.parametrize(
@@ -105,7 +105,7 @@ def test_numbers_out_of_range_are_usage_errors(tmp_path: Path, option: str, valu
     data.write_text(ROWS)
     result = invoke(["threshold", "push", str(data), "--dry-run", option, value])
     assert result.exit_code == 2
-    assert f"Invalid value for '{option}'" in result.stderr
+    assert result.stderr.startswith(f"error: {option}: ") and "\nusage: ari-cli threshold push" in result.stderr
     assert result.stdout == ""
 
 

@@ -47,7 +47,7 @@ def test_timeout_bounds_the_whole_request_not_each_read(tmp_path: Path) -> None:
         )
     assert done.returncode == 1, done.stderr
     assert f"no answer from {base_url} within 2 s" in done.stdout
-    assert "1 rows: 0 ok, 1 failed" in done.stdout
+    assert "1 row: 0 ok, 1 failed" in done.stdout
     assert len(seen) == 1
     assert took < 12, took
     assert "Traceback" not in done.stdout + done.stderr
@@ -108,7 +108,7 @@ def test_a_loopback_or_plain_http_push_never_goes_through_a_proxy(tmp_path: Path
         server.shutdown()
         server.server_close()
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "1 rows: 1 ok" in done.stdout
+    assert "1 row: 1 ok" in done.stdout
     assert received == 1 and _Proxy.came == []
 
 
@@ -122,7 +122,7 @@ def test_https_to_another_machine_honours_the_proxy_variables(tmp_path: Path) ->
         server.server_close()
     assert _Proxy.came == ["CONNECT push.example.invalid:443"]
     assert done.returncode == 1
-    assert "https://push.example.invalid" in done.stdout and "1 rows: 0 ok, 1 failed" in done.stdout
+    assert "https://push.example.invalid" in done.stdout and "1 row: 0 ok, 1 failed" in done.stdout
     assert "Traceback" not in done.stdout + done.stderr
 
 
@@ -176,7 +176,7 @@ def test_sigterm_during_a_long_retry_after_wait_stops_at_once(tmp_path: Path) ->
     assert process.returncode == 130, err
     assert took < 10, took
     assert len(seen) == 1
-    assert "503 busy" in out and "1 rows: 0 ok, 1 failed" in out
+    assert "503 busy" in out and "1 row: 0 ok, 1 failed" in out
     assert "interrupted: 1 row(s) not sent or not confirmed; `ari-cli retry 1` sends what is left" in err
 
 
