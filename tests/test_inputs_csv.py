@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ari_cli.exits import InputError
-from ari_cli.inputs import ReadOptions, SourceRow, read_rows
+from ari_cli.inputs import ReadOptions, SourceRow, csvfile, read_rows
 from ari_cli.inputs.csvfile import SAMPLE_BYTES, sniff_delimiter
 from ari_cli.wire.models import Operation
 
@@ -265,3 +269,20 @@ def test_many_rows_read_quickly() -> None:
     for last in got:  # noqa: B007 - only the last one is checked
         pass
     assert last is not None and last.line == count + 1
+
+
+LINE_TEXT = st.text(alphabet=st.sampled_from(["a", ",", '"', "\r", "\n", " ", "é"]), max_size=80)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=LINE_TEXT, block_size=st.integers(1, 9))
+def test_lines_read_a_block_at_a_time_are_the_lines_a_text_stream_gives(text: str, block_size: int) -> None:
+    """Whatever the line ends (\\n, \\r\\n, a lone \\r, one split across two blocks), the csv module
+    gets the lines it would get from the file itself, and reads the same records."""
+    expected = io.StringIO(text, newline="").readlines()
+    assert list(csvfile.bounded_lines("f.csv", io.StringIO(text, newline=""), block_size)) == expected
+    try:
+        direct = list(csv.reader(io.StringIO(text, newline="")))
+    except csv.Error:
+        return
+    assert list(csv.reader(csvfile.bounded_lines("f.csv", io.StringIO(text, newline=""), block_size))) == direct

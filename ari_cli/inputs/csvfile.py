@@ -11,7 +11,8 @@ import csv
 import io
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
+from itertools import chain
+from operator import itemgetter
 from typing import Any
 
 from ari_cli.exits import InputError
@@ -135,16 +136,32 @@ def prepare_csv(
     return Prepared(part=CsvPart(source, layout), warnings=warnings)
 
 
-def _bounded_lines(name: str, text: io.TextIOWrapper) -> Iterator[str]:
-    """The text's lines, stopping with an InputError at one over MAX_LINE characters: a line with no
-    end is never read whole."""
-    for number, line in enumerate(iter(partial(text.readline, MAX_LINE + 1), ""), start=1):
-        if len(line) > MAX_LINE:
+_BLOCK = 1 << 16  # characters read at a time
+
+
+def bounded_lines(name: str, text: io.TextIOBase, block_size: int = _BLOCK) -> Iterator[str]:
+    """The text's lines for the csv module, which takes them a block at a time with no Python step per
+    line; an InputError at a line over MAX_LINE characters, which is never held whole."""
+    return chain.from_iterable(_line_blocks(name, text, block_size))
+
+
+def _line_blocks(name: str, text: io.TextIOBase, block_size: int) -> Iterator[list[str]]:
+    carry, before = "", 0  # the start of a line that goes on in the next block; lines given so far
+    while block := text.read(block_size):
+        # Split as the csv module's text stream would (newline=""): at \n, \r\n and a lone \r.
+        lines = io.StringIO(carry + block, newline="").readlines()
+        # The last line may go on in the next block (after a \r, its \n may be the next block's first).
+        carry = lines.pop() if not lines[-1].endswith("\n") else ""
+        if max(map(len, lines), default=0) > MAX_LINE or len(carry) > MAX_LINE:
+            at = before + 1 + next(i for i, line in enumerate([*lines, carry]) if len(line) > MAX_LINE)
             raise InputError(
-                f"{name} line {number}: longer than {MAX_LINE} characters; this does not look like CSV",
+                f"{name} line {at}: longer than {MAX_LINE} characters; this does not look like CSV",
                 hint="check that the file is a CSV export (not binary data), and that its lines end",
             )
-        yield line
+        before += len(lines)
+        yield lines
+    if carry:
+        yield [carry]
 
 
 def _too_wide(source: str, line: int, count: int, layout: _Layout) -> InputError:
@@ -167,9 +184,9 @@ class CsvPart(Part):
         """Each record but empty ones, with the line it starts on, its cells as wide as the header."""
         name, layout, width = self.file.name, self.layout, self.layout.width
         skipped: list[int] = []  # rows where only columns this command does not read hold something
-        indices = layout.indices
+        pick = itemgetter(*layout.indices)  # the cells of the columns this command reads
         with self.file.open() as raw, io.TextIOWrapper(raw, encoding=layout.encoding, newline="") as text:
-            reader = csv.reader(_bounded_lines(name, text), **_reader_options(layout.delimiter))
+            reader = csv.reader(bounded_lines(name, text), **_reader_options(layout.delimiter))
             read = 0  # physical lines read so far: a record starts on the next one
             try:
                 for _ in reader:
@@ -188,7 +205,7 @@ class CsvPart(Part):
                             raise _too_wide(name, line, len(cells), layout)
                     if not cells[0].strip() and not "".join(cells).strip():
                         continue  # `,,,,` or only spaces: an empty spreadsheet row
-                    if not "".join([cells[i] for i in indices]).strip():
+                    if not "".join(pick(cells)).strip():
                         skipped.append(line)
                         continue
                     yield line, cells
