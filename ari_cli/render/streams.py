@@ -74,6 +74,8 @@ class Forgiving(io.TextIOBase):
                 self.stream.flush()
             except OSError:
                 self._lost()
+            except ValueError:
+                pass  # the stream under it was closed already (this wrapper's own close flushes once more)
 
     def _lost(self) -> None:
         self.gone = True
