@@ -116,10 +116,7 @@ class RowResults(Sequence[RowResult]):
     def __getitem__(self, index: int | slice) -> RowResult | list[RowResult]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError("row index out of range")
+        index = range(len(self))[index]  # negative from the end; IndexError past either end
         return self._row(index, self._shared(index))
 
     def __iter__(self) -> Iterator[RowResult]:

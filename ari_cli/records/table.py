@@ -151,10 +151,7 @@ class RowTable(Sequence[RowView]):
     def __getitem__(self, index: int | slice) -> RowView | list[RowView]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError("row index out of range")
+        index = range(len(self))[index]  # negative from the end; IndexError past either end
         found = self.views.get(index)
         if found is not None:
             return found
