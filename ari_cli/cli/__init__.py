@@ -3,11 +3,11 @@
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
 
 from ari_cli import __version__
 from ari_cli.cli import calendar, config, history, maxadv, policy, retry, samples, sandbox, support, threshold
 from ari_cli.cli.boundary import guarded, usage_error
+from ari_cli.cli.helptext import HelpGroup
 from ari_cli.cli.typer_internals import SHELLS, completion_script, hide_python_types_in_help, is_usage_error
 from ari_cli.render.streams import COLOR_MODES, set_color
 
@@ -17,7 +17,7 @@ PUSH_FIRST = ("threshold", "maxadv", "policy")
 hide_python_types_in_help()
 
 
-class _Boundary(TyperGroup):
+class _Boundary(HelpGroup):
     """The root group: every exception of a command becomes a message on stderr and the contract's exit code."""
 
     def invoke(self, ctx: Any) -> Any:
@@ -50,6 +50,7 @@ app = typer.Typer(
 Reads CSV, Excel, JSON or JSONL files, checks every row, and shows a result per row. \
 Each command's --help says which columns it takes. Set up where to push once with `ari-cli config init`.
 
+\f
 [bold]Examples[/bold]:
 
   ari-cli samples samples                                  # from an installed copy: the sample files first
