@@ -9,7 +9,7 @@ from ari_cli import app as application
 from ari_cli.app.options import ConfigEdit, ConfigInit, ConfigShow, ConnectionOptions, ViewFormat
 from ari_cli.cli.completion import complete_profile, complete_setting
 from ari_cli.cli.helptext import HelpCommand, HelpGroup
-from ari_cli.config.file import TUNING_RANGES as _RANGE
+from ari_cli.cli.push import tuning
 
 app = typer.Typer(
     name="config",
@@ -154,67 +154,17 @@ def show(
             rich_help_panel=_OVERRIDE,
         ),
     ] = None,
-    batch_size: Annotated[
-        int | None,
-        typer.Option(
-            "--batch-size",
-            min=_RANGE["batch_size"][0],
-            max=_RANGE["batch_size"][1],
-            metavar="N",
-            help="Most records in one request.",
-            rich_help_panel=_OVERRIDE,
-        ),
-    ] = None,
+    batch_size: Annotated[int | None, tuning("batch_size", _OVERRIDE)] = None,
     data_form: Annotated[
         str | None,
         typer.Option(
             "--data-form", metavar="list|object", help="data as a list or a single object.", rich_help_panel=_OVERRIDE
         ),
     ] = None,
-    concurrency: Annotated[
-        int | None,
-        typer.Option(
-            "--concurrency",
-            min=_RANGE["concurrency"][0],
-            max=_RANGE["concurrency"][1],
-            metavar="N",
-            help="Requests in flight at once.",
-            rich_help_panel=_OVERRIDE,
-        ),
-    ] = None,
-    rate: Annotated[
-        float | None,
-        typer.Option(
-            "--rate",
-            min=_RANGE["rate"][0],
-            max=_RANGE["rate"][1],
-            metavar="R",
-            help="At most R requests per second.",
-            rich_help_panel=_OVERRIDE,
-        ),
-    ] = None,
-    timeout: Annotated[
-        float | None,
-        typer.Option(
-            "--timeout",
-            min=_RANGE["timeout"][0],
-            max=_RANGE["timeout"][1],
-            metavar="S",
-            help="Seconds for one request.",
-            rich_help_panel=_OVERRIDE,
-        ),
-    ] = None,
-    retries: Annotated[
-        int | None,
-        typer.Option(
-            "--retries",
-            min=_RANGE["retries"][0],
-            max=_RANGE["retries"][1],
-            metavar="N",
-            help="Further tries after a transient failure.",
-            rich_help_panel=_OVERRIDE,
-        ),
-    ] = None,
+    concurrency: Annotated[int | None, tuning("concurrency", _OVERRIDE)] = None,
+    rate: Annotated[float | None, tuning("rate", _OVERRIDE)] = None,
+    timeout: Annotated[float | None, tuning("timeout", _OVERRIDE)] = None,
+    retries: Annotated[int | None, tuning("retries", _OVERRIDE)] = None,
 ) -> None:
     connection = ConnectionOptions(
         profile=profile,

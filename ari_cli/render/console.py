@@ -58,9 +58,17 @@ def _needed(column: Column) -> int:
     return min(whole, column.min_width or MIN_WRAP) if column.overflow == "fold" else whole
 
 
+def _chrome(table: Table) -> int:
+    """The columns `table` takes beside its cells: padding and dividers between them, and its edges."""
+    _, right, _, left = table.padding
+    between = (max(left, right) if table.collapse_padding else left + right) + (1 if table.box else 0)
+    edges = (2 if table.box and table.show_edge else 0) + (left + right if table.pad_edge else 0)
+    return between * (len(table.columns) - 1) + edges
+
+
 def fits(table: Table, width: int) -> bool:
     """Whether every row of `table` fits `width` with nothing cut: each column whole, or wrapping where it may."""
-    return sum(map(_needed, table.columns)) + 3 * len(table.columns) <= width
+    return sum(map(_needed, table.columns)) + _chrome(table) <= width
 
 
 def blocks(headers: Sequence[str], rows: Iterable[Sequence[RenderableType]], out: Console) -> None:
