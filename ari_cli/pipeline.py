@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from ari_cli.batch import DataForm, Envelope, build_body, make_batches, wire_value
-from ari_cli.changes import Accepted, keep_changed
+from ari_cli.changes import Acknowledged, keep_changed
 from ari_cli.config.settings import Connection
 from ari_cli.exits import InputError
 from ari_cli.inputs import ListedPart, ReadOptions, ReadResult, SourceRow, read_rows
@@ -60,8 +60,8 @@ class Prepared:
         return bool(self.rows.errors or self.plan.invalid)
 
 
-# The values the service last accepted, per key and date, for some property ids (read from the journal).
-Known = Callable[[set[str]], Accepted]
+# What the service last acknowledged, per key, for some property ids (read from the journal).
+Known = Callable[[set[str]], Acknowledged]
 
 
 def empty_sources(sources: Sequence[str], allowed: bool) -> list[str]:
@@ -84,7 +84,7 @@ def prepare(
 ) -> Prepared:
     """Read (or take the given `rows`), validate, plan and batch; no network.
 
-    `known` (with --changed-only) gives what the service last accepted, so that only changes are sent.
+    `known` (with --changed-only) gives what the service last acknowledged, so that only changes are sent.
     """
     if rows is None:
         read = read_rows(options.files, options.operation, options.read, stdin=stdin)
@@ -106,8 +106,8 @@ def prepare(
         notes.extend(empty_sources(empty, options.read.allow_empty))
     planned = plan(settings, table, PlanOptions(options.today, options.merge, options.last_wins))
     if options.changed_only and known is not None:
-        accepted = known({record.propertyid for record in planned.records})
-        planned = keep_changed(planned, lambda record: wire_value(options.operation, record), accepted)
+        acknowledged = known({record.propertyid for record in planned.records})
+        planned = keep_changed(planned, lambda record: wire_value(options.operation, record), acknowledged)
     size = 1 if single or options.operation is Operation.POLICY else options.batch_size
     envelope = Envelope(connection.api_key, connection.source_id) if connection else Envelope()
     base = connection.base_url if connection else "<base_url>"

@@ -339,10 +339,10 @@ def _known(journal: Journal | None, operation: Operation, connection: Connection
     if journal is None or connection is None:
         return None
     # Loaded already with the journal.
-    from ari_cli.journal.queries import accepted
+    from ari_cli.journal.queries import acknowledged
 
     db, base, source = journal.db, connection.base_url, connection.source_id
-    return lambda properties: accepted(db, operation.value, base, source, properties)
+    return lambda properties: acknowledged(db, operation.value, base, source, properties)
 
 
 def show(
