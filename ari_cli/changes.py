@@ -13,6 +13,7 @@ import datetime as dt
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from itertools import compress
 from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -54,6 +55,10 @@ def _joined(spans: list[Span]) -> list[Span]:
 
 def paint(spans: list[Span], new: Span) -> None:
     """Lay `new` over `spans` (sorted, apart, maximal), as the service applies a later acknowledgement."""
+    if not spans or spans[-1].end < new.start:
+        # After everything known: how a push's records of a key come, in date order.
+        spans[-1:] = _joined([*spans[-1:], new])
+        return
     first = bisect_left(spans, new.start, key=_end)  # the first span that ends on or after new's start
     stop = bisect_right(spans, new.end, key=_start)  # the first span that starts after new's end
     pieces = [new]
@@ -96,16 +101,26 @@ def _changed_runs(record: Record, value: str, spans: Sequence[Span]) -> list[tup
 def keep_changed(plan: Plan, value_of: Callable[[Record], str], acknowledged: Acknowledged) -> Plan:
     """The plan with only the dates that differ from `acknowledged`; rows left with nothing to send are skipped."""
     records: list[Record] = []
-    sending: set[int] = set()
+    rows = max((record.refs[-1] for record in plan.records if record.refs), default=-1) + 1
+    # Per row, whether a record of it still sends something, and whether one sends nothing.
+    sends, quiet = bytearray(rows), bytearray(rows)
     for record in plan.records:
         spans = acknowledged.get(record.key)
         runs = _changed_runs(record, value_of(record), spans) if spans else [(record.start, record.end)]
         for start, end in runs:
             records.append(replace(record, start=start, end=end))
-        if runs:
-            sending.update(record.refs)
-    planned = {ref for record in plan.records for ref in record.refs}
+        _mark(sends if runs else quiet, record.refs)
     skipped = dict(plan.skipped)
-    for ref in sorted(planned - sending):
-        skipped[ref] = UNCHANGED
+    for ref in compress(range(rows), quiet):
+        if not sends[ref]:
+            skipped[ref] = UNCHANGED
     return replace(plan, records=records, skipped=skipped)
+
+
+def _mark(flags: bytearray, refs: Sequence[int]) -> None:
+    if isinstance(refs, range) and refs.step == 1:
+        # A merged record of a sorted export carries a range of rows: marked in one step.
+        flags[refs.start : refs.stop] = b"\x01" * len(refs)
+    else:
+        for ref in refs:
+            flags[ref] = 1

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from ari_cli.changes import Span, against, paint
+from ari_cli.changes import UNCHANGED, Span, against, keep_changed, paint
 from ari_cli.journal.queries import acknowledged
+from ari_cli.plan import Plan, Record
 from ari_cli.sandbox import Sandbox
 from tests.test_history import push
 
@@ -129,3 +130,23 @@ def test_acknowledged_reads_spans_of_the_journal_last_acknowledgement_winning(
     }  # fmt: skip
     assert everywhere == {**held, ("HTL002", "DBL"): [Span(day(0), day(1), "1", 4)]}
     assert elsewhere == {} and nothing == {}
+
+
+def test_keep_changed_keeps_the_dates_that_differ_and_skips_rows_with_nothing_left() -> None:
+    dbl, twn = ("HTL001", "DBL"), ("HTL001", "TWN")
+    records = [
+        Record(dbl, day(0), day(9), "3", range(0, 3)),  # all known as 3: sends nothing
+        Record(twn, day(0), day(9), "4", (2, 3)),  # row 2 is in both: this record still sends
+        Record(("HTL002", "DBL"), day(0), day(1), "1", (4,)),  # nothing known
+    ]
+    plan = Plan(records, skipped={5: "ends before today"})
+    known = {dbl: [span(0, 9, "3")], twn: [span(0, 2, "4"), span(3, 3, "5"), span(4, 6, "4"), span(8, 12, "4", 2)]}
+
+    kept = keep_changed(plan, lambda record: str(record.value), known)
+
+    assert [(r.key, r.start, r.end) for r in kept.records] == [
+        (twn, day(3), day(3)),
+        (twn, day(7), day(7)),
+        (("HTL002", "DBL"), day(0), day(1)),
+    ]
+    assert kept.skipped == {5: "ends before today", 0: UNCHANGED, 1: UNCHANGED}
