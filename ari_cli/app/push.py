@@ -112,6 +112,11 @@ def _options(request: PushRequest, tuned: Tuned, profile_columns: Mapping[str, s
     )
 
 
+def push_options(request: PushRequest, settings: Settings) -> PushOptions:
+    """The pipeline's options of a push (or of a diff of one), as the command line and the settings give them."""
+    return _options(request, Tuned.of(settings), settings.columns)
+
+
 def _mapping(operation: Operation, given: tuple[str, ...], profile: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
     """The profile's columns, then --column flags over them field by field."""
     try:

@@ -2,6 +2,7 @@
 
 import typer
 
+from ari_cli.cli.diff import diff_command, diff_help
 from ari_cli.cli.push import push_command
 from ari_cli.cli.send_one import maxadv_send
 from ari_cli.wire.operations import Operation
@@ -55,6 +56,7 @@ The same in JSON: a list of objects with these keys; JSONL: one object per line.
 """
 
 app.command("push", help=HELP)(push_command(Operation.MAXADV))
+app.command("diff", help=diff_help(Operation.MAXADV))(diff_command(Operation.MAXADV))
 
 SEND_HELP = """Push one max advance booking period given as flags: the same checks, output and exit codes as push.
 

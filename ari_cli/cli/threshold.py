@@ -2,6 +2,7 @@
 
 import typer
 
+from ari_cli.cli.diff import diff_command, diff_help
 from ari_cli.cli.push import push_command
 from ari_cli.cli.send_one import threshold_send
 from ari_cli.wire.operations import Operation
@@ -57,6 +58,7 @@ Every problem names its file and line; if any row is invalid nothing is sent (ex
 """
 
 app.command("push", help=HELP)(push_command(Operation.THRESHOLD))
+app.command("diff", help=diff_help(Operation.THRESHOLD))(diff_command(Operation.THRESHOLD))
 
 SEND_HELP = """Push one sell threshold given as flags: the same checks, output and exit codes as push.
 
