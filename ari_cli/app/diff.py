@@ -1,4 +1,5 @@
-"""What `ari-cli OPERATION diff` does: a file's plan against what the service last acknowledged, as the journal says.
+"""What `ari-cli OPERATION diff` does, and what `push --confirm` shows and asks: a file's plan against what the
+service last acknowledged, as the journal says.
 
 The file is read, checked and planned as push would (the same input and planning options, `--today`
 and relative dates included); nothing is sent and the journal is only read. What was acknowledged is
@@ -16,17 +17,20 @@ import typer
 from ari_cli.app.options import DiffRequest, DiffShow, OutputFormat, PushRequest
 from ari_cli.app.push import push_options, settings_for
 from ari_cli.batch import wire_value
+from ari_cli.config.settings import Connection
 from ari_cli.diff import Change, diff, would_change
-from ari_cli.exits import AriError, ExitCode, InputError
+from ari_cli.exits import AriError, Declined, ExitCode, InputError, UsageProblem
 from ari_cli.journal.queries import acknowledged
 from ari_cli.journal.store import reading
 from ari_cli.pipeline import Prepared, plan_input
 from ari_cli.render import diff as render_diff
 from ari_cli.render.console import console
 from ari_cli.render.report import write_error_document
-from ari_cli.render.run import notices
+from ari_cli.render.run import notices, plural
 from ari_cli.results import Status, attribute
 from ari_cli.wire.operations import Operation
+
+PREVIEW = 10  # ranges `push --confirm` shows before asking
 
 
 def compare(
@@ -96,3 +100,50 @@ def _diff(request: DiffRequest) -> ExitCode:
         render_diff.table(shown, console())
     sys.stdout.flush()
     return ExitCode.FAILED if request.exit_code and would_change(changes) else ExitCode.OK
+
+
+def check_confirm(request: PushRequest) -> None:
+    """`--confirm` asks at a terminal; without one (cron, a pipe, data on standard input) it needs `--yes`.
+
+    Checked before anything is read, so that a script learns at once that it cannot be asked.
+    """
+    if not request.confirm or request.yes or request.dry_run:
+        return
+    if not (sys.stdin.isatty() and sys.stderr.isatty()) or "-" in (str(f) for f in request.files):
+        raise UsageProblem(
+            "--confirm asks before sending, and there is no terminal to ask at",
+            "give --yes too, to be shown what would change and send without being asked; or leave out --confirm",
+        )
+
+
+def confirm_push(
+    request: PushRequest, prepared: Prepared, connection: Connection | None, db: sqlite3.Connection | None
+) -> None:
+    """Show on standard error what the push would change, and ask (unless --yes); Declined on any answer but yes."""
+    if not request.confirm or request.dry_run or connection is None or not prepared.exchanges:
+        return
+    if prepared.invalid and not request.inputs.skip_invalid:
+        return  # nothing will be sent: the run says why
+    operation = request.operation
+    if db is None:  # --no-journal: the journal is still read, to compare
+        with reading(os.environ) as journal:
+            changes = compare(prepared, operation, journal, connection.base_url, connection.source_id)
+    else:
+        changes = compare(prepared, operation, db, connection.base_url, connection.source_id)
+    err = console(stderr=True)
+    render_diff.table(view(prepared, operation, changes, connection.base_url, connection.source_id, False), err,
+                      limit=PREVIEW)  # fmt: skip
+    records = sum(len(e.records) for e in prepared.exchanges)
+    question = (
+        f"Push {plural(records, 'record')} in {plural(len(prepared.exchanges), 'request')} "
+        f"to {connection.base_url} (source {connection.source_id})?"
+    )
+    if request.yes:
+        err.print(f"{question} yes (--yes)", markup=False)
+        return
+    try:
+        answer = typer.confirm(question, default=False, err=True)
+    except typer.Abort:  # end of input at the question
+        answer = False
+    if not answer:
+        raise Declined("not confirmed: nothing was sent", f"`ari-cli {operation.value} diff` shows the changes again")

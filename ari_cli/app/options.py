@@ -143,6 +143,9 @@ class PushRequest(NamedTuple):
     connection: ConnectionOptions = ConnectionOptions()
     given: frozenset[str] = frozenset()
     rows: tuple[Mapping[str, str], ...] | None = None
+    confirm: bool = False
+    """Show what would change and ask before sending (--confirm); `yes` answers for a script (--yes)."""
+    yes: bool = False
 
     def given_tuning(self) -> dict[str, Any]:
         """The tuning options given on the command line, by name: they win over the profile."""

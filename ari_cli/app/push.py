@@ -291,6 +291,11 @@ def _push(request: PushRequest) -> None:
         raise ConfigError(
             "--changed-only needs the journal, which cannot be opened", "set ARI_HOME to a writable folder"
         )
+    if request.confirm:
+        # The diff's code loads only for runs that confirm; it imports this module, so here.
+        from ari_cli.app.diff import check_confirm
+
+        check_confirm(request)
     rows = _rows(request)
     try:
         with connected(request.connection, request.plan.today, settings, needed=not options.dry_run) as connection:
@@ -303,6 +308,10 @@ def _push(request: PushRequest) -> None:
                 render.notices(prepared.warnings, err)
                 if not quiet:
                     render.notices(prepared.notes, err, label="note")
+                if request.confirm:
+                    from ari_cli.app.diff import confirm_push
+
+                    confirm_push(request, prepared, connection, journal.db if journal else None)
                 if recorder is not None and connection is not None and not options.dry_run:
                     recorded = recorded_options(request.plan, request.inputs, request.connection, tuned, options.today)
                     recorder.start(run_start(request.command, request.connection, recorded, options, connection))

@@ -161,14 +161,20 @@ def _grid(view: DiffView, listed: list[Change], plain: bool) -> Table:
     return grid
 
 
-def table(view: DiffView, out: Console) -> None:
-    """What would change, grouped by property and room (every range with --show all), then the summary line."""
+def table(view: DiffView, out: Console, limit: int | None = None) -> None:
+    """What would change, grouped by property and room (every range with --show all), then the summary line.
+
+    With `limit`, the first ranges only, and how many more there are.
+    """
     listed = list(view.listed())
     out.print(text(_heading(view)))
     if listed:
-        fitted(_grid(view, listed, plain=not out.is_terminal), out)
+        fitted(_grid(view, listed[:limit], plain=not out.is_terminal), out)
     elif view.changes:
         out.print("nothing would change: the service already has every value, as the journal says", markup=False)
+    more = len(listed) - len(listed[:limit])
+    if more:
+        out.print(f"and {plural(more, 'more range')} that would change: `ari-cli {view.operation} diff` lists them all")
     hidden = [] if view.show_all else [c for c in view.changes if c.kind not in CHANGES]
     if hidden:
         dates = sum(c.dates for c in hidden)
