@@ -364,3 +364,11 @@ def test_overlapping_records_kept_apart_by_no_merge_compare_each_date_once() -> 
     ]
     assert sum(c.dates for c in changes) == 10
     assert isinstance(changes[0], Change)
+
+
+@pytest.mark.parametrize(("part", "whole", "shown"), [(0, 10, "0%"), (5, 32, "16%"), (10, 10, "100%"),
+                                                      (2740, 1000100, "0.3%"), (1, 1000100, "<0.1%")])  # fmt: skip
+def test_a_small_share_of_unknown_dates_is_not_rounded_to_nothing(part: int, whole: int, shown: str) -> None:
+    from ari_cli.render.diff import _percent
+
+    assert _percent(part, whole) == shown

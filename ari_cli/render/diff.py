@@ -128,8 +128,16 @@ def summary_line(view: DiffView) -> str:
     if unknown == dates:
         known = "the journal knows nothing of any of these dates"
     else:
-        known = f"the journal knows nothing of {unknown} of {plural(dates, 'date')} ({100 * unknown / dates:.0f}%)"
+        known = f"the journal knows nothing of {unknown} of {plural(dates, 'date')} ({_percent(unknown, dates)})"
     return f"{head}; {known}"
+
+
+def _percent(part: int, whole: int) -> str:
+    """`16%`; a small share is not rounded to nothing: `0.3%`, `<0.1%`."""
+    share = 100 * part / whole
+    if share >= 1 or part == 0:
+        return f"{share:.0f}%"
+    return f"{share:.1f}%" if share >= 0.1 else "<0.1%"
 
 
 def _heading(view: DiffView) -> str:
