@@ -59,3 +59,4 @@ class Interrupted(AriError):
     """Ctrl-C or SIGTERM; the message says what was and was not sent."""
 
     exit_code = ExitCode.INTERRUPTED
+    kind = "interrupted"

@@ -372,3 +372,32 @@ def test_a_small_share_of_unknown_dates_is_not_rounded_to_nothing(part: int, who
     from ari_cli.render.diff import _percent
 
     assert _percent(part, whole) == shown
+
+
+@pytest.mark.parametrize("command", [["diff"], ["push"]])
+def test_an_interrupt_while_reading_is_exit_130_with_one_json_document(sb: Sandbox, command: list[str]) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    env = {**os.environ, **sandbox_env(sb)}
+    process = subprocess.Popen([sys.executable, "-m", "ari_cli", "threshold", *command, "-", *TODAY, "-o", "json"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)  # fmt: skip
+    assert process.stdin is not None
+    process.stdin.write(f"{HEADER}\nHTL001,DBL,2027-01-01,2027-01-02,3\n".encode())
+    process.stdin.flush()
+    wchan = Path(f"/proc/{process.pid}/wchan")
+    if not wchan.exists():
+        process.kill()
+        pytest.skip("needs /proc to see the reader wait for more input")
+    deadline = time.monotonic() + 60
+    while "pipe" not in wchan.read_text() and time.monotonic() < deadline:
+        time.sleep(0.05)  # the command is up and waiting for the rest of standard input
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+
+    assert process.returncode == 130, err
+    assert json.loads(out)["error"]["kind"] == "interrupted"
+    assert b"interrupted; nothing was sent" in err and b"Traceback" not in err

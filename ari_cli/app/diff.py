@@ -15,7 +15,7 @@ import sys
 import typer
 
 from ari_cli.app.options import DiffRequest, DiffShow, OutputFormat, PushRequest
-from ari_cli.app.push import push_options, settings_for
+from ari_cli.app.push import nothing_sent_on_interrupt, push_options, settings_for
 from ari_cli.batch import wire_value
 from ari_cli.config.settings import Connection
 from ari_cli.diff import Change, diff, would_change
@@ -57,7 +57,9 @@ def view(
 def run_diff(request: DiffRequest) -> None:
     """Compare, show, and exit: 0, or 1 with --exit-code when anything would change; 3 invalid input; 4 config."""
     try:
-        code = _diff(request)
+        # Ctrl-C or SIGTERM while reading: said, exit 130, and still one JSON document with --output json.
+        with nothing_sent_on_interrupt():
+            code = _diff(request)
     except AriError as problem:
         if request.output is OutputFormat.JSON:
             document = render_diff.error_document(request.operation.value, problem.kind, problem.message, problem.hint)
