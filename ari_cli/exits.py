@@ -48,6 +48,13 @@ class UsageProblem(AriError):
     kind = "usage"
 
 
+class Declined(AriError):
+    """The answer to `--confirm` was no: nothing was sent."""
+
+    exit_code = ExitCode.FAILED
+    kind = "declined"
+
+
 class Interrupted(AriError):
     """Ctrl-C or SIGTERM; the message says what was and was not sent."""
 

@@ -43,6 +43,13 @@ class Show(StrEnum):
     FAILED = "failed"
 
 
+class DiffShow(StrEnum):
+    """Which ranges a diff lists: those that would change, or every one."""
+
+    CHANGES = "changes"
+    ALL = "all"
+
+
 class ViewFormat(StrEnum):
     """What history, calendar and config print: a table, or one JSON document."""
 
@@ -136,10 +143,28 @@ class PushRequest(NamedTuple):
     connection: ConnectionOptions = ConnectionOptions()
     given: frozenset[str] = frozenset()
     rows: tuple[Mapping[str, str], ...] | None = None
+    confirm: bool = False
+    """Show what would change and ask before sending (--confirm); `yes` answers for a script (--yes)."""
+    yes: bool = False
 
     def given_tuning(self) -> dict[str, Any]:
         """The tuning options given on the command line, by name: they win over the profile."""
         return given_tuning(self.given, self.plan, self.sending)
+
+
+class DiffRequest(NamedTuple):
+    """`ari-cli OPERATION diff`: the files, read and planned as push would, and how to show what would change."""
+
+    operation: Operation
+    files: tuple[Path, ...] = ()
+    output: OutputFormat = OutputFormat.TABLE
+    show: DiffShow = DiffShow.CHANGES
+    exit_code: bool = False
+    """Exit 1 when anything would change (git diff's --exit-code)."""
+    quiet: bool = False
+    inputs: InputOptions = InputOptions()
+    plan: PlanOptions = PlanOptions()
+    connection: ConnectionOptions = ConnectionOptions()
 
 
 class RetryRequest(NamedTuple):

@@ -112,6 +112,11 @@ def _options(request: PushRequest, tuned: Tuned, profile_columns: Mapping[str, s
     )
 
 
+def push_options(request: PushRequest, settings: Settings) -> PushOptions:
+    """The pipeline's options of a push (or of a diff of one), as the command line and the settings give them."""
+    return _options(request, Tuned.of(settings), settings.columns)
+
+
 def _mapping(operation: Operation, given: tuple[str, ...], profile: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
     """The profile's columns, then --column flags over them field by field."""
     try:
@@ -286,6 +291,11 @@ def _push(request: PushRequest) -> None:
         raise ConfigError(
             "--changed-only needs the journal, which cannot be opened", "set ARI_HOME to a writable folder"
         )
+    if request.confirm:
+        # The diff's code loads only for runs that confirm; it imports this module, so here.
+        from ari_cli.app.diff import check_confirm
+
+        check_confirm(request)
     rows = _rows(request)
     try:
         with connected(request.connection, request.plan.today, settings, needed=not options.dry_run) as connection:
@@ -298,6 +308,10 @@ def _push(request: PushRequest) -> None:
                 render.notices(prepared.warnings, err)
                 if not quiet:
                     render.notices(prepared.notes, err, label="note")
+                if request.confirm:
+                    from ari_cli.app.diff import confirm_push
+
+                    confirm_push(request, prepared, connection, journal.db if journal else None)
                 if recorder is not None and connection is not None and not options.dry_run:
                     recorded = recorded_options(request.plan, request.inputs, request.connection, tuned, options.today)
                     recorder.start(run_start(request.command, request.connection, recorded, options, connection))
@@ -339,10 +353,10 @@ def _known(journal: Journal | None, operation: Operation, connection: Connection
     if journal is None or connection is None:
         return None
     # Loaded already with the journal.
-    from ari_cli.journal.queries import accepted
+    from ari_cli.journal.queries import acknowledged
 
     db, base, source = journal.db, connection.base_url, connection.source_id
-    return lambda properties: accepted(db, operation.value, base, source, properties)
+    return lambda properties: acknowledged(db, operation.value, base, source, properties)
 
 
 def show(
