@@ -1,8 +1,15 @@
-"""Exit codes of the contract, and the exceptions that carry them to the one error boundary."""
+"""Exit codes of the contract, and the exceptions that carry them to the one error boundary.
+
+`AriError` and its kinds are also what `ari_cli.push()` raises: one family, each with its `exit_code`.
+"""
 
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ari_cli.api_run import Run
 
 
 class ExitCode(IntEnum):
@@ -52,3 +59,14 @@ class Interrupted(AriError):
     """Ctrl-C or SIGTERM; the message says what was and was not sent."""
 
     exit_code = ExitCode.INTERRUPTED
+    run: Run | None = None
+    """From `ari_cli.push()`: the run as far as it went, once sending had begun."""
+
+
+class RunFailed(AriError):
+    """From `Run.raise_for_status()`: a run whose rows did not all go through; `exit_code` is the run's."""
+
+    def __init__(self, message: str, exit_code: ExitCode, run: Run) -> None:
+        super().__init__(message, hint="run.rows says which rows and why; `ari-cli retry` re-sends what failed")
+        self.exit_code = exit_code
+        self.run = run

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -12,6 +12,7 @@ from ari_cli.changes import Accepted, keep_changed
 from ari_cli.config.settings import Connection
 from ari_cli.exits import InputError
 from ari_cli.inputs import ListedPart, ReadOptions, ReadResult, SourceRow, read_rows
+from ari_cli.inputs.reader import read_objects
 from ari_cli.plan import Plan, PlanOptions, plan
 from ari_cli.records.check import check_rows
 from ari_cli.records.named import load_policies
@@ -81,13 +82,17 @@ def prepare(
     stdin: BinaryIO | None = None,
     rows: Sequence[SourceRow] | None = None,
     known: Known | None = None,
+    objects: Iterable[Any] | None = None,
 ) -> Prepared:
     """Read (or take the given `rows`), validate, plan and batch; no network.
 
     `known` (with --changed-only) gives what the service last accepted, so that only changes are sent.
+    `objects` are rows given from Python, read after the files as a JSON list of objects is.
     """
     if rows is None:
         read = read_rows(options.files, options.operation, options.read, stdin=stdin)
+        if objects is not None:
+            read = read_objects(objects, options.operation, options.read, read)
     else:
         read = ReadResult([ListedPart(rows[0].source, rows)] if rows else [])
     single = options.data_form is DataForm.OBJECT

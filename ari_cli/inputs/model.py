@@ -10,6 +10,8 @@ from typing import Any
 FORMATS = ("csv", "json", "jsonl")
 STDIN = "-"
 STDIN_NAME = "<stdin>"
+ROWS_NAME = "<rows>"
+"""The source of rows given from Python (`ari_cli.push(rows=...)`); a row's line is its place in the list."""
 
 
 @dataclass(frozen=True, slots=True)

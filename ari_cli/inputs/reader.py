@@ -6,14 +6,14 @@ import dataclasses
 import os
 import stat
 import sys
-from collections.abc import Sequence
-from typing import BinaryIO
+from collections.abc import Iterable, Sequence
+from typing import Any, BinaryIO
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.columns import alias_hint, expected_columns
 from ari_cli.inputs.csvfile import prepare_csv
-from ari_cli.inputs.jsonfile import prepare_json
-from ari_cli.inputs.model import STDIN, STDIN_NAME, Part, Prepared, ReadOptions, ReadResult
+from ari_cli.inputs.jsonfile import prepare_json, prepare_objects
+from ari_cli.inputs.model import ROWS_NAME, STDIN, STDIN_NAME, Part, Prepared, ReadOptions, ReadResult
 from ari_cli.inputs.textio import (
     OLE_MAGIC,
     XLSX,
@@ -123,3 +123,13 @@ def read_rows(
     if messages:
         raise _combined(messages, [f.hint for f in failures if f.hint], problems, operation)
     return ReadResult(parts, warnings, notes, empty)
+
+
+def read_objects(objects: Iterable[Any], operation: Operation, options: ReadOptions, read: ReadResult) -> ReadResult:
+    """`read` (the files' rows) and then rows given from Python, as a JSON list of objects would give them."""
+    prepared = prepare_objects(ROWS_NAME, objects, operation, dict(options.columns))
+    if prepared.problems:
+        raise _combined(prepared.problems, [], True, operation)
+    parts = [*read.parts, prepared.part] if prepared.part is not None else read.parts
+    empty = read.empty if prepared.part is not None else [*read.empty, ROWS_NAME]
+    return ReadResult(parts, [*read.warnings, *prepared.warnings], read.notes, empty)
