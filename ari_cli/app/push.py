@@ -28,8 +28,10 @@ from ari_cli.config.settings import Connection, ConnectionFlags, Settings, resol
 from ari_cli.exits import AriError, ConfigError, ExitCode, Interrupted, UsageProblem
 from ari_cli.inputs import ReadOptions, SourceRow
 from ari_cli.inputs.columns import column_mapping
+from ari_cli.inputs.model import ReadMeter
 from ari_cli.pipeline import Known, Prepared, PushOptions, execute, prepare
 from ari_cli.render import run as render
+from ari_cli.render.reading import sign_of_life
 from ari_cli.render.report import check_report, error_document, write_error_document, write_error_report, write_report
 from ari_cli.render.runtable import table
 from ari_cli.render.streams import discard, stdout_failure
@@ -98,6 +100,7 @@ def _options(request: PushRequest, tuned: Tuned, profile_columns: Mapping[str, s
             header_row=inputs.header_row,
             allow_empty=inputs.allow_empty,
             columns=_mapping(request.operation, inputs.columns, profile_columns),
+            meter=ReadMeter(),
         ),
         date_format=inputs.date_format,
         policies=_policies(request.operation, request),
@@ -321,7 +324,8 @@ def _push(request: PushRequest, err: Any) -> Pushed:
             with nothing_sent_on_interrupt():
                 known = _known(journal, request.operation, connection) if options.changed_only else None
                 stdin = sys.stdin.buffer if "-" in options.files else None
-                prepared = prepare(options, connection, stdin, rows, known, request.objects)
+                with sign_of_life(options.read.meter or ReadMeter(), err, enabled=not quiet):
+                    prepared = prepare(options, connection, stdin, rows, known, request.objects)
                 # Warnings are about the data (a column ignored, a range clipped): --quiet keeps them; notes it hides.
                 render.notices(prepared.warnings, err)
                 if not quiet:
@@ -352,7 +356,8 @@ def send_recorded(
 ) -> Run:
     """Send with the progress bar, the --verbose trace and the journal listening; then record the rows' results."""
     total = sum(len(e.records) for e in prepared.exchanges)
-    with render.progress(total, err, enabled=not output.quiet) as advance:
+    # A dry run sends nothing: no "sending" bar.
+    with render.progress(total, err, enabled=not output.quiet and not options.dry_run) as advance:
         screen = Screen(advance, err, output.verbose)
         watch = Tee(screen, recorder) if recorder is not None else screen
         run = execute(options, prepared, connection, watch, interruptible=True, rebuild=rebuild)

@@ -16,7 +16,7 @@ from typing import Any
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.columns import Resolver
-from ari_cli.inputs.model import ListedPart, Prepared, SourceRow
+from ari_cli.inputs.model import ListedPart, Prepared, ReadMeter, SourceRow
 from ari_cli.inputs.shapes import Flattener, Located, LocatedList, kind
 from ari_cli.inputs.textio import Source, decode_all
 from ari_cli.wire.operations import Operation
@@ -225,15 +225,27 @@ def to_rows(name: str, items: Iterable[tuple[int, dict[str, Any]]], resolver: Re
 
 
 def prepare_json(
-    source: Source, operation: Operation, encoding: str | None, format_: str, mapping: Mapping[str, str] | None = None
+    source: Source,
+    operation: Operation,
+    encoding: str | None,
+    format_: str,
+    mapping: Mapping[str, str] | None = None,
+    meter: ReadMeter | None = None,
 ) -> Prepared:
     """Read a JSON or JSON Lines file whole: flat rows, API request bodies, or policies."""
-    text = decode_all(source.name, source.read(), encoding)
+    if meter is not None:
+        meter.start(source.name, source.size())
+    data = source.read()
+    if meter is not None:
+        meter.done = len(data)
+    text = decode_all(source.name, data, encoding)
     flattener = Flattener(source.name, operation)
     if format_ == "jsonl":
         items = flattener.from_lines(load_jsonl(source.name, text))
     else:
         items = flattener.from_document(load_json(source.name, text))
+    if meter is not None:
+        meter.rows = len(items)
     return _prepared(source.name, items, operation, mapping)
 
 
