@@ -217,7 +217,11 @@ def _files(files: PathArg | Iterable[PathArg] | None) -> tuple[Path, ...]:
         raise UsageProblem("files: give paths as text or Path objects, not bytes")
     if isinstance(files, str | os.PathLike):
         return (Path(files),)
-    return tuple(Path(f) for f in files)
+    paths = tuple(files)
+    odd = next((f for f in paths if not isinstance(f, str | os.PathLike)), None)
+    if odd is not None:
+        raise UsageProblem(f"files: {type(odd).__name__} {odd!r:.60} is not a path", "give rows as rows=[...]")
+    return tuple(map(Path, paths))
 
 
 def _objects(rows: Iterable[Mapping[str, Any]]) -> tuple[Any, ...]:

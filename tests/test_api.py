@@ -218,6 +218,7 @@ def test_the_key_is_never_shown(sb: Sandbox) -> None:
         (dict(rows=[]), ari_cli.InputError, "<rows> has no rows"),
         (dict(rows={"propertyid": "H"}), ari_cli.UsageProblem, "give a list of rows"),
         (dict(), ari_cli.UsageProblem, "nothing to push"),
+        (dict(files=[{"propertyid": "H"}]), ari_cli.UsageProblem, "files: dict {'propertyid': 'H'} is not a path"),
         (
             dict(rows=ROWS, operation="thresholds"),
             ari_cli.UsageProblem,
