@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -12,6 +12,7 @@ from ari_cli.changes import Acknowledged, keep_changed
 from ari_cli.config.settings import Connection
 from ari_cli.exits import InputError
 from ari_cli.inputs import ListedPart, ReadOptions, ReadResult, SourceRow, read_rows
+from ari_cli.inputs.reader import read_objects
 from ari_cli.plan import Plan, PlanOptions, plan
 from ari_cli.records.check import check_rows
 from ari_cli.records.named import load_policies
@@ -76,11 +77,19 @@ def empty_sources(sources: Sequence[str], allowed: bool) -> list[str]:
 
 
 def plan_input(
-    options: PushOptions, stdin: BinaryIO | None = None, rows: Sequence[SourceRow] | None = None
+    options: PushOptions,
+    stdin: BinaryIO | None = None,
+    rows: Sequence[SourceRow] | None = None,
+    objects: Iterable[Any] | None = None,
 ) -> Prepared:
-    """Read (or take the given `rows`), validate and plan; nothing is batched (what a diff compares)."""
+    """Read (or take the given `rows`), validate and plan; nothing is batched (what a diff compares).
+
+    `objects` are rows given from Python, read after the files as a JSON list of objects is.
+    """
     if rows is None:
         read = read_rows(options.files, options.operation, options.read, stdin=stdin)
+        if objects is not None:
+            read = read_objects(objects, options.operation, options.read, read)
     else:
         read = ReadResult([ListedPart(rows[0].source, rows)] if rows else [])
     single = options.data_form is DataForm.OBJECT
@@ -107,12 +116,13 @@ def prepare(
     stdin: BinaryIO | None = None,
     rows: Sequence[SourceRow] | None = None,
     known: Known | None = None,
+    objects: Iterable[Any] | None = None,
 ) -> Prepared:
-    """Read (or take the given `rows`), validate, plan and batch; no network.
+    """Read (or take the given `rows` or Python `objects`), validate, plan and batch; no network.
 
     `known` (with --changed-only) gives what the service last acknowledged, so that only changes are sent.
     """
-    planned_input = plan_input(options, stdin, rows)
+    planned_input = plan_input(options, stdin, rows, objects)
     planned = planned_input.plan
     if options.changed_only and known is not None:
         acknowledged = known({record.propertyid for record in planned.records})

@@ -63,6 +63,8 @@ class ConnectionFlags:
     path_segment: str | None = None
     profile: str | None = None
     config: Path | None = None
+    api_key: str | None = field(default=None, repr=False)
+    """The key itself, as Python callers give it (`ari_cli.push(api_key=...)`); the command line has no such flag."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,7 +335,9 @@ def resolve_settings(
             (DEFAULT_SEGMENT if key == "path_segment" else None, "default"),
         )
     key_file: Path | None = None
-    if flags.api_key_file is not None:
+    if flags.api_key is not None:
+        values["api_key"] = _checked(Sourced(flags.api_key, "argument api_key"))
+    elif flags.api_key_file is not None:
         key_file = flags.api_key_file.expanduser()
         try:
             values["api_key"] = Sourced(read_key_file(key_file), "flag --api-key-file")
