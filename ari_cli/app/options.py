@@ -13,6 +13,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ari_cli.config.tuning import TUNING_DEFAULTS
 from ari_cli.wire.operations import Operation
 
 
@@ -51,8 +52,8 @@ class ViewFormat(StrEnum):
 
 
 # The options a profile may set too: given on the command line they win, left at their default
-# they must not hide the profile's value (config.file.TUNING_DEFAULTS holds the same names).
-TUNING_NAMES = ("batch_size", "data_form", "concurrency", "rate", "timeout", "retries")
+# they must not hide the profile's value.
+TUNING_NAMES = tuple(TUNING_DEFAULTS)
 
 
 # The longest calendar shown at once.

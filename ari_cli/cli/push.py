@@ -26,7 +26,7 @@ from ari_cli.app.options import (
     Show,
 )
 from ari_cli.cli.completion import complete_profile
-from ari_cli.config.file import TUNING_RANGES
+from ari_cli.config.tuning import TUNING_RANGES
 from ari_cli.wire.operations import Operation, segment_problem
 
 _RANGE = TUNING_RANGES
