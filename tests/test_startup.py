@@ -17,7 +17,7 @@ import pytest
 # Never needed to print help, the version or completions.
 HEAVY = ("httpx", "stamina", "sqlite3", "openpyxl", "rich.progress", "ari_cli.sandbox", "ari_cli.wire.models",
          "ari_cli.pipeline", "ari_cli.send.http", "ari_cli.journal", "ari_cli.inputs", "ari_cli.config.settings",
-         "ari_cli.config.file")  # fmt: skip
+         "ari_cli.config.file", "ari_cli.app.options")  # fmt: skip
 COMPLETE = {"_ARI_CLI_COMPLETE": "complete_bash", "COMP_WORDS": "ari-cli thr", "COMP_CWORD": "1"}
 
 RUN = """

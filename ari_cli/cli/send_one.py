@@ -5,22 +5,12 @@ validation, output and exit codes are those of push. Values stay text, as a CSV 
 """
 
 import datetime as dt
-from dataclasses import dataclass
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, NamedTuple
 
 import typer
 
 from ari_cli import app as application
-from ari_cli.app.options import (
-    ConnectionOptions,
-    Form,
-    InputOptions,
-    OutputFormat,
-    OutputOptions,
-    PlanOptions,
-    PushRequest,
-    SendTuning,
-)
+from ari_cli.app.choices import Form, OutputFormat
 from ari_cli.cli.push import (
     ApiKeyFile,
     BaseUrl,
@@ -45,6 +35,10 @@ from ari_cli.cli.push import (
 from ari_cli.exits import UsageProblem
 from ari_cli.wire.operations import Operation
 
+if TYPE_CHECKING:
+    # Built when a command runs (the function imports them): declaring the commands does not need them.
+    from ari_cli.app.options import ConnectionOptions, OutputOptions, SendTuning
+
 _ROW = "Setting"
 _DEPOSIT = "Deposit"
 
@@ -57,17 +51,16 @@ Date = Annotated[str | None, typer.Option("--date", metavar="DATE", help="One da
 Days = Annotated[str | None, typer.Option("--days", metavar="DAYS", help="Only these weekdays: Mon-Fri, Sat,Sun, or a mask like 1111100.", show_default=False, rich_help_panel=_ROW)]  # fmt: skip
 
 
-@dataclass(frozen=True)
-class Shared:
+class Shared(NamedTuple):
     """The push options every send command takes, gathered before the setting's own flags become rows."""
 
     dry_run: bool
-    output: OutputOptions
+    output: "OutputOptions"
     date_format: str | None
     today: dt.date | None
     data_form: Form
-    sending: SendTuning
-    connection: ConnectionOptions
+    sending: "SendTuning"
+    connection: "ConnectionOptions"
 
 
 LEVEL_KEYS = {
@@ -92,6 +85,8 @@ def _dates(start: str | None, end: str | None, date: str | None, days: str | Non
 
 
 def _send(ctx: typer.Context, operation: Operation, rows: list[dict[str, str]], shared: Shared) -> None:
+    from ari_cli.app.options import InputOptions, PlanOptions, PushRequest
+
     application.run_push(
         PushRequest(
             operation=operation,
@@ -136,6 +131,8 @@ def threshold_send(
     api_key_file: ApiKeyFile = None,
     path_segment: PathSegment = None,
 ) -> None:  # fmt: skip
+    from ari_cli.app.options import ConnectionOptions, OutputOptions, SendTuning
+
     shared = Shared(
         dry_run, OutputOptions(output, report, curl=curl, quiet=quiet, verbose=verbose), date_format, today, data_form,
         SendTuning(timeout=timeout, retries=retries),
@@ -174,6 +171,8 @@ def maxadv_send(
     api_key_file: ApiKeyFile = None,
     path_segment: PathSegment = None,
 ) -> None:  # fmt: skip
+    from ari_cli.app.options import ConnectionOptions, OutputOptions, SendTuning
+
     shared = Shared(
         dry_run, OutputOptions(output, report, curl=curl, quiet=quiet, verbose=verbose), date_format, today, data_form,
         SendTuning(timeout=timeout, retries=retries),
@@ -235,6 +234,8 @@ def policy_send(
     api_key_file: ApiKeyFile = None,
     path_segment: PathSegment = None,
 ) -> None:  # fmt: skip
+    from ari_cli.app.options import ConnectionOptions, OutputOptions, SendTuning
+
     shared = Shared(
         dry_run, OutputOptions(output, report, curl=curl, quiet=quiet, verbose=verbose), date_format, today, data_form,
         SendTuning(timeout=timeout, retries=retries),
