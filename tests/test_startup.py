@@ -100,6 +100,16 @@ def test_a_light_request_loads_no_use_case(case: str, tmp_path: Path) -> None:
     assert loaded & APP_MODULES == set()
 
 
+@pytest.mark.parametrize("case", ["version", "help", "completion"])
+def test_what_ends_while_parsing_loads_no_error_boundary(case: str, tmp_path: Path) -> None:
+    # The root's --help and --version, and a completion, end before any command runs: the boundary and what it
+    # shows errors with load when one does (a command's own --help runs the root, so it loads them).
+    args, env = CASES[case]
+    loaded = _modules("from ari_cli.cli import main; main()", args, env, tmp_path)
+    assert "ari_cli.cli" in loaded
+    assert sorted(loaded & {"ari_cli.cli.boundary", "ari_cli.render.printable", "ari_cli.config.secrets"}) == []
+
+
 SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "threshold.csv"
 
 

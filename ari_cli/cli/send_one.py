@@ -32,7 +32,6 @@ from ari_cli.cli.push import (
     Verbose,
     given,
 )
-from ari_cli.exits import UsageProblem
 from ari_cli.wire.operations import Operation
 
 if TYPE_CHECKING:
@@ -73,6 +72,8 @@ LEVEL_EXAMPLE = "--level policyid=1,days=7,amount=50,applied=3"
 
 
 def _dates(start: str | None, end: str | None, date: str | None, days: str | None) -> dict[str, str]:
+    from ari_cli.exits import UsageProblem
+
     if date is not None:
         if start is not None or end is not None:
             raise UsageProblem("give --date for one day, or --start and --end, not both")
@@ -184,6 +185,8 @@ def maxadv_send(
 
 def _level(text: str, position: int) -> dict[str, str]:
     """`policyid=1,days=7,amount=50,applied=3` as level columns; level by position, penaltytype 3."""
+    from ari_cli.exits import UsageProblem
+
     fields = {"level": str(position), "penaltytype": "3"}
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, equals, value = part.partition("=")
