@@ -107,7 +107,7 @@ class LevelChecker:
         start_at, end_at = _date_pickers(at)
         one_date = start_at is end_at  # a `date` column: the row's start is its end
         # The table's columns, appended to directly: a method call per row would cost a tenth of the run.
-        lines, kind_rows = table.lines, table.kind_rows
+        lines, key_rows = table.lines, table.key_rows
         add_line, add_kind, add_start, add_end = (
             lines.append,
             table.kinds.append,
@@ -120,7 +120,7 @@ class LevelChecker:
             start = days[start_at(values)]
             end = start if one_date else days[end_at(values)]
             if kind >= 0 and 0 < start <= end:
-                kind_rows[kind].append(len(lines))
+                key_rows[kind].append(len(lines))
                 add_line(line)
                 add_kind(kind)
                 add_start(start)
