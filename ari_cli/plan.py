@@ -163,15 +163,17 @@ class _Planner:
         s, today, runs = self.settings, self.options.today.toordinal(), self._runs
         starts, ends, kinds, plain = s.starts, s.ends, s.kinds, self.plain
         every_day = all(plain[kind] for kind in key_kinds)
-        firsts = list(map(starts.__getitem__, settings)) if every_day else []
+        firsts = _gathered(starts, settings) if every_day else []
         if every_day and min(firsts) >= today:
             # Every setting is a segment as it is (a nightly export's rows, already in date order): ordered
             # in steps over whole lists. A stable sort keeps equal starts in input order.
             in_order = all(map(le, firsts, islice(firsts, 1, None)))
-            ordered = settings if in_order else sorted(settings, key=starts.__getitem__)
-            if not in_order:
-                firsts = list(map(starts.__getitem__, ordered))
-            lasts, first = list(map(ends.__getitem__, ordered)), settings[0]
+            if in_order:
+                ordered, lasts = settings, _gathered(ends, settings)
+            else:
+                ordered = sorted(settings, key=starts.__getitem__)
+                firsts, lasts = list(map(starts.__getitem__, ordered)), list(map(ends.__getitem__, ordered))
+            first = settings[0]
         else:
             segments: list[Segment] = []
             first = -1
@@ -391,3 +393,11 @@ def _merged(pieces: list[tuple[int, int, Value, list[int]]]) -> list[tuple[int, 
         else:
             merged.append((start, end, value, list(carried)))
     return merged
+
+
+def _gathered(column: Sequence[int], settings: list[int]) -> list[int]:
+    """The column's values of `settings`, which are in input order: a slice when they are consecutive
+    rows (a sorted export's keys are)."""
+    if settings[-1] - settings[0] == len(settings) - 1:
+        return list(column[settings[0] : settings[-1] + 1])
+    return list(map(column.__getitem__, settings))

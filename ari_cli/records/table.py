@@ -13,7 +13,7 @@ import datetime as dt
 from array import array
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import overload
+from typing import NamedTuple, overload
 
 from ari_cli.records.rules import RowView, shown_dates
 
@@ -21,9 +21,11 @@ Value = Hashable
 NO_KIND = -1  # the row broke a rule
 
 
-@dataclass(frozen=True, slots=True)
-class Kind:
-    """What rows may share: a key (property, room[, rate]), a value, a weekday filter, and how each was written."""
+class Kind(NamedTuple):
+    """What rows may share: a key (property, room[, rate]), a value, a weekday filter, and how each was written.
+
+    A tuple: made and hashed in C (a big run has tens of thousands).
+    """
 
     key: tuple[str, ...]
     value: Value
