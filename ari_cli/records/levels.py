@@ -121,13 +121,7 @@ class LevelChecker:
         start_at, end_at = _date_pickers(at)
         one_date = start_at is end_at  # a `date` column: the row's start is its end
         # The table's columns, appended to directly: a method call per row would cost a tenth of the run.
-        lines, key_rows = table.lines, table.key_rows
-        add_line, add_kind, add_start, add_end = (
-            lines.append,
-            table.kinds.append,
-            table.starts.append,
-            table.ends.append,
-        )
+        lines, row_kinds, starts, ends, key_rows = table.lines, table.kinds, table.starts, table.ends, table.key_rows
         table.start_source(source)
         for line, values in part.rows():
             kind = kinds[cells(values)]
@@ -135,10 +129,10 @@ class LevelChecker:
             end = start if one_date else days[end_at(values)]
             if kind >= 0 and 0 < start <= end:
                 key_rows[kind].append(len(lines))
-                add_line(line)
-                add_kind(kind)
-                add_start(start)
-                add_end(end)
+                lines.append(line)
+                row_kinds.append(kind)
+                starts.append(start)
+                ends.append(end)
             else:
                 self._invalid(source, line, part.fields(values))
 
