@@ -1,4 +1,4 @@
-"""Reading the journal: runs, one run's detail, who set a date, what the service last accepted.
+"""Reading the journal: runs, one run's detail, who set a date, what the service last acknowledged.
 
 No rendering here; commands and `retry` read through these functions only.
 """
@@ -12,11 +12,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ari_cli.changes import Key as Key
+from ari_cli.changes import Span as Span
+from ari_cli.changes import paint
 from ari_cli.exits import UsageProblem
 from ari_cli.journal.store import FAILED, OK, PLANNED, SENDING, SPLIT
-
-ONE_DAY = dt.timedelta(days=1)
-Key = tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,34 +265,44 @@ def find_date(
     return hits
 
 
-def accepted(
+def acknowledged(
     db: sqlite3.Connection, operation: str, base_url: str, source_id: str, properties: Iterable[str] | None = None
-) -> dict[Key, dict[dt.date, str]]:
-    """Per key and date, the value of the last acknowledged request that set it (same service and source)."""
+) -> dict[Key, list[Span]]:
+    """Per key, what the service holds as far as this journal knows (same service and source): sorted, apart,
+    maximal spans, the last acknowledgement winning. Records are read in the order they were acknowledged and laid
+    over each other; no date becomes an object of its own."""
     args: list[Any] = [OK, operation, base_url, source_id]
     where = ""
+    wanted: set[str] | None = None
     if properties is not None:
-        wanted = sorted(set(properties))
+        wanted = set(properties)
         if not wanted:
             return {}
-        where = f" AND r.propertyid IN ({', '.join('?' * len(wanted))})"
-        args.extend(wanted)
+        # Past SQLite's limit of bound variables, every property is read and the others left out here.
+        if len(wanted) <= 500:
+            where = f" AND r.propertyid IN ({', '.join('?' * len(wanted))})"
+            args.extend(sorted(wanted))
     sql = (
-        "SELECT r.propertyid, r.roomid, r.rateid, r.start, r.end, r.value FROM records r"
+        "SELECT r.propertyid, r.roomid, r.rateid, r.start, r.end, r.value, r.run FROM records r"
         " JOIN carried c ON c.run = r.run AND c.record = r.idx"
         " JOIN requests q ON q.run = c.run AND q.id = c.request"
         " JOIN runs u ON u.id = r.run"
-        " WHERE q.state = ? AND u.operation = ? AND u.base_url = ? AND u.source_id = ?" + where + " ORDER BY q.ack"
-    )
-    values: dict[Key, dict[dt.date, str]] = {}
-    for propertyid, roomid, rateid, start, end, value in db.execute(sql, args):
+        " WHERE q.state = ? AND u.operation = ? AND u.base_url = ? AND u.source_id = ?" + where
+        + " ORDER BY q.ack, r.idx"
+    )  # fmt: skip
+    spans: dict[Key, list[Span]] = {}
+    # A journal's records share a few hundred dates and a few values: each is made and kept once.
+    days: dict[str, dt.date] = {}
+    values: dict[str, str] = {}
+    for propertyid, roomid, rateid, start, end, value, run in db.execute(sql, args):
+        if wanted is not None and propertyid not in wanted:
+            continue
+        first = days.get(start) or days.setdefault(start, dt.date.fromisoformat(start))
+        last = days.get(end) or days.setdefault(end, dt.date.fromisoformat(end))
+        value = values.setdefault(value, value)
         key = (propertyid, roomid, rateid) if rateid else (propertyid, roomid)
-        dates = values.setdefault(key, {})
-        day, last = dt.date.fromisoformat(start), dt.date.fromisoformat(end)
-        while day <= last:
-            dates[day] = value
-            day += ONE_DAY
-    return values
+        paint(spans.setdefault(key, []), Span(first, last, value, run))
+    return spans
 
 
 def parse_age(text: str) -> dt.timedelta:

@@ -23,6 +23,7 @@ from typing import Any
 
 import platformdirs
 
+from ari_cli.config.file import APP_NAME
 from ari_cli.config.secrets import masked_body, scrub
 from ari_cli.exits import ConfigError
 
@@ -94,7 +95,7 @@ def default_home(env: Mapping[str, str]) -> Path:
     home = env.get(HOME_VARIABLE, "").strip()
     if home:
         return Path(home).expanduser()
-    return Path(platformdirs.user_data_dir("ari-cli", appauthor=False))
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
 def journal_path(env: Mapping[str, str]) -> Path:

@@ -107,18 +107,25 @@ def lines_text(lines: Sequence[tuple[str, int]]) -> str:
     return " ".join(parts)
 
 
-def policy_words(value: str) -> str:
-    """A stored policy (the service's JSON) in words; the JSON itself if it cannot be read."""
+def policy_parts(value: str) -> tuple[str, ...]:
+    """A stored policy (the service's JSON) in words: its cancellation, then its deposit; the JSON itself if it
+    cannot be read."""
     try:
-        from ari_cli.records.words import describe_policy
+        from ari_cli.records.words import cancellation_words, deposit_words
         from ari_cli.wire.models import CancellationRule, Deposit
 
         document = json.loads(value)
         details = document["policydetails"]
         rules = [CancellationRule.model_validate(r) for r in details.get("cancellation") or []]
-        return describe_policy(document["refundable"], rules, Deposit.model_validate(details["deposit"]))
+        deposit = Deposit.model_validate(details["deposit"])
+        return cancellation_words(document["refundable"], rules), deposit_words(deposit)
     except (ValueError, KeyError, TypeError):
-        return value
+        return (value,)
+
+
+def policy_words(value: str) -> str:
+    """A stored policy (the service's JSON) in words; the JSON itself if it cannot be read."""
+    return " ".join(policy_parts(value))
 
 
 def value_text(operation: str, value: str) -> str:
