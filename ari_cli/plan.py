@@ -14,8 +14,8 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import islice, pairwise
-from operator import gt, lt
+from itertools import islice
+from operator import gt, le, lt
 from typing import NamedTuple
 
 from ari_cli.records.dates import weekday_runs
@@ -97,12 +97,18 @@ def _shown(value: Value) -> str:
 
 
 class _KeySegments(NamedTuple):
-    """A key's segments in date order, and what is known of them."""
+    """A key's segments in date order, in columns: segment i is setting `settings[i]` from day
+    `firsts[i]` to day `lasts[i]`; and what is known of them."""
 
     first: int  # the key's first setting that sends anything: keys are planned in that order
-    segments: list[Segment]
+    firsts: list[int]
+    settings: list[int]
+    lasts: list[int]
     apart: bool  # no two segments share a date
     in_order: bool  # the settings came in date order: each piece's rows are in input order too
+
+    def segments(self) -> list[Segment]:
+        return list(zip(self.firsts, self.settings, self.lasts, strict=True))
 
 
 class _Days(dict[int, dt.date]):
@@ -135,7 +141,7 @@ class _Planner:
             segments = self._segments(kinds, settings)
             if not segments.apart:  # rows repeated exactly share their dates, so they are never apart
                 repeats.extend(self._repeats(settings))
-            if segments.segments:
+            if segments.settings:
                 keyed.append((segments.first, self._plan_key(key, segments)))
         # Keys in the order of their first setting that sends anything: requests follow that order.
         for _, records in sorted(keyed, key=lambda pair: pair[0]):
@@ -156,31 +162,42 @@ class _Planner:
         """
         s, today, runs = self.settings, self.options.today.toordinal(), self._runs
         starts, ends, kinds, plain = s.starts, s.ends, s.kinds, self.plain
-        segments: list[Segment]
-        if all(plain[kind] for kind in key_kinds) and min(map(starts.__getitem__, settings)) >= today:
-            # Every setting is a segment as it is (a nightly export's rows): ordered and compared in
-            # steps over whole lists. A stable sort keeps equal starts in input order; in start order,
-            # segments share no date when each starts after the one before ends.
-            ordered = sorted(settings, key=starts.__getitem__)
-            firsts, lasts = list(map(starts.__getitem__, ordered)), list(map(ends.__getitem__, ordered))
-            segments = list(zip(firsts, ordered, lasts, strict=True))
-            apart = all(map(gt, islice(firsts, 1, None), lasts))
-            return _KeySegments(settings[0], segments, apart, in_order=ordered == settings)
-        segments = []
-        first = -1
-        for setting in settings:
-            start, end = starts[setting], ends[setting]
-            if start < today or not plain[kinds[setting]]:
-                found = runs(setting, start, end, s.kind_list[kinds[setting]].days)
-                segments.extend((a, setting, b) for a, b in found)
-                if not found:
-                    continue
+        every_day = all(plain[kind] for kind in key_kinds)
+        firsts = _gathered(starts, settings) if every_day else []
+        if every_day and min(firsts) >= today:
+            # Every setting is a segment as it is (a nightly export's rows, already in date order): ordered
+            # in steps over whole lists. A stable sort keeps equal starts in input order.
+            in_order = all(map(le, firsts, islice(firsts, 1, None)))
+            if in_order:
+                ordered, lasts = settings, _gathered(ends, settings)
             else:
-                segments.append((start, setting, end))
-            if first < 0:
-                first = setting
-        segments.sort()
-        return _KeySegments(first, segments, all(b[0] > a[2] for a, b in pairwise(segments)), in_order=False)
+                ordered = sorted(settings, key=starts.__getitem__)
+                firsts, lasts = list(map(starts.__getitem__, ordered)), list(map(ends.__getitem__, ordered))
+            first = settings[0]
+        else:
+            segments: list[Segment] = []
+            first = -1
+            for setting in settings:
+                start, end = starts[setting], ends[setting]
+                if start < today or not plain[kinds[setting]]:
+                    found = runs(setting, start, end, s.kind_list[kinds[setting]].days)
+                    segments.extend((a, setting, b) for a, b in found)
+                    if not found:
+                        continue
+                else:
+                    segments.append((start, setting, end))
+                if first < 0:
+                    first = setting
+            segments.sort()
+            firsts, ordered, lasts = (
+                [seg[0] for seg in segments],
+                [seg[1] for seg in segments],
+                [seg[2] for seg in segments],
+            )
+            in_order = False
+        # In start order, segments share no date when each starts after the one before ends.
+        apart = all(map(gt, islice(firsts, 1, None), lasts))
+        return _KeySegments(first, firsts, ordered, lasts, apart, in_order)
 
     def _repeats(self, settings: list[int]) -> list[str]:
         """A note for each setting that repeats an earlier one exactly (same dates and kind): sent once."""
@@ -223,13 +240,12 @@ class _Planner:
 
     def _plan_key(self, key: tuple[str, ...], planned: _KeySegments) -> list[Record]:
         """A key's records from its segments in date order."""
-        segments = planned.segments
         if not planned.apart:
-            pieces = self._overlapping(segments)
+            pieces = self._overlapping(planned.segments())
             if self.options.merge:
                 pieces = _merged(pieces)
         else:
-            pieces = self._side_by_side(segments)
+            pieces = self._side_by_side(planned)
         days, rows_of, records = self.days, self.settings.rows, []
         for start, end, value, carried in pieces:
             if self.settings.refs is not None:
@@ -241,7 +257,7 @@ class _Planner:
             records.append(Record(key, days[start], days[end], value, row_refs(rows)))
         return records
 
-    def _side_by_side(self, segments: list[Segment]) -> list[tuple[int, int, Value, list[int]]]:
+    def _side_by_side(self, planned: _KeySegments) -> list[tuple[int, int, Value, list[int]]]:
         """Pieces of a key none of whose segments share a date (a sorted export's rows): each segment is
         a piece, merged with the one before when they touch with one value."""
         kinds, values, merge = self.settings.kinds, self.values, self.options.merge
@@ -249,7 +265,7 @@ class _Planner:
         first = end = -1
         value: Value = None
         carried: list[int] = []
-        for start, setting, last in segments:
+        for start, setting, last in zip(planned.firsts, planned.settings, planned.lasts, strict=True):
             now = values[kinds[setting]]
             if merge and start == end + 1 and now == value:
                 carried.append(setting)
@@ -377,3 +393,11 @@ def _merged(pieces: list[tuple[int, int, Value, list[int]]]) -> list[tuple[int, 
         else:
             merged.append((start, end, value, list(carried)))
     return merged
+
+
+def _gathered(column: Sequence[int], settings: list[int]) -> list[int]:
+    """The column's values of `settings`, which are in input order: a slice when they are consecutive
+    rows (a sorted export's keys are)."""
+    if settings[-1] - settings[0] == len(settings) - 1:
+        return list(column[settings[0] : settings[-1] + 1])
+    return list(map(column.__getitem__, settings))

@@ -194,6 +194,7 @@ class CsvPart(Part):
         name, layout, width = self.file.name, self.layout, self.layout.width
         skipped: list[int] = []  # rows where only columns this command does not read hold something
         pick = itemgetter(*layout.indices)  # the cells of the columns this command reads
+        first = layout.indices[0]  # a row whose first such cell holds something is neither blank nor skipped
         with self.file.open() as raw, io.TextIOWrapper(raw, encoding=layout.encoding, newline="") as text:
             heard = None if self.meter is None else self._meter(self.meter, raw)
             reader = csv.reader(bounded_lines(name, text, heard=heard), **_reader_options(layout.delimiter))
@@ -213,11 +214,13 @@ class CsvPart(Part):
                             cells += [""] * (width - len(cells))
                         elif any(map(str.strip, cells[width:])):
                             raise _too_wide(name, line, len(cells), layout)
-                    if not cells[0].strip() and not "".join(cells).strip():
-                        continue  # `,,,,` or only spaces: an empty spreadsheet row
-                    if not "".join(pick(cells)).strip():
-                        skipped.append(line)
-                        continue
+                    # One look at one cell for nearly every row; the whole row only when that cell is empty.
+                    if not cells[first].strip():
+                        if not "".join(cells).strip():
+                            continue  # `,,,,` or only spaces: an empty spreadsheet row
+                        if not "".join(pick(cells)).strip():
+                            skipped.append(line)
+                            continue
                     yield line, cells
             except csv.Error as problem:
                 raise csv_problem(name, read + 1, reader.line_num, problem) from None

@@ -65,18 +65,6 @@ def skipped_rows(source: str, lines: Sequence[int]) -> str:
     return f"{source} {what} {shown}: skipped, as the columns this command reads are empty there"
 
 
-class ReadPart(Part):
-    """A part whose rows are already read as (line, values), the values in the order of `columns`: a
-    sheet's rows, kept as tuples (a dict per row would double a big sheet's memory)."""
-
-    def __init__(self, source: str, columns: Sequence[str], rows: Sequence[tuple[int, Sequence[Any]]]) -> None:
-        super().__init__(source, {name: i for i, name in enumerate(columns)})
-        self.read = rows
-
-    def rows(self) -> Iterator[tuple[int, Sequence[Any]]]:
-        return iter(self.read)
-
-
 class ListedPart(Part):
     """A part whose rows are already read (JSON, workbooks, a command's flags)."""
 

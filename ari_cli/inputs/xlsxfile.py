@@ -10,17 +10,18 @@ from __future__ import annotations
 import datetime as dt
 import io
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from operator import call
 from typing import TYPE_CHECKING, Any
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.columns import Resolver, header_follow_up, resolve_header
-from ari_cli.inputs.model import ListedPart, Prepared, ReadMeter, ReadOptions, ReadPart, skipped_rows
+from ari_cli.inputs.model import ListedPart, Part, Prepared, ReadMeter, ReadOptions, skipped_rows
 from ari_cli.inputs.textio import Source
 from ari_cli.wire.operations import Operation
 
 if TYPE_CHECKING:
-    from python_calamine import CalamineSheet, CalamineWorkbook
+    from python_calamine import CalamineWorkbook
 
 _RESAVE_HINT = "open it in the spreadsheet program and save it again (Excel Workbook .xlsx), or save the sheet as CSV"
 
@@ -32,6 +33,8 @@ def sheet_source(name: str, sheet: str) -> str:
 
 def cell_value(value: Any) -> Any:
     """A cell as the records expect it: dates as dates, 3.0 as 3, TRUE as `true`, empty as ``."""
+    if type(value) is str:  # most cells: ids, and every empty cell
+        return value.strip()
     if value is None:
         return ""
     if isinstance(value, bool):  # before int: a bool is an int, and str(True) is "True"
@@ -47,14 +50,12 @@ def cell_value(value: Any) -> Any:
     return str(value)  # times and durations: shown as text, refused by the checks that follow
 
 
-def _field_value(name: str, value: Any) -> Any:
-    # A number in a date column stays a number, refused by the date rule: read as an Excel serial,
-    # a typed 5 would become 1900-01-05.
-    if name == "days" and isinstance(value, int) and value > 0 and set(str(value)) <= {"0", "1"}:
-        # A weekday mask typed into a number cell loses its leading zeros: 0000011 becomes 11.
-        text = str(value)
-        if len(text) <= 7:
-            return text.zfill(7)
+def _days_value(cell: Any) -> Any:
+    """A `days` cell: a weekday mask typed into a number cell loses its leading zeros (0000011 becomes
+    11), which are put back."""
+    value = cell_value(cell)
+    if isinstance(value, int) and value > 0 and set(str(value)) <= {"0", "1"} and len(str(value)) <= 7:
+        return str(value).zfill(7)
     return value
 
 
@@ -109,28 +110,28 @@ def _pick_sheet(workbook: CalamineWorkbook, name: str, wanted: str | None) -> st
     raise InputError(f'{name}: no sheet named "{wanted}"; the workbook has {listed}', hint="give --sheet NAME")
 
 
-def _read_rows(sheet: CalamineSheet, meter: ReadMeter | None) -> list[tuple[int, tuple[Any, ...]]]:
-    """The rows that hold anything, with their row numbers (rows are yielded from the sheet's first)."""
-    rows: list[tuple[int, tuple[Any, ...]]] = []
-    for number, values in enumerate(sheet.iter_rows(), start=1):
-        cells = tuple(cell_value(v) for v in values)
-        if any(c != "" for c in cells):
-            rows.append((number, cells))
-        if not number & 1023 and meter is not None:
-            meter.rows = number
-    return rows
+Row = tuple[int, list[Any]]  # a sheet's row number and its cells as the reader gives them
 
 
-def _header(name: str, rows: Sequence[tuple[int, tuple[Any, ...]]], header_row: int | None) -> int | None:
-    """The index in `rows` of the header: the given row, else the first row that holds anything."""
-    if header_row is None:
-        return 0 if rows else None
-    for index, (number, _) in enumerate(rows):
-        if number == header_row:
-            return index
-        if number > header_row:
+def _blank(cells: list[Any]) -> bool:
+    return all(cell_value(cell) == "" for cell in cells)
+
+
+def _header(name: str, rows: Iterator[Row], header_row: int | None) -> Row | None:
+    """The header, taken from `rows` (which go on after it): the given row, else the first row that holds
+    anything; None when no row holds anything."""
+    last = 0  # the last row that holds anything
+    for number, cells in rows:
+        if not _blank(cells):
+            if header_row is None or number == header_row:
+                return number, cells
+            last = number
+        elif number == header_row:
             break
-    last = rows[-1][0] if rows else 0
+    if header_row is None:
+        return None
+    # Only to say where the values are: the rest of the sheet is looked through for its last row with any.
+    last = max((number for number, cells in rows if not _blank(cells)), default=last)
     where = f"the last row with values is {last}" if last else "the sheet is empty"
     raise InputError(
         f"{name} line {header_row}: --header-row {header_row} is an empty row; {where}",
@@ -138,8 +139,43 @@ def _header(name: str, rows: Sequence[tuple[int, tuple[Any, ...]]], header_row: 
     )
 
 
+class SheetPart(Part):
+    """A sheet's rows after its header, each turned into what CSV would hold as it is read: the rows are
+    never all held in Python, and the reader's copy of the sheet is let go once they are spent."""
+
+    def __init__(self, name: str, kept: list[tuple[int, str]], rows: Iterator[Row], meter: ReadMeter | None) -> None:
+        super().__init__(name, {column: i for i, (_, column) in enumerate(kept)})
+        self.kept = kept
+        self._rows = rows
+        self.meter = meter
+
+    def rows(self) -> Iterator[tuple[int, Sequence[Any]]]:
+        """Each row but empty ones, with its number, its cells in the order of `columns`."""
+        rows, self._rows = self._rows, iter(())  # read once
+        meter, width = self.meter, 1 + max(i for i, _ in self.kept)
+        # Cells right of the header's last name have no column; like unnamed columns they are left out.
+        picked = [i for i, _ in self.kept]
+        # A number in a date column stays a number, refused by the date rule: read as an Excel serial,
+        # a typed 5 would become 1900-01-05.
+        convert = [_days_value if column == "days" else cell_value for _, column in self.kept]
+        skipped: list[int] = []  # rows where only columns this command does not read hold something
+        for number, cells in rows:
+            if meter is not None and not number & 1023:
+                meter.rows = number
+            if len(cells) < width:  # the reader gives rows as wide as the sheet; this is in case it did not
+                cells = [*cells, *[""] * (width - len(cells))]
+            values = tuple(map(call, convert, map(cells.__getitem__, picked)))
+            if values.count("") == len(values):
+                if not _blank(cells):
+                    skipped.append(number)  # a comment in Notes, say
+                continue
+            yield number, values
+        if skipped:
+            self.notes.append(skipped_rows(self.source, skipped))
+
+
 def prepare_xlsx(source: Source, operation: Operation, options: ReadOptions) -> Prepared:
-    """Read one sheet of a workbook: its header, then its rows (empty rows skipped)."""
+    """Read one sheet of a workbook: its header now, its rows (empty ones skipped) as they are checked."""
     workbook = _open(source)
     try:
         title = _pick_sheet(workbook, source.name, options.sheet)
@@ -148,7 +184,8 @@ def prepare_xlsx(source: Source, operation: Operation, options: ReadOptions) -> 
         if options.meter is not None:
             options.meter.start(name)
         try:
-            rows = _read_rows(workbook.get_sheet_by_name(title), options.meter)
+            # The reader unpacks the whole sheet into its own memory; its rows come to Python one at a time.
+            rows: Iterator[Row] = enumerate(workbook.get_sheet_by_name(title).iter_rows(), start=1)
         except Exception as problem:  # a damaged sheet part surfaces only while reading it
             raise InputError(f"{name}: cannot read the sheet: {problem}", hint=_RESAVE_HINT) from None
     finally:
@@ -157,12 +194,12 @@ def prepare_xlsx(source: Source, operation: Operation, options: ReadOptions) -> 
     if others and options.sheet is None:
         listed = ", ".join(f'"{other}"' for other in others)
         notes.append(f'{source.name}: read the sheet "{title}"; the workbook also has {listed} (give --sheet NAME)')
-    index = _header(name, rows, options.header_row)
-    if index is None:
+    header = _header(name, rows, options.header_row)
+    if header is None:
         # A part without rows: the sheet is named as empty.
         return Prepared(part=ListedPart(name, []), notes=notes)
-    header_line, header_cells = rows[index]
-    names = [c.isoformat() if isinstance(c, dt.date) else str(c) for c in header_cells]
+    header_line, header_cells = header
+    names = [c.isoformat() if isinstance(c, dt.date) else str(c) for c in map(cell_value, header_cells)]
     resolver = Resolver(operation, f"{name} line {header_line}", "column", dict(options.columns))
     columns = resolve_header(names, resolver)
     warning = resolver.warning()
@@ -171,15 +208,4 @@ def prepare_xlsx(source: Source, operation: Operation, options: ReadOptions) -> 
         problems = [*resolver.problems, *header_follow_up(name, header_line, names, resolver)]
         return Prepared(part=None, warnings=unused, problems=problems)
     kept = [(i, column) for i, column in enumerate(columns) if column is not None]
-    out: list[tuple[int, tuple[Any, ...]]] = []
-    skipped: list[int] = []
-    for number, cells in rows[index + 1 :]:
-        # Cells right of the header's last name have no column; like unnamed columns they are left out.
-        values = tuple(_field_value(column, cells[i]) if i < len(cells) else "" for i, column in kept)
-        if all(value == "" for value in values):
-            skipped.append(number)  # only other columns (a comment in Notes) hold something
-            continue
-        out.append((number, values))
-    if skipped:
-        notes.append(skipped_rows(name, skipped))
-    return Prepared(part=ReadPart(name, [column for _, column in kept], out), warnings=unused, notes=notes)
+    return Prepared(part=SheetPart(name, kept, rows, options.meter), warnings=unused, notes=notes)

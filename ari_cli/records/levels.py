@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from operator import itemgetter
-from typing import Any
+from typing import Any, TypeVar
 
 from ari_cli.inputs import Part
 from ari_cli.records.dates import LayoutTally
@@ -31,6 +31,7 @@ _FIELDS = {
     Operation.THRESHOLD: ("propertyid", "roomid", "threshold", "days"),
     Operation.MAXADV: ("propertyid", "roomid", "rateid", "time", "days"),
 }
+_IDS = {Operation.THRESHOLD: ("propertyid", "roomid"), Operation.MAXADV: ("propertyid", "roomid", "rateid")}
 _RANGE = {Operation.THRESHOLD: ("threshold", 0, THRESHOLD_MAX), Operation.MAXADV: ("time", TIME_MIN, TIME_MAX)}
 
 
@@ -39,6 +40,7 @@ INVALID = -1
 
 
 Picker = Callable[[Sequence[Any]], Any]
+_T = TypeVar("_T")
 
 
 def _picker(at: dict[str, int], names: Sequence[str]) -> Picker:
@@ -67,19 +69,25 @@ def _date_pickers(at: dict[str, int]) -> tuple[Picker, Picker]:
     )
 
 
-class _Judged(dict[Any, int]):
-    """A cell (or a tuple of cells) -> what `judge` makes of it: a kind id or day ordinal, or INVALID.
+def _text(cell: Any) -> bool:
+    return cell is None or type(cell) is str
 
-    Only texts are remembered: JSON's true and 1 are equal keys, not equal values.
+
+class _Judged(dict[Any, _T]):
+    """A cell (or a tuple of cells) -> what `judge` makes of it: a kind id or day ordinal (or INVALID),
+    a field's value (or None).
+
+    Only texts (and None, a field a row lacks) are remembered: JSON's true and 1 are equal keys, not
+    equal values.
     """
 
-    def __init__(self, judge: Callable[[Any], int]) -> None:
+    def __init__(self, judge: Callable[[Any], _T]) -> None:
         super().__init__()
         self.judge = judge
 
-    def __missing__(self, cell: Any) -> int:
+    def __missing__(self, cell: Any) -> _T:
         found = self.judge(cell)
-        if type(cell) is str or (type(cell) is tuple and all(type(c) is str for c in cell)):
+        if _text(cell) or (type(cell) is tuple and all(map(_text, cell))):
             self[cell] = found
         return found
 
@@ -93,6 +101,12 @@ class LevelChecker:
         self.table = table
         self.value_name, self.low, self.high = _RANGE[operation]
         self._days = _Judged(self._ordinal)
+        # A kind is a mix of ids, value and filter that each recur on their own: each distinct text of
+        # each field is judged once (a few thousand ids, a few values), not once per mix.
+        self._ids = _IDS[operation]
+        self._keys: _Judged[tuple[str, ...] | None] = _Judged(self._judge_key)
+        self._values: _Judged[tuple[str, str] | None] = _Judged(self._judge_value)
+        self._filters: _Judged[tuple[frozenset[int] | None, str] | None] = _Judged(self._judge_filter)
         self.tally = LayoutTally()
 
     def add_part(self, part: Part) -> None:
@@ -107,24 +121,18 @@ class LevelChecker:
         start_at, end_at = _date_pickers(at)
         one_date = start_at is end_at  # a `date` column: the row's start is its end
         # The table's columns, appended to directly: a method call per row would cost a tenth of the run.
-        lines, kind_rows = table.lines, table.kind_rows
-        add_line, add_kind, add_start, add_end = (
-            lines.append,
-            table.kinds.append,
-            table.starts.append,
-            table.ends.append,
-        )
+        lines, row_kinds, starts, ends, key_rows = table.lines, table.kinds, table.starts, table.ends, table.key_rows
         table.start_source(source)
         for line, values in part.rows():
             kind = kinds[cells(values)]
             start = days[start_at(values)]
             end = start if one_date else days[end_at(values)]
             if kind >= 0 and 0 < start <= end:
-                kind_rows[kind].append(len(lines))
-                add_line(line)
-                add_kind(kind)
-                add_start(start)
-                add_end(end)
+                key_rows[kind].append(len(lines))
+                lines.append(line)
+                row_kinds.append(kind)
+                starts.append(start)
+                ends.append(end)
             else:
                 self._invalid(source, line, part.fields(values))
 
@@ -135,14 +143,26 @@ class LevelChecker:
 
     def _kind(self, fields: dict[str, Any]) -> int:
         """The kind of a row's ids, value and weekday filter, or INVALID."""
-        errs = RowErrors("")
-        key = self._key(errs, fields)
-        value = level_value(errs, fields, self.value_name, self.low, self.high)
-        days = weekday_filter(errs, fields)
-        if errs.messages or value is None or key is None:
+        key = self._keys[tuple(fields.get(name) for name in self._ids)]
+        value = self._values[fields.get(self.value_name)]
+        days = self._filters[fields.get("days")]
+        if key is None or value is None or days is None:
             return INVALID
-        shown = text(fields.get(self.value_name))
-        return self.table.kind(Kind(key, value, days, text(fields.get("days")), shown))
+        return self.table.kind(Kind(key, value[0], days[0], days[1], value[1]))
+
+    def _judge_key(self, ids: tuple[Any, ...]) -> tuple[str, ...] | None:
+        return self._key(RowErrors(""), dict(zip(self._ids, ids, strict=True)))
+
+    def _judge_value(self, cell: Any) -> tuple[str, str] | None:
+        """The value as the wire writes it, and as the user wrote it."""
+        found = level_value(RowErrors(""), {self.value_name: cell}, self.value_name, self.low, self.high)
+        return None if found is None else (found, text(cell))
+
+    def _judge_filter(self, cell: Any) -> tuple[frozenset[int] | None, str] | None:
+        """The weekdays kept (None: every day), and the filter as the user wrote it."""
+        errs = RowErrors("")
+        days = weekday_filter(errs, {"days": cell})
+        return None if errs.messages else (days, text(cell))
 
     def _key(self, errs: RowErrors, fields: dict[str, Any]) -> tuple[str, ...] | None:
         propertyid = required_text(errs, fields, "propertyid")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from array import array
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from ari_cli.exits import InputError
@@ -310,7 +310,7 @@ class PolicyChecker:
             words = policy.describe()
             for member in members:  # each level row shows the whole policy it belongs to, in words
                 kind = table.kind_list[table.kinds[member.index]]
-                table.kinds[member.index] = table.kind(replace(kind, shown=words))
+                table.kinds[member.index] = table.kind(kind._replace(shown=words))
             days_text = table.kind_list[table.kinds[first.index]].days_text
             kind = Kind((propertyid, roomid, rateid), policy, days, days_text, words)
             self._settings.append((tuple(m.index for m in members), kind, start.toordinal(), end.toordinal()))

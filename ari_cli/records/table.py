@@ -11,10 +11,9 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 from array import array
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
-from typing import overload
+from typing import NamedTuple, overload
 
 from ari_cli.records.rules import RowView, shown_dates
 
@@ -22,9 +21,11 @@ Value = Hashable
 NO_KIND = -1  # the row broke a rule
 
 
-@dataclass(frozen=True, slots=True)
-class Kind:
-    """What rows may share: a key (property, room[, rate]), a value, a weekday filter, and how each was written."""
+class Kind(NamedTuple):
+    """What rows may share: a key (property, room[, rate]), a value, a weekday filter, and how each was written.
+
+    A tuple: made and hashed in C (a big run has tens of thousands).
+    """
 
     key: tuple[str, ...]
     value: Value
@@ -43,27 +44,29 @@ class Settings:
     ends: Sequence[int]
     kind_list: Sequence[Kind]
     refs: Sequence[tuple[int, ...]] | None = None
-    kind_settings: Sequence[Sequence[int]] | None = None  # each kind's settings, in order, when known
+    key_settings: Sequence[Sequence[int]] | None = None
+    """Per kind, the settings of its key in input order (the kinds of a key share one), when known."""
 
     def rows(self, setting: int) -> tuple[int, ...]:
         return (setting,) if self.refs is None else self.refs[setting]
 
     def by_key(self) -> Iterator[tuple[tuple[str, ...], list[int], list[int]]]:
-        """Each key with its kinds and its settings in input order, made one key at a time; keys in the
-        order of their first setting."""
-        by_kind = self.kind_settings
-        if by_kind is None:
-            found: list[list[int]] = [[] for _ in self.kind_list]
+        """Each key with its kinds and its settings in input order; keys in the order of their first
+        setting. A key's kinds may include some that no setting has."""
+        kinds_of: dict[tuple[str, ...], list[int]] = {}
+        for kind, found in enumerate(self.kind_list):
+            kinds_of.setdefault(found.key, []).append(kind)
+        settings_of: Mapping[tuple[str, ...], Sequence[int]]
+        if self.key_settings is not None:
+            settings_of = {key: self.key_settings[kinds[0]] for key, kinds in kinds_of.items()}
+        else:
+            found_of: dict[tuple[str, ...], list[int]] = {key: [] for key in kinds_of}
             for setting, kind in enumerate(self.kinds):
                 if kind >= 0:
-                    found[kind].append(setting)
-            by_kind = found
-        kinds_of: dict[tuple[str, ...], list[int]] = {}
-        for kind in sorted((k for k in range(len(by_kind)) if by_kind[k]), key=lambda k: by_kind[k][0]):
-            kinds_of.setdefault(self.kind_list[kind].key, []).append(kind)
-        for key, kinds in kinds_of.items():
-            # Each kind keeps its settings in order: a key's are merged by one sort.
-            yield key, kinds, sorted(chain.from_iterable(by_kind[kind] for kind in kinds))
+                    found_of[self.kind_list[kind].key].append(setting)
+            settings_of = found_of
+        for key in sorted((key for key in kinds_of if settings_of[key]), key=lambda key: settings_of[key][0]):
+            yield key, kinds_of[key], list(settings_of[key])
 
 
 class RowTable(Sequence[RowView]):
@@ -71,11 +74,15 @@ class RowTable(Sequence[RowView]):
 
     def __init__(self) -> None:
         self.lines = array("l")
-        self.kinds = array("l")
-        self.starts = array("l")
-        self.ends = array("l")
+        # Kind ids and day ordinals are a few thousand int objects, shared by the rows (the checks hand
+        # out the ones they remember): a list of them costs what an array does, and is faster to use.
+        self.kinds: list[int] = []
+        self.starts: list[int] = []
+        self.ends: list[int] = []
         self.kind_list: list[Kind] = []
-        self.kind_rows: list[array[int]] = []  # each kind's rows, in order: the planner takes them key by key
+        # Per kind, the rows of its key in order (the kinds of a key share one): the planner takes keys one at a time.
+        self.key_rows: list[array[int]] = []
+        self._rows_of_key: dict[tuple[str, ...], array[int]] = {}
         self._kind_ids: dict[Kind, int] = {}
         self._firsts: list[int] = []  # the first row of each source run
         self._names: list[str] = []
@@ -104,13 +111,13 @@ class RowTable(Sequence[RowView]):
         if found is None:
             found = self._kind_ids[kind] = len(self.kind_list)
             self.kind_list.append(kind)
-            self.kind_rows.append(array("l"))
+            self.key_rows.append(self._rows_of_key.setdefault(kind.key, array("l")))
         return found
 
     def add(self, line: int, kind: int, start: int, end: int) -> None:
         """A valid row: its kind and its first and last day (ordinals)."""
         if kind >= 0:
-            self.kind_rows[kind].append(len(self.lines))
+            self.key_rows[kind].append(len(self.lines))
         self.lines.append(line)
         self.kinds.append(kind)
         self.starts.append(start)
@@ -129,7 +136,7 @@ class RowTable(Sequence[RowView]):
 
     def settings(self) -> Settings:
         """The table's rows as the settings they ask for (NO_KIND: none)."""
-        return Settings(self.kinds, self.starts, self.ends, self.kind_list, kind_settings=self.kind_rows)
+        return Settings(self.kinds, self.starts, self.ends, self.kind_list, key_settings=self.key_rows)
 
     def source(self, index: int) -> str:
         return self._names[bisect.bisect_right(self._firsts, index) - 1]

@@ -11,8 +11,7 @@ import io
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from itertools import chain, islice
-from operator import lt
+from itertools import chain, pairwise
 from typing import IO, Any
 
 from rich.console import Console
@@ -39,10 +38,15 @@ def problem_text(problem: Problem) -> str:
 
 def _lines(run: Run, exchange: Exchange) -> list[int]:
     """The lines of the rows a request carries, in order."""
-    refs = list(chain.from_iterable(run.records[i].refs for i in exchange.records))
-    if not all(map(lt, refs, islice(refs, 1, None))):  # the records of an unsorted file share or interleave rows
-        refs = sorted(set(refs))
-    return list(map(run.rows.table.lines.__getitem__, refs))
+    lines = run.rows.table.lines
+    refs = [run.records[i].refs for i in exchange.records]
+    # Each record's rows are in order, so the request's are when each record's start after the last
+    # of the one before; the records of an unsorted file share or interleave rows.
+    if all(refs) and all(a[-1] < b[0] for a, b in pairwise(refs)):
+        # A record of consecutive rows keeps them as a range: their lines are a slice.
+        picked = (lines[r.start : r.stop : r.step] if isinstance(r, range) else map(lines.__getitem__, r) for r in refs)
+        return list(chain.from_iterable(picked))
+    return [lines[row] for row in sorted(set(chain.from_iterable(refs)))]
 
 
 def request_dict(run: Run, exchange: Exchange) -> dict[str, Any]:
@@ -180,7 +184,8 @@ def _row_texts(run: Run, indent: int | None) -> Iterator[str]:
 
 
 def _dumps(value: Any, indent: int | None = None) -> str:
-    return json.dumps(value, ensure_ascii=False, indent=indent)
+    # Nothing written here refers to itself: the encoder need not check for cycles.
+    return json.dumps(value, ensure_ascii=False, indent=indent, check_circular=False)
 
 
 def _write_list(stream: IO[str], items: Iterable[str], indent: int | None) -> None:
