@@ -11,7 +11,8 @@ import typer
 from ari_cli.app.options import FindRequest, ViewFormat
 from ari_cli.exits import AriError, UsageProblem
 from ari_cli.journal import queries as read
-from ari_cli.journal.store import compact, journal_path, reading
+from ari_cli.journal.database import compact, journal_path
+from ari_cli.journal.store import reading, writing
 from ari_cli.records.dates import parse_date
 from ari_cli.render import history as show
 from ari_cli.render.printable import echo_err
@@ -172,18 +173,44 @@ def _nothing_hint() -> str:
     return f"the journal is {journal_place()}; `ari-cli history` lists the runs it holds"
 
 
-def prune(older_than: str) -> None:
-    """Delete the runs started before an age, then compact the file so that their bodies are gone."""
+def prune(older_than: str, dry_run: bool, yes: bool) -> None:
+    """Delete the finished runs started before an age, then compact the file so that their bodies are gone.
+
+    At a terminal it asks first (`--yes` does not); `--dry-run` lists the runs and deletes nothing.
+    """
     try:
         age = read.parse_age(older_than)
         before = dt.datetime.now(dt.UTC) - age
     except (OverflowError, ValueError):
         raise UsageProblem(f"--older-than {older_than!r}: give an age like 90d, 12w or 36h") from None
+    if not age:
+        raise UsageProblem(
+            f"--older-than {older_than}: an age of 0 would delete every run, the last one included",
+            "give an age like 90d; --dry-run lists what would go",
+        )
     when = before.astimezone().strftime("%Y-%m-%d %H:%M")
-    with reading(os.environ) as db:
-        deleted = 0 if db is None else read.prune(db, age)
+    with writing(os.environ) as db:
+        found = [] if db is None else read.prunable(db, read.cutoff(age))
+        runs = "run" if len(found) == 1 else "runs"
+        said = f"{len(found)} finished {runs} started before {when} (local time)"
+        if dry_run:
+            if found:
+                show.runs_table(found, read.request_states(db, [r.id for r in found]) if db else {}, show.console())
+            typer.echo(f"would delete {said}; nothing deleted (--dry-run)")
+            return
+        if found and not yes and sys.stdin.isatty() and not typer.confirm(f"delete {said}?", default=False):
+            typer.echo("nothing deleted")
+            raise typer.Exit(1)
+        deleted = 0 if db is None else read.prune(db, [r.id for r in found])
         busy = compact(db) if db is not None and deleted else None
         if busy is not None:
             echo_err(f"warning: the journal was not compacted ({busy}); later runs reuse the space")
+        kept = [] if db is None else read.unfinished_before(db, read.cutoff(age))
     runs = "run" if deleted == 1 else "runs"
     typer.echo(f"deleted {deleted} {runs} started before {when} (local time)")
+    if kept:
+        numbers = ", ".join(str(n) for n in kept[:10]) + (" ..." if len(kept) > 10 else "")
+        echo_err(
+            f"kept {len(kept)} unfinished {'run' if len(kept) == 1 else 'runs'} ({numbers}): killed or still running;"
+            " `ari-cli retry RUN` finishes a killed one"
+        )

@@ -11,9 +11,10 @@ from ari_cli.app.options import InputOptions, PlanOptions, RetryRequest
 from ari_cli.app.push import Tuned, recorded_options, run_start, send_recorded, settings_for, show
 from ari_cli.config.settings import Connection
 from ari_cli.exits import UsageProblem
-from ari_cli.journal.recorder import Recorder
+from ari_cli.journal.database import journal_path
+from ari_cli.journal.recorder import Recorder, open_journal
 from ari_cli.journal.resend import RetryPlan, plan_retry, with_key
-from ari_cli.journal.store import Journal, journal_path, reading
+from ari_cli.journal.store import reading
 from ari_cli.pipeline import Prepared, PushOptions
 from ari_cli.records.table import RowTable
 from ari_cli.render import run as render
@@ -43,30 +44,30 @@ def retry(request: RetryRequest) -> None:
     with reading(os.environ) as db:
         if db is None:
             raise UsageProblem("the journal has no runs yet", f"runs are recorded in {path} (ARI_HOME moves it)")
-        store = Journal(path, db)
         plan = plan_retry(db, number)
-        source = plan.source.run
-        if plan.followed and not quiet:
-            chain = " -> ".join(str(n) for n in (*plan.followed, source.id))
-            err.print(f"run {number} was retried already ({chain}); retrying what run {source.id} left", markup=False)
-        for refused in plan.refused:
-            if not quiet:
-                problem = refused.errors[0]["message"] if refused.errors else refused.state
-                err.print(f"not re-sent: request {refused.id} was refused ({problem}); fix the file and push again",
-                          markup=False)  # fmt: skip
-        if not plan.exchanges:
-            err.print(f"run {source.id}: nothing left to send", markup=False)
-            raise typer.Exit(0)
-        operation = Operation(source.operation)
-        connection = _where(plan, request, settings.api_key()) if not request.dry_run else None
-        key = connection.api_key if connection else "<API_KEY>"
-        options = PushOptions(
-            operation=operation, files=(), today=dt.date.today(), dry_run=request.dry_run,
-            send=tuned.send_options(),
-        )  # fmt: skip
-        prepared = Prepared(RowTable.of_views(plan.views), plan.plan, with_key(plan.exchanges, key), [])
-        journaled = request.output.journal and connection is not None
-        recorder = Recorder(store, lambda m: render.notices([m], err)) if journaled else None
+    source = plan.source.run
+    if plan.followed and not quiet:
+        chain = " -> ".join(str(n) for n in (*plan.followed, source.id))
+        err.print(f"run {number} was retried already ({chain}); retrying what run {source.id} left", markup=False)
+    for refused in plan.refused:
+        if not quiet:
+            problem = refused.errors[0]["message"] if refused.errors else refused.state
+            err.print(f"not re-sent: request {refused.id} was refused ({problem}); fix the file and push again",
+                      markup=False)  # fmt: skip
+    if not plan.exchanges:
+        err.print(f"run {source.id}: nothing left to send", markup=False)
+        raise typer.Exit(0)
+    operation = Operation(source.operation)
+    connection = _where(plan, request, settings.api_key()) if not request.dry_run else None
+    key = connection.api_key if connection else "<API_KEY>"
+    options = PushOptions(
+        operation=operation, files=(), today=dt.date.today(), dry_run=request.dry_run, send=tuned.send_options(),
+    )  # fmt: skip
+    prepared = Prepared(RowTable.of_views(plan.views), plan.plan, with_key(plan.exchanges, key), [])
+    warn = lambda message: render.notices([message], err)  # noqa: E731
+    store = open_journal(os.environ, warn) if request.output.journal and connection is not None else None
+    recorder = Recorder(store, warn) if store is not None else None
+    try:
         if recorder is not None and connection is not None:
             # A retry takes no planning or input options: the journal keeps them at their defaults.
             recorded = recorded_options(PlanOptions(), InputOptions(), request.connection, tuned, options.today)
@@ -76,4 +77,7 @@ def retry(request: RetryRequest) -> None:
         run = send_recorded(
             options, prepared, connection, recorder, request.output, err, lambda part: plan.build(part, key)
         )
+    finally:
+        if store is not None:
+            store.close()
     show(run, request.output, options, connection, False, False, recorder.run if recorder else None)

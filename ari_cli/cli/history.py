@@ -122,21 +122,22 @@ def find(
     application.history_find(FindRequest(trackingid, propertyid, date, roomid, rateid, operation, body, output))
 
 
-PRUNE_HELP = f"""Delete the runs that started before a given age, to keep the journal small.
+PRUNE_HELP = f"""Delete the finished runs that started before a given age, to keep the journal small.
 
-AGE is a number with a unit: d (days), w (weeks) or h (hours), e.g. 90d, 12w, 36h. Runs still \
-running are old only by their start. The file is compacted afterwards, so that the deleted bodies \
-(commercial terms) are gone from it. {WHERE}
+AGE is a number with a unit: d (days), w (weeks) or h (hours), e.g. 90d, 12w, 36h; 0 is refused. A run still running or killed (unfinished) is never deleted: `ari-cli retry RUN` finishes a killed one. At a terminal it asks first; --yes does not ask, and without a terminal (cron) nothing is asked. --dry-run lists the runs that would go and deletes nothing. The file is compacted afterwards, so that the deleted bodies (commercial terms) are gone from it. Pushes running meanwhile are not disturbed: runs are deleted a few at a time. {WHERE}
 
 [bold]Examples[/bold]:
 
+  ari-cli history prune --older-than 90d --dry-run
   ari-cli history prune --older-than 90d
-  ari-cli history prune --older-than 12w
+  ari-cli history prune --older-than 12w --yes
 """
 
 
 @app.command("prune", help=PRUNE_HELP)
 def prune(
-    older_than: Annotated[str, typer.Option("--older-than", metavar="AGE", help="Delete runs started longer ago than this: 90d, 12w, 36h.", show_default=False)],
+    older_than: Annotated[str, typer.Option("--older-than", metavar="AGE", help="Delete finished runs started longer ago than this: 90d, 12w, 36h.", show_default=False)],
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="List the runs that would be deleted; delete nothing.")] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask at a terminal.")] = False,
 ) -> None:  # fmt: skip
-    application.history_prune(older_than)
+    application.history_prune(older_than, dry_run, yes)

@@ -6,13 +6,13 @@ No rendering here; commands and `retry` read through these functions only.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ari_cli.exits import UsageProblem
+from ari_cli.journal.database import loads, parsed, transaction
 from ari_cli.journal.store import FAILED, OK, PLANNED, SENDING, SPLIT
 
 ONE_DAY = dt.timedelta(days=1)
@@ -116,13 +116,17 @@ class DateHit:
 
 
 def _load(text: str | None, default: Any) -> Any:
-    return default if text is None else json.loads(text)
+    return default if text is None else loads(text)
+
+
+def _day(text: str) -> dt.date:
+    return parsed(dt.date.fromisoformat, text)
 
 
 def _run(row: sqlite3.Row | tuple[Any, ...], files: tuple[tuple[str, str | None], ...] = ()) -> RunInfo:
     (id_, command, operation, profile, base_url, source_id, options, retry_of, started, ended, summary, code) = row
     return RunInfo(
-        id_, command, operation, profile, base_url, source_id, json.loads(options), retry_of, started, ended,
+        id_, command, operation, profile, base_url, source_id, loads(options), retry_of, started, ended,
         _load(summary, None), code, files,
     )  # fmt: skip
 
@@ -142,7 +146,7 @@ def _request(
     (run, id_, parent, propertyid, url, body, state, transient, attempts, http_status, trackingid, errors, response,
      seconds, sent, answered) = row  # fmt: skip
     return RequestInfo(
-        run, id_, parent, propertyid, url, json.loads(body), state, bool(transient), attempts, http_status,
+        run, id_, parent, propertyid, url, loads(body), state, bool(transient), attempts, http_status,
         trackingid, _load(errors, []), response, seconds, sent, answered, records, lines,
     )  # fmt: skip
 
@@ -151,8 +155,7 @@ def _record(row: tuple[Any, ...]) -> RecordInfo:
     idx, propertyid, roomid, rateid, start, end, value, fragment, refs = row
     key = (propertyid, roomid, rateid) if rateid else (propertyid, roomid)
     return RecordInfo(
-        idx, key, dt.date.fromisoformat(start), dt.date.fromisoformat(end), value, _load(fragment, None),
-        tuple(json.loads(refs)),
+        idx, key, _day(start), _day(end), value, _load(fragment, None), tuple(loads(refs)),
     )  # fmt: skip
 
 
@@ -173,8 +176,14 @@ def _with_files(db: sqlite3.Connection, run: RunInfo) -> RunInfo:
     return replace(run, files=files)
 
 
+# SQLite's integers are 64-bit: a larger run number cannot name a run.
+LARGEST_RUN = 2**63 - 1
+
+
 def run_info(db: sqlite3.Connection, run: int) -> RunInfo:
-    row = db.execute(f"SELECT {_RUN_COLUMNS} FROM runs WHERE id = ?", (run,)).fetchone()
+    row = None
+    if 0 < run <= LARGEST_RUN:
+        row = db.execute(f"SELECT {_RUN_COLUMNS} FROM runs WHERE id = ?", (run,)).fetchone()
     if row is None:
         last = db.execute("SELECT max(id) FROM runs").fetchone()[0]
         hint = f"the last run is {last}; `ari-cli history` lists them" if last else "the journal has no runs yet"
@@ -288,7 +297,7 @@ def accepted(
     for propertyid, roomid, rateid, start, end, value in db.execute(sql, args):
         key = (propertyid, roomid, rateid) if rateid else (propertyid, roomid)
         dates = values.setdefault(key, {})
-        day, last = dt.date.fromisoformat(start), dt.date.fromisoformat(end)
+        day, last = _day(start), _day(end)
         while day <= last:
             dates[day] = value
             day += ONE_DAY
@@ -310,15 +319,52 @@ def parse_age(text: str) -> dt.timedelta:
     return dt.timedelta(days=amount * units[unit])
 
 
-def prune(db: sqlite3.Connection, older_than: dt.timedelta, now: dt.datetime | None = None) -> int:
-    """Delete the runs that started before now - older_than (finished or not); how many were deleted."""
-    cutoff = ((now or dt.datetime.now(dt.UTC)) - older_than).isoformat(timespec="milliseconds")
-    with db:
-        old = [r for (r,) in db.execute("SELECT id FROM runs WHERE started < ?", (cutoff,))]
-        for table, column in (("files", "run"), ("rows", "run"), ("records", "run"), ("requests", "run"),
-                              ("carried", "run"), ("runs", "id")):  # fmt: skip
-            db.executemany(f"DELETE FROM {table} WHERE {column} = ?", [(r,) for r in old])
-    return len(old)
+def cutoff(older_than: dt.timedelta, now: dt.datetime | None = None) -> str:
+    """The start time before which runs are old, as the journal writes times."""
+    return ((now or dt.datetime.now(dt.UTC)) - older_than).isoformat(timespec="milliseconds")
+
+
+def prunable(db: sqlite3.Connection, before: str) -> list[RunInfo]:
+    """The runs `prune` would delete: started before `before` and finished (never one running or killed)."""
+    sql = f"SELECT {_RUN_COLUMNS} FROM runs WHERE started < ? AND ended IS NOT NULL ORDER BY id"
+    return [_with_files(db, _run(r)) for r in db.execute(sql, (before,))]
+
+
+def unfinished_before(db: sqlite3.Connection, before: str) -> list[int]:
+    """The runs started before `before` with no end: prune keeps them."""
+    return [r for (r,) in db.execute("SELECT id FROM runs WHERE started < ? AND ended IS NULL ORDER BY id", (before,))]
+
+
+# Each table of a run's parts, with the column after `run` in its key: rows go in steps of this many.
+_PARTS = (("files", "position"), ("rows", "idx"), ("records", "idx"), ("requests", "id"), ("carried", "request"))
+PRUNE_STEP = 2_000
+
+
+def prune(db: sqlite3.Connection, runs: Iterable[int]) -> int:
+    """Delete runs, each in small transactions, so that pushes running meanwhile wait a moment, not a minute.
+
+    A run leaves the list at once (its `runs` line first); its parts follow step by step, and parts left
+    by a prune that was stopped half-way are deleted by the next one.
+    """
+    deleted = 0
+    for run in runs:
+        with transaction(db):
+            # Never one that a retry finished meanwhile into unfinished, nor one still running.
+            deleted += db.execute("DELETE FROM runs WHERE id = ? AND ended IS NOT NULL", (run,)).rowcount
+    orphans = {r for table, _ in _PARTS for (r,) in db.execute(
+        f"SELECT DISTINCT run FROM {table} WHERE run NOT IN (SELECT id FROM runs)")}  # fmt: skip
+    for run in sorted(orphans):
+        for table, step in _PARTS:
+            while True:
+                with transaction(db):
+                    gone = db.execute(
+                        f"DELETE FROM {table} WHERE run = ? AND {step} IN"
+                        f" (SELECT {step} FROM {table} WHERE run = ? LIMIT ?)",
+                        (run, run, PRUNE_STEP),
+                    ).rowcount
+                if not gone:
+                    break
+    return deleted
 
 
 def request_states(db: sqlite3.Connection, run_ids: Iterable[int]) -> dict[int, dict[str, int]]:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from ari_cli.batch import policy_value, wire_value
+from ari_cli.journal.database import journal_path
 from ari_cli.journal.store import (
     FAILED,
     OK,
@@ -20,7 +21,6 @@ from ari_cli.journal.store import (
     RowEntry,
     RowOutcome,
     RunStart,
-    journal_path,
 )
 from ari_cli.plan import Record
 from ari_cli.records.rules import RowView

@@ -21,15 +21,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from ari_cli.config.secrets import masked_body, scrub
-from ari_cli.exits import ConfigError
+from ari_cli.journal.database import connect_reader, connect_writer, opened, transaction
 
-FILE_NAME = "journal.sqlite3"
-HOME_VARIABLE = "ARI_HOME"
 SCHEMA_VERSION = 1
-BUSY_MS = 10_000
 
 # Request states: `planned` (not yet out), `sending` (a try is out, no answer recorded), `ok`,
 # `failed` (final; `transient` says whether a later retry may succeed), `split` (replaced by halves).
@@ -87,18 +82,6 @@ CREATE INDEX IF NOT EXISTS requests_by_ack ON requests (ack);
 def now() -> str:
     """A UTC timestamp to the millisecond, sortable as text."""
     return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds")
-
-
-def default_home(env: Mapping[str, str]) -> Path:
-    """`$ARI_HOME`, else the user data folder of this platform."""
-    home = env.get(HOME_VARIABLE, "").strip()
-    if home:
-        return Path(home).expanduser()
-    return Path(platformdirs.user_data_dir("ari-cli", appauthor=False))
-
-
-def journal_path(env: Mapping[str, str]) -> Path:
-    return default_home(env) / FILE_NAME
 
 
 def file_digest(path: str) -> tuple[str | None, int | None]:
@@ -219,7 +202,7 @@ class Journal:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        with self.db:
+        with transaction(self.db):
             if self.going_out:
                 self.db.executemany(
                     "UPDATE requests SET state = ?, sent = coalesce(sent, ?) WHERE run = ? AND id = ?", self.going_out
@@ -315,58 +298,54 @@ class Journal:
             )
 
 
-def open_database(path: Path) -> sqlite3.Connection:
-    """Open (creating it private to the user) the journal database in WAL mode."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fresh = not path.exists()
-    if fresh:
-        # Bodies hold the hotel's commercial terms: the file is the user's alone.
-        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
-    db = sqlite3.connect(path, timeout=BUSY_MS / 1000, isolation_level=None)
-    db.execute("PRAGMA journal_mode=WAL")
-    # In WAL mode NORMAL survives a killed process (not a power cut) and costs no fsync per commit.
-    db.execute("PRAGMA synchronous=NORMAL")
-    db.execute(f"PRAGMA busy_timeout={BUSY_MS}")
-    db.execute("PRAGMA foreign_keys=OFF")
-    version = db.execute("PRAGMA user_version").fetchone()[0]
+def _create(db: sqlite3.Connection, path: Path) -> None:
+    """The schema, made once: in one write transaction, so that two first runs at once make it once."""
+    if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+        return
+    with transaction(db):
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        _known_version(version, path)
+        if version < SCHEMA_VERSION:
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+
+def _known_version(version: int, path: Path) -> None:
     if version > SCHEMA_VERSION:
-        db.close()
         raise sqlite3.DatabaseError(f"{path} was written by a newer ari-cli (schema {version})")
-    db.executescript(_SCHEMA)
-    db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-    db.isolation_level = "DEFERRED"
+
+
+def open_database(path: Path) -> sqlite3.Connection:
+    """Open the journal to write, creating it and its schema when needed."""
+    db = connect_writer(path)
+    try:
+        _create(db, path)
+    except BaseException:
+        db.close()
+        raise
     return db
+
+
+def _readable(db: sqlite3.Connection, path: Path) -> None:
+    _known_version(db.execute("PRAGMA user_version").fetchone()[0], path)
 
 
 @contextmanager
 def reading(env: Mapping[str, str]) -> Iterator[sqlite3.Connection | None]:
-    """The journal to read, None when there is none yet (reading creates nothing); any database failure is exit 4."""
-    path = journal_path(env)
-    hint = f"set {HOME_VARIABLE} to a folder of yours, or unset it to use the user data folder"
-    nearest = next((p for p in path.parents if p.exists()), None)
-    if nearest is not None and not nearest.is_dir():
-        raise ConfigError(f"the journal cannot be read: {nearest} is a file, not a folder", hint)
-    if not path.exists():
-        yield None
-        return
-    broken = f"move {path} aside (the next push starts a new journal), or set {HOME_VARIABLE} to another folder"
-    try:
-        db = open_database(path)
-    except (sqlite3.Error, OSError) as problem:
-        raise ConfigError(f"the journal {path} cannot be read: {problem}", broken) from None
-    try:
+    """The journal to read, None when there is none yet; reading creates and changes nothing. Failures are exit 4."""
+    with opened(env, connect_reader, _readable) as db:
+        yield db if db is None or _has_schema(db) else None
+
+
+@contextmanager
+def writing(env: Mapping[str, str]) -> Iterator[sqlite3.Connection | None]:
+    """The journal to change (prune), None when there is none yet; failures are exit 4."""
+    with opened(env, open_database, lambda db, path: None) as db:
         yield db
-    except sqlite3.Error as problem:
-        raise ConfigError(f"the journal {path} cannot be read: {problem}", broken) from None
-    finally:
-        db.close()
 
 
-def compact(db: sqlite3.Connection) -> str | None:
-    """Give the space of deleted runs back, so that their bodies are gone from the file; why not, if it could not."""
-    try:
-        db.execute("VACUUM")
-        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    except sqlite3.OperationalError as busy:
-        return str(busy)
-    return None
+def _has_schema(db: sqlite3.Connection) -> bool:
+    """A file made by a run that stopped before its schema was written holds no run yet."""
+    return bool(db.execute("SELECT count(*) FROM sqlite_master WHERE name = 'runs'").fetchone()[0])
