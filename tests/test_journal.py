@@ -49,9 +49,11 @@ def states(home: Path, run: int) -> dict[str, int]:
         return dict(db.execute("SELECT state, count(*) FROM requests WHERE run = ? GROUP BY state", (run,)).fetchall())
 
 
-def acknowledged_bodies(home: Path) -> list[dict[str, Any]]:
-    with journal(home) as db:
-        return [json.loads(b) for (b,) in db.execute("SELECT body FROM requests WHERE state = 'ok'")]
+def acknowledged_bodies(run: int) -> list[dict[str, Any]]:
+    """The bodies of a run's acknowledged requests, as `history show` gives them (rebuilt from the records)."""
+    shown = invoke(["history", "show", str(run), "--output", "json"])
+    assert shown.exit_code == 0, shown.output
+    return [r["body"] for r in json.loads(shown.stdout)["requests"] if r["state"] == "ok"]
 
 
 def sent_data(sandbox: Sandbox) -> list[str]:
@@ -100,7 +102,8 @@ def test_sigkill_mid_run_then_retry_sends_what_is_left_and_nothing_acknowledged_
     assert killed.get("planned", 0) + killed.get("sending", 0) > 0, killed
     with journal(journal_home) as db:
         assert db.execute("SELECT ended, exit_code FROM runs WHERE id = 1").fetchone() == (None, None)
-    before = {json.dumps(b["data"], sort_keys=True) for b in acknowledged_bodies(journal_home)}
+    before = {json.dumps(b["data"], sort_keys=True) for b in acknowledged_bodies(1)}
+    assert len(before) == killed["ok"]
 
     result = invoke(["retry", "1", "--output", "json"], env=sandbox_env(slow))
 
@@ -398,11 +401,21 @@ def test_the_journal_records_files_rows_requests_and_never_the_key(
         assert json.loads(run[5])["failed"] == 1
         (sha,) = db.execute("SELECT sha256 FROM files").fetchone()
         assert len(sha) == 64
-        rows = db.execute("SELECT line, status FROM rows ORDER BY idx").fetchall()
-        assert rows == [(2, "ok"), (3, "failed")]
-        requests = db.execute("SELECT id, parent, state, trackingid, body FROM requests ORDER BY id").fetchall()
-        assert [r[:3] for r in requests] == [(1, None, "split"), (2, 1, "ok"), (3, 1, "failed")]
-        assert all(json.loads(r[4])["sharepost"] == "sand…0001" for r in requests)
+        # What was planned and sent, not a row per input row: records with the lines they came from,
+        # requests with the records they carried; bodies are rebuilt from them (the key masked).
+        records = db.execute("SELECT idx, roomid, value, lines FROM records ORDER BY idx").fetchall()
+        assert records == [(0, "DBL", "3", "2"), (1, "XXX", "4", "3")]
+        requests = db.execute("SELECT id, parent, state, first, count, body FROM requests ORDER BY id").fetchall()
+        assert requests == [(1, None, "split", 0, 2, None), (2, 1, "ok", 0, 1, None), (3, 1, "failed", 1, 1, None)]
+        assert db.execute("SELECT sharepost FROM runs").fetchone() == ("sand…0001",)
+        assert {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")} >= {
+            "runs", "files", "records", "requests", "notes", "acked"}  # fmt: skip
+    shown = json.loads(invoke(["history", "show", "1", "--output", "json"]).stdout)
+    assert [(r["line"], r["status"]) for r in shown["rows"]] == [(2, "ok"), (3, "failed")]
+    received = [r.json for r in sb.received]
+    for request in shown["requests"]:
+        assert request["body"]["sharepost"] == "sand…0001"
+        assert {**request["body"], "sharepost": sb.api_key} in received
     for name in ("journal.sqlite3", "journal.sqlite3-wal"):
         file = journal_home / name
         if file.exists():

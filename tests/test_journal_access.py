@@ -107,6 +107,7 @@ def test_a_damaged_journal_is_exit_4_saying_to_move_it_aside(
                 db.execute("UPDATE requests SET body = '[[' WHERE run = 2")
             else:
                 db.execute("UPDATE records SET end = '2027-02-31' WHERE run = 1")
+                db.execute("UPDATE acked SET end = '2027-02-31' WHERE run = 1")
     find = ["history", "find", "--property", "HTL001", "--date", "2027-01-02"]
     calendar = ["calendar", "threshold", "--property", "HTL001"]
     readers = {
@@ -182,7 +183,7 @@ def test_prune_never_deletes_an_unfinished_run_and_dry_run_deletes_nothing(
     )
     assert _run_ids() == [3, 2]
     with sqlite3.connect(journal_file(journal_home)) as db:
-        for table in ("files", "rows", "records", "requests", "carried"):
+        for table in ("files", "records", "requests"):
             assert db.execute(f"SELECT count(*) FROM {table} WHERE run = 1").fetchone() == (0,), table
             assert db.execute(f"SELECT count(*) FROM {table} WHERE run = 2").fetchone() != (0,), table
 

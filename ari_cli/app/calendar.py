@@ -6,6 +6,7 @@ import datetime as dt
 import os
 import sqlite3
 import sys
+from collections.abc import Mapping
 
 from ari_cli.app.history import journal_place, parse_day
 from ari_cli.app.options import MOST_DAYS, CalendarRequest, ViewFormat
@@ -73,8 +74,8 @@ def _elsewhere(db: sqlite3.Connection, operation: str, propertyid: str, base_url
 
 
 def _chosen(
-    values: dict[Key, dict[dt.date, str]], rooms: tuple[str, ...], rates: tuple[str, ...]
-) -> dict[Key, dict[dt.date, str]]:
+    values: Mapping[Key, Mapping[dt.date, str]], rooms: tuple[str, ...], rates: tuple[str, ...]
+) -> dict[Key, Mapping[dt.date, str]]:
     return {
         key: dates
         for key, dates in values.items()

@@ -12,8 +12,10 @@ from ari_cli.app.options import FindRequest, ViewFormat
 from ari_cli.exits import AriError, UsageProblem
 from ari_cli.journal import queries as read
 from ari_cli.journal.database import compact, journal_path
+from ari_cli.journal.rows import RunRows
 from ari_cli.journal.store import reading, writing
 from ari_cli.records.dates import parse_date
+from ari_cli.render import finds, rundetail
 from ari_cli.render import history as show
 from ari_cli.render.printable import echo_err
 from ari_cli.wire.operations import Operation
@@ -81,14 +83,15 @@ def show_run(run: str, body: bool, all_rows: bool | None, output: ViewFormat) ->
                 raise UsageProblem("no run in the journal yet", f"the journal is {journal_place()}")
             number = latest[0].id
         elif run.strip().isdigit():
-            number = int(run)
+            number = int(run.strip())
         else:
             raise UsageProblem(f"RUN {run!r}: give a run number (see `ari-cli history`) or last")
         whole = read.detail(db, number)
-    if output is ViewFormat.JSON:
-        show.write_json(show.detail_dict(whole), sys.stdout)
-    else:
-        show.run_detail(whole, show.console(), body, all_rows)
+        rows = RunRows(db, whole)
+        if output is ViewFormat.JSON:
+            rundetail.write_detail(whole, rows, lambda: read.records(db, number), sys.stdout)
+        else:
+            rundetail.run_detail(whole, rows, show.console(), body, all_rows)
 
 
 def find(request: FindRequest) -> None:
@@ -121,19 +124,19 @@ def _find_trackingid(trackingid: str, output: ViewFormat) -> None:
         matches = []
         for run, request in found:
             assert db is not None
-            wanted = set(request.lines)
-            rows = [r for r in read.detail(db, run.id).rows if (r.source, r.line) in wanted]
+            rows = list(RunRows(db, read.RunDetail(run, [request])).rows(carried=request.records))
             matches.append((run, request, rows))
     if not matches:
         raise AriError(f"no request in the journal got the tracking id {trackingid}", _nothing_hint())
     if output is ViewFormat.JSON:
-        show.write_json({"trackingid": trackingid, "matches": [show.trackingid_dict(*m) for m in matches]}, sys.stdout)
+        show.write_json({"trackingid": trackingid, "matches": [finds.trackingid_dict(*m) for m in matches]},
+                        sys.stdout)  # fmt: skip
         return
     out = show.console()
     for position, match in enumerate(matches):
         if position:
             out.print()
-        show.trackingid_match(*match, out)
+        finds.trackingid_match(*match, out)
 
 
 def _find_date(
@@ -149,16 +152,15 @@ def _find_date(
         )  # fmt: skip
         narrowed = f" ({searched})" if searched else ""
         raise AriError(f"no record in the journal covers {day} for property {propertyid}{narrowed}", _nothing_hint())
-    current = show.in_force(hits)
     if output is ViewFormat.JSON:
         search = {"propertyid": propertyid, "date": day.isoformat(), "roomid": roomid, "rateid": rateid,
                   "operation": operation}  # fmt: skip
-        found = [show.date_hit_dict(hit, n in current) for n, hit in enumerate(hits)]
+        found = [finds.date_hit_dict(hit) for hit in hits]
         show.write_json({"search": search, "hits": found}, sys.stdout)
         return
     out = show.console()
     out.print(show.text(f"{day}, property {propertyid}: {len(hits)} record(s) covered it, newest first"))
-    show.date_hits(hits, out)
+    finds.date_hits(hits, out)
     if body:
         seen: set[tuple[int, int]] = set()
         for hit in hits:
@@ -166,7 +168,7 @@ def _find_date(
                 seen.add((hit.run.id, hit.request.id))
                 out.print()
                 out.print(show.text(f"# run {hit.run.id}"))
-                show.exchange(hit.request, out)
+                rundetail.exchange(hit.request, out)
 
 
 def _nothing_hint() -> str:

@@ -73,7 +73,7 @@ def retry(request: RetryRequest) -> None:
             recorded = recorded_options(PlanOptions(), InputOptions(), request.connection, tuned, options.today)
             start = run_start(request.command, request.connection, recorded, options, connection)
             recorder.start(start.retrying(source.id))
-            recorder.plan(operation, prepared.rows, prepared.plan.records, prepared.exchanges)
+            recorder.plan(operation, prepared.rows, prepared.plan, prepared.exchanges)
         run = send_recorded(
             options, prepared, connection, recorder, request.output, err, lambda part: plan.build(part, key)
         )

@@ -149,8 +149,8 @@ def opened(
     try:
         check(db, path)
         yield db
-    except (sqlite3.Error, OSError) as problem:
-        # A full disk while writing is said as such; anything else means the file is not a journal we can read.
+    except sqlite3.Error as problem:
+        # (An OSError here is the caller's: standard output closed or full, never the journal.)
         if isinstance(problem, sqlite3.OperationalError) and "locked" in str(problem):
             raise ConfigError(
                 f"the journal {path} is busy: another ari-cli held it over {BUSY_SECONDS:.0f} s",

@@ -1,22 +1,30 @@
-"""Reading the journal: runs, one run's detail, who set a date, what the service last accepted.
+"""Reading the journal: runs, one run's requests and records, who set a date, what the service holds.
 
-No rendering here; commands and `retry` read through these functions only.
+No rendering here; commands and `retry` read through these functions only. A big run is never
+loaded whole: its requests (a few thousand) are, its records are read when asked for, and its
+rows are derived from both (`rows.py`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import sqlite3
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ari_cli.exits import UsageProblem
 from ari_cli.journal.database import loads, parsed, transaction
+from ari_cli.journal.lines import Span as LineSpan
+from ari_cli.journal.lines import joined, spans
+from ari_cli.journal.spans import Span, SpanDates
 from ari_cli.journal.store import FAILED, OK, PLANNED, SENDING, SPLIT
+from ari_cli.plan import Record
+from ari_cli.wire.operations import Operation
 
-ONE_DAY = dt.timedelta(days=1)
 Key = tuple[str, ...]
+# SQLite's integers are 64-bit: a larger run number cannot name a run.
+LARGEST_RUN = 2**63 - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +41,13 @@ class RunInfo:
     ended: str | None
     summary: dict[str, int] | None
     exit_code: int | None
+    sandbox: bool = False
+    sharepost: str | None = None
+    sources: tuple[str, ...] = ()
+    rows: int | None = None
+    ack_floor: int = 0
+    finished_by: int | None = None
+    unrecorded: str | None = None
     files: tuple[tuple[str, str | None], ...] = ()
 
     @property
@@ -58,8 +73,13 @@ class RequestInfo:
     seconds: float
     sent: str | None
     answered: str | None
-    records: tuple[int, ...] = ()
-    lines: tuple[tuple[str, int], ...] = ()
+    first: int = 0
+    count: int = 0
+    lines: tuple[tuple[str, int, int, int], ...] = ()  # (source, first, last, step) runs of the rows it carried
+
+    @property
+    def records(self) -> range:
+        return range(self.first, self.first + self.count)
 
     @property
     def acknowledged(self) -> bool:
@@ -72,47 +92,36 @@ class RequestInfo:
 
 
 @dataclass(frozen=True, slots=True)
-class RowInfo:
-    idx: int
-    source: str
-    line: int
-    propertyid: str
-    roomid: str
-    rateid: str
-    dates: str
-    value: str
-    status: str | None
-    trackingids: list[str]
-    errors: list[dict[str, Any]]
-    note: str
-
-
-@dataclass(frozen=True, slots=True)
 class RecordInfo:
     idx: int
     key: Key
     start: dt.date
     end: dt.date
     value: str
-    fragment: dict[str, Any] | None
-    refs: tuple[int, ...]
+    lines: str
+
+    def record(self) -> Record:
+        """As the planner makes them (the value as the body carries it; no rows)."""
+        return Record(self.key, self.start, self.end, self.value, ())
 
 
 @dataclass
 class RunDetail:
+    """A run with its requests; its records and rows are read when asked for."""
+
     run: RunInfo
-    rows: list[RowInfo] = field(default_factory=list)
-    records: list[RecordInfo] = field(default_factory=list)
-    requests: list[RequestInfo] = field(default_factory=list)
+    requests: list[RequestInfo]
 
 
 @dataclass(frozen=True, slots=True)
 class DateHit:
-    """A record of some run that covered the date asked about, and the request that carried it."""
+    """A record of some run that covered the date asked about, the request that carried it, and whether
+    it is what the service holds for that date (in force)."""
 
     run: RunInfo
     request: RequestInfo
     record: RecordInfo
+    in_force: bool = False
 
 
 def _load(text: str | None, default: Any) -> Any:
@@ -123,40 +132,34 @@ def _day(text: str) -> dt.date:
     return parsed(dt.date.fromisoformat, text)
 
 
-def _run(row: sqlite3.Row | tuple[Any, ...], files: tuple[tuple[str, str | None], ...] = ()) -> RunInfo:
-    (id_, command, operation, profile, base_url, source_id, options, retry_of, started, ended, summary, code) = row
-    return RunInfo(
-        id_, command, operation, profile, base_url, source_id, loads(options), retry_of, started, ended,
-        _load(summary, None), code, files,
-    )  # fmt: skip
+def _key(propertyid: str, roomid: str, rateid: str) -> Key:
+    return (propertyid, roomid, rateid) if rateid else (propertyid, roomid)
 
 
 _RUN_COLUMNS = (
-    "id, command, operation, profile, base_url, source_id, options, retry_of, started, ended, summary, exit_code"
+    "id, command, operation, profile, base_url, source_id, options, retry_of, started, ended, summary, exit_code,"
+    " sandbox, sharepost, sources, rows, ack_floor, finished_by, unrecorded"
 )
 _REQUEST_COLUMNS = (
-    "run, id, parent, propertyid, url, body, state, transient, attempts, http_status, trackingid, errors, response,"
-    " seconds, sent, answered"
+    "run, id, parent, propertyid, url, body, form, first, count, state, transient, attempts, http_status, trackingid,"
+    " errors, response, seconds, sent, answered"
 )
+_RECORD_COLUMNS = "idx, propertyid, roomid, rateid, start, end, value, lines"
 
 
-def _request(
-    row: tuple[Any, ...], records: tuple[int, ...] = (), lines: tuple[tuple[str, int], ...] = ()
-) -> RequestInfo:
-    (run, id_, parent, propertyid, url, body, state, transient, attempts, http_status, trackingid, errors, response,
-     seconds, sent, answered) = row  # fmt: skip
-    return RequestInfo(
-        run, id_, parent, propertyid, url, loads(body), state, bool(transient), attempts, http_status,
-        trackingid, _load(errors, []), response, seconds, sent, answered, records, lines,
+def _run(row: tuple[Any, ...]) -> RunInfo:
+    (id_, command, operation, profile, base_url, source_id, options, retry_of, started, ended, summary, code, sandbox,
+     sharepost, sources, rows, floor, finished_by, unrecorded) = row  # fmt: skip
+    return RunInfo(
+        id_, command, operation, profile, base_url, source_id, loads(options), retry_of, started, ended,
+        _load(summary, None), code, bool(sandbox), sharepost, tuple(_load(sources, [])), rows, floor, finished_by,
+        unrecorded,
     )  # fmt: skip
 
 
 def _record(row: tuple[Any, ...]) -> RecordInfo:
-    idx, propertyid, roomid, rateid, start, end, value, fragment, refs = row
-    key = (propertyid, roomid, rateid) if rateid else (propertyid, roomid)
-    return RecordInfo(
-        idx, key, _day(start), _day(end), value, _load(fragment, None), tuple(loads(refs)),
-    )  # fmt: skip
+    idx, propertyid, roomid, rateid, start, end, value, lines = row
+    return RecordInfo(idx, _key(propertyid, roomid, rateid), _day(start), _day(end), value, lines)
 
 
 def runs(db: sqlite3.Connection, limit: int | None = None, operation: str | None = None) -> list[RunInfo]:
@@ -176,10 +179,6 @@ def _with_files(db: sqlite3.Connection, run: RunInfo) -> RunInfo:
     return replace(run, files=files)
 
 
-# SQLite's integers are 64-bit: a larger run number cannot name a run.
-LARGEST_RUN = 2**63 - 1
-
-
 def run_info(db: sqlite3.Connection, run: int) -> RunInfo:
     row = None
     if 0 < run <= LARGEST_RUN:
@@ -191,58 +190,91 @@ def run_info(db: sqlite3.Connection, run: int) -> RunInfo:
     return _with_files(db, _run(row))
 
 
-def _carried(db: sqlite3.Connection, run: int) -> dict[int, tuple[int, ...]]:
-    carried: dict[int, list[int]] = {}
-    for request, record in db.execute(
-        "SELECT request, record FROM carried WHERE run = ? ORDER BY request, record", (run,)
-    ):
-        carried.setdefault(request, []).append(record)
-    return {request: tuple(records) for request, records in carried.items()}
+def records(db: sqlite3.Connection, run: int, first: int = 0, stop: int | None = None) -> Iterator[RecordInfo]:
+    """A run's records (numbers first .. stop - 1), in number order, read as they are used."""
+    sql = f"SELECT {_RECORD_COLUMNS} FROM records WHERE run = ? AND idx >= ?"
+    args: list[Any] = [run, first]
+    if stop is not None:
+        sql += " AND idx < ?"
+        args.append(stop)
+    for row in db.execute(sql + " ORDER BY idx", args):
+        yield _record(row)
+
+
+def body_of(run: RunInfo, stored: str | None, form: str | None, carried: Sequence[RecordInfo]) -> dict[str, Any]:
+    """A request's body as sent (key masked): kept whole, or rebuilt from its records as `batch.py` lays them out."""
+    if stored is not None:
+        return dict(loads(stored))
+    if not carried:
+        return {}
+    # The bodies' layout (and pydantic with it) loads only for commands that show bodies, not for completion.
+    from ari_cli.batch import DataForm, Envelope, build_body
+
+    envelope = Envelope(run.sharepost or "<API_KEY>", run.source_id)
+    shape = DataForm.OBJECT if form == "object" else DataForm.LIST
+    return build_body(Operation(run.operation), envelope, [r.record() for r in carried], shape)
+
+
+def _requests(db: sqlite3.Connection, run: RunInfo, where: str = "", args: Sequence[Any] = ()) -> list[RequestInfo]:
+    rows = db.execute(f"SELECT {_REQUEST_COLUMNS} FROM requests WHERE run = ?{where} ORDER BY id", (run.id, *args))
+    found = []
+    for (run_id, id_, parent, propertyid, url, body, form, first, count, state, transient, attempts, http_status,
+         trackingid, errors, response, seconds, sent, answered) in rows.fetchall():  # fmt: skip
+        carried = list(records(db, run.id, first, first + count))
+        named = tuple((_source(run, s), a, b, step) for s, a, b, step in _lines_of(carried))
+        found.append(RequestInfo(
+            run_id, id_, parent, propertyid, url, body_of(run, body, form, carried), state, bool(transient), attempts,
+            http_status, trackingid, _load(errors, []), response, seconds, sent, answered, first, count, named,
+        ))  # fmt: skip
+    return found
+
+
+def _lines_of(carried: Iterable[RecordInfo]) -> list[LineSpan]:
+    return joined([run for record in carried for run in spans(record.lines)])
+
+
+def _source(run: RunInfo, position: int) -> str:
+    return run.sources[position] if position < len(run.sources) else f"source {position}"
 
 
 def detail(db: sqlite3.Connection, run: int) -> RunDetail:
-    """One run whole: its rows, records and requests (with the records each carried)."""
+    """One run with its requests (bodies rebuilt, lines carried); its rows are derived by `rows.py`."""
     info = run_info(db, run)
-    rows = [
-        RowInfo(idx, source, line, p or "", r or "", rt or "", d or "", v or "", status, _load(t, []),
-                _load(e, []), note or "")
-        for idx, source, line, p, r, rt, d, v, status, t, e, note in db.execute(
-            "SELECT idx, source, line, propertyid, roomid, rateid, dates, value, status, trackingids, errors, note"
-            " FROM rows WHERE run = ? ORDER BY idx", (run,))
-    ]  # fmt: skip
-    records = [
-        _record(r)
-        for r in db.execute(
-            "SELECT idx, propertyid, roomid, rateid, start, end, value, fragment, refs FROM records"
-            " WHERE run = ? ORDER BY idx",
-            (run,),
-        )
-    ]
-    carried = _carried(db, run)
-    by_idx = {row.idx: row for row in rows}
-    requests = []
-    for r in db.execute(f"SELECT {_REQUEST_COLUMNS} FROM requests WHERE run = ? ORDER BY id", (run,)):
-        mine = carried.get(r[1], ())
-        refs = sorted({ref for n in mine for ref in records[n].refs}) if records else []
-        lines = tuple((by_idx[i].source, by_idx[i].line) for i in refs if i in by_idx)
-        requests.append(_request(r, mine, lines))
-    return RunDetail(info, rows, records, requests)
+    return RunDetail(info, _requests(db, info))
 
 
 def leaves(requests: Sequence[RequestInfo]) -> list[RequestInfo]:
     """The requests nothing replaced: the ones whose answer is the records' answer."""
     parents = {r.parent for r in requests if r.parent is not None}
-    return [r for r in requests if r.id not in parents]
+    return [r for r in requests if r.id not in parents and r.state != SPLIT]
 
 
 def find_trackingid(db: sqlite3.Connection, trackingid: str) -> list[tuple[RunInfo, RequestInfo]]:
-    """The requests (of any run) that got this tracking id."""
+    """The requests (of any run) that got this tracking id, or whose tracking id starts with it when only one does.
+
+    A prefix that starts several tracking ids is a usage error listing them.
+    """
+    exact = list(db.execute("SELECT run, id FROM requests WHERE trackingid = ? ORDER BY run, id", (trackingid,)))
+    if not exact and trackingid:
+        # The index on tracking ids answers a prefix as a range: from the prefix to the prefix with its last
+        # character one higher.
+        above = trackingid[:-1] + chr(ord(trackingid[-1]) + 1)
+        exact = list(db.execute(
+            "SELECT run, id FROM requests WHERE trackingid >= ? AND trackingid < ? ORDER BY run, id LIMIT 200",
+            (trackingid, above),
+        ))  # fmt: skip
+        ids = {t for (t,) in db.execute(
+            "SELECT DISTINCT trackingid FROM requests WHERE trackingid >= ? AND trackingid < ? LIMIT 6",
+            (trackingid, above),
+        )}  # fmt: skip
+        if len(ids) > 1:
+            listed = ", ".join(sorted(ids)[:5]) + (" ..." if len(ids) > 5 else "")
+            raise UsageProblem(f"--trackingid {trackingid} starts several tracking ids: {listed}",
+                               "give more of it")  # fmt: skip
     found: list[tuple[RunInfo, RequestInfo]] = []
-    for row in db.execute(f"SELECT {_REQUEST_COLUMNS} FROM requests WHERE trackingid = ? ORDER BY run, id",
-                          (trackingid,)):  # fmt: skip
-        run = run_info(db, row[0])
-        whole = detail(db, run.id)
-        found.extend((run, r) for r in whole.requests if r.id == row[1])
+    for run, request in exact:
+        info = run_info(db, run)
+        found.extend((info, r) for r in _requests(db, info, " AND id = ?", (request,)))
     return found
 
 
@@ -258,50 +290,105 @@ def find_date(
             clauses.append(f"{column} = ?")
             args.append(value)
     sql = (
-        "SELECT r.run, r.idx, r.propertyid, r.roomid, r.rateid, r.start, r.end, r.value, r.fragment, r.refs"
-        " FROM records r JOIN runs u ON u.id = r.run WHERE " + " AND ".join(clauses) + " ORDER BY r.run DESC, r.idx"
+        f"SELECT r.run, {', '.join('r.' + c for c in _RECORD_COLUMNS.split(', '))} FROM records r"
+        " JOIN runs u ON u.id = r.run WHERE " + " AND ".join(clauses) + " ORDER BY r.run DESC, r.idx"
     )
+    holding = _holding(db, propertyid, day)
     hits: list[DateHit] = []
-    details: dict[int, RunDetail] = {}
-    for row in db.execute(sql, args):
-        run = row[0]
-        whole = details.get(run) or details.setdefault(run, detail(db, run))
+    infos: dict[int, RunInfo] = {}
+    for row in db.execute(sql, args).fetchall():
+        info = infos.get(row[0]) or infos.setdefault(row[0], run_info(db, row[0]))
         record = _record(row[1:])
-        final = [q for q in leaves(whole.requests) if record.idx in q.records]
+        final = _requests(db, info, " AND first <= ? AND first + count > ? AND state != ?", (record.idx, record.idx,
+                                                                                             SPLIT))  # fmt: skip
         for request in final:
-            hits.append(DateHit(whole.run, request, record))
+            current = holding.get((info.operation, info.base_url, info.source_id, record.key)) == (info.id, record.idx)
+            hits.append(DateHit(info, request, record, current and request.acknowledged))
     hits.sort(key=lambda h: h.request.answered or h.request.sent or h.run.started, reverse=True)
     return hits
 
 
-def accepted(
+def _holding(db: sqlite3.Connection, propertyid: str, day: dt.date) -> dict[tuple[str, str, str, Key], tuple[int, int]]:
+    """Per service and key of the property: the run and record whose value the service holds on `day`."""
+    sql = (
+        "SELECT s.operation, s.base_url, s.source_id, a.propertyid, a.roomid, a.rateid, a.run, a.record"
+        " FROM acked a JOIN services s ON s.id = a.service WHERE a.propertyid = ? AND a.start <= ? AND a.end >= ?"
+    )
+    iso = day.isoformat()
+    return {(op, base, source, _key(p, room, rate)): (run, record)
+            for op, base, source, p, room, rate, run, record in db.execute(sql, (propertyid, iso, iso))}  # fmt: skip
+
+
+def acknowledged(
     db: sqlite3.Connection, operation: str, base_url: str, source_id: str, properties: Iterable[str] | None = None
-) -> dict[Key, dict[dt.date, str]]:
-    """Per key and date, the value of the last acknowledged request that set it (same service and source)."""
-    args: list[Any] = [OK, operation, base_url, source_id]
+) -> dict[Key, list[Span]]:
+    """Per key, the spans of dates the service last acknowledged (value and run), sorted and apart; the last
+    acknowledgement of a date wins. Only this service (operation, base URL, source id), and only `properties`
+    when given."""
+    service = db.execute(
+        "SELECT id FROM services WHERE operation = ? AND base_url = ? AND source_id = ?",
+        (operation, base_url, source_id),
+    ).fetchone()
+    if service is None:
+        return {}
+    args: list[Any] = [service[0]]
     where = ""
     if properties is not None:
         wanted = sorted(set(properties))
         if not wanted:
             return {}
-        where = f" AND r.propertyid IN ({', '.join('?' * len(wanted))})"
-        args.extend(wanted)
+        where = f" AND propertyid IN ({', '.join('?' * len(wanted))})" if len(wanted) <= 500 else ""
+        args.extend(wanted if where else [])
     sql = (
-        "SELECT r.propertyid, r.roomid, r.rateid, r.start, r.end, r.value FROM records r"
-        " JOIN carried c ON c.run = r.run AND c.record = r.idx"
-        " JOIN requests q ON q.run = c.run AND q.id = c.request"
-        " JOIN runs u ON u.id = r.run"
-        " WHERE q.state = ? AND u.operation = ? AND u.base_url = ? AND u.source_id = ?" + where + " ORDER BY q.ack"
+        "SELECT propertyid, roomid, rateid, start, end, value, run, record, ack FROM acked WHERE service = ?"
+        + where + " ORDER BY propertyid, roomid, rateid, start"
+    )  # fmt: skip
+    found: dict[Key, list[Span]] = {}
+    keep = None if properties is None else set(properties)
+    for propertyid, roomid, rateid, start, end, value, run, record, ack in db.execute(sql, args):
+        if keep is None or propertyid in keep:
+            found.setdefault(_key(propertyid, roomid, rateid), []).append(
+                Span(_day(start), _day(end), value, run, record, ack)
+            )
+    return found
+
+
+def accepted(
+    db: sqlite3.Connection, operation: str, base_url: str, source_id: str, properties: Iterable[str] | None = None
+) -> dict[Key, Mapping[dt.date, str]]:
+    """Per key and date, the value of the last acknowledged request that set it (same service and source),
+    as a mapping that holds spans, not a dictionary entry per date."""
+    return {
+        key: SpanDates(found) for key, found in acknowledged(db, operation, base_url, source_id, properties).items()
+    }
+
+
+def services(db: sqlite3.Connection, operation: str, propertyid: str) -> list[tuple[str, str, int]]:
+    """Where the property's values were acknowledged: (base URL, source id, latest such run), latest first."""
+    sql = (
+        "SELECT s.base_url, s.source_id, max(a.run) FROM acked a JOIN services s ON s.id = a.service"
+        " WHERE s.operation = ? AND a.propertyid = ? GROUP BY s.id ORDER BY max(a.run) DESC"
     )
-    values: dict[Key, dict[dt.date, str]] = {}
-    for propertyid, roomid, rateid, start, end, value in db.execute(sql, args):
-        key = (propertyid, roomid, rateid) if rateid else (propertyid, roomid)
-        dates = values.setdefault(key, {})
-        day, last = _day(start), _day(end)
-        while day <= last:
-            dates[day] = value
-            day += ONE_DAY
-    return values
+    return [(base, source, run) for base, source, run in db.execute(sql, (operation, propertyid))]
+
+
+def request_states(db: sqlite3.Connection, run_ids: Iterable[int]) -> dict[int, dict[str, int]]:
+    """Per run, how many of its requests nothing replaced are in each state (a split one is counted in its halves)."""
+    wanted = sorted(set(run_ids))
+    if not wanted:
+        return {}
+    counts: dict[int, dict[str, int]] = {run: {} for run in wanted}
+    # Past SQLite's limit of bound variables (`history --limit 0`), every run is counted and the rest left out.
+    few = len(wanted) <= 500
+    where = f" AND run IN ({', '.join('?' * len(wanted))})" if few else ""
+    sql = f"SELECT run, state, count(*) FROM requests WHERE state != ?{where} GROUP BY run, state"
+    for run, state, count in db.execute(sql, [SPLIT, *wanted] if few else [SPLIT]):
+        if run in counts:
+            counts[run][state] = count
+    return counts
+
+
+# --- prune --------------------------------------------------------------------------------------
 
 
 def parse_age(text: str) -> dt.timedelta:
@@ -336,7 +423,7 @@ def unfinished_before(db: sqlite3.Connection, before: str) -> list[int]:
 
 
 # Each table of a run's parts, with the column after `run` in its key: rows go in steps of this many.
-_PARTS = (("files", "position"), ("rows", "idx"), ("records", "idx"), ("requests", "id"), ("carried", "request"))
+_PARTS = (("files", "position"), ("records", "idx"), ("requests", "id"), ("notes", "position"))
 PRUNE_STEP = 2_000
 
 
@@ -344,12 +431,13 @@ def prune(db: sqlite3.Connection, runs: Iterable[int]) -> int:
     """Delete runs, each in small transactions, so that pushes running meanwhile wait a moment, not a minute.
 
     A run leaves the list at once (its `runs` line first); its parts follow step by step, and parts left
-    by a prune that was stopped half-way are deleted by the next one.
+    by a prune that was stopped half-way are deleted by the next one. What the service holds (`acked`)
+    stays: deleting a run's story does not change the values it set.
     """
     deleted = 0
     for run in runs:
         with transaction(db):
-            # Never one that a retry finished meanwhile into unfinished, nor one still running.
+            # Never one still running, nor one killed (a retry may finish it meanwhile: then it is finished).
             deleted += db.execute("DELETE FROM runs WHERE id = ? AND ended IS NOT NULL", (run,)).rowcount
     orphans = {r for table, _ in _PARTS for (r,) in db.execute(
         f"SELECT DISTINCT run FROM {table} WHERE run NOT IN (SELECT id FROM runs)")}  # fmt: skip
@@ -365,29 +453,3 @@ def prune(db: sqlite3.Connection, runs: Iterable[int]) -> int:
                 if not gone:
                     break
     return deleted
-
-
-def request_states(db: sqlite3.Connection, run_ids: Iterable[int]) -> dict[int, dict[str, int]]:
-    """Per run, how many of its requests nothing replaced are in each state (a split one is counted in its halves)."""
-    wanted = sorted(set(run_ids))
-    if not wanted:
-        return {}
-    counts: dict[int, dict[str, int]] = {run: {} for run in wanted}
-    # Past SQLite's limit of bound variables (`history --limit 0`), every run is counted and the rest left out.
-    few = len(wanted) <= 500
-    where = f" AND run IN ({', '.join('?' * len(wanted))})" if few else ""
-    sql = f"SELECT run, state, count(*) FROM requests WHERE state != ?{where} GROUP BY run, state"
-    for run, state, count in db.execute(sql, [SPLIT, *wanted] if few else [SPLIT]):
-        if run in counts:
-            counts[run][state] = count
-    return counts
-
-
-def services(db: sqlite3.Connection, operation: str, propertyid: str) -> list[tuple[str, str, int]]:
-    """Where the property's values were acknowledged: (base URL, source id, latest such run), latest first."""
-    sql = (
-        "SELECT u.base_url, u.source_id, max(u.id) FROM runs u JOIN requests q ON q.run = u.id"
-        " WHERE u.operation = ? AND q.propertyid = ? AND q.state = ? GROUP BY u.base_url, u.source_id"
-        " ORDER BY max(u.id) DESC"
-    )
-    return [(base, source, run) for base, source, run in db.execute(sql, (operation, propertyid, OK))]

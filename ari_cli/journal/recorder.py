@@ -1,80 +1,120 @@
 """Between a push run and the journal: what a run's rows, records, requests and answers become there.
 
+Records are numbered in the order requests carry them, so that every request (and every half of
+a split one) carries a range of record numbers. Rows are not written one by one: each record says
+which lines it came from (`lines.py`), and rows that send nothing are noted in runs of lines.
+
 The journal is a record, not a gate: when it cannot be written, the run goes on and says so once.
 """
 
 from __future__ import annotations
 
+import bisect
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from ari_cli.batch import policy_value, wire_value
+from ari_cli.journal import retire
 from ari_cli.journal.database import journal_path
+from ari_cli.journal.lines import encode
 from ari_cli.journal.store import (
     FAILED,
     OK,
     Answer,
     Journal,
+    NoteEntry,
+    PlanEntry,
     RecordEntry,
     RequestEntry,
-    RowEntry,
-    RowOutcome,
     RunStart,
 )
-from ari_cli.plan import Record
-from ari_cli.records.rules import RowView
-from ari_cli.results import RowResult
+from ari_cli.plan import Plan
+from ari_cli.records.table import RowTable
 from ari_cli.send.exchange import Exchange, Problem, Watcher
 from ari_cli.wire.operations import Operation
 
 T = TypeVar("T")
-_FIELD = {Operation.THRESHOLD: "threshold", Operation.MAXADV: "time"}
 
 
-def fragments(operation: Operation, exchanges: Iterable[Exchange]) -> dict[int, dict[str, Any] | None]:
-    """Each record's own part of its request's `data`, so that a retry can split a request again."""
-    found: dict[int, dict[str, Any] | None] = {}
-    for exchange in exchanges:
-        data = exchange.body.get("data")
-        for position, record in enumerate(exchange.records):
-            if operation is Operation.POLICY or data is None:
-                found[record] = None
-            else:
-                found[record] = data[position] if isinstance(data, list) else data
-    return found
+class RowLines:
+    """Rows of a table as the journal names them: the position of their source and their line."""
+
+    def __init__(self, table: RowTable) -> None:
+        runs = table.source_runs()
+        self.sources = list(dict.fromkeys(name for _, _, name in runs))
+        self.firsts = [first for first, _, _ in runs]
+        self.positions = [self.sources.index(name) for _, _, name in runs]
+        self.lines = table.lines
+
+    def source(self, row: int) -> int:
+        return self.positions[bisect.bisect_right(self.firsts, row) - 1]
+
+    def text(self, rows: Sequence[int]) -> str:
+        """The compact text of some rows' lines; a run of rows on consecutive lines of one source at once."""
+        if not rows:
+            return ""
+        first, last = rows[0], rows[-1]
+        whole = isinstance(rows, range) and rows.step == 1
+        if whole and self.source(first) == self.source(last):
+            a, b = self.lines[first], self.lines[last]
+            if b - a == last - first:
+                source = self.source(first)
+                span = f"{a}-{b}" if b > a else str(a)
+                return span if source == 0 else f"@{source}:{span}"
+        return encode((self.source(r), self.lines[r]) for r in rows)
 
 
-def row_entries(views: Sequence[RowView]) -> Iterable[RowEntry]:
-    return (
-        RowEntry(i, v.source, v.line, v.propertyid, v.roomid, v.rateid, v.dates, v.value) for i, v in enumerate(views)
-    )
+def _runs(indexes: Sequence[int]) -> Iterator[range]:
+    """Consecutive indexes as ranges."""
+    start = previous = None
+    for index in indexes:
+        if previous is not None and index == previous + 1:
+            previous = index
+            continue
+        if start is not None and previous is not None:
+            yield range(start, previous + 1)
+        start = previous = index
+    if start is not None and previous is not None:
+        yield range(start, previous + 1)
 
 
-def record_entries(
-    operation: Operation, records: Sequence[Record], exchanges: Sequence[Exchange]
-) -> Iterable[RecordEntry]:
-    """Each record with its value as the body carries it (a policy's body is its one record)."""
-    parts = fragments(operation, exchanges)
-    policies = {e.records[0]: policy_value(e.body) for e in exchanges if operation is Operation.POLICY}
-    for index, record in enumerate(records):
-        fragment = parts.get(index)
-        if fragment is not None:
-            value = str(fragment[_FIELD[operation]])
-        else:
-            value = policies[index] if index in policies else wire_value(operation, record)
-        rate = record.key[2] if len(record.key) > 2 else ""
-        yield RecordEntry(index, record.key[0], record.key[1], rate, record.start, record.end, value, fragment,
-                          record.refs)  # fmt: skip
-
-
-def request_entry(exchange: Exchange) -> RequestEntry:
-    return RequestEntry(exchange.id, exchange.propertyid, exchange.url, exchange.body, exchange.records,
-                        exchange.parent)  # fmt: skip
+def notes(table: RowTable, plan: Plan, where: RowLines, unsent: str | None) -> list[NoteEntry]:
+    """Rows that send nothing (skipped, invalid; all valid rows when `unsent` says why nothing was sent),
+    and rows with a note beside their result, in runs of rows alike."""
+    said: dict[int, tuple[str | None, str]] = {}
+    for index, note in plan.row_notes.items():
+        said[index] = (None, note)
+    for index, note in plan.skipped.items():
+        said[index] = ("skipped", note)
+    invalid = {**plan.invalid, **table.errors}
+    if unsent is not None:
+        for index in range(len(table)):
+            if index not in invalid and said.get(index, (None, ""))[0] is None:
+                said[index] = ("skipped", unsent)
+    entries: list[NoteEntry] = []
+    for index in sorted(invalid):
+        view = table[index]
+        written = (view.propertyid, view.roomid, view.rateid, view.dates, view.value)
+        entries.append(NoteEntry("invalid", "", where.text([index]), invalid[index], written))
+    alike: dict[tuple[str | None, str], list[int]] = {}
+    for index in sorted(i for i in said if i not in invalid):
+        alike.setdefault(said[index], []).append(index)
+    for (status, note), indexes in alike.items():
+        for rows in _runs(indexes):
+            one = table[rows[0]] if len(rows) == 1 else None
+            fields = None if one is None else (one.propertyid, one.roomid, one.rateid, one.dates, one.value)
+            entries.append(NoteEntry(status, note, where.text(rows), (), fields))
+    return entries
 
 
 def problem_dict(problem: Problem) -> dict[str, Any]:
     return {"code": problem.code, "message": problem.message, "http_status": problem.http_status}
+
+
+def form_of(body: Mapping[str, Any]) -> str | None:
+    data = body.get("data")
+    return None if data is None else ("list" if isinstance(data, list) else "object")
 
 
 class Recorder(Watcher):
@@ -85,6 +125,9 @@ class Recorder(Watcher):
         self.warn = warn
         self.run: int | None = None
         self.broken = False
+        self.operation = Operation.THRESHOLD
+        self.position: dict[int, int] = {}  # a plan's record -> its number in the journal
+        self.entries: list[RecordEntry] = []  # by number in the journal
 
     def _write(self, call: Callable[..., T], *args: Any) -> T | None:
         if self.broken:
@@ -101,13 +144,33 @@ class Recorder(Watcher):
         return self.run
 
     def plan(
-        self, operation: Operation, views: Sequence[RowView], records: Sequence[Record], exchanges: Sequence[Exchange]
-    ) -> None:
+        self, operation: Operation, table: RowTable, plan: Plan, exchanges: Sequence[Exchange],
+        unsent: str | None = None,
+    ) -> None:  # fmt: skip
+        """What the run means to send; `unsent` says why nothing is (invalid rows), when so."""
         if self.run is None:
             return
-        requests = [request_entry(e) for e in exchanges]
-        self._write(self.journal.plan, self.run, row_entries(views), record_entries(operation, records, exchanges),
-                    requests)  # fmt: skip
+        self.operation = operation
+        where = RowLines(table)
+        requests = []
+        for exchange in exchanges:
+            first = len(self.entries)
+            for index in exchange.records:
+                self.position[index] = len(self.entries)
+                record = plan.records[index]
+                value = policy_value(exchange.body) if operation is Operation.POLICY else wire_value(operation, record)
+                rate = record.key[2] if len(record.key) > 2 else ""
+                self.entries.append(RecordEntry(len(self.entries), record.key[0], record.key[1], rate, record.start,
+                                                record.end, value, where.text(record.refs)))  # fmt: skip
+            requests.append(self._request(exchange, first))
+        entry = PlanEntry(where.sources, len(table), self.entries, requests, notes(table, plan, where, unsent))
+        self._write(self.journal.plan, self.run, entry)
+
+    def _request(self, exchange: Exchange, first: int) -> RequestEntry:
+        # A policy's body is not rebuilt from its record's value: it is kept as sent.
+        body = exchange.body if self.operation is Operation.POLICY else None
+        return RequestEntry(exchange.id, exchange.propertyid, exchange.url, first, len(exchange.records), body,
+                            form_of(exchange.body), exchange.parent)  # fmt: skip
 
     def sending(self, exchange: Exchange) -> None:
         if self.run is not None:
@@ -130,23 +193,24 @@ class Recorder(Watcher):
             response=exchange.response,
             seconds=exchange.seconds,
         )
-        self._write(self.journal.answered, self.run, exchange.id, answer, [request_entry(h) for h in halves])
+        split = [self._request(h, self.position[h.records[0]]) for h in halves]
+        acknowledged = [self.entries[self.position[i]] for i in exchange.records] if outcome.success else []
+        self._write(self.journal.answered, self.run, exchange.id, answer, split, acknowledged)
 
-    def finish(self, outcomes: Iterable[RowOutcome], summary: dict[str, int], exit_code: int) -> None:
+    def finish(self, summary: dict[str, int], exit_code: int) -> None:
         if self.run is not None:
-            self._write(self.journal.finish, self.run, outcomes, summary, exit_code)
+            self._write(self.journal.finish, self.run, summary, exit_code)
 
 
 def open_journal(env: Mapping[str, str], warn: Callable[[str], None]) -> Journal | None:
     """The journal, or None (said once) when it cannot be opened: a run is not stopped for its record."""
     path = journal_path(env)
     try:
-        return Journal(path)
+        journal = Journal(path)
     except (sqlite3.Error, OSError) as error:
         warn(f"the journal {path} cannot be opened ({error}); this run is not recorded")
         return None
-
-
-def row_outcomes(rows: Iterable[RowResult]) -> Iterable[RowOutcome]:
-    for row in rows:
-        yield RowOutcome(row.index, row.status.value, row.trackingids, [problem_dict(p) for p in row.errors], row.note)
+    for notice in retire.notices:
+        warn(notice)
+    retire.notices.clear()
+    return journal

@@ -3,7 +3,8 @@
 Only requests nothing replaced (leaves) and that were never answered, never sent, or failed for a
 transient reason are sent again; acknowledged requests and refusals a second try would meet again
 are left alone. A run already retried is followed to its latest retry, which holds what is left.
-Bodies come back from the journal as stored (key masked) and get the configured key again.
+Records come back from the journal with the lines they came from; bodies are rebuilt from them
+(a policy's body comes back as stored) and get the configured key.
 """
 
 from __future__ import annotations
@@ -13,10 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ari_cli.journal.queries import RequestInfo, RunDetail, RunInfo, detail, leaves, run_info
+from ari_cli.batch import DataForm, Envelope, build_body
+from ari_cli.journal.lines import decode
+from ari_cli.journal.queries import RecordInfo, RequestInfo, RunDetail, RunInfo, detail, leaves, records, run_info
 from ari_cli.plan import Plan, Record
-from ari_cli.records.rules import RowView
+from ari_cli.records.rules import RowView, shown_dates
 from ari_cli.send.exchange import Exchange
+from ari_cli.wire.operations import Operation
 
 
 @dataclass
@@ -28,18 +32,18 @@ class RetryPlan:
     views: list[RowView]
     plan: Plan
     exchanges: list[Exchange]
-    fragments: list[dict[str, Any] | None]
     refused: list[RequestInfo]
+    form: DataForm
 
     def build(self, part: Sequence[int], key: str) -> dict[str, Any]:
-        """The body for some of a request's records: its head, with only their part of `data`."""
-        first = next(e for e in self.exchanges if part[0] in e.records)
-        body = dict(first.body)
-        body["sharepost"] = key
-        pieces = [self.fragments[i] for i in part]
-        if isinstance(body.get("data"), list) and all(p is not None for p in pieces):
-            body["data"] = pieces
-        return body
+        """The body for some of a request's records: rebuilt from them, or (a policy) the stored one."""
+        run = self.source.run
+        operation = Operation(run.operation)
+        if operation is Operation.POLICY:
+            first = next(e for e in self.exchanges if part[0] in e.records)
+            return {**first.body, "sharepost": key}
+        chosen = [self.plan.records[i] for i in part]
+        return build_body(operation, Envelope(key, run.source_id), chosen, self.form)
 
 
 def latest(db: sqlite3.Connection, run: int) -> tuple[RunInfo, tuple[int, ...]]:
@@ -54,6 +58,23 @@ def latest(db: sqlite3.Connection, run: int) -> tuple[RunInfo, tuple[int, ...]]:
         info = run_info(db, row[0])
 
 
+def _rows(run: RunInfo, carried: Sequence[RecordInfo]) -> tuple[list[RowView], list[tuple[int, ...]]]:
+    """Each record's rows as views (shown with the record's range and value), and the rows of each record."""
+    found: dict[tuple[int, int], RowView] = {}
+    for record in carried:
+        key = (*record.key, "")[:3]
+        dates = shown_dates(record.start, record.end, "")
+        for source, line in decode(record.lines):
+            if (source, line) not in found:
+                name = run.sources[source] if source < len(run.sources) else f"source {source}"
+                found[source, line] = RowView(name, line, key[0], key[1], key[2], dates, record.value)
+    # Rows in file and line order, as the run read them.
+    order = {where: index for index, where in enumerate(sorted(found))}
+    views = [found[where] for where in sorted(found)]
+    refs = [tuple(sorted(order[where] for where in decode(record.lines))) for record in carried]
+    return views, refs
+
+
 def plan_retry(db: sqlite3.Connection, run: int) -> RetryPlan:
     """Rows, records and requests of `run` (or its latest retry) that still need sending."""
     info, passed = latest(db, run)
@@ -61,29 +82,19 @@ def plan_retry(db: sqlite3.Connection, run: int) -> RetryPlan:
     final = leaves(source.requests)
     due = [r for r in final if r.needs_retry]
     refused = [r for r in final if not r.needs_retry and not r.acknowledged]
-    by_idx = {row.idx: row for row in source.rows}
-    record_of = {record.idx: record for record in source.records}
-    wanted_records = sorted({n for request in due for n in request.records})
-    new_record = {old: new for new, old in enumerate(wanted_records)}
-    wanted_rows = sorted({ref for n in wanted_records for ref in record_of[n].refs})
-    new_row = {old: new for new, old in enumerate(wanted_rows)}
-    views = [
-        RowView(r.source, r.line, r.propertyid, r.roomid, r.rateid, r.dates, r.value)
-        for r in (by_idx[i] for i in wanted_rows)
+    carried = [
+        record for request in due for record in records(db, info.id, request.first, request.first + request.count)
     ]
-    records = []
-    fragments = []
-    for old in wanted_records:
-        stored = record_of[old]
-        refs = tuple(new_row[ref] for ref in stored.refs)
-        records.append(Record(stored.key, stored.start, stored.end, stored.value, refs))
-        fragments.append(stored.fragment)
-    exchanges = [
-        Exchange(number, request.propertyid, tuple(new_record[n] for n in request.records), dict(request.body),
-                 request.url)
-        for number, request in enumerate(due, start=1)
-    ]  # fmt: skip
-    return RetryPlan(source, passed, views, Plan(records), exchanges, fragments, refused)
+    views, refs = _rows(info, carried)
+    plan = Plan([Record(r.key, r.start, r.end, r.value, rows) for r, rows in zip(carried, refs, strict=True)])
+    exchanges = []
+    at = 0
+    for number, request in enumerate(due, start=1):
+        exchanges.append(Exchange(number, request.propertyid, tuple(range(at, at + request.count)), dict(request.body),
+                                  request.url))  # fmt: skip
+        at += request.count
+    form = DataForm(info.options.get("data_form", "list"))
+    return RetryPlan(source, passed, views, plan, exchanges, refused, form)
 
 
 def with_key(exchanges: Sequence[Exchange], key: str) -> list[Exchange]:

@@ -1,11 +1,19 @@
-"""The run journal: what each run planned, sent and was told, written as the run goes.
+"""The run journal: what each run planned and sent and what the service answered, written as the run goes.
 
-SQLite (standard library, WAL) in the user data folder, or `$ARI_HOME`. A request is recorded
-when it goes out and completed when it is answered; every answer is committed at once, so a run
-killed at any instant leaves a journal that says what was and was not acknowledged. The marks of
-requests going out ride along with the next commit (one commit per request, not two): a run killed
-with `kill -9` may show a request sent without an answer as not sent, which `retry` re-sends alike. The key is
-never stored: bodies carry `sharepost` masked, and every text is scrubbed of known keys.
+Schema 2 keeps what was planned and sent, never a row per input row: a run's records (key, dates,
+value, and the lines they came from as a short text, see `lines.py`), its requests (which records
+they carried, as a range of record numbers, and the answer), notes for rows that sent nothing
+(skipped, invalid), and, per service and key, the spans of dates the service acknowledged last
+(`acked`), painted over as each acknowledgement is committed. Per-row results are derived when
+shown (`rows.py`), and bodies are rebuilt from records as `batch.py` lays them out; a body that
+is not (a policy's, a replayed one) is kept as sent.
+
+A request's answer is committed at once, with its acknowledgement number and the spans it sets,
+in one transaction: a run killed at any instant leaves a journal that says what was acknowledged.
+The marks of requests going out ride along with the next commit (one commit per answer, not two):
+a run killed with `kill -9` may show a request sent without an answer as not sent; both are
+"not finished" and `retry` re-sends both alike. The key is never stored: bodies carry `sharepost`
+masked, and every text is scrubbed of known keys.
 """
 
 from __future__ import annotations
@@ -23,59 +31,58 @@ from typing import Any
 
 from ari_cli.config.secrets import masked_body, scrub
 from ari_cli.journal.database import connect_reader, connect_writer, opened, transaction
+from ari_cli.journal.spans import Span, paint
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # Request states: `planned` (not yet out), `sending` (a try is out, no answer recorded), `ok`,
 # `failed` (final; `transient` says whether a later retry may succeed), `split` (replaced by halves).
 PLANNED, SENDING, OK, FAILED, SPLIT = "planned", "sending", "ok", "failed", "split"
 
-_SCHEMA = """
+SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
-    command TEXT NOT NULL,
-    operation TEXT NOT NULL,
-    profile TEXT,
-    base_url TEXT NOT NULL,
-    source_id TEXT NOT NULL,
-    options TEXT NOT NULL,
-    retry_of INTEGER,
-    started TEXT NOT NULL,
-    ended TEXT,
-    summary TEXT,
-    exit_code INTEGER
+    command TEXT NOT NULL, operation TEXT NOT NULL, profile TEXT, base_url TEXT NOT NULL, source_id TEXT NOT NULL,
+    options TEXT NOT NULL, retry_of INTEGER, started TEXT NOT NULL, ended TEXT, summary TEXT, exit_code INTEGER,
+    sandbox INTEGER NOT NULL DEFAULT 0, sharepost TEXT, sources TEXT, rows INTEGER,
+    ack_floor INTEGER NOT NULL DEFAULT 0, finished_by INTEGER, unrecorded TEXT
 );
 CREATE TABLE IF NOT EXISTS files (
     run INTEGER NOT NULL, position INTEGER NOT NULL, path TEXT NOT NULL, sha256 TEXT, size INTEGER,
     PRIMARY KEY (run, position)
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS rows (
-    run INTEGER NOT NULL, idx INTEGER NOT NULL, source TEXT NOT NULL, line INTEGER NOT NULL,
-    propertyid TEXT, roomid TEXT, rateid TEXT, dates TEXT, value TEXT,
-    status TEXT, trackingids TEXT, errors TEXT, note TEXT,
-    PRIMARY KEY (run, idx)
-) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS records (
-    run INTEGER NOT NULL, idx INTEGER NOT NULL,
-    propertyid TEXT NOT NULL, roomid TEXT NOT NULL, rateid TEXT NOT NULL,
-    start TEXT NOT NULL, end TEXT NOT NULL, value TEXT NOT NULL, fragment TEXT, refs TEXT NOT NULL,
+    run INTEGER NOT NULL, idx INTEGER NOT NULL, propertyid TEXT NOT NULL, roomid TEXT NOT NULL,
+    rateid TEXT NOT NULL, start TEXT NOT NULL, end TEXT NOT NULL, value TEXT NOT NULL, lines TEXT NOT NULL,
     PRIMARY KEY (run, idx)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS requests (
-    run INTEGER NOT NULL, id INTEGER NOT NULL, parent INTEGER, propertyid TEXT NOT NULL,
-    url TEXT NOT NULL, body TEXT NOT NULL, state TEXT NOT NULL, transient INTEGER NOT NULL DEFAULT 0,
-    attempts INTEGER NOT NULL DEFAULT 0, http_status INTEGER, trackingid TEXT, errors TEXT, response TEXT,
-    seconds REAL NOT NULL DEFAULT 0, sent TEXT, answered TEXT, ack INTEGER,
+    run INTEGER NOT NULL, id INTEGER NOT NULL, parent INTEGER, propertyid TEXT NOT NULL, url TEXT NOT NULL,
+    body TEXT, form TEXT, first INTEGER NOT NULL, count INTEGER NOT NULL, state TEXT NOT NULL,
+    transient INTEGER NOT NULL DEFAULT 0, attempts INTEGER NOT NULL DEFAULT 0, http_status INTEGER,
+    trackingid TEXT, errors TEXT, response TEXT, seconds REAL NOT NULL DEFAULT 0, sent TEXT, answered TEXT,
+    ack INTEGER,
     PRIMARY KEY (run, id)
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS carried (
-    run INTEGER NOT NULL, request INTEGER NOT NULL, record INTEGER NOT NULL,
-    PRIMARY KEY (run, request, record)
+CREATE TABLE IF NOT EXISTS notes (
+    run INTEGER NOT NULL, position INTEGER NOT NULL, status TEXT, note TEXT NOT NULL, errors TEXT,
+    lines TEXT NOT NULL, propertyid TEXT, roomid TEXT, rateid TEXT, dates TEXT, value TEXT,
+    PRIMARY KEY (run, position)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+INSERT OR IGNORE INTO counters (name, value) VALUES ('ack', 0);
+CREATE TABLE IF NOT EXISTS services (
+    id INTEGER PRIMARY KEY, operation TEXT NOT NULL, base_url TEXT NOT NULL, source_id TEXT NOT NULL,
+    UNIQUE (operation, base_url, source_id)
+);
+CREATE TABLE IF NOT EXISTS acked (
+    service INTEGER NOT NULL, propertyid TEXT NOT NULL, roomid TEXT NOT NULL, rateid TEXT NOT NULL,
+    start TEXT NOT NULL, end TEXT NOT NULL, value TEXT NOT NULL, run INTEGER NOT NULL, record INTEGER NOT NULL,
+    ack INTEGER NOT NULL,
+    PRIMARY KEY (service, propertyid, roomid, rateid, start)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS records_by_key ON records (propertyid, roomid, rateid, start);
-CREATE INDEX IF NOT EXISTS carried_by_record ON carried (run, record);
 CREATE INDEX IF NOT EXISTS requests_by_trackingid ON requests (trackingid);
-CREATE INDEX IF NOT EXISTS requests_by_ack ON requests (ack);
 """
 
 
@@ -118,26 +125,16 @@ class RunStart:
     options: dict[str, Any]
     files: Sequence[str] = ()
     retry_of: int | None = None
+    sandbox: bool = False
+    sharepost: str | None = None  # the key as bodies show it: masked
 
     def retrying(self, run: int) -> RunStart:
         return replace(self, files=(), retry_of=run)
 
 
 @dataclass(frozen=True, slots=True)
-class RowEntry:
-    idx: int
-    source: str
-    line: int
-    propertyid: str
-    roomid: str
-    rateid: str
-    dates: str
-    value: str
-
-
-@dataclass(frozen=True, slots=True)
 class RecordEntry:
-    """A planned record: its key, dates, value as the service is told it, and the rows it carries."""
+    """A planned record: its key, dates, value as the service is told it, and the lines it came from."""
 
     idx: int
     propertyid: str
@@ -146,18 +143,43 @@ class RecordEntry:
     start: dt.date
     end: dt.date
     value: str
-    fragment: dict[str, Any] | None
-    refs: Sequence[int]
+    lines: str
 
 
 @dataclass(frozen=True, slots=True)
 class RequestEntry:
+    """A request: records first .. first + count - 1; `body` only when records cannot rebuild it."""
+
     id: int
     propertyid: str
     url: str
-    body: dict[str, Any]
-    records: tuple[int, ...]
+    first: int
+    count: int
+    body: dict[str, Any] | None = None
+    form: str | None = None
     parent: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NoteEntry:
+    """Rows that send nothing (`status`: skipped, invalid, not sent) or that have something to say (None)."""
+
+    status: str | None
+    note: str
+    lines: str
+    errors: Sequence[str] = ()
+    view: tuple[str, str, str, str, str] | None = None  # an invalid row as written: ids, dates, value
+
+
+@dataclass(frozen=True, slots=True)
+class PlanEntry:
+    """Everything a run means to send, before the first request goes out."""
+
+    sources: Sequence[str]
+    rows: int
+    records: Iterable[RecordEntry]
+    requests: Iterable[RequestEntry]
+    notes: Iterable[NoteEntry]
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,13 +196,8 @@ class Answer:
     seconds: float
 
 
-@dataclass(frozen=True, slots=True)
-class RowOutcome:
-    idx: int
-    status: str
-    trackingids: list[str]
-    errors: list[dict[str, Any]]
-    note: str
+def iso(day: dt.date) -> str:
+    return day.isoformat()
 
 
 class Journal:
@@ -193,6 +210,7 @@ class Journal:
         self.path = path
         self.db = db if db is not None else open_database(path)
         self.going_out: list[tuple[str, str, int, int]] = []
+        self.services: dict[int, int] = {}  # run -> its service's id in `acked`
 
     def close(self) -> None:
         # A run that ended normally has committed everything in `finish`; this is for one that did not.
@@ -212,11 +230,12 @@ class Journal:
 
     def start_run(self, start: RunStart) -> int:
         with self._write() as db:
+            floor = db.execute("SELECT value FROM counters WHERE name = 'ack'").fetchone()[0]
             cursor = db.execute(
-                "INSERT INTO runs (command, operation, profile, base_url, source_id, options, retry_of, started)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (start.command, start.operation, start.profile, start.base_url, start.source_id,
-                 dumps(start.options), start.retry_of, now()),
+                "INSERT INTO runs (command, operation, profile, base_url, source_id, options, retry_of, started,"
+                " sandbox, sharepost, ack_floor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (start.command, start.operation, start.profile, start.base_url, start.source_id, dumps(start.options),
+                 start.retry_of, now(), int(start.sandbox), start.sharepost, floor),
             )  # fmt: skip
             run = cursor.lastrowid
             assert run is not None
@@ -224,51 +243,56 @@ class Journal:
                 "INSERT INTO files (run, position, path, sha256, size) VALUES (?, ?, ?, ?, ?)",
                 [(run, n, path, *file_digest(path)) for n, path in enumerate(start.files)],
             )
+            self.services[run] = service_id(db, start.operation, start.base_url, start.source_id)
         return run
 
-    def plan(
-        self, run: int, rows: Iterable[RowEntry], records: Iterable[RecordEntry], requests: Iterable[RequestEntry]
-    ) -> None:
+    def plan(self, run: int, entry: PlanEntry) -> None:
         """Everything the run means to send, before the first request goes out."""
         with self._write() as db:
+            db.execute("UPDATE runs SET sources = ?, rows = ? WHERE id = ?", (dumps(list(entry.sources)), entry.rows,
+                                                                             run))  # fmt: skip
             db.executemany(
-                "INSERT INTO rows (run, idx, source, line, propertyid, roomid, rateid, dates, value)"
+                "INSERT INTO records (run, idx, propertyid, roomid, rateid, start, end, value, lines)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                ((run, r.idx, r.source, r.line, r.propertyid, r.roomid, r.rateid, r.dates, safe(r.value))
-                 for r in rows),
+                ((run, r.idx, r.propertyid, r.roomid, r.rateid, iso(r.start), iso(r.end), safe(r.value), r.lines)
+                 for r in entry.records),
             )  # fmt: skip
+            self._add_requests(db, run, entry.requests)
             db.executemany(
-                "INSERT INTO records (run, idx, propertyid, roomid, rateid, start, end, value, fragment, refs)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                ((run, r.idx, r.propertyid, r.roomid, r.rateid, r.start.isoformat(), r.end.isoformat(), r.value,
-                  None if r.fragment is None else dumps(r.fragment), dumps(list(r.refs)))
-                 for r in records),
+                "INSERT INTO notes (run, position, status, note, errors, lines, propertyid, roomid, rateid, dates,"
+                " value) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                ((run, n, e.status, safe(e.note), safe(dumps(list(e.errors))) if e.errors else None, e.lines,
+                  *(safe(v) for v in (e.view or (None,) * 5)))
+                 for n, e in enumerate(entry.notes)),
             )  # fmt: skip
-            self._add_requests(db, run, requests)
 
     def _add_requests(self, db: sqlite3.Connection, run: int, requests: Iterable[RequestEntry]) -> None:
-        for request in requests:
-            db.execute(
-                "INSERT INTO requests (run, id, parent, propertyid, url, body, state) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (run, request.id, request.parent, request.propertyid, request.url,
-                 safe(dumps(masked_body(request.body), canonical=False)), PLANNED),
-            )  # fmt: skip
-            db.executemany(
-                "INSERT INTO carried (run, request, record) VALUES (?, ?, ?)",
-                [(run, request.id, record) for record in request.records],
-            )
+        db.executemany(
+            "INSERT INTO requests (run, id, parent, propertyid, url, body, form, first, count, state)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            ((run, r.id, r.parent, r.propertyid, r.url,
+              None if r.body is None else safe(dumps(masked_body(r.body), canonical=False)), r.form, r.first, r.count,
+              PLANNED)
+             for r in requests),
+        )  # fmt: skip
 
     def sending(self, run: int, request: int) -> None:
         """A try is about to go out: until its answer is recorded, nobody knows whether it arrived."""
         self.going_out.append((SENDING, now(), run, request))
 
-    def answered(self, run: int, request: int, answer: Answer, halves: Sequence[RequestEntry] = ()) -> None:
-        """A request's answer (after its tries); `halves` replace it when it was split."""
+    def answered(
+        self, run: int, request: int, answer: Answer, halves: Sequence[RequestEntry] = (),
+        acknowledged: Sequence[RecordEntry] = (),
+    ) -> None:  # fmt: skip
+        """A request's answer (after its tries); `halves` replace it when it was split. An acknowledged one
+        takes the next acknowledgement number and paints its records' dates (`acknowledged`) as what the
+        service now holds, in the same transaction."""
         with self._write() as db:
             ack = None
-            if answer.state == OK:
-                # A journal-wide order of acknowledgements: the last one for a date is what the service holds.
-                ack = db.execute("SELECT coalesce(max(ack), 0) + 1 FROM requests").fetchone()[0]
+            if answer.state == OK and not halves:
+                # A journal-wide order of acknowledgements: taken inside the write, so never twice.
+                ack = next_ack(db)
+                self._paint(db, run, acknowledged, ack)
             db.execute(
                 "UPDATE requests SET state = ?, transient = ?, attempts = ?, http_status = ?, trackingid = ?,"
                 " errors = ?, response = ?, seconds = ?, answered = ?, ack = ? WHERE run = ? AND id = ?",
@@ -278,6 +302,15 @@ class Journal:
             )  # fmt: skip
             self._add_requests(db, run, halves)
 
+    def _paint(self, db: sqlite3.Connection, run: int, records: Sequence[RecordEntry], ack: int) -> None:
+        service = self.services.get(run)
+        if service is None:
+            operation, base, source = db.execute(
+                "SELECT operation, base_url, source_id FROM runs WHERE id = ?", (run,)
+            ).fetchone()
+            service = self.services[run] = service_id(db, operation, base, source)
+        paint_acked(db, service, [(r, run, ack) for r in records])
+
     def unsent(self, run: int, request: int) -> None:
         """A request that a stopped run never sent stays planned; its tries so far are kept."""
         with self._write() as db:
@@ -285,28 +318,79 @@ class Journal:
                 "UPDATE requests SET state = ? WHERE run = ? AND id = ? AND state = ?", (PLANNED, run, request, SENDING)
             )
 
-    def finish(self, run: int, outcomes: Iterable[RowOutcome], summary: dict[str, int], exit_code: int) -> None:
+    def finish(self, run: int, summary: dict[str, int], exit_code: int) -> None:
         with self._write() as db:
-            db.executemany(
-                "UPDATE rows SET status = ?, trackingids = ?, errors = ?, note = ? WHERE run = ? AND idx = ?",
-                ((o.status, dumps(o.trackingids), safe(dumps(o.errors)), safe(o.note), run, o.idx)
-                 for o in outcomes),
-            )  # fmt: skip
             db.execute(
                 "UPDATE runs SET ended = ?, summary = ?, exit_code = ? WHERE id = ?",
                 (now(), dumps(summary), exit_code, run),
             )
 
 
+def next_ack(db: sqlite3.Connection) -> int:
+    """The next acknowledgement number, journal-wide; inside a write transaction, so never given twice."""
+    return int(db.execute("UPDATE counters SET value = value + 1 WHERE name = 'ack' RETURNING value").fetchall()[0][0])
+
+
+def service_id(db: sqlite3.Connection, operation: str, base_url: str, source_id: str) -> int:
+    """The number of a service (operation, base URL, source id) in `acked`, made the first time."""
+    db.execute(
+        "INSERT OR IGNORE INTO services (operation, base_url, source_id) VALUES (?, ?, ?)",
+        (operation, base_url, source_id),
+    )
+    found = db.execute(
+        "SELECT id FROM services WHERE operation = ? AND base_url = ? AND source_id = ?",
+        (operation, base_url, source_id),
+    ).fetchone()
+    return int(found[0])
+
+
+_ACKED_COLUMNS = "start, end, value, run, record, ack"
+_ACKED_NEAR = (
+    f"SELECT {_ACKED_COLUMNS} FROM (SELECT {_ACKED_COLUMNS} FROM acked"
+    " WHERE service = ? AND propertyid = ? AND roomid = ? AND rateid = ? AND start <= ? ORDER BY start DESC LIMIT 1)"
+    f" UNION ALL SELECT {_ACKED_COLUMNS} FROM acked"
+    " WHERE service = ? AND propertyid = ? AND roomid = ? AND rateid = ? AND start > ? AND start <= ?"
+)
+
+
+def paint_acked(db: sqlite3.Connection, service: int, painted: Sequence[tuple[RecordEntry, int, int]]) -> None:
+    """Paint records (each with its run and acknowledgement number) over what the service held for their keys."""
+    by_key: dict[tuple[str, str, str], list[tuple[RecordEntry, int, int]]] = {}
+    for item in painted:
+        record = item[0]
+        by_key.setdefault((record.propertyid, record.roomid, record.rateid), []).append(item)
+    for key, items in by_key.items():
+        low, high = iso(min(r.start for r, _, _ in items)), iso(max(r.end for r, _, _ in items))
+        before = [
+            Span(dt.date.fromisoformat(s), dt.date.fromisoformat(e), v, run, record, ack)
+            for s, e, v, run, record, ack in db.execute(_ACKED_NEAR, (service, *key, low, service, *key, low, high))
+        ]
+        after = paint(before, [Span(r.start, r.end, r.value, run, r.idx, ack) for r, run, ack in items])
+        gone = set(before) - set(after)
+        new = set(after) - set(before)
+        db.executemany(
+            "DELETE FROM acked WHERE service = ? AND propertyid = ? AND roomid = ? AND rateid = ? AND start = ?",
+            [(service, *key, iso(s.start)) for s in gone],
+        )
+        db.executemany(
+            "INSERT INTO acked (service, propertyid, roomid, rateid, start, end, value, run, record, ack)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(service, *key, iso(s.start), iso(s.end), s.value, s.run, s.record, s.ack) for s in new],
+        )
+
+
 def _create(db: sqlite3.Connection, path: Path) -> None:
-    """The schema, made once: in one write transaction, so that two first runs at once make it once."""
+    """The schema, made once: in one write transaction, so that two first runs at once make it once.
+
+    A journal of schema 1 (a row per input row) is retired first: see `retire.py`.
+    """
     if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
         return
     with transaction(db):
         version = db.execute("PRAGMA user_version").fetchone()[0]
         _known_version(version, path)
         if version < SCHEMA_VERSION:
-            for statement in _SCHEMA.split(";"):
+            for statement in SCHEMA.split(";"):
                 if statement.strip():
                     db.execute(statement)
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
@@ -315,10 +399,26 @@ def _create(db: sqlite3.Connection, path: Path) -> None:
 def _known_version(version: int, path: Path) -> None:
     if version > SCHEMA_VERSION:
         raise sqlite3.DatabaseError(f"{path} was written by a newer ari-cli (schema {version})")
+    if 0 < version < SCHEMA_VERSION:
+        raise OldJournal(path, version)
+
+
+class OldJournal(sqlite3.DatabaseError):
+    """A journal of an older schema, which a writer retires (`retire.py`) and a reader cannot read."""
+
+    def __init__(self, path: Path, version: int) -> None:
+        super().__init__(
+            f"it was written by an older ari-cli (schema {version}); the next push, retry or prune keeps it as "
+            f"{path.name}.v{version} beside it and starts a new one with what the service acknowledged"
+        )
+        self.version = version
 
 
 def open_database(path: Path) -> sqlite3.Connection:
-    """Open the journal to write, creating it and its schema when needed."""
+    """Open the journal to write, creating it and its schema when needed (retiring an older one first)."""
+    from ari_cli.journal.retire import retire_older
+
+    retire_older(path)
     db = connect_writer(path)
     try:
         _create(db, path)
