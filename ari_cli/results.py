@@ -66,7 +66,7 @@ class Shared:
 
 PLAIN_OK = Shared(Status.OK)
 PLAIN_PLANNED = Shared(Status.PLANNED)
-_NO_RECORD, _SEVERAL = -1, -2
+_NO_RECORD, _SEVERAL, _NOTED = -1, -2, -3
 
 
 class RowResults(Sequence[RowResult]):
@@ -79,12 +79,20 @@ class RowResults(Sequence[RowResult]):
         groups: array[int] | None = None,
         shared: dict[int, Shared] | None = None,
         unsent: str = "",
+        noted: Sequence[Shared] = (),
+        plain: Shared | None = None,
     ) -> None:
         self.table = table
-        self.special = special  # invalid, skipped, or carried by several records
-        self.groups = groups  # per row: the record whose answer it has; None in a dry run (all planned)
+        self.special = special  # invalid, or carried by several records, or with a note of its own
+        # Per row: the record whose answer it has, or _NOTED - k for the k-th of `noted` (rows skipped
+        # for one reason: a million rows unchanged under --changed-only are one entry, not a million);
+        # None when every row is `plain`.
+        self.groups = groups
         self.shared = shared or {}  # per record
         self.unsent = unsent  # when set, an ok row was not sent, for this reason, and is skipped
+        self.noted = noted
+        # What a row of no record has: planned in a dry run, else ok.
+        self.plain = plain or (PLAIN_PLANNED if groups is None else PLAIN_OK)
 
     def __len__(self) -> int:
         return len(self.table)
@@ -93,10 +101,10 @@ class RowResults(Sequence[RowResult]):
         row = self.special.get(index)
         if row is not None:
             found = Shared.of(row)
-        elif self.groups is None:
-            found = PLAIN_PLANNED
-        elif self.groups[index] == _NO_RECORD:
-            found = PLAIN_OK
+        elif self.groups is None or self.groups[index] == _NO_RECORD:
+            found = self.plain
+        elif self.groups[index] <= _NOTED:
+            found = self.noted[_NOTED - self.groups[index]]
         else:
             found = self.shared[self.groups[index]]
         if self.unsent and found.status in (Status.OK, Status.PLANNED):
@@ -158,7 +166,7 @@ class RowResults(Sequence[RowResult]):
 
     def not_sent(self, note: str) -> RowResults:
         """The results of a run that sent nothing: its ok rows are skipped, for `note`."""
-        return RowResults(self.table, self.special, self.groups, self.shared, note)
+        return RowResults(self.table, self.special, self.groups, self.shared, note, self.noted, self.plain)
 
 
 @dataclass
@@ -245,22 +253,28 @@ def attribute(table: RowTable, plan: Plan, exchanges: Sequence[Exchange], dry_ru
     """One result per input row, in input order."""
     views, invalid = table, table.errors
     special: dict[int, RowResult] = {}
-    for index in sorted({*invalid, *plan.invalid, *plan.skipped}):
-        messages = invalid.get(index) or plan.invalid.get(index)
-        if messages:
-            problems = [Problem(None, m, None) for m in messages]
-            special[index] = RowResult(index, views[index], Status.INVALID, errors=problems)
-        elif index in plan.skipped:
-            special[index] = RowResult(index, views[index], Status.SKIPPED, note=plan.skipped[index])
+    for index in sorted({*invalid, *plan.invalid}):
+        messages = invalid.get(index) or plan.invalid.get(index) or []
+        problems = [Problem(None, m, None) for m in messages]
+        special[index] = RowResult(index, views[index], Status.INVALID, errors=problems)
+    groups = array("q", repeat(_NO_RECORD, len(table))) if plan.skipped or not dry_run else None
+    noted: dict[str, int] = {}
+    for index, note in plan.skipped.items():
+        assert groups is not None
+        if index not in special:
+            groups[index] = noted.setdefault(note, _NOTED - len(noted))
+    skipped = [Shared(Status.SKIPPED, note=note) for note in noted]
     if dry_run:
         for index, note in plan.row_notes.items():
             special.setdefault(index, RowResult(index, views[index], Status.PLANNED, note=note))
-        return RowResults(table, special)
+        return RowResults(table, special, groups, noted=skipped, plain=PLAIN_PLANNED)
+    assert groups is not None
     outcomes = _record_outcomes(exchanges)
-    groups = array("q", repeat(_NO_RECORD, len(table)))
     several: dict[int, list[int]] = {}
     for number, record in enumerate(plan.records):
         for ref in record.refs:
+            if groups[ref] <= _NOTED:
+                continue  # skipped says more than a record that carries some of it (none should)
             if groups[ref] == _NO_RECORD:
                 groups[ref] = number
             else:
@@ -280,7 +294,7 @@ def attribute(table: RowTable, plan: Plan, exchanges: Sequence[Exchange], dry_ru
     for number in range(len(plan.records)):
         sample = answered(RowResult(-1, RowView("", 0), Status.OK), [number], outcomes)
         shared[number] = Shared.of(sample)
-    return RowResults(table, special, groups, shared)
+    return RowResults(table, special, groups, shared, noted=skipped)
 
 
 def _add_unique(problems: list[Problem], problem: Problem) -> None:

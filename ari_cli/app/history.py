@@ -86,12 +86,14 @@ def show_run(run: str, body: bool, all_rows: bool | None, output: ViewFormat) ->
             number = int(run.strip())
         else:
             raise UsageProblem(f"RUN {run!r}: give a run number (see `ari-cli history`) or last")
-        whole = read.detail(db, number)
+        whole = read.detail(db, number, whole=output is ViewFormat.JSON)
         rows = RunRows(db, whole)
         if output is ViewFormat.JSON:
             rundetail.write_detail(whole, rows, lambda: read.records(db, number), sys.stdout)
         else:
-            rundetail.run_detail(whole, rows, show.console(), body, all_rows)
+            # Only the requests shown are read whole (bodies, lines): a big run's are thousands.
+            shown = read.completed(db, whole.run, rundetail.shown_requests(whole.requests, all_rows))
+            rundetail.run_detail(whole, shown, rows, show.console(), body, all_rows)
 
 
 def find(request: FindRequest) -> None:

@@ -309,7 +309,9 @@ def _push(request: PushRequest) -> None:
                     recorder.plan(request.operation, prepared.rows, prepared.plan, exchanges, unsent)
             run = send_recorded(options, prepared, connection, recorder, request.output, err)
     finally:
-        if journal is not None:
+        if recorder is not None:
+            recorder.close()
+        elif journal is not None:
             journal.close()
     number = recorder.run if recorder else None
     show(run, request.output, options, connection, prepared.invalid, rows is not None, number)
@@ -410,7 +412,8 @@ def _next_step(run: Run, number: int | None, err: Any, quiet: bool) -> None:
     """After an interrupted or partly failed run, say how to finish it."""
     if number is None:
         return
-    unsent = sum(1 for r in run.rows if r.status in (Status.FAILED, Status.NOT_SENT))
+    counts = run.rows.counts()
+    unsent = counts[Status.FAILED] + counts[Status.NOT_SENT]
     if run.interrupted:
         left = f"interrupted: {unsent} row(s) not sent or not confirmed"
         err.print(f"{left}; `ari-cli retry {number}` sends what is left", markup=False)

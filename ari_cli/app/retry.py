@@ -78,6 +78,8 @@ def retry(request: RetryRequest) -> None:
             options, prepared, connection, recorder, request.output, err, lambda part: plan.build(part, key)
         )
     finally:
-        if store is not None:
+        if recorder is not None:
+            recorder.close()
+        elif store is not None:
             store.close()
     show(run, request.output, options, connection, False, False, recorder.run if recorder else None)

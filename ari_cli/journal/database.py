@@ -69,7 +69,8 @@ def connect_writer(path: Path) -> sqlite3.Connection:
         # Bodies hold the hotel's commercial terms: the file is the user's alone.
         os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
     # Autocommit: every transaction is opened by `transaction()`, never implicitly by the sqlite3 module.
-    db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
+    # Not bound to a thread: a run's recorder hands its answers to a writer thread (one writer at a time).
+    db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
     try:
         db.execute(f"PRAGMA busy_timeout={int(BUSY_SECONDS * 1000)}")
         if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":

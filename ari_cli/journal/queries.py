@@ -215,17 +215,29 @@ def body_of(run: RunInfo, stored: str | None, form: str | None, carried: Sequenc
     return build_body(Operation(run.operation), envelope, [r.record() for r in carried], shape)
 
 
-def _requests(db: sqlite3.Connection, run: RunInfo, where: str = "", args: Sequence[Any] = ()) -> list[RequestInfo]:
+def _requests(
+    db: sqlite3.Connection, run: RunInfo, where: str = "", args: Sequence[Any] = (), whole: bool = True
+) -> list[RequestInfo]:
+    """A run's requests; `whole`: with their bodies and the lines they carried, read from their records."""
     rows = db.execute(f"SELECT {_REQUEST_COLUMNS} FROM requests WHERE run = ?{where} ORDER BY id", (run.id, *args))
     found = []
     for (run_id, id_, parent, propertyid, url, body, form, first, count, state, transient, attempts, http_status,
          trackingid, errors, response, seconds, sent, answered) in rows.fetchall():  # fmt: skip
-        carried = list(records(db, run.id, first, first + count))
+        carried = list(records(db, run.id, first, first + count)) if whole else []
         named = tuple((_source(run, s), a, b, step) for s, a, b, step in _lines_of(carried))
         found.append(RequestInfo(
-            run_id, id_, parent, propertyid, url, body_of(run, body, form, carried), state, bool(transient), attempts,
-            http_status, trackingid, _load(errors, []), response, seconds, sent, answered, first, count, named,
+            run_id, id_, parent, propertyid, url, body_of(run, body, form, carried) if whole else {}, state,
+            bool(transient), attempts, http_status, trackingid, _load(errors, []), response, seconds, sent, answered,
+            first, count, named,
         ))  # fmt: skip
+    return found
+
+
+def completed(db: sqlite3.Connection, run: RunInfo, requests: Sequence[RequestInfo]) -> list[RequestInfo]:
+    """Requests of `detail(..., whole=False)` with their bodies and lines."""
+    found: list[RequestInfo] = []
+    for request in requests:
+        found.extend(_requests(db, run, " AND id = ?", (request.id,)))
     return found
 
 
@@ -237,10 +249,11 @@ def _source(run: RunInfo, position: int) -> str:
     return run.sources[position] if position < len(run.sources) else f"source {position}"
 
 
-def detail(db: sqlite3.Connection, run: int) -> RunDetail:
-    """One run with its requests (bodies rebuilt, lines carried); its rows are derived by `rows.py`."""
+def detail(db: sqlite3.Connection, run: int, whole: bool = True) -> RunDetail:
+    """One run with its requests (with bodies rebuilt and lines carried, when `whole`); its rows are derived by
+    `rows.py`."""
     info = run_info(db, run)
-    return RunDetail(info, _requests(db, info))
+    return RunDetail(info, _requests(db, info, whole=whole))
 
 
 def leaves(requests: Sequence[RequestInfo]) -> list[RequestInfo]:

@@ -10,7 +10,9 @@ The journal is a record, not a gate: when it cannot be written, the run goes on 
 from __future__ import annotations
 
 import bisect
+import queue
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -118,7 +120,13 @@ def form_of(body: Mapping[str, Any]) -> str | None:
 
 
 class Recorder(Watcher):
-    """Writes one run's requests to the journal as the sender reports them."""
+    """Writes one run's requests to the journal as the sender reports them.
+
+    The run and its plan are written before the first request goes out. Answers are written by a
+    thread of their own, in the order they came, so that the sender never waits for the disk (an
+    acknowledgement paints its records' dates, which a million-row run does a hundred thousand
+    times); `finish` waits until everything is written.
+    """
 
     def __init__(self, journal: Journal, warn: Callable[[str], None]) -> None:
         self.journal = journal
@@ -128,6 +136,9 @@ class Recorder(Watcher):
         self.operation = Operation.THRESHOLD
         self.position: dict[int, int] = {}  # a plan's record -> its number in the journal
         self.entries: list[RecordEntry] = []  # by number in the journal
+        self.waiting: queue.SimpleQueue[Callable[[], object] | None] = queue.SimpleQueue()
+        self.writer: threading.Thread | None = None
+        self.unsaid: list[str] = []  # the writer's warnings, said by the main thread
 
     def _write(self, call: Callable[..., T], *args: Any) -> T | None:
         if self.broken:
@@ -136,8 +147,40 @@ class Recorder(Watcher):
             return call(*args)
         except sqlite3.Error as error:
             self.broken = True
-            self.warn(f"the journal {self.journal.path} could not be written ({error}); the run goes on unrecorded")
+            message = f"the journal {self.journal.path} could not be written ({error}); the run goes on unrecorded"
+            if threading.current_thread() is self.writer:
+                self.unsaid.append(message)
+            else:
+                self.warn(message)
             return None
+
+    def _later(self, call: Callable[..., object], *args: Any) -> None:
+        """`call(*args)` by the writer thread, after everything asked before."""
+        if self.writer is None:
+            self.writer = threading.Thread(target=self._writing, name="journal", daemon=True)
+            self.writer.start()
+        self.waiting.put(lambda: self._write(call, *args))
+        self._say()
+
+    def _writing(self) -> None:
+        while (job := self.waiting.get()) is not None:
+            job()
+
+    def _say(self) -> None:
+        while self.unsaid:
+            self.warn(self.unsaid.pop(0))
+
+    def drain(self) -> None:
+        """Wait until everything handed to the writer thread is written."""
+        if self.writer is not None:
+            self.waiting.put(None)
+            self.writer.join()
+            self.writer = None
+        self._say()
+
+    def close(self) -> None:
+        self.drain()
+        self.journal.close()
 
     def start(self, start: RunStart) -> int | None:
         self.run = self._write(self.journal.start_run, start)
@@ -174,14 +217,14 @@ class Recorder(Watcher):
 
     def sending(self, exchange: Exchange) -> None:
         if self.run is not None:
-            self._write(self.journal.sending, self.run, exchange.id)
+            self._later(self.journal.sending, self.run, exchange.id)
 
     def answered(self, exchange: Exchange, halves: Sequence[Exchange]) -> None:
         if self.run is None or exchange.outcome is None:
             return
         outcome = exchange.outcome
         if not outcome.sent:
-            self._write(self.journal.unsent, self.run, exchange.id)
+            self._later(self.journal.unsent, self.run, exchange.id)
             return
         answer = Answer(
             state=OK if outcome.success else FAILED,
@@ -195,9 +238,10 @@ class Recorder(Watcher):
         )
         split = [self._request(h, self.position[h.records[0]]) for h in halves]
         acknowledged = [self.entries[self.position[i]] for i in exchange.records] if outcome.success else []
-        self._write(self.journal.answered, self.run, exchange.id, answer, split, acknowledged)
+        self._later(self.journal.answered, self.run, exchange.id, answer, split, acknowledged)
 
     def finish(self, summary: dict[str, int], exit_code: int) -> None:
+        self.drain()
         if self.run is not None:
             self._write(self.journal.finish, self.run, summary, exit_code)
 

@@ -139,7 +139,11 @@ class RunRows:
         for record in chosen:
             segments.extend((s, a, b, step, _RECORD, record.idx) for s, a, b, step in spans(record.lines))
         for number, note in enumerate(self.notes if carried is None else ()):
-            segments.extend((s, a, b, step, _NOTE, number) for s, a, b, step in spans(note.lines))
+            # A note of rows none of whose statuses is asked for is passed over (a million unchanged rows are
+            # not listed to be left out); a note beside a record's result counts only where records are read.
+            wanted = statuses is None or (note.status in statuses if note.status else bool(chosen))
+            if wanted:
+                segments.extend((s, a, b, step, _NOTE, number) for s, a, b, step in spans(note.lines))
         by_number = {record.idx: record for record in chosen}
         for source, line, parts in _sweep(segments):
             row = self._row(source, line, parts, by_number)

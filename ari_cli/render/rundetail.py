@@ -247,17 +247,23 @@ def exchange(request: RequestInfo, out: Console) -> None:
     out.print(printable(scrub(response)), markup=False)
 
 
-def run_detail(whole: RunDetail, rows: RunRows, out: Console, bodies: bool, everything: bool | None = None) -> None:
-    """One run: its header, its requests (with bodies and answers on request) and its rows.
+def shown_requests(requests: Sequence[RequestInfo], everything: bool | None) -> list[RequestInfo]:
+    """As a push's table: over 50 requests, only those that did not go well, unless `everything`."""
+    if everything if everything is not None else len(requests) <= SHOW_ALL_UP_TO:
+        return list(requests)
+    return [r for r in requests if r.state not in ("ok", "split")]
 
-    As a push's table: over 50 rows (or requests), only those that did not go well, unless `everything`.
-    """
+
+def run_detail(
+    whole: RunDetail, shown: Sequence[RequestInfo], rows: RunRows, out: Console, bodies: bool,
+    everything: bool | None = None,
+) -> None:  # fmt: skip
+    """One run: its header, its requests (`shown`, of `shown_requests`, with bodies and answers on request) and its
+    rows (over 50, only those that did not go well, unless `everything`)."""
     run_header(whole.run, out)
     out.print()
     requests = whole.requests
     if requests:
-        all_requests = everything if everything is not None else len(requests) <= SHOW_ALL_UP_TO
-        shown = requests if all_requests else [r for r in requests if r.state not in ("ok", "split")]
         out.print(Text(f"Requests ({len(requests)})", style="bold"))
         if shown:
             requests_table(shown, out)
