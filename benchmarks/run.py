@@ -423,6 +423,7 @@ def journal_scales(properties: int, rooms: int, days: int, latency_ms: int = 50,
                 out.seek(0)
                 requests = _summary(out.read(64 * 1024))["requests"]
             ideal = requests * latency_ms / 1000 / concurrency
+            bare, _, _, _ = measured([*push, str(nights[0]), "--no-journal"], env)
             wall, code, _, _ = measured([*push, str(nights[0])], env)
             first = _journal_size(home)
             shown, shown_code, shown_rss, _ = measured([CLI, "history", "show", "1"], env)
@@ -440,6 +441,8 @@ def journal_scales(properties: int, rooms: int, days: int, latency_ms: int = 50,
         Figure("  ideal sending (requests x latency / concurrency)", ideal, "s"),
         Figure("  its dry run", dry, "s"),
         ratio("  push / (ideal sending + dry run)", wall / (ideal + dry), "<=", 1.2),
+        Figure("  the same push with --no-journal", bare, "s"),
+        Figure("  journal on / off", wall / bare, "x"),
         Figure("journal after the first night", first / 1e6, "MB"),
         Figure("  growth of a second night", growth, "MB", "<= 15", met=growth <= 15 and code2 == 0),
         Figure("history show of the night's run", shown, "s", "< 1", met=shown < 1 and shown_code == 0),

@@ -10,6 +10,7 @@ import typer
 
 from ari_cli.app.options import FindRequest, ViewFormat
 from ari_cli.exits import AriError, UsageProblem
+from ari_cli.journal import prune as pruning
 from ari_cli.journal import queries as read
 from ari_cli.journal.database import compact, journal_path
 from ari_cli.journal.rows import RunRows
@@ -183,7 +184,7 @@ def prune(older_than: str, dry_run: bool, yes: bool) -> None:
     At a terminal it asks first (`--yes` does not); `--dry-run` lists the runs and deletes nothing.
     """
     try:
-        age = read.parse_age(older_than)
+        age = pruning.parse_age(older_than)
         before = dt.datetime.now(dt.UTC) - age
     except (OverflowError, ValueError):
         raise UsageProblem(f"--older-than {older_than!r}: give an age like 90d, 12w or 36h") from None
@@ -194,7 +195,7 @@ def prune(older_than: str, dry_run: bool, yes: bool) -> None:
         )
     when = before.astimezone().strftime("%Y-%m-%d %H:%M")
     with writing(os.environ) as db:
-        found = [] if db is None else read.prunable(db, read.cutoff(age))
+        found = [] if db is None else pruning.prunable(db, pruning.cutoff(age))
         runs = "run" if len(found) == 1 else "runs"
         said = f"{len(found)} finished {runs} started before {when} (local time)"
         if dry_run:
@@ -205,11 +206,11 @@ def prune(older_than: str, dry_run: bool, yes: bool) -> None:
         if found and not yes and sys.stdin.isatty() and not typer.confirm(f"delete {said}?", default=False):
             typer.echo("nothing deleted")
             raise typer.Exit(1)
-        deleted = 0 if db is None else read.prune(db, [r.id for r in found])
+        deleted = 0 if db is None else pruning.prune(db, [r.id for r in found])
         busy = compact(db) if db is not None and deleted else None
         if busy is not None:
             echo_err(f"warning: the journal was not compacted ({busy}); later runs reuse the space")
-        kept = [] if db is None else read.unfinished_before(db, read.cutoff(age))
+        kept = [] if db is None else pruning.unfinished_before(db, pruning.cutoff(age))
     runs = "run" if deleted == 1 else "runs"
     typer.echo(f"deleted {deleted} {runs} started before {when} (local time)")
     if kept:

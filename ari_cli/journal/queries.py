@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ari_cli.exits import UsageProblem
-from ari_cli.journal.database import loads, parsed, transaction
+from ari_cli.journal.database import loads, parsed
 from ari_cli.journal.lines import Span as LineSpan
 from ari_cli.journal.lines import joined, spans
 from ari_cli.journal.spans import Span, SpanDates
@@ -136,7 +136,7 @@ def _key(propertyid: str, roomid: str, rateid: str) -> Key:
     return (propertyid, roomid, rateid) if rateid else (propertyid, roomid)
 
 
-_RUN_COLUMNS = (
+RUN_COLUMNS = (
     "id, command, operation, profile, base_url, source_id, options, retry_of, started, ended, summary, exit_code,"
     " sandbox, sharepost, sources, rows, ack_floor, finished_by, unrecorded"
 )
@@ -147,7 +147,7 @@ _REQUEST_COLUMNS = (
 _RECORD_COLUMNS = "idx, propertyid, roomid, rateid, start, end, value, lines"
 
 
-def _run(row: tuple[Any, ...]) -> RunInfo:
+def run_of(row: tuple[Any, ...]) -> RunInfo:
     (id_, command, operation, profile, base_url, source_id, options, retry_of, started, ended, summary, code, sandbox,
      sharepost, sources, rows, floor, finished_by, unrecorded) = row  # fmt: skip
     return RunInfo(
@@ -166,15 +166,15 @@ def runs(db: sqlite3.Connection, limit: int | None = None, operation: str | None
     """Runs, newest first."""
     args: list[Any] = [operation] if operation else []
     where = "WHERE operation = ?" if operation else ""
-    sql = f"SELECT {_RUN_COLUMNS} FROM runs {where} ORDER BY id DESC"
+    sql = f"SELECT {RUN_COLUMNS} FROM runs {where} ORDER BY id DESC"
     if limit is not None:
         sql += " LIMIT ?"
         args.append(limit)
-    found = [_run(r) for r in db.execute(sql, args)]
-    return [_with_files(db, run) for run in found]
+    found = [run_of(r) for r in db.execute(sql, args)]
+    return [with_files(db, run) for run in found]
 
 
-def _with_files(db: sqlite3.Connection, run: RunInfo) -> RunInfo:
+def with_files(db: sqlite3.Connection, run: RunInfo) -> RunInfo:
     files = tuple(db.execute("SELECT path, sha256 FROM files WHERE run = ? ORDER BY position", (run.id,)))
     return replace(run, files=files)
 
@@ -182,12 +182,12 @@ def _with_files(db: sqlite3.Connection, run: RunInfo) -> RunInfo:
 def run_info(db: sqlite3.Connection, run: int) -> RunInfo:
     row = None
     if 0 < run <= LARGEST_RUN:
-        row = db.execute(f"SELECT {_RUN_COLUMNS} FROM runs WHERE id = ?", (run,)).fetchone()
+        row = db.execute(f"SELECT {RUN_COLUMNS} FROM runs WHERE id = ?", (run,)).fetchone()
     if row is None:
         last = db.execute("SELECT max(id) FROM runs").fetchone()[0]
         hint = f"the last run is {last}; `ari-cli history` lists them" if last else "the journal has no runs yet"
         raise UsageProblem(f"no run {run} in the journal", hint)
-    return _with_files(db, _run(row))
+    return with_files(db, run_of(row))
 
 
 def records(db: sqlite3.Connection, run: int, first: int = 0, stop: int | None = None) -> Iterator[RecordInfo]:
@@ -358,10 +358,15 @@ def acknowledged(
     )  # fmt: skip
     found: dict[Key, list[Span]] = {}
     keep = None if properties is None else set(properties)
+    # A year of a hotel's spans share a few hundred dates and a few values: each made once.
+    days: dict[str, dt.date] = {}
+    values: dict[str, str] = {}
     for propertyid, roomid, rateid, start, end, value, run, record, ack in db.execute(sql, args):
         if keep is None or propertyid in keep:
+            first = days.get(start) or days.setdefault(start, _day(start))
+            last = days.get(end) or days.setdefault(end, _day(end))
             found.setdefault(_key(propertyid, roomid, rateid), []).append(
-                Span(_day(start), _day(end), value, run, record, ack)
+                Span(first, last, values.setdefault(value, value), run, record, ack)
             )
     return found
 
@@ -399,70 +404,3 @@ def request_states(db: sqlite3.Connection, run_ids: Iterable[int]) -> dict[int, 
         if run in counts:
             counts[run][state] = count
     return counts
-
-
-# --- prune --------------------------------------------------------------------------------------
-
-
-def parse_age(text: str) -> dt.timedelta:
-    """`90d`, `12w`, `36h` or a bare number of days."""
-    cleaned = text.strip().lower()
-    units = {"d": 1.0, "w": 7.0, "h": 1 / 24}
-    unit = cleaned[-1:] if cleaned[-1:] in units else "d"
-    number = cleaned[:-1] if cleaned[-1:] in units else cleaned
-    try:
-        amount = float(number)
-    except ValueError:
-        raise UsageProblem(f"--older-than {text!r}: give an age like 90d, 12w or 36h") from None
-    if amount < 0:
-        raise UsageProblem(f"--older-than {text!r}: the age cannot be negative")
-    return dt.timedelta(days=amount * units[unit])
-
-
-def cutoff(older_than: dt.timedelta, now: dt.datetime | None = None) -> str:
-    """The start time before which runs are old, as the journal writes times."""
-    return ((now or dt.datetime.now(dt.UTC)) - older_than).isoformat(timespec="milliseconds")
-
-
-def prunable(db: sqlite3.Connection, before: str) -> list[RunInfo]:
-    """The runs `prune` would delete: started before `before` and finished (never one running or killed)."""
-    sql = f"SELECT {_RUN_COLUMNS} FROM runs WHERE started < ? AND ended IS NOT NULL ORDER BY id"
-    return [_with_files(db, _run(r)) for r in db.execute(sql, (before,))]
-
-
-def unfinished_before(db: sqlite3.Connection, before: str) -> list[int]:
-    """The runs started before `before` with no end: prune keeps them."""
-    return [r for (r,) in db.execute("SELECT id FROM runs WHERE started < ? AND ended IS NULL ORDER BY id", (before,))]
-
-
-# Each table of a run's parts, with the column after `run` in its key: rows go in steps of this many.
-_PARTS = (("files", "position"), ("records", "idx"), ("requests", "id"), ("notes", "position"))
-PRUNE_STEP = 2_000
-
-
-def prune(db: sqlite3.Connection, runs: Iterable[int]) -> int:
-    """Delete runs, each in small transactions, so that pushes running meanwhile wait a moment, not a minute.
-
-    A run leaves the list at once (its `runs` line first); its parts follow step by step, and parts left
-    by a prune that was stopped half-way are deleted by the next one. What the service holds (`acked`)
-    stays: deleting a run's story does not change the values it set.
-    """
-    deleted = 0
-    for run in runs:
-        with transaction(db):
-            # Never one still running, nor one killed (a retry may finish it meanwhile: then it is finished).
-            deleted += db.execute("DELETE FROM runs WHERE id = ? AND ended IS NOT NULL", (run,)).rowcount
-    orphans = {r for table, _ in _PARTS for (r,) in db.execute(
-        f"SELECT DISTINCT run FROM {table} WHERE run NOT IN (SELECT id FROM runs)")}  # fmt: skip
-    for run in sorted(orphans):
-        for table, step in _PARTS:
-            while True:
-                with transaction(db):
-                    gone = db.execute(
-                        f"DELETE FROM {table} WHERE run = ? AND {step} IN"
-                        f" (SELECT {step} FROM {table} WHERE run = ? LIMIT ?)",
-                        (run, run, PRUNE_STEP),
-                    ).rowcount
-                if not gone:
-                    break
-    return deleted

@@ -59,7 +59,8 @@ def retire_older(path: Path) -> None:
 
 def _convert(db: sqlite3.Connection) -> int:
     """Schema 1 to 2, in the caller's transaction: the acknowledged spans kept, the rest dropped."""
-    from ari_cli.journal.store import SCHEMA, SCHEMA_VERSION, RecordEntry, paint_acked, service_id
+    from ari_cli.journal.acked import paint_acked, service_id
+    from ari_cli.journal.store import SCHEMA, SCHEMA_VERSION, RecordEntry
 
     for table in RETIRED_TABLES:
         db.execute(f"ALTER TABLE {table} RENAME TO v1_{table}")

@@ -59,6 +59,13 @@ class SpanDates(Mapping[dt.date, str]):
             return self.spans[at]
         return None
 
+    def get(self, day: dt.date, default: str | None = None) -> str | None:  # type: ignore[override]
+        # Asked once per planned date by --changed-only: straight to the span, without a KeyError per miss.
+        at = bisect.bisect_right(self.starts, day) - 1
+        if at >= 0 and self.spans[at].end >= day:
+            return self.spans[at].value
+        return default
+
     def __getitem__(self, day: dt.date) -> str:
         found = self.span(day) if isinstance(day, dt.date) else None
         if found is None:

@@ -27,11 +27,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ari_cli.config.secrets import masked_body, scrub
+from ari_cli.journal.acked import paint_acked, service_id
 from ari_cli.journal.database import connect_reader, connect_writer, opened, transaction
-from ari_cli.journal.spans import Span, paint
 
 SCHEMA_VERSION = 2
 
@@ -132,9 +132,10 @@ class RunStart:
         return replace(self, files=(), retry_of=run)
 
 
-@dataclass(frozen=True, slots=True)
-class RecordEntry:
-    """A planned record: its key, dates, value as the service is told it, and the lines it came from."""
+class RecordEntry(NamedTuple):
+    """A planned record: its key, dates, value as the service is told it, and the lines it came from.
+
+    A tuple, not a frozen dataclass: a night's run makes a hundred thousand of them before it sends."""
 
     idx: int
     propertyid: str
@@ -329,54 +330,6 @@ class Journal:
 def next_ack(db: sqlite3.Connection) -> int:
     """The next acknowledgement number, journal-wide; inside a write transaction, so never given twice."""
     return int(db.execute("UPDATE counters SET value = value + 1 WHERE name = 'ack' RETURNING value").fetchall()[0][0])
-
-
-def service_id(db: sqlite3.Connection, operation: str, base_url: str, source_id: str) -> int:
-    """The number of a service (operation, base URL, source id) in `acked`, made the first time."""
-    db.execute(
-        "INSERT OR IGNORE INTO services (operation, base_url, source_id) VALUES (?, ?, ?)",
-        (operation, base_url, source_id),
-    )
-    found = db.execute(
-        "SELECT id FROM services WHERE operation = ? AND base_url = ? AND source_id = ?",
-        (operation, base_url, source_id),
-    ).fetchone()
-    return int(found[0])
-
-
-_ACKED_COLUMNS = "start, end, value, run, record, ack"
-_ACKED_NEAR = (
-    f"SELECT {_ACKED_COLUMNS} FROM (SELECT {_ACKED_COLUMNS} FROM acked"
-    " WHERE service = ? AND propertyid = ? AND roomid = ? AND rateid = ? AND start <= ? ORDER BY start DESC LIMIT 1)"
-    f" UNION ALL SELECT {_ACKED_COLUMNS} FROM acked"
-    " WHERE service = ? AND propertyid = ? AND roomid = ? AND rateid = ? AND start > ? AND start <= ?"
-)
-
-
-def paint_acked(db: sqlite3.Connection, service: int, painted: Sequence[tuple[RecordEntry, int, int]]) -> None:
-    """Paint records (each with its run and acknowledgement number) over what the service held for their keys."""
-    by_key: dict[tuple[str, str, str], list[tuple[RecordEntry, int, int]]] = {}
-    for item in painted:
-        record = item[0]
-        by_key.setdefault((record.propertyid, record.roomid, record.rateid), []).append(item)
-    for key, items in by_key.items():
-        low, high = iso(min(r.start for r, _, _ in items)), iso(max(r.end for r, _, _ in items))
-        before = [
-            Span(dt.date.fromisoformat(s), dt.date.fromisoformat(e), v, run, record, ack)
-            for s, e, v, run, record, ack in db.execute(_ACKED_NEAR, (service, *key, low, service, *key, low, high))
-        ]
-        after = paint(before, [Span(r.start, r.end, r.value, run, r.idx, ack) for r, run, ack in items])
-        gone = set(before) - set(after)
-        new = set(after) - set(before)
-        db.executemany(
-            "DELETE FROM acked WHERE service = ? AND propertyid = ? AND roomid = ? AND rateid = ? AND start = ?",
-            [(service, *key, iso(s.start)) for s in gone],
-        )
-        db.executemany(
-            "INSERT INTO acked (service, propertyid, roomid, rateid, start, end, value, run, record, ack)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(service, *key, iso(s.start), iso(s.end), s.value, s.run, s.record, s.ack) for s in new],
-        )
 
 
 def _create(db: sqlite3.Connection, path: Path) -> None:
