@@ -389,6 +389,44 @@ def _journal_size(home: Path) -> int:
     return sum(f.stat().st_size for f in home.glob("journal.sqlite3*"))
 
 
+def journal_cost(big: Path) -> list[Figure]:
+    """The journal's own time for the night's run, in process: writing its plan, then every answer (as the
+    recorder's writer thread does), against the run's dry run. Machine load moves wall times of whole pushes;
+    this is what the journal itself costs."""
+    sys.path.insert(0, str(ROOT))
+    from ari_cli.config.settings import Connection
+    from ari_cli.journal.recorder import Recorder
+    from ari_cli.journal.store import Journal, RunStart
+    from ari_cli.pipeline import PushOptions, prepare
+    from ari_cli.send.exchange import Outcome
+    from ari_cli.wire.operations import Operation
+
+    options = PushOptions(Operation.THRESHOLD, (str(big),), dt.date.today())
+    connection = Connection("http://127.0.0.1:1", "sandbox-key-0001", "cpbA1")
+    started = time.perf_counter()
+    prepared = prepare(options, connection)
+    planning = time.perf_counter() - started
+    with tempfile.TemporaryDirectory() as tmp:
+        recorder = Recorder(Journal(Path(tmp) / "journal.sqlite3"), print)
+        recorder.start(RunStart("bench", "threshold", None, connection.base_url, "cpbA1", {}, (str(big),)))
+        started = time.perf_counter()
+        recorder.plan(Operation.THRESHOLD, prepared.rows, prepared.plan, prepared.exchanges)
+        plan = time.perf_counter() - started
+        started = time.perf_counter()
+        for exchange in prepared.exchanges:
+            exchange.outcome, exchange.attempts = Outcome(200, True, "sbx-0"), 1
+            recorder.sending(exchange)
+            recorder.answered(exchange, ())
+        recorder.drain()
+        answers = time.perf_counter() - started
+        recorder.close()
+    return [
+        Figure("journal: writing the night's plan", plan, "s"),
+        Figure(f"  writing its {len(prepared.exchanges)} answers (spans painted)", answers, "s"),
+        Figure("  both / reading and planning the night", (plan + answers) / planning, "x"),
+    ]
+
+
 def journal_scales(properties: int, rooms: int, days: int, latency_ms: int = 50, concurrency: int = 8) -> list[Figure]:
     """The nightly export pushed to `ari-cli sandbox --latency 50` at concurrency 8, journal on: its growth per
     night, the push against ideal sending plus its dry run, `history show` of it, and the next night's
@@ -399,6 +437,7 @@ def journal_scales(properties: int, rooms: int, days: int, latency_ms: int = 50,
         folder = Path(tmp)
         nights = [folder / f"night{n}.csv" for n in (1, 2, 3)]
         write_export(nights[0], properties, rooms, days)
+        own = journal_cost(nights[0])
         _changed(nights[0], nights[1], 0.0)
         _changed(nights[1], nights[2], 0.02)
         fixtures = folder / "fixtures.toml"
@@ -436,6 +475,7 @@ def journal_scales(properties: int, rooms: int, days: int, latency_ms: int = 50,
             server.wait(10)
     bound = 1.2 * (ideal + dry)
     return [
+        *own,
         Figure(f"nightly push: {requests} requests, {latency_ms} ms, concurrency {concurrency}", wall, "s",
                met=code == 0),
         Figure("  ideal sending (requests x latency / concurrency)", ideal, "s"),

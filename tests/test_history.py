@@ -438,3 +438,33 @@ def test_the_key_is_never_in_the_journal_file_nor_in_what_history_shows(
     for file in files:
         content = file.read_bytes()
         assert key.encode() not in content and key.encode("utf-16-le") not in content, file.name
+
+
+def test_rows_derived_from_the_journal_are_the_rows_the_push_gave(sb: Sandbox, tmp_path: Path) -> None:
+    # Rows of several records (a weekday filter), clipped, skipped (past), invalid, refused, merged.
+    path = tmp_path / "all.csv"
+    path.write_text(
+        "propertyid,roomid,start,end,threshold,days\n"
+        "HTL001,DBL,2027-01-04,2027-01-17,2,Mon-Fri\n"
+        "HTL001,TWN,2026-12-20,2027-01-03,3,\n"
+        "HTL001,SGL,2026-11-01,2026-11-30,4,\n"
+        "HTL001,STE,2027-01-05,2027-01-02,5,\n"
+        "HTL001,XXX,2027-01-05,2027-01-06,6,\n"
+        "HTL002,DBL,2027-01-01,2027-01-03,7,\n"
+        "HTL002,DBL,2027-01-04,2027-01-05,7,\n"
+    )
+    pushed = invoke(["threshold", "push", str(path), *TODAY, "--skip-invalid", "-o", "json"], env=sandbox_env(sb))
+    assert pushed.exit_code == 1, pushed.output
+    live = {(r["line"]): r for r in as_json(pushed)["rows"]}
+    assert {r["status"] for r in live.values()} == {"ok", "skipped", "invalid", "failed"}
+    shown = as_json(run("history", "show", "1", "-o", "json"))
+    derived = {r["line"]: r for r in shown["rows"]}
+    assert sorted(derived) == sorted(live) == [2, 3, 4, 5, 6, 7, 8]
+    for line, row in live.items():
+        mine = derived[line]
+        assert (mine["status"], sorted(mine["trackingids"]), mine["note"]) == (
+            row["status"], sorted(row["trackingids"]), row["note"]), line  # fmt: skip
+        assert [e["message"] for e in mine["errors"]] == [e["message"] for e in row["errors"]], line
+    assert derived[5]["roomid"] == "STE" and derived[5]["value"] == "5"  # an invalid row as written
+    table = run("history", "show", "1").stdout
+    assert "clipped" in table_row(table, "Rows", f"{tmp_path / 'all.csv'}:3")[7]
