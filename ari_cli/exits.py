@@ -52,3 +52,9 @@ class Interrupted(AriError):
     """Ctrl-C or SIGTERM; the message says what was and was not sent."""
 
     exit_code = ExitCode.INTERRUPTED
+    kind = "interrupted"
+    # Raised before anything was sent: a run stopped while sending says what it sent in its rows instead.
+    HINT = "nothing to retry: run the same command again to push"
+
+    def __init__(self, message: str, hint: str | None = HINT) -> None:
+        super().__init__(message, hint)

@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 PROG_NAME = "ari-cli"
-COMPLETE_VAR = "_ARI_CLI_COMPLETE"
 HERE = Path(__file__).resolve().parent
 # Each shell's usual file name: zsh autoloads `_ari-cli` from a folder of its $fpath.
 SCRIPTS = {"bash": "ari-cli.bash", "zsh": "_ari-cli", "fish": "ari-cli.fish", "powershell": "ari-cli.ps1"}
@@ -19,10 +18,9 @@ SCRIPTS = {"bash": "ari-cli.bash", "zsh": "_ari-cli", "fish": "ari-cli.fish", "p
 
 def script(shell: str) -> str:
     """The completion script Typer makes for one shell, as `ari-cli --show-completion SHELL` prints it."""
-    # Typer has no public API for this; it is what --show-completion and --install-completion call.
-    from typer._completion_shared import get_completion_script
+    from ari_cli.cli.typer_internals import completion_script
 
-    return get_completion_script(prog_name=PROG_NAME, complete_var=COMPLETE_VAR, shell=shell) + "\n"
+    return completion_script(PROG_NAME, shell) + "\n"
 
 
 def main() -> int:

@@ -16,6 +16,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import ClassVar
 
+import pytest
+
+from ari_cli.exits import Interrupted
+from ari_cli.render.run import CSV_FIELDS
 from ari_cli.sandbox import Sandbox
 from ari_cli.send.answers import RETRY_AFTER_CAP, interpret
 from tests.conftest import PINNED_TODAY
@@ -180,22 +184,51 @@ def test_sigterm_during_a_long_retry_after_wait_stops_at_once(tmp_path: Path) ->
     assert "interrupted: 1 row(s) not sent or not confirmed; `ari-cli retry 1` sends what is left" in err
 
 
+def _reading_stdin(extra: list[str], env: dict[str, str], journal: Path) -> subprocess.Popen[str]:
+    """A push of standard input that has read the header and waits for rows (the journal opens just before)."""
+    process = _start(["threshold", "push", "-", "--today", PINNED_TODAY, *extra], env, stdin=subprocess.PIPE)
+    assert process.stdin is not None
+    process.stdin.write("propertyid,roomid,start,end,threshold\n")
+    process.stdin.flush()
+    deadline = time.monotonic() + 30
+    while not journal.exists():
+        assert time.monotonic() < deadline and process.poll() is None, "the push never started"
+        time.sleep(0.05)
+    time.sleep(1)
+    return process
+
+
+NOTHING_SENT = "interrupted; nothing was sent"
+
+
 def test_sigterm_while_reading_the_input_says_nothing_was_sent(tmp_path: Path) -> None:
     with misbehaving(answer(200, b'{"success": true}')) as (base_url, seen):
         env = env_for(tmp_path, base_url, ARI_HOME=str(tmp_path / "ari"))
-        process = _start(["threshold", "push", "-", "--today", PINNED_TODAY], env, stdin=subprocess.PIPE)
-        assert process.stdin is not None
-        process.stdin.write("propertyid,roomid,start,end,threshold\n")
-        process.stdin.flush()
-        # The journal is opened just before the input is read: then it waits for more of standard input.
-        deadline = time.monotonic() + 30
-        while not (tmp_path / "ari" / "journal.sqlite3").exists():
-            assert time.monotonic() < deadline and process.poll() is None, "the push never started"
-            time.sleep(0.05)
-        time.sleep(1)
+        process = _reading_stdin([], env, tmp_path / "ari" / "journal.sqlite3")
         out, err, took = _stop(process, signal.SIGTERM)
     assert process.returncode == 130, err
     assert took < 10, took
-    assert err.strip().endswith("interrupted; nothing was sent")
+    assert err == f"{NOTHING_SENT}\nhint: {Interrupted.HINT}\n"
     assert out == "" and seen == []
-    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("report", ["report.json", "report.csv"])
+def test_ctrl_c_before_anything_is_sent_still_gives_one_json_document_and_the_report(
+    tmp_path: Path, report: str
+) -> None:
+    with misbehaving(answer(200, b'{"success": true}')) as (base_url, seen):
+        env = env_for(tmp_path, base_url, ARI_HOME=str(tmp_path / "ari"))
+        extra = ["--output", "json", "--report", str(tmp_path / report)]
+        process = _reading_stdin(extra, env, tmp_path / "ari" / "journal.sqlite3")
+        out, err, _ = _stop(process, signal.SIGINT)
+    assert process.returncode == 130, err
+    assert seen == []
+    document = json.loads(out)  # one document, nothing before or after it
+    assert document["error"] == {"kind": "interrupted", "message": NOTHING_SENT, "hint": Interrupted.HINT}
+    assert document["rows"] == [] and document["requests"] == [] and document["summary"]["rows"] == 0
+    assert err == f"{NOTHING_SENT}\nhint: {Interrupted.HINT}\n"
+    written = (tmp_path / report).read_text()
+    if report.endswith(".json"):
+        assert json.loads(written) == document
+    else:
+        assert written == ",".join(CSV_FIELDS) + "\n"  # the rows' columns; there are no rows

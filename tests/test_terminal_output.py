@@ -25,13 +25,20 @@ ARI_CLI = str(Path(sys.executable).parent / "ari-cli")
 ROW = "propertyid,roomid,start,end,threshold\nHTL001,DBL,2027-02-01,2027-02-03,2\n"
 
 
-def at_a_terminal(args: list[str], env: dict[str, str], columns: int = 200) -> tuple[int, str, str]:
-    """Run `ari-cli ARGS` with stdout a pseudo-terminal `columns` wide: exit code, what the terminal got, stderr."""
+def at_a_terminal(
+    args: list[str], env: dict[str, str], columns: int = 200, *, tell_columns: bool = True
+) -> tuple[int, str, str]:
+    """Run `ari-cli ARGS` with stdout a pseudo-terminal `columns` wide: exit code, what the terminal got, stderr.
+
+    `tell_columns=False` leaves COLUMNS out of the environment: the width is then the terminal's own.
+    """
     main, child = pty.openpty()
     fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))
-    process = subprocess.Popen(
-        [ARI_CLI, *args], stdout=child, stderr=subprocess.PIPE, env={**os.environ, **env, "COLUMNS": str(columns)}
-    )
+    environment = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    environment.update(env)
+    if tell_columns:
+        environment["COLUMNS"] = str(columns)
+    process = subprocess.Popen([ARI_CLI, *args], stdout=child, stderr=subprocess.PIPE, env=environment)
     os.close(child)
     received = bytearray()
     while True:

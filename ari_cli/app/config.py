@@ -35,6 +35,8 @@ from ari_cli.config.settings import (
     resolve_settings,
 )
 from ari_cli.exits import AriError, ConfigError, UsageProblem
+from ari_cli.render import config as render_config
+from ari_cli.render.console import console
 from ari_cli.render.printable import echo_err
 
 T = TypeVar("T")
@@ -66,33 +68,6 @@ def _describe(settings: Settings) -> dict[str, Any]:
         },
         "columns": dict(settings.columns),
     }
-
-
-def _table(rows: list[list[str]]) -> str:
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
-    return "\n".join("  ".join([*(c.ljust(w) for c, w in zip(r, widths, strict=False)), r[-1]]).rstrip() for r in rows)
-
-
-def _text(value: Any) -> str:
-    if value is None:
-        return "-"
-    return f"{value:g}" if isinstance(value, float) else str(value)
-
-
-def _show_text(doc: dict[str, Any]) -> str:
-    found = "" if doc["config_file_found"] else "; not found"
-    where = "" if doc["profile_found"] else "; not in the file"
-    head = [
-        ["config file", f"{doc['config_file_shown']} ({doc['config_file_source']}{found})"],
-        ["profile", f"{doc['profile']} ({doc['profile_source']}{where})"],
-    ]
-    rows = [["setting", "value", "source"]]
-    rows += [[name, _text(s["value"]), s["source"]] for name, s in doc["settings"].items()]
-    shown = _table(head) + "\n\n" + _table(rows)
-    if doc["columns"]:
-        mapped = [["column", "header"], *([name, f'"{header}"'] for name, header in doc["columns"].items())]
-        shown += "\n\n" + _table(mapped)
-    return shown
 
 
 def _say(text: str) -> None:
@@ -132,7 +107,7 @@ def show(request: ConfigShow) -> None:
         doc["problem"] = None if problem is None else {"message": problem.message, "hint": problem.hint}
         _say(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
-        _say(_show_text(doc))
+        render_config.settings(doc, console())
     if problem is not None:
         raise problem
 
@@ -307,12 +282,7 @@ def profiles(config: Path | None, profile: str | None, output: ViewFormat) -> No
     if output is ViewFormat.JSON:
         _say(json.dumps({"config_file": str(path), "profiles": listed}, indent=2, ensure_ascii=False))
     elif listed:
-        rows = [["", "profile", "base_url", "source_id", "key"]]
-        rows += [
-            ["*" if p["in_use"] else "", p["name"], p["base_url"] or "-", p["source_id"] or "-", p["key"]]
-            for p in listed
-        ]
-        _say(_table(rows))
+        render_config.profiles(listed, console())
 
 
 def segment(text: str) -> str:

@@ -1,39 +1,23 @@
 """The Typer application: every command group and command, `--version`, and the one error boundary."""
 
-import os
-import sys
 from typing import Annotated, Any
 
 import typer
-from typer._click.exceptions import NoArgsIsHelpError, UsageError
-from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from ari_cli import __version__
 from ari_cli.cli import calendar, config, history, maxadv, policy, retry, samples, sandbox, support, threshold
 from ari_cli.cli.boundary import guarded, usage_error
+from ari_cli.cli.helptext import HelpGroup
+from ari_cli.cli.typer_internals import SHELLS, completion_script, hide_python_types_in_help, is_usage_error
 from ari_cli.render.streams import COLOR_MODES, set_color
 
 PUSH_FIRST = ("threshold", "maxadv", "policy")
 
 
-def _shown_type(param: Any, ctx: Any) -> str | None:
-    """What --help shows beside an option: its metavar or its choices, never a Python type (`<bool>`, `<int>`)."""
-    if param.param_type_name == "argument" or getattr(param, "is_flag", False):
-        return None  # an argument's name is shown already; a flag takes no value
-    if param.metavar is not None:
-        return str(param.metavar)
-    if param.type_descriptor.is_choice:
-        shown = param.display_type(ctx)
-        return str(shown).strip("<>") if shown else None
-    return str(param.name).upper()
+hide_python_types_in_help()
 
 
-# Typer builds its parameter classes itself: the way to change how they are shown is their method.
-setattr(TyperOption, "display_type_rich", _shown_type)  # noqa: B010
-setattr(TyperArgument, "display_type_rich", _shown_type)  # noqa: B010
-
-
-class _Boundary(TyperGroup):
+class _Boundary(HelpGroup):
     """The root group: every exception of a command becomes a message on stderr and the contract's exit code."""
 
     def invoke(self, ctx: Any) -> Any:
@@ -45,13 +29,17 @@ class _Boundary(TyperGroup):
         return [*(n for n in PUSH_FIRST if n in names), *(n for n in names if n not in PUSH_FIRST)]
 
     def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
+        shell = None if extra.get("resilient_parsing") else _named_shell(args)
+        if shell is not None:
+            typer.echo(completion_script(info_name or "ari-cli", shell))
+            raise typer.Exit()
         # The root's own options (`ari-cli --bogus`) are parsed before any command runs: their errors too are ours.
         try:
             return super().make_context(info_name, args, parent, **extra)
-        except NoArgsIsHelpError:
+        except typer.TyperException as error:
+            if is_usage_error(error):
+                raise usage_error(error) from None
             raise
-        except UsageError as error:
-            raise usage_error(error) from None
 
 
 app = typer.Typer(
@@ -62,6 +50,7 @@ app = typer.Typer(
 Reads CSV, Excel, JSON or JSONL files, checks every row, and shows a result per row. \
 Each command's --help says which columns it takes. Set up where to push once with `ari-cli config init`.
 
+\f
 [bold]Examples[/bold]:
 
   ari-cli samples samples                                  # from an installed copy: the sample files first
@@ -121,22 +110,25 @@ def _root(
     """Push hotel ARI settings from CSV, JSON or JSONL files, and show per-row results."""
 
 
-_SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
+# `--show-completion` is Typer's flag for the shell it detects; a shell named after it (the contract's
+# `--show-completion SHELL`) would be taken for a command, so the root shows that shell's script itself.
+_VALUED_ROOT_OPTIONS = ("--color",)
 
 
-def _completion_for_the_shell_named(args: list[str]) -> None:
-    """Make `--show-completion SHELL` show SHELL's script.
-
-    Typer reads `--show-completion` as a flag for the shell it detects and ignores a shell named after it; its
-    switch to the form that takes a shell is this variable, set only when a shell is named.
-    """
-    if "--show-completion" in args:
-        after = args.index("--show-completion") + 1
-        if after < len(args) and args[after] in _SHELLS:
-            os.environ["_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION"] = "1"
+def _named_shell(args: list[str]) -> str | None:
+    """The shell named after the root's `--show-completion` (`ari-cli [--color X] --show-completion zsh`)."""
+    words = iter(args)
+    for word in words:
+        if word == "--show-completion":
+            shell = next(words, None)
+            return shell if shell in SHELLS else None
+        if word in _VALUED_ROOT_OPTIONS:
+            next(words, None)
+        elif not word.startswith("-"):
+            return None  # a command: what follows are its own options
+    return None
 
 
 def main() -> None:
     """Console-script entry point."""
-    _completion_for_the_shell_named(sys.argv[1:])
     app()

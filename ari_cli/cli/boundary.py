@@ -1,15 +1,14 @@
 """The single place where exceptions become exit codes and friendly messages."""
 
 import os
-import re
 import sys
 import traceback
 from collections.abc import Callable
 from typing import TypeVar
 
 import typer
-from typer._click.exceptions import BadParameter, MissingParameter, NoArgsIsHelpError, NoSuchOption, UsageError
 
+from ari_cli.cli.typer_internals import is_usage_error, usage_line, usage_message
 from ari_cli.config.secrets import scrub
 from ari_cli.exits import AriError, ExitCode, Interrupted, UsageProblem
 from ari_cli.render.printable import printable
@@ -35,50 +34,12 @@ def _leaf(error: Exception) -> Exception:
     return error
 
 
-# The parser judges numbers in a validation library's words; these say the same in ours.
-_NUMBER_WORDS = (
-    (re.compile(r"Input should be a valid integer.*"), "give a whole number"),
-    (re.compile(r"Input should be a valid number.*"), "give a number"),
-    (re.compile(r"Input should be greater than or equal to (\S+)"), r"must be at least \1"),
-    (re.compile(r"Input should be greater than (\S+)"), r"must be more than \1"),
-    (re.compile(r"Input should be less than or equal to (\S+)"), r"must be at most \1"),
-    (re.compile(r"Input should be less than (\S+)"), r"must be less than \1"),
-)
-
-
-def _plain(message: str) -> str:
-    for pattern, words in _NUMBER_WORDS:
-        if pattern.fullmatch(message):
-            return pattern.sub(words, message)
-    return message
-
-
-def _usage_message(error: UsageError) -> str:
-    """What was wrong on the command line, in the tool's words rather than the parser's."""
-    if isinstance(error, NoSuchOption):
-        guesses = sorted(error.possibilities or ())
-        return f"no such option: {error.option_name}" + (f" (did you mean {' or '.join(guesses)}?)" if guesses else "")
-    if isinstance(error, MissingParameter) and error.param is not None:
-        param = error.param
-        if param.param_type_name == "argument":
-            return f"missing {(param.metavar or param.name or 'argument').strip('{}')}: give at least one"
-        return f"missing option {' / '.join(param.opts)}"
-    if isinstance(error, BadParameter) and error.param is not None:
-        param = error.param
-        name = param.opts[0] if param.opts else (param.metavar or param.name or "value")
-        # The parser words choices as a validation library does ("Value error, 'x' is not one of ...").
-        message = error.message.removeprefix("Value error, ").rstrip(".")
-        return f"{name}: {_plain(message)}"
-    return error.format_message().rstrip(".")
-
-
-def usage_error(error: UsageError) -> typer.Exit:
+def usage_error(error: typer.TyperException) -> typer.Exit:
     """One `error:` line and the usage line, plain text whatever the terminal; the exit to raise."""
-    _say(f"error: {_usage_message(error)}")
-    ctx = error.ctx
-    if ctx is not None:
-        pieces = " ".join(ctx.command.collect_usage_pieces(ctx)).replace("{", "").replace("}", "")
-        _say(f"usage: {ctx.command_path} {pieces}   (-h for help)")
+    _say(f"error: {usage_message(error)}")
+    usage = usage_line(error)
+    if usage is not None:
+        _say(f"usage: {usage}   (-h for help)")
     return typer.Exit(int(ExitCode.USAGE))
 
 
@@ -97,11 +58,11 @@ def _guarded(call: Callable[[], T]) -> T:
                 "send it to a file or to /dev/null (`> results.txt`)",
             )
         return call()
-    except NoArgsIsHelpError:
+    except typer.TyperException as error:
+        if is_usage_error(error):
+            raise usage_error(error) from None
         raise
-    except UsageError as error:
-        raise usage_error(error) from None
-    except (typer.Exit, typer.Abort, typer.TyperException):
+    except (typer.Exit, typer.Abort):
         raise
     except AriError as problem:
         # An interrupt is the user's own doing, not an error.

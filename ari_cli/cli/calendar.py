@@ -10,6 +10,7 @@ import typer
 
 from ari_cli import app as application
 from ari_cli.app.options import MOST_DAYS, CalendarRequest, ConnectionOptions
+from ari_cli.cli.helptext import HelpCommand
 from ari_cli.cli.history import WHERE, Kind, Output, OutputOption
 
 _CONN = "Connection (which service's values)"
@@ -31,6 +32,7 @@ per key and date.
 Exit codes: 0 shown, 1 nothing acknowledged for the property, 2 bad dates, 4 the journal or config \
 file unreadable. {WHERE}
 
+\f
 [bold]Examples[/bold]:
 
   ari-cli calendar threshold --property HTL001
@@ -62,4 +64,4 @@ def calendar(
 
 def register(app: typer.Typer) -> None:
     """Add the calendar command to the application."""
-    app.command("calendar", help=HELP, no_args_is_help=True)(calendar)
+    app.command("calendar", help=HELP, cls=HelpCommand, no_args_is_help=True)(calendar)

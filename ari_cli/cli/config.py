@@ -8,14 +8,17 @@ import typer
 from ari_cli import app as application
 from ari_cli.app.options import ConfigEdit, ConfigInit, ConfigShow, ConnectionOptions, ViewFormat
 from ari_cli.cli.completion import complete_profile, complete_setting
-from ari_cli.config.file import TUNING_RANGES as _RANGE
+from ari_cli.cli.helptext import HelpCommand, HelpGroup
+from ari_cli.cli.push import tuning
 
 app = typer.Typer(
     name="config",
+    cls=HelpGroup,
     help="""Profiles: where to push, with which key, and how, saved in a config file.
 
 Settings come from the first of: a flag, an ARI_* environment variable, the profile, the default.
 
+\f
 [bold]Examples[/bold]:
 
   ari-cli config init
@@ -74,6 +77,7 @@ Each setting is taken from the first of: a flag, an ARI_* environment variable, 
 default. Exits 4, after the table, when a push could not connect with these settings (no base URL, \
 key or source id, or a refused URL), and says why.
 
+\f
 [bold]Example file[/bold] (config.toml):
 {FILE_EXAMPLE}
 [bold]Examples[/bold]:
@@ -93,6 +97,7 @@ replaced only with --force (otherwise exit 4, before anything is asked). Given -
 and --api-key-file or --api-key-env, it asks nothing: for scripts. Without a terminal it never asks: a \
 missing value is a usage error naming its option (exit 2). A key file must exist and hold a key.
 
+\f
 [bold]The file it writes[/bold] (config.toml):
 {FILE_EXAMPLE}
 [bold]Examples[/bold]:
@@ -106,6 +111,7 @@ PROFILES_HELP = """List the profiles of the config file; * marks the one in use.
 
 Shows each profile's base URL, source id and where its key comes from (never the key).
 
+\f
 [bold]Examples[/bold]:
 
   ari-cli config profiles
@@ -113,7 +119,7 @@ Shows each profile's base URL, source id and where its key comes from (never the
 """
 
 
-@app.command("show", help=SHOW_HELP)
+@app.command("show", help=SHOW_HELP, cls=HelpCommand)
 def show(
     profile: ProfileOption = None,
     config: ConfigOption = None,
@@ -148,67 +154,17 @@ def show(
             rich_help_panel=_OVERRIDE,
         ),
     ] = None,
-    batch_size: Annotated[
-        int | None,
-        typer.Option(
-            "--batch-size",
-            min=_RANGE["batch_size"][0],
-            max=_RANGE["batch_size"][1],
-            metavar="N",
-            help="Most records in one request.",
-            rich_help_panel=_OVERRIDE,
-        ),
-    ] = None,
+    batch_size: Annotated[int | None, tuning("batch_size", _OVERRIDE)] = None,
     data_form: Annotated[
         str | None,
         typer.Option(
             "--data-form", metavar="list|object", help="data as a list or a single object.", rich_help_panel=_OVERRIDE
         ),
     ] = None,
-    concurrency: Annotated[
-        int | None,
-        typer.Option(
-            "--concurrency",
-            min=_RANGE["concurrency"][0],
-            max=_RANGE["concurrency"][1],
-            metavar="N",
-            help="Requests in flight at once.",
-            rich_help_panel=_OVERRIDE,
-        ),
-    ] = None,
-    rate: Annotated[
-        float | None,
-        typer.Option(
-            "--rate",
-            min=_RANGE["rate"][0],
-            max=_RANGE["rate"][1],
-            metavar="R",
-            help="At most R requests per second.",
-            rich_help_panel=_OVERRIDE,
-        ),
-    ] = None,
-    timeout: Annotated[
-        float | None,
-        typer.Option(
-            "--timeout",
-            min=_RANGE["timeout"][0],
-            max=_RANGE["timeout"][1],
-            metavar="S",
-            help="Seconds for one request.",
-            rich_help_panel=_OVERRIDE,
-        ),
-    ] = None,
-    retries: Annotated[
-        int | None,
-        typer.Option(
-            "--retries",
-            min=_RANGE["retries"][0],
-            max=_RANGE["retries"][1],
-            metavar="N",
-            help="Further tries after a transient failure.",
-            rich_help_panel=_OVERRIDE,
-        ),
-    ] = None,
+    concurrency: Annotated[int | None, tuning("concurrency", _OVERRIDE)] = None,
+    rate: Annotated[float | None, tuning("rate", _OVERRIDE)] = None,
+    timeout: Annotated[float | None, tuning("timeout", _OVERRIDE)] = None,
+    retries: Annotated[int | None, tuning("retries", _OVERRIDE)] = None,
 ) -> None:
     connection = ConnectionOptions(
         profile=profile,
@@ -221,7 +177,7 @@ def show(
     application.config_show(ConfigShow(connection, output, batch_size, data_form, concurrency, rate, timeout, retries))
 
 
-@app.command("init", help=INIT_HELP)
+@app.command("init", help=INIT_HELP, cls=HelpCommand)
 def init(
     profile: Annotated[
         str,
@@ -268,6 +224,7 @@ batch_size, data_form, concurrency, rate, timeout, retries, or api_key. The valu
 command line: `config set api_key` asks for it at a terminal, typed without echo. Giving the key \
 one way (api_key, api_key_file or api_key_env) drops the other ways from the profile.
 
+\f
 [bold]Examples[/bold]:
 
   ari-cli config set base_url https://push.example.com
@@ -280,6 +237,7 @@ GET_HELP = """Print one setting of a profile (the key masked); a tuning setting 
 
 Exits 4 when the profile, or a setting without a default, is not there.
 
+\f
 [bold]Examples[/bold]:
 
   ari-cli config get base_url
@@ -288,6 +246,7 @@ Exits 4 when the profile, or a setting without a default, is not there.
 
 DELETE_HELP = """Remove a profile from the config file; the other profiles and the comments are kept.
 
+\f
 [bold]Examples[/bold]:
 
   ari-cli config delete staging
@@ -300,7 +259,7 @@ SettingKey = Annotated[
 ]
 
 
-@app.command("set", help=SET_HELP)
+@app.command("set", help=SET_HELP, cls=HelpCommand)
 def set_(
     key: SettingKey,
     value: Annotated[
@@ -312,12 +271,12 @@ def set_(
     application.config_set(ConfigEdit(profile, config, key, value))
 
 
-@app.command("get", help=GET_HELP)
+@app.command("get", help=GET_HELP, cls=HelpCommand)
 def get(key: SettingKey, profile: ProfileOption = None, config: ConfigOption = None) -> None:
     application.config_get(ConfigEdit(profile, config, key))
 
 
-@app.command("delete", help=DELETE_HELP)
+@app.command("delete", help=DELETE_HELP, cls=HelpCommand)
 def delete(
     name: Annotated[
         str, typer.Argument(metavar="PROFILE", help="The profile to remove.", autocompletion=complete_profile)
@@ -327,6 +286,6 @@ def delete(
     application.config_delete(ConfigEdit(None, config, name))
 
 
-@app.command("profiles", help=PROFILES_HELP)
+@app.command("profiles", help=PROFILES_HELP, cls=HelpCommand)
 def profiles(config: ConfigOption = None, profile: ProfileOption = None, output: OutputOption = Output.TABLE) -> None:
     application.config_profiles(config, profile, output)

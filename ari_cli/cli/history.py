@@ -10,12 +10,14 @@ import typer
 from ari_cli import app as application
 from ari_cli.app.options import FindRequest, Show, ViewFormat
 from ari_cli.cli.completion import complete_run
+from ari_cli.cli.helptext import HelpCommand, HelpGroup
 from ari_cli.wire.operations import Operation
 
 WHERE = "The journal is $ARI_HOME/journal.sqlite3, or journal.sqlite3 in the user data folder when ARI_HOME is not set."
 
 app = typer.Typer(
     name="history",
+    cls=HelpGroup,
     help=f"""List the push runs the journal recorded, newest first; show, find and prune them.
 
 Every push that is not a dry run (and not --no-journal) is recorded as it goes: the files and their \
@@ -24,6 +26,7 @@ was killed shows as "unfinished (killed?)"; `ari-cli retry RUN` sends what it le
 
 {WHERE}
 
+\f
 [bold]Examples[/bold]:
 
   ari-cli history
@@ -69,6 +72,7 @@ request body (key masked) and the answer.
 
 RUN is a run number from `ari-cli history`, or `last`. {WHERE}
 
+\f
 [bold]Examples[/bold]:
 
   ari-cli history show 12
@@ -78,7 +82,7 @@ RUN is a run number from `ari-cli history`, or `last`. {WHERE}
 """
 
 
-@app.command("show", help=SHOW_HELP, no_args_is_help=True)
+@app.command("show", help=SHOW_HELP, cls=HelpCommand, no_args_is_help=True)
 def show_run(
     run: Annotated[str, typer.Argument(metavar="RUN", show_default=False, help="Run number, or last.", autocompletion=complete_run)],
     body: Annotated[bool, typer.Option("--body", help="Also show each request body (key masked) and the answer.")] = False,
@@ -100,6 +104,7 @@ journal knows (changes made by other systems are not seen). --body adds the bodi
 
 Exit codes: 0 found, 1 nothing found, 2 a search not given or a bad date, 4 the journal unreadable. {WHERE}
 
+\f
 [bold]Examples[/bold]:
 
   ari-cli history find --trackingid sbx-0123abcd
@@ -108,7 +113,7 @@ Exit codes: 0 found, 1 nothing found, 2 a search not given or a bad date, 4 the 
 """
 
 
-@app.command("find", help=FIND_HELP)
+@app.command("find", help=FIND_HELP, cls=HelpCommand)
 def find(
     trackingid: Annotated[str | None, typer.Option("--trackingid", metavar="ID", help="A tracking id the service gave.", show_default=False)] = None,
     propertyid: Annotated[str | None, typer.Option("--property", metavar="P", help="Property id (with --date).", show_default=False)] = None,
@@ -126,6 +131,7 @@ PRUNE_HELP = f"""Delete the finished runs that started before a given age, to ke
 
 AGE is a number with a unit: d (days), w (weeks) or h (hours), e.g. 90d, 12w, 36h; 0 is refused. A run still running or killed (unfinished) is never deleted: `ari-cli retry RUN` finishes a killed one. At a terminal it asks first; --yes does not ask, and without a terminal (cron) nothing is asked. --dry-run lists the runs that would go and deletes nothing. The file is compacted afterwards, so that the deleted bodies (commercial terms) are gone from it. Pushes running meanwhile are not disturbed: runs are deleted a few at a time. {WHERE}
 
+\f
 [bold]Examples[/bold]:
 
   ari-cli history prune --older-than 90d --dry-run
@@ -134,7 +140,7 @@ AGE is a number with a unit: d (days), w (weeks) or h (hours), e.g. 90d, 12w, 36
 """
 
 
-@app.command("prune", help=PRUNE_HELP)
+@app.command("prune", help=PRUNE_HELP, cls=HelpCommand)
 def prune(
     older_than: Annotated[str, typer.Option("--older-than", metavar="AGE", help="Delete finished runs started longer ago than this: 90d, 12w, 36h.", show_default=False)],
     dry_run: Annotated[bool, typer.Option("--dry-run", help="List the runs that would be deleted; delete nothing.")] = False,

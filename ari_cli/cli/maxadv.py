@@ -2,15 +2,19 @@
 
 import typer
 
+from ari_cli.cli.helptext import HelpCommand, HelpGroup
 from ari_cli.cli.push import push_command
 from ari_cli.cli.send_one import maxadv_send
 from ari_cli.wire.operations import Operation
 
 app = typer.Typer(
     name="maxadv",
+    cls=HelpGroup,
     help="""Max Advance Booking: how many nights ahead a rate plan can be booked.
 
 push sends a file of booking limits; its --help says how to write the file.
+
+\f
 
 [bold]Examples[/bold]:
 
@@ -39,13 +43,14 @@ For the dates of each row, a rate plan of a room can be booked at most TIME nigh
 
 Dates are YYYY-MM-DD, or today, today+N and today-N; other layouts only with --date-format. Rows of one room and rate with the same value that touch or overlap are merged; different values on the same dates are an error naming both lines. Ranges already past are skipped.
 
+JSON takes a list of objects with the columns' names as keys; JSONL: one object per line. A partner's exact API request body (action setadvbookingcondrq) is accepted too, with sharepost and sourceid taken from the configuration.
+
+\f
 [bold]Example file[/bold] (maxadv.csv):
 
   propertyid,roomid,rateid,start,end,time
   HTL001,DBL,BAR,2027-01-01,2027-12-31,365
   HTL001,DBL,NRF,today,today+180,90
-
-The same in JSON: a list of objects with these keys; JSONL: one object per line. A partner's exact API request body (action setadvbookingcondrq) is accepted too, with sharepost and sourceid taken from the configuration.
 
 [bold]Examples[/bold]:
 
@@ -54,9 +59,11 @@ The same in JSON: a list of objects with these keys; JSONL: one object per line.
   ari-cli maxadv push partner-call.json --profile prod --output json
 """
 
-app.command("push", help=HELP)(push_command(Operation.MAXADV))
+app.command("push", help=HELP, cls=HelpCommand)(push_command(Operation.MAXADV))
 
 SEND_HELP = """Push one max advance booking period given as flags: the same checks, output and exit codes as push.
+
+\f
 
 [bold]Examples[/bold]:
 
@@ -64,4 +71,4 @@ SEND_HELP = """Push one max advance booking period given as flags: the same chec
   ari-cli maxadv send --property HTL001 --room DBL --rate NRF --date today --time n/a --dry-run --curl
 """
 
-app.command("send", help=SEND_HELP)(maxadv_send)
+app.command("send", help=SEND_HELP, cls=HelpCommand)(maxadv_send)

@@ -6,15 +6,19 @@ from typing import Annotated
 import typer
 
 from ari_cli import app as application
+from ari_cli.cli.helptext import HelpCommand, HelpGroup
 from ari_cli.cli.push import push_command
 from ari_cli.cli.send_one import policy_send
 from ari_cli.wire.operations import Operation
 
 app = typer.Typer(
     name="policy",
+    cls=HelpGroup,
     help="""Cancellation and Deposit: cancellation levels and deposit rules per room, rate and dates.
 
 push sends a file of policies; its --help says how to write the file.
+
+\f
 
 [bold]Examples[/bold]:
 
@@ -44,14 +48,15 @@ A policy says, for a room, a rate plan and a range of dates, whether the rate is
     [bold]depositintervalunits[/bold] 0 at booking, 1 days before arrival;
     [bold]deposittimeinterval[/bold] 1-10, 30, 45 or 60 days, only with units 1 (else leave it empty)
 
+Or name policies once in a TOML file and give a [bold]policy[/bold] column instead (see ari-cli policy describe --help). JSON may also give policies in the API's own shape (with policydetails), or a partner's exact request body.
+
+\f
 [bold]Example file[/bold] (policy.csv): a two-level refundable rate and a non-refundable one:
 
   propertyid,roomid,rateid,start,end,refundable,level,policyid,dayspriorcheckin,penaltytype,penaltyamount,penaltyapplied,depositpolicy,deposittype,depositamount,depositapplied,depositintervalunits,deposittimeinterval
   HTL001,DBL,BAR,2027-01-01,2027-06-30,true,1,2,7,3,100,3,not required,3,30,4,0,
   HTL001,DBL,BAR,2027-01-01,2027-06-30,true,2,2,1,3,100,4,not required,3,30,4,0,
   HTL001,DBL,NRF,2027-01-01,2027-06-30,false,1,1,0,3,100,4,required,3,100,4,0,
-
-Or name policies once in a TOML file and give a [bold]policy[/bold] column instead (see ari-cli policy describe --help). JSON may also give policies in the API's own shape (with policydetails), or a partner's exact request body.
 
 [bold]Examples[/bold]:
 
@@ -60,7 +65,7 @@ Or name policies once in a TOML file and give a [bold]policy[/bold] column inste
   ari-cli policy push rates.csv --policies policies.toml --profile prod
 """
 
-app.command("push", help=HELP)(push_command(Operation.POLICY))
+app.command("push", help=HELP, cls=HelpCommand)(push_command(Operation.POLICY))
 
 
 # `policy describe`: named policies in words.
@@ -69,25 +74,25 @@ DESCRIBE_HELP = """Say named policies in words, as a policy push sends them.
 
 NAME is a policy of the --policies file (case does not matter); without NAME every policy of the file is described, one per line.
 
-[bold]A policies file[/bold] (TOML), fields named as the policy columns:
+A policies file is TOML, its fields named as the policy columns (see the example below). A policy file may then give [bold]propertyid, roomid, rateid, start, end, policy[/bold] (the name) instead of the refundable, level and deposit columns, and is pushed with --policies.
+
+\f
+[bold]A policies file[/bold] (policies.toml):
 
   \\[policies.flex7]
   refundable = true
   levels = \\[{ policyid = 2, dayspriorcheckin = 7, penaltyamount = 100, penaltyapplied = 3 }]
   deposit = { policy = "required", amount = 30, applied = 4, intervalunits = 0 }
 
-A policy file may then give [bold]propertyid, roomid, rateid, start, end, policy[/bold] (the name) instead of the refundable, level and deposit columns:
-
-  ari-cli policy push rates.csv --policies policies.toml
-
 [bold]Examples[/bold]:
 
   ari-cli policy describe flex7 --policies policies.toml
   ari-cli policy describe --policies policies.toml
+  ari-cli policy push rates.csv --policies policies.toml      # rates.csv has a policy column
 """
 
 
-@app.command("describe", help=DESCRIBE_HELP, no_args_is_help=True)
+@app.command("describe", help=DESCRIBE_HELP, cls=HelpCommand, no_args_is_help=True)
 def describe(
     policies: Annotated[Path, typer.Option("--policies", metavar="FILE", help="TOML file of named policies.", show_default=False)],
     name: Annotated[str | None, typer.Argument(metavar="NAME", help="The policy to describe. \\[default: all of them]", show_default=False)] = None,
@@ -100,6 +105,8 @@ SEND_HELP = """Push one cancellation and deposit policy given as flags: the same
 
 Each --level is one cancellation level, as KEY=VALUE pairs: policyid (1-5), days (days prior to check-in), amount (penalty percent 1-100), applied (3 first night, 4 full stay); repeat --level for a second level.
 
+\f
+
 [bold]Examples[/bold]:
 
   ari-cli policy send --property HTL001 --room DBL --rate BAR --start 2027-01-01 --end 2027-03-31 --refundable true \\
@@ -110,4 +117,4 @@ Each --level is one cancellation level, as KEY=VALUE pairs: policyid (1-5), days
     --deposit-applied 4 --deposit-interval-units 1 --deposit-time-interval 30 --dry-run
 """
 
-app.command("send", help=SEND_HELP)(policy_send)
+app.command("send", help=SEND_HELP, cls=HelpCommand)(policy_send)

@@ -7,7 +7,7 @@ the application layer's frozen option objects from them. Only Typer and light mo
 import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -50,6 +50,27 @@ def _segment(value: str | None) -> str | None:
     return value
 
 
+# The sending and planning settings a profile may hold too: flag, metavar and help, each once.
+_TUNING = {
+    "batch_size": ("--batch-size", "N", "Most records in one request."),
+    "concurrency": ("--concurrency", "N", "Requests in flight at once."),
+    "rate": ("--rate", "R", "At most R requests per second (0 = no limit)."),
+    "timeout": (
+        "--timeout",
+        "S",
+        "Seconds for one whole request: connecting, sending, waiting and reading the answer.",
+    ),
+    "retries": ("--retries", "N", "Further tries after a transient failure."),
+}
+
+
+def tuning(key: str, panel: str) -> Any:
+    """The option of a setting `key`, bounded as the config file bounds it, in the help's `panel`."""
+    flag, metavar, help = _TUNING[key]
+    low, high = _RANGE[key]
+    return typer.Option(flag, min=low, max=high, metavar=metavar, help=help, rich_help_panel=panel)
+
+
 def given(ctx: typer.Context) -> frozenset[str]:
     """The options given on the command line, not left at their default (which must not hide a profile's value)."""
     sources = ((name, ctx.get_parameter_source(name)) for name in ctx.params)
@@ -79,13 +100,13 @@ SkipInvalid = Annotated[bool, typer.Option("--skip-invalid", help="Send the vali
 Today = Annotated[dt.date | None, typer.Option("--today", metavar="YYYY-MM-DD", parser=_date, help="The date taken as today. \\[default: the local date]", show_default=False, rich_help_panel=_PLAN)]
 NoMerge = Annotated[bool, typer.Option("--no-merge", help="Send records as read: no merging of adjacent equal ranges.", rich_help_panel=_PLAN)]
 OverlapsOption = Annotated[Overlaps, typer.Option("--overlaps", help="What overlapping ranges of one key with different values do.", rich_help_panel=_PLAN)]
-BatchSize = Annotated[int, typer.Option("--batch-size", min=_RANGE["batch_size"][0], max=_RANGE["batch_size"][1], metavar="N", help="Most records in one request.", rich_help_panel=_PLAN)]
+BatchSize = Annotated[int, tuning("batch_size", _PLAN)]
 ChangedOnly = Annotated[bool, typer.Option("--changed-only", help="Send only the dates whose value differs from what the service last accepted, as the journal says (same base URL and source id).", rich_help_panel=_PLAN)]
 DataForm = Annotated[Form, typer.Option("--data-form", help="data (and cancellation) as a list, or a single object, one record per request.", rich_help_panel=_PLAN)]
-Concurrency = Annotated[int, typer.Option("--concurrency", min=_RANGE["concurrency"][0], max=_RANGE["concurrency"][1], metavar="N", help="Requests in flight at once.", rich_help_panel=_SEND)]
-Rate = Annotated[float, typer.Option("--rate", min=_RANGE["rate"][0], max=_RANGE["rate"][1], metavar="R", help="At most R requests per second (0 = no limit).", rich_help_panel=_SEND)]
-Timeout = Annotated[float, typer.Option("--timeout", min=_RANGE["timeout"][0], max=_RANGE["timeout"][1], metavar="S", help="Seconds for one whole request: connecting, sending, waiting and reading the answer.", rich_help_panel=_SEND)]
-Retries = Annotated[int, typer.Option("--retries", min=_RANGE["retries"][0], max=_RANGE["retries"][1], metavar="N", help="Further tries after a transient failure.", rich_help_panel=_SEND)]
+Concurrency = Annotated[int, tuning("concurrency", _SEND)]
+Rate = Annotated[float, tuning("rate", _SEND)]
+Timeout = Annotated[float, tuning("timeout", _SEND)]
+Retries = Annotated[int, tuning("retries", _SEND)]
 Sandbox = Annotated[bool, typer.Option("--sandbox", help="Start the built-in emulator in-process and push to it.", rich_help_panel=_CONN)]
 Profile = Annotated[str | None, typer.Option("--profile", metavar="NAME", help="Profile of the config file. \\[env: ARI_PROFILE] \\[default: default]", show_default=False, rich_help_panel=_CONN, autocompletion=complete_profile)]
 Config = Annotated[Path | None, typer.Option("--config", metavar="PATH", help="Config file. \\[env: ARI_CONFIG] \\[default: the user config file]", show_default=False, rich_help_panel=_CONN)]

@@ -6,6 +6,7 @@ import typer
 
 from ari_cli import app as application
 from ari_cli.app.options import ConnectionOptions, OutputFormat, OutputOptions, RetryRequest, SendTuning
+from ari_cli.cli.helptext import HelpCommand
 from ari_cli.cli.push import (
     ApiKeyFile,
     BaseUrl,
@@ -37,6 +38,7 @@ RUN is a run number from `ari-cli history`. A run that was retried already is fo
 
 Exit codes: 0 everything acknowledged (or nothing left to send), 1 a request still failed, 2 no such run, 4 no key configured or no journal, 130 interrupted.
 
+\f
 [bold]Examples[/bold]:
 
   ari-cli history
@@ -84,4 +86,4 @@ def retry(
 
 def register(app: typer.Typer) -> None:
     """Add the retry command to the application."""
-    app.command("retry", help=RETRY_HELP, no_args_is_help=True)(retry)
+    app.command("retry", help=RETRY_HELP, cls=HelpCommand, no_args_is_help=True)(retry)

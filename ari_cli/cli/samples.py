@@ -6,11 +6,13 @@ from typing import Annotated
 import typer
 
 from ari_cli import app as application
+from ari_cli.cli.helptext import HelpCommand
 
 HELP = """Write the sample files (thresholds, max advance booking and policies, as CSV, JSON, JSONL and Excel) into DIR.
 
 Every example that names samples/... runs once they are written: from an installed copy, write them first.
 
+\f
 [bold]Examples[/bold]:
 
   ari-cli samples samples
@@ -27,4 +29,4 @@ def samples(
 
 def register(app: typer.Typer) -> None:
     """Add `samples` to the root."""
-    app.command("samples", help=HELP, no_args_is_help=True)(samples)
+    app.command("samples", help=HELP, cls=HelpCommand, no_args_is_help=True)(samples)

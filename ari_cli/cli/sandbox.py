@@ -7,8 +7,9 @@ import typer
 
 from ari_cli import app as application
 from ari_cli.app.options import SandboxOptions
+from ari_cli.cli.helptext import HelpGroup
 
-app = typer.Typer(name="sandbox", subcommand_metavar="")
+app = typer.Typer(name="sandbox", cls=HelpGroup, subcommand_metavar="")
 
 
 SANDBOX_HELP = """Run a local emulator of the push service on loopback, until Ctrl-C.
@@ -41,17 +42,14 @@ code 471). --write-fixtures PATH writes the default fixtures as a starting point
 
 Exit codes: 0 stopped with Ctrl-C, 2 a wrong option, 3 a bad fixtures file, 4 the port is in use.
 
-Examples:
+\f
+[bold]Examples[/bold]:
 
-    ari-cli sandbox
-
-    ari-cli sandbox --fault 503:2 --fault 426
-
-    ari-cli sandbox --write-fixtures my-world.toml
-
-    ARI_API_KEY=sandbox-key-0001 ari-cli threshold push rooms.csv --base-url http://127.0.0.1:8765 --source-id cpbA1
-
-    ari-cli sandbox --port 9000 --latency 20-200 --fail-rate 0.1 --seed 7
+  ari-cli sandbox
+  ari-cli sandbox --fault 503:2 --fault 426
+  ari-cli sandbox --write-fixtures my-world.toml
+  ari-cli sandbox --port 9000 --latency 20-200 --fail-rate 0.1 --seed 7
+  ARI_API_KEY=sandbox-key-0001 ari-cli threshold push rooms.csv --base-url http://127.0.0.1:8765 --source-id cpbA1
 """
 
 

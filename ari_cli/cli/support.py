@@ -7,6 +7,7 @@ import typer
 
 from ari_cli import app as application
 from ari_cli.app.options import ConnectionOptions, OutputFormat, OutputOptions, ReplayRequest, SendTuning
+from ari_cli.cli.helptext import HelpCommand
 from ari_cli.cli.push import (
     ApiKeyFile,
     BaseUrl,
@@ -33,6 +34,7 @@ Each body is sent once (no retries). For each: the URL, the HTTP status, the raw
 
 Exit codes: 0 every body accepted, 1 any failure, 3 a file that is not request bodies, 4 no configuration.
 
+\f
 [bold]Examples[/bold]:
 
   ari-cli replay partner-call.json --sandbox
@@ -47,6 +49,7 @@ The status only labels a failure; the body code says what failed. Some statuses 
 
 Gateways in front of the service answer 401, 403, 413 and 429 with bodies that are not the service's JSON; those are explained apart from the spec's table.
 
+\f
 [bold]Examples[/bold]:
 
   ari-cli explain 417
@@ -57,6 +60,7 @@ Gateways in front of the service answer 401, 403, 413 and 429 with bodies that a
 
 ERRORS_HELP = """Print the spec's whole error table: status, body code, meaning, where it applies, retry, what to check.
 
+\f
 [bold]Examples[/bold]:
 
   ari-cli errors
@@ -112,6 +116,6 @@ def errors(output: Output = OutputFormat.TABLE) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add the support commands to the application."""
-    app.command("replay", help=REPLAY_HELP, no_args_is_help=True)(replay)
-    app.command("explain", help=EXPLAIN_HELP, no_args_is_help=True)(explain)
-    app.command("errors", help=ERRORS_HELP)(errors)
+    app.command("replay", help=REPLAY_HELP, cls=HelpCommand, no_args_is_help=True)(replay)
+    app.command("explain", help=EXPLAIN_HELP, cls=HelpCommand, no_args_is_help=True)(explain)
+    app.command("errors", help=ERRORS_HELP, cls=HelpCommand)(errors)

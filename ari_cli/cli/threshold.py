@@ -2,15 +2,19 @@
 
 import typer
 
+from ari_cli.cli.helptext import HelpCommand, HelpGroup
 from ari_cli.cli.push import push_command
 from ari_cli.cli.send_one import threshold_send
 from ari_cli.wire.operations import Operation
 
 app = typer.Typer(
     name="threshold",
+    cls=HelpGroup,
     help="""Sell Threshold: the rooms that must stay unsold, per room and date range.
 
 push sends a file of thresholds; its --help says how to write the file.
+
+\f
 
 [bold]Examples[/bold]:
 
@@ -38,6 +42,11 @@ The sell threshold is the number of rooms of a room type that must stay unsold: 
 
 Dates are YYYY-MM-DD, or today, today+N and today-N; other layouts only with --date-format (e.g. %d/%m/%Y). Rows of one room with the same value that touch or overlap are merged into one range; the same dates with two different values are an error naming both lines. A range already past is skipped; one that starts in the past starts today.
 
+JSON takes a list of objects with the columns' names as keys (see below); JSONL one object per line. A partner's exact API request body is accepted too.
+
+Every problem names its file and line; if any row is invalid nothing is sent (exit 3) unless --skip-invalid. Exit codes: 0 all ok, 1 some rows failed, 3 invalid input, 4 configuration.
+
+\f
 [bold]Example file[/bold] (rooms.csv):
 
   propertyid,roomid,start,end,threshold,days
@@ -45,9 +54,9 @@ Dates are YYYY-MM-DD, or today, today+N and today-N; other layouts only with --d
   HTL001,STE,today,today+30,n/a,
   HTL002,TWN,2027-06-01,2027-06-30,2,Fri-Sun
 
-The same in JSON: a list of objects with these keys, e.g. \\[{"propertyid": "HTL001", "roomid": "DBL", "date": "2027-01-01", "threshold": 3}]; JSONL: one object per line. A partner's exact API request body is accepted too.
+[bold]The same in JSON[/bold] (rooms.json), one object per row:
 
-Every problem names its file and line; if any row is invalid nothing is sent (exit 3) unless --skip-invalid. Exit codes: 0 all ok, 1 some rows failed, 3 invalid input, 4 configuration.
+  \\[{"propertyid": "HTL001", "roomid": "DBL", "date": "2027-01-01", "threshold": 3}]
 
 [bold]Examples[/bold]:
 
@@ -56,9 +65,11 @@ Every problem names its file and line; if any row is invalid nothing is sent (ex
   ari-cli threshold push rooms.xlsx --profile prod --output json --report results.csv
 """
 
-app.command("push", help=HELP)(push_command(Operation.THRESHOLD))
+app.command("push", help=HELP, cls=HelpCommand)(push_command(Operation.THRESHOLD))
 
 SEND_HELP = """Push one sell threshold given as flags: the same checks, output and exit codes as push.
+
+\f
 
 [bold]Examples[/bold]:
 
@@ -67,4 +78,4 @@ SEND_HELP = """Push one sell threshold given as flags: the same checks, output a
   ari-cli threshold send --property HTL001 --room DBL --start today --end today+90 --days Sat,Sun --threshold 2
 """
 
-app.command("send", help=SEND_HELP)(threshold_send)
+app.command("send", help=SEND_HELP, cls=HelpCommand)(threshold_send)

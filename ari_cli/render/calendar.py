@@ -138,25 +138,19 @@ def _chunks(days: Sequence[dt.date], size: int) -> list[list[dt.date]]:
     return pieces
 
 
+def _cell_width(view: CalendarView, scale: Scale) -> int:
+    return max([2, *(len(scale.cell(v).plain) for k in view.values for v in view.shown(k).values())])
+
+
 def _labels(view: CalendarView) -> list[str]:
     return ["Room", "Rate"] if view.operation != "threshold" else ["Room"]
 
 
-def calendar(view: CalendarView, out: Console) -> None:
-    """The month tables and the legend."""
-    scale = Scale(view)
-    keys = sorted(view.values)
-    names = _labels(view)
-    label_width = sum(max([len(n), *(len(k[i + 1]) for k in keys)]) + 2 for i, n in enumerate(names))
-    cell_width = max([2, *(len(scale.cell(v).plain) for k in keys for v in view.shown(k).values())])
-    fits = max(7, (out.width - label_width) // (cell_width + 1)) if out.is_terminal else 31
-    label = {"threshold": "sell thresholds", "maxadv": "max advance booking (nights)", "policy": "policies"}
-    out.print(
-        text(f"{view.propertyid}: {label.get(view.operation, view.operation)} acknowledged by {view.base_url} "
-             f"(source {view.source_id}), {view.start}..{view.end}"),
-        style="bold",
-    )  # fmt: skip
-    for piece in _chunks(view.days(), fits):
+def _month_tables(view: CalendarView, scale: Scale, keys: Sequence[Key], names: Sequence[str], size: int,
+                  out: Console) -> None:  # fmt: skip
+    """A table per month (or piece of one, at most `size` days): a row per key, labelled by `names`."""
+    cell_width = _cell_width(view, scale)
+    for piece in _chunks(view.days(), size):
         first, last = piece[0], piece[-1]
         whole = first.day == 1 and (last + ONE_DAY).month != last.month
         span = "" if whole else f" ({first.day}-{last.day})"
@@ -170,9 +164,43 @@ def calendar(view: CalendarView, out: Console) -> None:
                              min_width=cell_width, header_style="bold magenta" if weekend else "bold")  # fmt: skip
         for key in keys:
             values = view.values[key]
-            table.add_row(*(text(part) for part in key[1:]), *(scale.cell(values.get(day)) for day in piece))
+            labels = [text(part) for part in key[1 : 1 + len(names)]]
+            table.add_row(*labels, *(scale.cell(values.get(day)) for day in piece))
         out.print()
         out.print(table)
+
+
+def calendar(view: CalendarView, out: Console) -> None:
+    """The month tables and the legend.
+
+    At a terminal, each table holds as many days as fit its width. Where the keys' labels leave room for less
+    than a week, each key is a short block instead: its labels on a line, then its own tables, days only.
+    """
+    scale = Scale(view)
+    keys = sorted(view.values)
+    names = _labels(view)
+    label_width = sum(max([len(n), *(len(k[i + 1]) for k in keys)]) + 2 for i, n in enumerate(names))
+    days_across = (out.width - label_width) // (_cell_width(view, scale) + 1)
+    label = {"threshold": "sell thresholds", "maxadv": "max advance booking (nights)", "policy": "policies"}
+    out.print(
+        text(f"{view.propertyid}: {label.get(view.operation, view.operation)} acknowledged by {view.base_url} "
+             f"(source {view.source_id}), {view.start}..{view.end}"),
+        style="bold",
+    )  # fmt: skip
+    if not out.is_terminal:
+        _month_tables(view, scale, keys, names, 31, out)
+    elif days_across >= len(WEEKDAYS):
+        _month_tables(view, scale, keys, names, days_across, out)
+    else:
+        for key in keys:
+            heading = Text()
+            for name, part in zip(names, key[1:], strict=False):
+                heading.append(f"{name} ", style="bold")
+                heading.append_text(text(part))
+                heading.append("  ")
+            out.print()
+            out.print(heading, overflow="fold")
+            _month_tables(view, scale, [key], [], max(1, out.width // (_cell_width(view, scale) + 1)), out)
     out.print()
     scale.legend(out)
 

@@ -6,11 +6,12 @@ Apart from `render` so that commands which only read (history, calendar) need no
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable, Sequence
 from typing import IO
 
 from rich.cells import cell_len
 from rich.console import Console, RenderableType
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
 from ari_cli.render.streams import colour_wanted
@@ -43,28 +44,55 @@ def console(stderr: bool = False, file: IO[str] | None = None) -> Console:
     )
 
 
+MIN_WRAP = 16  # the narrowest a column of wrapping text (`overflow="fold"`) gets before rows become blocks
+
+
 def _width(cell: RenderableType) -> int:
     plain = cell.plain if isinstance(cell, Text) else str(cell)
     return max(map(cell_len, plain.split("\n")))
 
 
+def _needed(column: Column) -> int:
+    """The width a column needs: whole, or for text that may wrap (`overflow="fold"`) room to wrap in."""
+    whole = max([cell_len(str(column.header)), *map(_width, column.cells)])
+    return min(whole, column.min_width or MIN_WRAP) if column.overflow == "fold" else whole
+
+
+def _chrome(table: Table) -> int:
+    """The columns `table` takes beside its cells: padding and dividers between them, and its edges."""
+    _, right, _, left = table.padding
+    between = (max(left, right) if table.collapse_padding else left + right) + (1 if table.box else 0)
+    edges = (2 if table.box and table.show_edge else 0) + (left + right if table.pad_edge else 0)
+    return between * (len(table.columns) - 1) + edges
+
+
+def fits(table: Table, width: int) -> bool:
+    """Whether every row of `table` fits `width` with nothing cut: each column whole, or wrapping where it may."""
+    return sum(map(_needed, table.columns)) + _chrome(table) <= width
+
+
+def blocks(headers: Sequence[str], rows: Iterable[Sequence[RenderableType]], out: Console) -> None:
+    """Each row as a short block of `Header  value` lines, for a terminal too narrow for the rows as a table."""
+    for number, row in enumerate(rows):
+        if number:
+            out.print()
+        # Two columns: a value that wraps stays under itself, clear of the headers.
+        block = Table.grid(padding=(0, 2))
+        block.add_column(no_wrap=True)
+        block.add_column(overflow="fold")
+        for header, cell in zip(headers, row, strict=True):
+            if _width(cell):
+                block.add_row(header, cell if isinstance(cell, Text) else Text(str(cell)))
+        out.print(block)
+
+
 def fitted(table: Table, out: Console) -> None:
-    """`table` whole when every column fits the terminal whole, else each row as a block of `Header  value` lines.
+    """`table` when its rows fit the terminal (see `fits`), else each row as a block of `Header  value` lines.
 
     Rich would cut columns to `…` (a run number, a tracking id) to make a wide table fit a narrow terminal.
     """
-    if out.is_terminal:
-        widths = [max([cell_len(str(c.header)), *map(_width, c.cells)]) for c in table.columns]
-        if sum(widths) + 3 * len(widths) > out.width:
-            label = max(cell_len(str(c.header)) for c in table.columns)
-            for number, row in enumerate(zip(*(c.cells for c in table.columns), strict=True)):
-                if number:
-                    out.print()
-                for column, cell in zip(table.columns, row, strict=True):
-                    if _width(cell):
-                        heading = f"{column.header!s:<{label}}  "
-                        out.print(
-                            Text.assemble(heading, cell if isinstance(cell, Text) else str(cell)), overflow="fold"
-                        )
-            return
+    if out.is_terminal and not fits(table, out.width):
+        headers = [str(column.header) for column in table.columns]
+        blocks(headers, zip(*(column.cells for column in table.columns), strict=True), out)
+        return
     out.print(table)

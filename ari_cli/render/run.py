@@ -18,6 +18,7 @@ from typing import IO, Any
 from rich.console import Console
 
 from ari_cli.config.secrets import masked_body, masked_text, scrub
+from ari_cli.exits import Interrupted
 from ari_cli.render.console import console as console  # the one console, re-exported for callers of this module
 from ari_cli.render.printable import json_printable, printable
 from ari_cli.results import RowResult, Run
@@ -79,7 +80,7 @@ def stopped(run: Run) -> dict[str, Any] | None:
     if not run.interrupted:
         return None
     return {
-        "kind": "interrupted",
+        "kind": Interrupted.kind,
         "message": "interrupted: the rows whose requests had not gone out are not sent",
         "hint": "`ari-cli history` shows the run; `ari-cli retry RUN` sends what is left",
     }

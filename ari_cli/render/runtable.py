@@ -8,19 +8,18 @@ copies tracking ids, users look up lines).
 from __future__ import annotations
 
 from rich import box
-from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from ari_cli.render.console import MIN_WRAP, fits
 from ari_cli.render.printable import printable
 from ari_cli.render.run import plural, problem_text
 from ari_cli.results import RowResult, Run, Status
 from ari_cli.wire.operations import Operation
 
 SHOW_ALL_UP_TO = 50
-MIN_DETAIL = 16  # the narrowest the error / note column gets before rows become blocks
 _STYLE = {Status.OK: "green", Status.PLANNED: "cyan", Status.FAILED: "bold red", Status.NOT_SENT: "bold yellow",
           Status.INVALID: "red", Status.SKIPPED: "yellow"}  # fmt: skip
 
@@ -59,20 +58,6 @@ def _with_rate(run: Run) -> bool:
     return run.operation is not Operation.THRESHOLD
 
 
-def _fits(run: Run, shown: list[RowResult], width: int) -> bool:
-    """Whether every column but the last fits whole at `width`, leaving the last (errors, notes) room to wrap."""
-    heads = ["Line", "Property", "Room", *(["Rate"] if _with_rate(run) else []), "Dates", _value_column(run.operation)]
-    whole = [cell_len(h) for h in [*heads, "Result", "Tracking id"]]
-    for row in shown:
-        cells = [*_cells(run, row), row.status.value, *row.trackingids]
-        for column, cell in enumerate(cells[: len(heads) + 1]):
-            whole[column] = max(whole[column], cell_len(cell))
-        for trackingid in row.trackingids:
-            whole[-1] = max(whole[-1], cell_len(trackingid))
-    # Two spaces between columns (the grid's paddings collapse into one, beside a blank rule), none at the edges.
-    return sum(whole) + 2 * len(whole) + MIN_DETAIL <= width
-
-
 def _grid(run: Run, shown: list[RowResult], plain: bool) -> Table:
     grid = Table(
         box=box.ASCII if plain else box.SIMPLE_HEAVY, show_lines=False, pad_edge=False, show_edge=plain,
@@ -83,7 +68,8 @@ def _grid(run: Run, shown: list[RowResult], plain: bool) -> Table:
     grid.add_column(_value_column(run.operation), no_wrap=True)
     grid.add_column("Result", no_wrap=True)
     grid.add_column("Tracking id", no_wrap=True)
-    grid.add_column("Error / note", min_width=MIN_DETAIL, ratio=1, overflow="fold")
+    # The one column that wraps: the rows become blocks where it would get less than MIN_WRAP.
+    grid.add_column("Error / note", min_width=MIN_WRAP, ratio=1, overflow="fold")
     for row in shown:
         trackingids = escape(printable("\n".join(row.trackingids)))
         grid.add_row(*_cells(run, row), _result_text(run, row), trackingids, escape(printable(_detail(row))))
@@ -114,10 +100,11 @@ def table(run: Run, show_all: bool | None, out: Console) -> None:
     everything = show_all if show_all is not None else len(run.rows) <= SHOW_ALL_UP_TO
     shown = list(run.rows) if everything else run.rows.with_status({Status.FAILED, Status.NOT_SENT, Status.INVALID})
     if shown:
-        if out.is_terminal and not _fits(run, shown, out.width):
+        grid = _grid(run, shown, plain=not out.is_terminal)
+        if out.is_terminal and not fits(grid, out.width):
             _blocks(run, shown, out)
         else:
-            out.print(_grid(run, shown, plain=not out.is_terminal))
+            out.print(grid)
     hints = _hints(shown)
     if hints:
         out.print("What to check:", markup=False)

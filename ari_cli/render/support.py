@@ -13,12 +13,13 @@ from typing import IO, Any
 
 from rich import box
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from ari_cli.app.replay import Replayed
 from ari_cli.app.replay_hints import Meaning, meanings
 from ari_cli.config.secrets import masked_body, masked_text, scrub
+from ari_cli.render.console import MIN_WRAP, fitted
 from ari_cli.render.printable import printable
 from ari_cli.wire.errors import ErrorRow
 from ari_cli.wire.explain import Explanation, applies_to
@@ -52,18 +53,22 @@ def gateway_dict(answer: GatewayAnswer) -> dict[str, Any]:
 
 
 def error_table(rows: Sequence[ErrorRow], out: Console) -> None:
-    """The rows as a table: status, code, meaning, where it applies, whether a retry helps, what to check."""
+    """The rows as a table: status, code, meaning, where it applies, whether a retry helps, what to check.
+
+    At a terminal too narrow for the status, the code and the retry whole beside some room for the text to wrap
+    in, each row is a short block instead (`fitted`).
+    """
     grid = Table(box=box.ASCII if not out.is_terminal else box.SIMPLE_HEAVY, pad_edge=False)
     for name in ("HTTP", "Code"):
         grid.add_column(name, no_wrap=True, justify="right")
-    grid.add_column("Meaning")
-    grid.add_column("Applies to")
+    grid.add_column("Meaning", overflow="fold", min_width=MIN_WRAP)
+    grid.add_column("Applies to", overflow="fold", min_width=MIN_WRAP)
     grid.add_column("Retry helps", no_wrap=True)
-    grid.add_column("What to check")
+    grid.add_column("What to check", overflow="fold", min_width=MIN_WRAP)
     for row in rows:
         cells = (str(row.http_status), str(row.code), row.message, applies_to(row), "yes" if row.retryable else "no")
-        grid.add_row(*(escape(c) for c in (*cells, row.hint)))
-    out.print(grid)
+        grid.add_row(*(Text(c) for c in (*cells, row.hint)))
+    fitted(grid, out)
 
 
 ERROR_ROW_FIELDS = ("http_status", "code", "message", "applies_to", "operations", "retryable", "hint")

@@ -1,0 +1,91 @@
+"""Showing the configuration: the settings in effect with their sources, and the profiles of a config file.
+
+Aligned columns, as plain text for pipes and files; at a terminal too narrow for a row of them, each row is a
+short block instead (`console.blocks`), so that a long URL or path is never broken across the columns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.cells import cell_len
+from rich.console import Console
+from rich.text import Text
+
+from ari_cli.config.secrets import scrub
+from ari_cli.render.console import blocks
+
+
+def aligned(rows: Sequence[Sequence[str]]) -> str:
+    """Rows as columns two spaces apart, the last column ragged."""
+    widths = [max(cell_len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    lines = ("  ".join([*(c + " " * (w - cell_len(c)) for c, w in zip(r, widths, strict=False)), r[-1]]) for r in rows)
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _fits(text: str, out: Console) -> bool:
+    return not out.is_terminal or max(map(cell_len, text.splitlines())) <= out.width
+
+
+def _labelled(pairs: Sequence[tuple[str, str]], out: Console) -> None:
+    """`label  value` lines, aligned; where one would not fit, the same as one block whose values wrap."""
+    pairs = [(label, scrub(value)) for label, value in pairs]
+    text = aligned(pairs)
+    if _fits(text, out):
+        out.print(text, markup=False, highlight=False)
+    else:
+        blocks([label for label, _ in pairs], [[Text(value) for _, value in pairs]], out)
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return "-"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def settings(doc: dict[str, Any], out: Console) -> None:
+    """`config show`: the config file and profile, each setting with its value and source, the column mapping."""
+    found = "" if doc["config_file_found"] else "; not found"
+    where = "" if doc["profile_found"] else "; not in the file"
+    file = f"{doc['config_file_shown']} ({doc['config_file_source']}{found})"
+    profile = f"{doc['profile']} ({doc['profile_source']}{where})"
+    _labelled([("config file", file), ("profile", profile)], out)
+    out.print()
+    values = {name: (scrub(_text(s["value"])), s["source"]) for name, s in doc["settings"].items()}
+    text = aligned([["setting", "value", "source"], *([name, *shown] for name, shown in values.items())])
+    if _fits(text, out):
+        out.print(text, markup=False, highlight=False)
+    else:  # each setting on a line of its own, its source beside the value, as the file and profile are shown
+        blocks(list(values), [[Text(f"{value} ({source})") for value, source in values.values()]], out)
+    if doc["columns"]:
+        out.print()
+        mapped = [(name, f'"{header}"') for name, header in doc["columns"].items()]
+        text = aligned([("column", "header"), *mapped])
+        if _fits(text, out):
+            out.print(text, markup=False, highlight=False)
+        else:
+            blocks([name for name, _ in mapped], [[Text(header) for _, header in mapped]], out)
+
+
+def profiles(listed: Sequence[dict[str, Any]], out: Console) -> None:
+    """`config profiles`: each profile's base URL, source id and where its key comes from; `*` the one in use."""
+    rows = [[p["name"], scrub(p["base_url"] or "-"), p["source_id"] or "-", scrub(p["key"])] for p in listed]
+    text = aligned(
+        [
+            ["", "profile", "base_url", "source_id", "key"],
+            *(["*" if p["in_use"] else "", *row] for p, row in zip(listed, rows, strict=True)),
+        ]
+    )
+    if _fits(text, out):
+        out.print(text, markup=False, highlight=False)
+    else:
+        headers = ["profile", "base_url", "source_id", "key"]
+        blocks(
+            headers,
+            [
+                [Text(name + (" (in use)" if p["in_use"] else "")), *map(Text, rest)]
+                for p, (name, *rest) in zip(listed, rows, strict=True)
+            ],
+            out,
+        )
