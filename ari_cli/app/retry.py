@@ -7,10 +7,10 @@ import os
 
 import typer
 
-from ari_cli.app.options import InputOptions, PlanOptions, RetryRequest
+from ari_cli.app.options import ConnectionOptions, InputOptions, PlanOptions, RetryRequest
 from ari_cli.app.push import Tuned, recorded_options, run_start, send_recorded, settings_for, show
-from ari_cli.config.settings import Connection
-from ari_cli.exits import UsageProblem
+from ari_cli.config.settings import Connection, check_base_url, check_source_id
+from ari_cli.exits import ConfigError, UsageProblem
 from ari_cli.journal.database import journal_path
 from ari_cli.journal.recorder import Recorder, open_journal
 from ari_cli.journal.resend import RetryPlan, plan_retry, with_key
@@ -22,12 +22,25 @@ from ari_cli.render.report import check_report
 from ari_cli.wire.operations import Operation
 
 
-def _where(plan: RetryPlan, request: RetryRequest, key: str) -> Connection:
-    connection = request.connection
-    if connection.sandbox:
-        raise UsageProblem("a retry goes where its run went; --sandbox starts a new, empty emulator")
+def _aimed(plan: RetryPlan, flags: ConnectionOptions, sending: bool) -> RetryPlan:
+    """The retry's requests aimed where they go: where the run sent them, or where --base-url, --source-id and
+    --path-segment say; a URL is checked as any given one is (plain http only to loopback), a stored one too."""
+    if flags.sandbox:
+        raise UsageProblem("a retry goes where its run went; --sandbox starts a new, empty emulator",
+                           "give --base-url and --source-id to send elsewhere")  # fmt: skip
     run = plan.source.run
-    return Connection(connection.base_url or run.base_url, key, connection.source_id or run.source_id)
+    if run.sandbox and not flags.base_url and sending:
+        raise ConfigError(
+            f"run {run.id} went to a sandbox started for it ({run.base_url}), which ended with it",
+            "push the file again with --sandbox, or give --base-url and --source-id to send the rest elsewhere",
+        )
+    base_url = flags.base_url or run.base_url
+    source_id = flags.source_id or run.source_id
+    if sending:
+        base_url = check_base_url(base_url)
+        source_id = check_source_id(source_id, "--source-id" if flags.source_id else f"run {run.id}")
+    # --path-segment is checked with the options, as push's is.
+    return plan.aimed(base_url.rstrip("/"), source_id, flags.path_segment)
 
 
 def retry(request: RetryRequest) -> None:
@@ -58,7 +71,12 @@ def retry(request: RetryRequest) -> None:
         err.print(f"run {source.id}: nothing left to send", markup=False)
         raise typer.Exit(0)
     operation = Operation(source.operation)
-    connection = _where(plan, request, settings.api_key()) if not request.dry_run else None
+    plan = _aimed(plan, request.connection, not request.dry_run)
+    where = plan.exchanges[0].url.split("/v2/push_ari/")[0]
+    connection = None if request.dry_run else Connection(where, settings.api_key(), plan.source_id)
+    if not quiet and (where, plan.source_id) != (source.base_url, source.source_id):
+        err.print(f"run {source.id} went to {source.base_url} (source {source.source_id}); this retry goes to"
+                  f" {where} (source {plan.source_id})", markup=False)  # fmt: skip
     key = connection.api_key if connection else "<API_KEY>"
     options = PushOptions(
         operation=operation, files=(), today=dt.date.today(), dry_run=request.dry_run, send=tuned.send_options(),
@@ -77,6 +95,9 @@ def retry(request: RetryRequest) -> None:
         run = send_recorded(
             options, prepared, connection, recorder, request.output, err, lambda part: plan.build(part, key)
         )
+        if recorder is not None and run.exit_code() == 0 and not plan.refused:
+            # Nothing is left of the run and its earlier retries: each says which retry finished it.
+            recorder.completes((*plan.followed, source.id))
     finally:
         if recorder is not None:
             recorder.close()

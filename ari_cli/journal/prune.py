@@ -26,6 +26,10 @@ def parse_age(text: str) -> dt.timedelta:
     return dt.timedelta(days=amount * units[unit])
 
 
+# A run is finished when it ended, or when a retry got acknowledged all it left (a killed run, finished so).
+FINISHED = "(ended IS NOT NULL OR finished_by IS NOT NULL)"
+
+
 def cutoff(older_than: dt.timedelta, now: dt.datetime | None = None) -> str:
     """The start time before which runs are old, as the journal writes times."""
     return ((now or dt.datetime.now(dt.UTC)) - older_than).isoformat(timespec="milliseconds")
@@ -33,13 +37,14 @@ def cutoff(older_than: dt.timedelta, now: dt.datetime | None = None) -> str:
 
 def prunable(db: sqlite3.Connection, before: str) -> list[RunInfo]:
     """The runs `prune` would delete: started before `before` and finished (never one running or killed)."""
-    sql = f"SELECT {RUN_COLUMNS} FROM runs WHERE started < ? AND ended IS NOT NULL ORDER BY id"
+    sql = f"SELECT {RUN_COLUMNS} FROM runs WHERE started < ? AND {FINISHED} ORDER BY id"
     return [with_files(db, run_of(r)) for r in db.execute(sql, (before,))]
 
 
 def unfinished_before(db: sqlite3.Connection, before: str) -> list[int]:
     """The runs started before `before` with no end: prune keeps them."""
-    return [r for (r,) in db.execute("SELECT id FROM runs WHERE started < ? AND ended IS NULL ORDER BY id", (before,))]
+    sql = f"SELECT id FROM runs WHERE started < ? AND NOT ({FINISHED}) ORDER BY id"
+    return [r for (r,) in db.execute(sql, (before,))]
 
 
 # Each table of a run's parts, with the column after `run` in its key: rows go in steps of this many.
@@ -58,7 +63,7 @@ def prune(db: sqlite3.Connection, runs: Iterable[int]) -> int:
     for run in runs:
         with transaction(db):
             # Never one still running, nor one killed (a retry may finish it meanwhile: then it is finished).
-            deleted += db.execute("DELETE FROM runs WHERE id = ? AND ended IS NOT NULL", (run,)).rowcount
+            deleted += db.execute(f"DELETE FROM runs WHERE id = ? AND {FINISHED}", (run,)).rowcount
     orphans = {r for table, _ in _PARTS for (r,) in db.execute(
         f"SELECT DISTINCT run FROM {table} WHERE run NOT IN (SELECT id FROM runs)")}  # fmt: skip
     for run in sorted(orphans):

@@ -240,6 +240,11 @@ class Recorder(Watcher):
         acknowledged = [self.entries[self.position[i]] for i in exchange.records] if outcome.success else []
         self._later(self.journal.answered, self.run, exchange.id, answer, split, acknowledged)
 
+    def completes(self, runs: Sequence[int]) -> None:
+        """This run (a retry) got acknowledged everything `runs` left."""
+        if self.run is not None:
+            self._write(self.journal.completes, self.run, runs)
+
     def finish(self, summary: dict[str, int], exit_code: int) -> None:
         self.drain()
         if self.run is not None:

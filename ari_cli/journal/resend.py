@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ari_cli.batch import DataForm, Envelope, build_body
@@ -20,7 +20,7 @@ from ari_cli.journal.queries import RecordInfo, RequestInfo, RunDetail, RunInfo,
 from ari_cli.plan import Plan, Record
 from ari_cli.records.rules import RowView, shown_dates
 from ari_cli.send.exchange import Exchange
-from ari_cli.wire.operations import Operation
+from ari_cli.wire.operations import Operation, path_segment, push_url
 
 
 @dataclass
@@ -34,6 +34,22 @@ class RetryPlan:
     exchanges: list[Exchange]
     refused: list[RequestInfo]
     form: DataForm
+    source_id: str = ""  # where the bodies say they come from (the run's, or the one the retry is given)
+
+    def aimed(self, base_url: str, source_id: str, template: str | None) -> RetryPlan:
+        """The same requests sent to `base_url` as `source_id` (the body's `sourceid` too); each keeps the last
+        path segment it had, unless a `template` (--path-segment) is given."""
+        operation = Operation(self.source.run.operation)
+        exchanges = []
+        for exchange in self.exchanges:
+            # A stored URL is {base}/v2/push_ari/{source}/{segment}: its segment is all after the source.
+            segment = exchange.url.split("/v2/push_ari/", 1)[-1].partition("/")[2]
+            if template is not None:
+                segment = path_segment(template, operation.action, exchange.propertyid)
+            body = {**exchange.body, "sourceid": source_id} if "sourceid" in exchange.body else dict(exchange.body)
+            url = push_url(base_url, source_id, segment)
+            exchanges.append(Exchange(exchange.id, exchange.propertyid, exchange.records, body, url, exchange.parent))
+        return replace(self, exchanges=exchanges, source_id=source_id)
 
     def build(self, part: Sequence[int], key: str) -> dict[str, Any]:
         """The body for some of a request's records: rebuilt from them, or (a policy) the stored one."""
@@ -43,7 +59,7 @@ class RetryPlan:
             first = next(e for e in self.exchanges if part[0] in e.records)
             return {**first.body, "sharepost": key}
         chosen = [self.plan.records[i] for i in part]
-        return build_body(operation, Envelope(key, run.source_id), chosen, self.form)
+        return build_body(operation, Envelope(key, self.source_id or run.source_id), chosen, self.form)
 
 
 def latest(db: sqlite3.Connection, run: int) -> tuple[RunInfo, tuple[int, ...]]:
@@ -94,7 +110,7 @@ def plan_retry(db: sqlite3.Connection, run: int) -> RetryPlan:
                                   request.url))  # fmt: skip
         at += request.count
     form = DataForm(info.options.get("data_form", "list"))
-    return RetryPlan(source, passed, views, plan, exchanges, refused, form)
+    return RetryPlan(source, passed, views, plan, exchanges, refused, form, info.source_id)
 
 
 def with_key(exchanges: Sequence[Exchange], key: str) -> list[Exchange]:

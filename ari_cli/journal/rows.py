@@ -167,6 +167,8 @@ class RunRows:
         status, note = result.status.value, result.note
         if result.status is Status.NOT_SENT and not self.run.finished:
             status, note = NOT_FINISHED, not_finished_note(self.run.id)
+        if result.status is not Status.OK and self.run.finished_by is not None:
+            note = f"sent again by retry {self.run.finished_by}, which got it acknowledged"
         if not note:
             note = next((n.note for n in notes if n.note), "")
         if status == NOT_FINISHED and any(self._out(n) for n in numbers):

@@ -319,6 +319,11 @@ class Journal:
                 "UPDATE requests SET state = ? WHERE run = ? AND id = ? AND state = ?", (PLANNED, run, request, SENDING)
             )
 
+    def completes(self, retry: int, runs: Sequence[int]) -> None:
+        """`retry` got acknowledged all that `runs` (a run and the retries before it) left to send."""
+        with self._write() as db:
+            db.executemany("UPDATE runs SET finished_by = ? WHERE id = ?", [(retry, run) for run in runs])
+
     def finish(self, run: int, summary: dict[str, int], exit_code: int) -> None:
         with self._write() as db:
             db.execute(
