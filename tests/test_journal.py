@@ -11,7 +11,6 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -59,12 +58,6 @@ def acknowledged_bodies(run: int) -> list[dict[str, Any]]:
 def sent_data(sandbox: Sandbox) -> list[str]:
     """Each received request's records, as canonical text (the key differs between journal and wire)."""
     return [json.dumps(r.json["data"], sort_keys=True) for r in sandbox.received if isinstance(r.json, dict)]
-
-
-@pytest.fixture
-def slow() -> Iterator[Sandbox]:
-    with Sandbox(today=PINNED_TODAY, latency=250) as sandbox:
-        yield sandbox
 
 
 def _push_process(args: list[str], sandbox: Sandbox, cwd: Path) -> subprocess.Popen[bytes]:

@@ -57,8 +57,13 @@ def retry(request: RetryRequest) -> None:
     with reading(os.environ) as db:
         if db is None:
             raise UsageProblem("the journal has no runs yet", f"runs are recorded in {path} (ARI_HOME moves it)")
-        plan = plan_retry(db, number)
-    source = plan.source.run
+        plan = plan_retry(db, number, request.force)
+        source = plan.source.run
+        left: dict[int, int] = {}
+        if plan.exchanges:
+            plan = _aimed(plan, request.connection, not request.dry_run)
+            if not request.force:
+                plan, left = plan.without_later(db)
     if plan.followed and not quiet:
         chain = " -> ".join(str(n) for n in (*plan.followed, source.id))
         err.print(f"run {number} was retried already ({chain}); retrying what run {source.id} left", markup=False)
@@ -67,11 +72,14 @@ def retry(request: RetryRequest) -> None:
             problem = refused.errors[0]["message"] if refused.errors else refused.state
             err.print(f"not re-sent: request {refused.id} was refused ({problem}); fix the file and push again",
                       markup=False)  # fmt: skip
+    for later, days in sorted(left.items()):
+        # Said even with --quiet: values that would have overwritten newer ones were not sent.
+        err.print(f"left out: {days} date(s) whose value run {later} got acknowledged after run {source.id} started;"
+                  " sending the older value would overwrite it (--force sends it anyway)", markup=False)  # fmt: skip
     if not plan.exchanges:
         err.print(f"run {source.id}: nothing left to send", markup=False)
         raise typer.Exit(0)
     operation = Operation(source.operation)
-    plan = _aimed(plan, request.connection, not request.dry_run)
     where = plan.exchanges[0].url.split("/v2/push_ari/")[0]
     connection = None if request.dry_run else Connection(where, settings.api_key(), plan.source_id)
     if not quiet and (where, plan.source_id) != (source.base_url, source.source_id):
@@ -91,7 +99,7 @@ def retry(request: RetryRequest) -> None:
             recorded = recorded_options(PlanOptions(), InputOptions(), request.connection, tuned, options.today)
             start = run_start(request.command, request.connection, recorded, options, connection)
             recorder.start(start.retrying(source.id))
-            recorder.plan(operation, prepared.rows, prepared.plan, prepared.exchanges)
+            recorder.plan(operation, prepared.rows, prepared.plan, prepared.exchanges, None, plan.held, plan.superseded)
         run = send_recorded(
             options, prepared, connection, recorder, request.output, err, lambda part: plan.build(part, key)
         )

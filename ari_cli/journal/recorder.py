@@ -14,6 +14,7 @@ import queue
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from ari_cli.batch import policy_value, wire_value
@@ -23,6 +24,7 @@ from ari_cli.journal.lines import encode
 from ari_cli.journal.store import (
     FAILED,
     OK,
+    SUPERSEDED,
     Answer,
     Journal,
     NoteEntry,
@@ -139,6 +141,8 @@ class Recorder(Watcher):
         self.waiting: queue.SimpleQueue[Callable[[], object] | None] = queue.SimpleQueue()
         self.writer: threading.Thread | None = None
         self.unsaid: list[str] = []  # the writer's warnings, said by the main thread
+        self.held: list[RequestEntry] = []  # a retry's superseded requests, written when it finishes
+        self.last_id = 0
 
     def _write(self, call: Callable[..., T], *args: Any) -> T | None:
         if self.broken:
@@ -188,26 +192,36 @@ class Recorder(Watcher):
 
     def plan(
         self, operation: Operation, table: RowTable, plan: Plan, exchanges: Sequence[Exchange],
-        unsent: str | None = None,
+        unsent: str | None = None, held: Plan | None = None, superseded: Sequence[Exchange] = (),
     ) -> None:  # fmt: skip
-        """What the run means to send; `unsent` says why nothing is (invalid rows), when so."""
+        """What the run means to send; `unsent` says why nothing is (invalid rows), when so. A retry's
+        `superseded` requests (of `held`'s records) are written too, never to be sent but by `retry --force`."""
         if self.run is None:
             return
         self.operation = operation
         where = RowLines(table)
-        requests = []
-        for exchange in exchanges:
-            first = len(self.entries)
-            for index in exchange.records:
-                self.position[index] = len(self.entries)
-                record = plan.records[index]
-                value = policy_value(exchange.body) if operation is Operation.POLICY else wire_value(operation, record)
-                rate = record.key[2] if len(record.key) > 2 else ""
-                self.entries.append(RecordEntry(len(self.entries), record.key[0], record.key[1], rate, record.start,
-                                                record.end, value, where.text(record.refs)))  # fmt: skip
-            requests.append(self._request(exchange, first))
+        requests = [self._add(exchange, plan, where) for exchange in exchanges]
+        self.last_id = max((e.id for e in exchanges), default=0)
+        for exchange in superseded:
+            assert held is not None
+            # Written at the end, numbered after every request the run made (halves included).
+            self.held.append(replace(self._add(exchange, held, where, keep=False), state=SUPERSEDED))
         entry = PlanEntry(where.sources, len(table), self.entries, requests, notes(table, plan, where, unsent))
         self._write(self.journal.plan, self.run, entry)
+
+    def _add(self, exchange: Exchange, plan: Plan, where: RowLines, keep: bool = True) -> RequestEntry:
+        """A request and its records, numbered on from those before; `keep`: its halves will need them."""
+        first = len(self.entries)
+        operation = self.operation
+        for index in exchange.records:
+            if keep:
+                self.position[index] = len(self.entries)
+            record = plan.records[index]
+            value = policy_value(exchange.body) if operation is Operation.POLICY else wire_value(operation, record)
+            rate = record.key[2] if len(record.key) > 2 else ""
+            self.entries.append(RecordEntry(len(self.entries), record.key[0], record.key[1], rate, record.start,
+                                            record.end, value, where.text(record.refs)))  # fmt: skip
+        return self._request(exchange, first)
 
     def _request(self, exchange: Exchange, first: int) -> RequestEntry:
         # A policy's body is not rebuilt from its record's value: it is kept as sent.
@@ -237,6 +251,7 @@ class Recorder(Watcher):
             seconds=exchange.seconds,
         )
         split = [self._request(h, self.position[h.records[0]]) for h in halves]
+        self.last_id = max([self.last_id, *(h.id for h in halves)])
         acknowledged = [self.entries[self.position[i]] for i in exchange.records] if outcome.success else []
         self._later(self.journal.answered, self.run, exchange.id, answer, split, acknowledged)
 
@@ -247,6 +262,9 @@ class Recorder(Watcher):
 
     def finish(self, summary: dict[str, int], exit_code: int) -> None:
         self.drain()
+        if self.run is not None and self.held:
+            numbered = [replace(r, id=self.last_id + n) for n, r in enumerate(self.held, start=1)]
+            self._write(self.journal.add_requests, self.run, numbered)
         if self.run is not None:
             self._write(self.journal.finish, self.run, summary, exit_code)
 

@@ -19,7 +19,7 @@ from typing import Any
 from ari_cli.journal.database import loads
 from ari_cli.journal.lines import spans
 from ari_cli.journal.queries import RecordInfo, RequestInfo, RunDetail, leaves, records
-from ari_cli.journal.store import FAILED, OK, SENDING
+from ari_cli.journal.store import FAILED, OK, SENDING, SUPERSEDED
 from ari_cli.records.rules import RowView, shown_dates
 from ari_cli.results import RowResult, Status, answered
 from ari_cli.send.exchange import INTERRUPTED, Outcome, Problem
@@ -153,7 +153,8 @@ class RunRows:
     def _row(self, source: int, line: int, parts: list[tuple[int, int]], by_number: dict[int, RecordInfo]) -> RowInfo:
         name = self.run.sources[source] if source < len(self.run.sources) else f"source {source}"
         notes = [self.notes[n] for kind, n in parts if kind == _NOTE]
-        numbers = [n for kind, n in parts if kind == _RECORD]
+        # A retry's superseded records were never meant to be sent: their rows are as if they were not there.
+        numbers = [n for kind, n in parts if kind == _RECORD and not self._superseded(n)]
         final = next((n for n in notes if n.status is not None), None)
         if final is not None or not numbers:
             said = final or (notes[0] if notes else Note("skipped", "", (), None, ""))
@@ -178,6 +179,10 @@ class RunRows:
         ]
         return RowInfo(name, line, view.propertyid, view.roomid, view.rateid, view.dates, view.value, status,
                        result.trackingids, errors, note)  # fmt: skip
+
+    def _superseded(self, record: int) -> bool:
+        at = self.outcomes.leaf(record)
+        return at is not None and self.outcomes.requests[at].state == SUPERSEDED
 
     def _out(self, record: int) -> bool:
         at = self.outcomes.leaf(record)

@@ -37,7 +37,8 @@ SCHEMA_VERSION = 2
 
 # Request states: `planned` (not yet out), `sending` (a try is out, no answer recorded), `ok`,
 # `failed` (final; `transient` says whether a later retry may succeed), `split` (replaced by halves).
-PLANNED, SENDING, OK, FAILED, SPLIT = "planned", "sending", "ok", "failed", "split"
+# `superseded`: a retry's request left out because a later run got its dates acknowledged; sent by `retry --force`.
+PLANNED, SENDING, OK, FAILED, SPLIT, SUPERSEDED = "planned", "sending", "ok", "failed", "split", "superseded"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -159,6 +160,7 @@ class RequestEntry:
     body: dict[str, Any] | None = None
     form: str | None = None
     parent: int | None = None
+    state: str = "planned"  # or superseded: a retry's, left out for a later acknowledged value, never sent
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,9 +275,14 @@ class Journal:
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             ((run, r.id, r.parent, r.propertyid, r.url,
               None if r.body is None else safe(dumps(masked_body(r.body), canonical=False)), r.form, r.first, r.count,
-              PLANNED)
+              r.state)
              for r in requests),
         )  # fmt: skip
+
+    def add_requests(self, run: int, requests: Sequence[RequestEntry]) -> None:
+        """Requests of records written with the plan (a retry's superseded ones)."""
+        with self._write() as db:
+            self._add_requests(db, run, requests)
 
     def sending(self, run: int, request: int) -> None:
         """A try is about to go out: until its answer is recorded, nobody knows whether it arrived."""
