@@ -62,25 +62,29 @@ def read_only(folder: Path, args: Sequence[str], env: dict[str, str] | None = No
 
 
 def small_disk(
-    folder: Path, size_kib: int, command: Sequence[str], env: dict[str, str] | None = None
+    folder: Path, free_kib: int, command: Sequence[str], env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """COMMAND (a list, run as is) with `folder` on a disk of `size_kib` KiB, holding what `folder` held."""
+    """COMMAND (a list, run as is) with `folder` on a disk holding what `folder` held and `free_kib` KiB more.
+
+    What the disk holds at the end is back in `folder` afterwards (on the real disk).
+    """
     if namespaces():
         script = (
-            'src=$(mktemp -d) && cp -a "$1"/. "$src"/ && mount -t tmpfs -o size="$2"k tmpfs "$1" && '
-            'cp -a "$src"/. "$1"/ && rm -rf "$src" && shift 2 && "$@"; code=$?; cp -a "$0"/. "$0.after"/ 2>/dev/null; exit $code'
+            'folder="$1" free="$2"; shift 2; src=$(mktemp -d) && cp -a "$folder"/. "$src"/ && '
+            'used=$(du -sk "$src" | cut -f1) && mount -t tmpfs -o size=$((used + free))k tmpfs "$folder" && '
+            'cp -a "$src"/. "$folder"/ && rm -rf "$src" && "$@"; code=$?; '
+            'mkdir -p "$folder.after" && cp -a "$folder"/. "$folder.after"/; exit $code'
         )
-        # What the disk held at the end is copied out beside the folder (the mount goes with the process).
+        result = _run(["unshare", "-rm", "sh", "-c", script, "sh", str(folder), str(free_kib), *command], env)
         after = Path(f"{folder}.after")
-        after.mkdir(exist_ok=True)
-        result = _run(["unshare", "-rm", "sh", "-c", script, str(folder), str(folder), str(size_kib), *command], env)
         shutil.rmtree(folder)
         after.rename(folder)
         return result
-    used = sum(f.stat().st_size for f in folder.iterdir())
-    limit = used + size_kib * 1024
+    largest = max((f.stat().st_size for f in folder.iterdir()), default=0)
+    limit = largest + free_kib * 1024
 
     def limited() -> None:
+        # Files stop growing past the limit, as on a full disk; Python ignores SIGXFSZ, so writes just fail.
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
     return _run(list(command), env, preexec=limited)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -43,27 +45,23 @@ def _aimed(plan: RetryPlan, flags: ConnectionOptions, sending: bool) -> RetryPla
     return plan.aimed(base_url.rstrip("/"), source_id, flags.path_segment)
 
 
-def retry(request: RetryRequest) -> None:
-    """Re-send what run `request.run` (or its latest retry) left, as a run of its own; exit like a push."""
-    number = request.run
-    if request.output.report is not None:
-        check_report(request.output.report, ())
-    settings = settings_for(request.connection, request.given_tuning())
-    tuned = Tuned.of(settings)
-    err = render.console(stderr=True)
-    quiet = request.output.quiet
-    render.notices(list(settings.warnings), err)
-    path = journal_path(os.environ)
+def _planned(request: RetryRequest, path: Path) -> tuple[RetryPlan, dict[int, int]]:
+    """What is left of the run, aimed where the retry goes, without the dates a later run got acknowledged
+    (unless --force); with those dates per later run."""
     with reading(os.environ) as db:
         if db is None:
             raise UsageProblem("the journal has no runs yet", f"runs are recorded in {path} (ARI_HOME moves it)")
-        plan = plan_retry(db, number, request.force)
-        source = plan.source.run
+        plan = plan_retry(db, request.run, request.force)
         left: dict[int, int] = {}
         if plan.exchanges:
             plan = _aimed(plan, request.connection, not request.dry_run)
             if not request.force:
                 plan, left = plan.without_later(db)
+    return plan, left
+
+
+def _said(plan: RetryPlan, left: dict[int, int], number: int, quiet: bool, err: Any) -> None:
+    source = plan.source.run
     if plan.followed and not quiet:
         chain = " -> ".join(str(n) for n in (*plan.followed, source.id))
         err.print(f"run {number} was retried already ({chain}); retrying what run {source.id} left", markup=False)
@@ -76,24 +74,39 @@ def retry(request: RetryRequest) -> None:
         # Said even with --quiet: values that would have overwritten newer ones were not sent.
         err.print(f"left out: {days} date(s) whose value run {later} got acknowledged after run {source.id} started;"
                   " sending the older value would overwrite it (--force sends it anyway)", markup=False)  # fmt: skip
-    if not plan.exchanges:
-        err.print(f"run {source.id}: nothing left to send", markup=False)
-        raise typer.Exit(0)
-    operation = Operation(source.operation)
-    where = plan.exchanges[0].url.split("/v2/push_ari/")[0]
-    connection = None if request.dry_run else Connection(where, settings.api_key(), plan.source_id)
-    if not quiet and (where, plan.source_id) != (source.base_url, source.source_id):
-        err.print(f"run {source.id} went to {source.base_url} (source {source.source_id}); this retry goes to"
-                  f" {where} (source {plan.source_id})", markup=False)  # fmt: skip
-    key = connection.api_key if connection else "<API_KEY>"
-    options = PushOptions(
-        operation=operation, files=(), today=dt.date.today(), dry_run=request.dry_run, send=tuned.send_options(),
-    )  # fmt: skip
-    prepared = Prepared(RowTable.of_views(plan.views), plan.plan, with_key(plan.exchanges, key), [])
+
+
+def retry(request: RetryRequest) -> None:
+    """Re-send what run `request.run` (or its latest retry) left, as a run of its own; exit like a push."""
+    if request.output.report is not None:
+        check_report(request.output.report, ())
+    settings = settings_for(request.connection, request.given_tuning())
+    tuned = Tuned.of(settings)
+    err = render.console(stderr=True)
+    quiet = request.output.quiet
+    render.notices(list(settings.warnings), err)
     warn = lambda message: render.notices([message], err)  # noqa: E731
-    store = open_journal(os.environ, warn) if request.output.journal and connection is not None else None
+    # Opened to write first: what runs could not write before (their notes) is folded in before it is read.
+    store = open_journal(os.environ, warn) if request.output.journal and not request.dry_run else None
     recorder = Recorder(store, warn) if store is not None else None
     try:
+        plan, left = _planned(request, journal_path(os.environ))
+        source = plan.source.run
+        _said(plan, left, request.run, quiet, err)
+        if not plan.exchanges:
+            err.print(f"run {source.id}: nothing left to send", markup=False)
+            raise typer.Exit(0)
+        operation = Operation(source.operation)
+        where = plan.exchanges[0].url.split("/v2/push_ari/")[0]
+        connection = None if request.dry_run else Connection(where, settings.api_key(), plan.source_id)
+        if not quiet and (where, plan.source_id) != (source.base_url, source.source_id):
+            err.print(f"run {source.id} went to {source.base_url} (source {source.source_id}); this retry goes to"
+                      f" {where} (source {plan.source_id})", markup=False)  # fmt: skip
+        key = connection.api_key if connection else "<API_KEY>"
+        options = PushOptions(
+            operation=operation, files=(), today=dt.date.today(), dry_run=request.dry_run, send=tuned.send_options(),
+        )  # fmt: skip
+        prepared = Prepared(RowTable.of_views(plan.views), plan.plan, with_key(plan.exchanges, key), [])
         if recorder is not None and connection is not None:
             # A retry takes no planning or input options: the journal keeps them at their defaults.
             recorded = recorded_options(PlanOptions(), InputOptions(), request.connection, tuned, options.today)
@@ -101,14 +114,13 @@ def retry(request: RetryRequest) -> None:
             recorder.start(start.retrying(source.id))
             recorder.plan(operation, prepared.rows, prepared.plan, prepared.exchanges, None, plan.held, plan.superseded)
         run = send_recorded(
-            options, prepared, connection, recorder, request.output, err, lambda part: plan.build(part, key)
-        )
+            options, prepared, connection, recorder if connection is not None else None, request.output, err,
+            lambda part: plan.build(part, key),
+        )  # fmt: skip
         if recorder is not None and run.exit_code() == 0 and not plan.refused:
             # Nothing is left of the run and its earlier retries: each says which retry finished it.
             recorder.completes((*plan.followed, source.id))
     finally:
         if recorder is not None:
             recorder.close()
-        elif store is not None:
-            store.close()
     show(run, request.output, options, connection, False, False, recorder.run if recorder else None)

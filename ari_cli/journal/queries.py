@@ -8,15 +8,18 @@ rows are derived from both (`rows.py`).
 from __future__ import annotations
 
 import datetime as dt
+import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from ari_cli.exits import UsageProblem
 from ari_cli.journal.database import loads, parsed
 from ari_cli.journal.lines import Span as LineSpan
 from ari_cli.journal.lines import joined, spans
+from ari_cli.journal.pending import Said, marks
 from ari_cli.journal.spans import Span, SpanDates
 from ari_cli.journal.store import FAILED, OK, PLANNED, SENDING, SPLIT
 from ari_cli.plan import Record
@@ -170,7 +173,8 @@ def runs(db: sqlite3.Connection, limit: int | None = None, operation: str | None
     if limit is not None:
         sql += " LIMIT ?"
         args.append(limit)
-    found = [run_of(r) for r in db.execute(sql, args)]
+    notes = _notes(db)
+    found = [_noted(run_of(r), notes) for r in db.execute(sql, args)]
     return [with_files(db, run) for run in found]
 
 
@@ -187,7 +191,23 @@ def run_info(db: sqlite3.Connection, run: int) -> RunInfo:
         last = db.execute("SELECT max(id) FROM runs").fetchone()[0]
         hint = f"the last run is {last}; `ari-cli history` lists them" if last else "the journal has no runs yet"
         raise UsageProblem(f"no run {run} in the journal", hint)
-    return with_files(db, run_of(row))
+    return with_files(db, _noted(run_of(row), _notes(db)))
+
+
+def _notes(db: sqlite3.Connection) -> dict[int, Said]:
+    """What the notes of runs whose journal writes failed say, by run (`pending.py`), until a writer folds them."""
+    name = db.execute("PRAGMA database_list").fetchone()[2]
+    return marks(Path(name)) if name else {}
+
+
+def _noted(run: RunInfo, notes: Mapping[int, Said]) -> RunInfo:
+    said = notes.get(run.id)
+    if said is None:
+        return run
+    if said.end is not None and run.ended is None:
+        ended, code, summary = said.end
+        run = replace(run, ended=ended, exit_code=code, summary=summary)
+    return replace(run, unrecorded=said.reason)
 
 
 def records(db: sqlite3.Connection, run: int, first: int = 0, stop: int | None = None) -> Iterator[RecordInfo]:
@@ -221,8 +241,14 @@ def _requests(
     """A run's requests; `whole`: with their bodies and the lines they carried, read from their records."""
     rows = db.execute(f"SELECT {_REQUEST_COLUMNS} FROM requests WHERE run = ?{where} ORDER BY id", (run.id, *args))
     found = []
+    # Answers the journal could not take are in the run's note: until a writer folds them in, they count.
+    said = _notes(db).get(run.id) if run.unrecorded else None
     for (run_id, id_, parent, propertyid, url, body, form, first, count, state, transient, attempts, http_status,
          trackingid, errors, response, seconds, sent, answered) in rows.fetchall():  # fmt: skip
+        noted = said.answers.get(id_) if said is not None and state not in (OK, SPLIT) else None
+        if noted is not None:
+            state, transient, attempts, http_status, trackingid, listed, answered = noted
+            errors = json.dumps(listed)
         carried = list(records(db, run.id, first, first + count)) if whole else []
         named = tuple((_source(run, s), a, b, step) for s, a, b, step in _lines_of(carried))
         found.append(RequestInfo(
@@ -403,4 +429,12 @@ def request_states(db: sqlite3.Connection, run_ids: Iterable[int]) -> dict[int, 
     for run, state, count in db.execute(sql, [SPLIT, *wanted] if few else [SPLIT]):
         if run in counts:
             counts[run][state] = count
+    for run, said in _notes(db).items():
+        # Answers a run's note holds count as they came (halves it made are counted by their parent).
+        for request, (state, *_) in said.answers.items() if run in counts else ():
+            found = db.execute("SELECT state FROM requests WHERE run = ? AND id = ?", (run, request)).fetchone()
+            if found is not None and found[0] not in (OK, SPLIT) and found[0] != state:
+                counts[run][found[0]] -= 1
+                counts[run][state] = counts[run].get(state, 0) + 1
+        counts[run] = {state: n for state, n in counts.get(run, {}).items() if n}
     return counts

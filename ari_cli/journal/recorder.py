@@ -10,6 +10,7 @@ The journal is a record, not a gate: when it cannot be written, the run goes on 
 from __future__ import annotations
 
 import bisect
+import contextlib
 import queue
 import sqlite3
 import threading
@@ -21,6 +22,7 @@ from ari_cli.batch import policy_value, wire_value
 from ari_cli.journal import retire
 from ari_cli.journal.database import journal_path
 from ari_cli.journal.lines import encode
+from ari_cli.journal.pending import Note
 from ari_cli.journal.store import (
     FAILED,
     OK,
@@ -32,6 +34,7 @@ from ari_cli.journal.store import (
     RecordEntry,
     RequestEntry,
     RunStart,
+    now,
 )
 from ari_cli.plan import Plan
 from ari_cli.records.table import RowTable
@@ -143,27 +146,38 @@ class Recorder(Watcher):
         self.unsaid: list[str] = []  # the writer's warnings, said by the main thread
         self.held: list[RequestEntry] = []  # a retry's superseded requests, written when it finishes
         self.last_id = 0
+        self.note: Note | None = None
 
-    def _write(self, call: Callable[..., T], *args: Any) -> T | None:
-        if self.broken:
-            return None
-        try:
-            return call(*args)
-        except sqlite3.Error as error:
-            self.broken = True
-            message = f"the journal {self.journal.path} could not be written ({error}); the run goes on unrecorded"
-            if threading.current_thread() is self.writer:
-                self.unsaid.append(message)
-            else:
-                self.warn(message)
-            return None
+    def _write(self, call: Callable[..., T], *args: Any, said: Sequence[Sequence[Any]] = ()) -> T | None:
+        """`call(*args)`; when the journal cannot take it (now or since an earlier failure), the events `said`
+        go to the run's note beside the journal instead (`pending.py`)."""
+        if not self.broken:
+            try:
+                return call(*args)
+            except sqlite3.Error as error:
+                self._broke(error)
+        if self.note is not None:
+            for event in said:
+                self.note.write(event)
+        return None
 
-    def _later(self, call: Callable[..., object], *args: Any) -> None:
+    def _broke(self, error: sqlite3.Error) -> None:
+        self.broken = True
+        kept = f"; what it could not take is kept in {self.note.path}" if self.note is not None else " unrecorded"
+        message = f"the journal {self.journal.path} could not be written ({error}); the run goes on{kept}"
+        if self.note is not None:
+            self.note.broke(str(error))
+        if threading.current_thread() is self.writer:
+            self.unsaid.append(message)
+        else:
+            self.warn(message)
+
+    def _later(self, call: Callable[..., object], *args: Any, said: Sequence[Sequence[Any]] = ()) -> None:
         """`call(*args)` by the writer thread, after everything asked before."""
         if self.writer is None:
             self.writer = threading.Thread(target=self._writing, name="journal", daemon=True)
             self.writer.start()
-        self.waiting.put(lambda: self._write(call, *args))
+        self.waiting.put(lambda: self._write(call, *args, said=said))
         self._say()
 
     def _writing(self) -> None:
@@ -208,6 +222,10 @@ class Recorder(Watcher):
             self.held.append(replace(self._add(exchange, held, where, keep=False), state=SUPERSEDED))
         entry = PlanEntry(where.sources, len(table), self.entries, requests, notes(table, plan, where, unsent))
         self._write(self.journal.plan, self.run, entry)
+        with contextlib.suppress(OSError):
+            self.note = Note(self.journal.path, self.run, len(requests))
+            if self.broken:
+                self.note.broke("the run's plan could not be written")
 
     def _add(self, exchange: Exchange, plan: Plan, where: RowLines, keep: bool = True) -> RequestEntry:
         """A request and its records, numbered on from those before; `keep`: its halves will need them."""
@@ -238,7 +256,7 @@ class Recorder(Watcher):
             return
         outcome = exchange.outcome
         if not outcome.sent:
-            self._later(self.journal.unsent, self.run, exchange.id)
+            self._later(self.journal.unsent, self.run, exchange.id, said=[["unsent", exchange.id]])
             return
         answer = Answer(
             state=OK if outcome.success else FAILED,
@@ -253,7 +271,14 @@ class Recorder(Watcher):
         split = [self._request(h, self.position[h.records[0]]) for h in halves]
         self.last_id = max([self.last_id, *(h.id for h in halves)])
         acknowledged = [self.entries[self.position[i]] for i in exchange.records] if outcome.success else []
-        self._later(self.journal.answered, self.run, exchange.id, answer, split, acknowledged)
+        said: list[list[Any]] = []
+        if split:
+            said.append(["split", exchange.id, [[h.id, h.first, h.count] for h in split]])
+        else:
+            said.append(["answer", exchange.id, answer.state, answer.transient, answer.attempts, answer.http_status,
+                         answer.trackingid, [{**e, "message": str(e["message"])[:200]} for e in answer.errors],
+                         now()])  # fmt: skip
+        self._later(self.journal.answered, self.run, exchange.id, answer, split, acknowledged, said=said)
 
     def completes(self, runs: Sequence[int]) -> None:
         """This run (a retry) got acknowledged everything `runs` left."""
@@ -266,7 +291,9 @@ class Recorder(Watcher):
             numbered = [replace(r, id=self.last_id + n) for n, r in enumerate(self.held, start=1)]
             self._write(self.journal.add_requests, self.run, numbered)
         if self.run is not None:
-            self._write(self.journal.finish, self.run, summary, exit_code)
+            self._write(self.journal.finish, self.run, summary, exit_code, said=[["end", now(), exit_code, summary]])
+        if self.note is not None:
+            self.note.close()
 
 
 def open_journal(env: Mapping[str, str], warn: Callable[[str], None]) -> Journal | None:

@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 from ari_cli.config.secrets import masked_body, scrub
 from ari_cli.journal.acked import paint_acked, service_id
 from ari_cli.journal.database import connect_reader, connect_writer, opened, transaction
+from ari_cli.journal.pending import Said, fold
 
 SCHEMA_VERSION = 2
 
@@ -344,6 +345,51 @@ def next_ack(db: sqlite3.Connection) -> int:
     return int(db.execute("UPDATE counters SET value = value + 1 WHERE name = 'ack' RETURNING value").fetchall()[0][0])
 
 
+def fold_note(db: sqlite3.Connection, said: Said) -> None:
+    """What a run could not write in the journal (`pending.py`), written now: the run marked not fully
+    recorded, its halves, and its answers (acknowledged ones numbered and painted as at the time)."""
+    with transaction(db):
+        found = db.execute("SELECT operation, base_url, source_id FROM runs WHERE id = ?", (said.run,)).fetchone()
+        if found is None:
+            return
+        db.execute("UPDATE runs SET unrecorded = ? WHERE id = ?", (said.reason, said.run))
+        if said.end is not None:
+            ended, code, summary = said.end
+            db.execute("UPDATE runs SET ended = ?, exit_code = ?, summary = ? WHERE id = ? AND ended IS NULL",
+                       (ended, code, dumps(summary), said.run))  # fmt: skip
+        for parent, half, first, count in said.halves:
+            db.execute(
+                "INSERT OR IGNORE INTO requests (run, id, parent, propertyid, url, form, first, count, state)"
+                " SELECT run, ?, id, propertyid, url, form, ?, ?, ? FROM requests WHERE run = ? AND id = ?",
+                (half, first, count, PLANNED, said.run, parent),
+            )
+            db.execute("UPDATE requests SET state = ? WHERE run = ? AND id = ?", (SPLIT, said.run, parent))
+        service = service_id(db, *found)
+        for request, (state, transient, attempts, http, trackingid, errors, answered) in said.answers.items():
+            row = db.execute("SELECT first, count, state FROM requests WHERE run = ? AND id = ?", (said.run, request))
+            place = row.fetchone()
+            if place is None or place[2] in (OK, SPLIT):
+                continue
+            ack = None
+            if state == OK:
+                ack = next_ack(db)
+                carried = db.execute(
+                    "SELECT idx, propertyid, roomid, rateid, start, end, value, lines FROM records"
+                    " WHERE run = ? AND idx >= ? AND idx < ?", (said.run, place[0], place[0] + place[1]),
+                ).fetchall()  # fmt: skip
+                entries = [RecordEntry(i, p, r, t, dt.date.fromisoformat(a), dt.date.fromisoformat(b), v, lines)
+                           for i, p, r, t, a, b, v, lines in carried]  # fmt: skip
+                paint_acked(db, service, [(entry, said.run, ack) for entry in entries])
+            db.execute(
+                "UPDATE requests SET state = ?, transient = ?, attempts = ?, http_status = ?, trackingid = ?,"
+                " errors = ?, answered = ?, ack = ? WHERE run = ? AND id = ?",
+                (state, int(transient), attempts, http, trackingid, safe(dumps(errors)), answered, ack, said.run,
+                 request),
+            )  # fmt: skip
+        db.executemany("UPDATE requests SET state = ? WHERE run = ? AND id = ? AND state = ?",
+                       [(PLANNED, said.run, r, SENDING) for r in said.unsent])  # fmt: skip
+
+
 def _create(db: sqlite3.Connection, path: Path) -> None:
     """The schema, made once: in one write transaction, so that two first runs at once make it once.
 
@@ -390,6 +436,9 @@ def open_database(path: Path) -> sqlite3.Connection:
     except BaseException:
         db.close()
         raise
+    # The notes of runs whose journal writes failed: folded in now, or at a later open if this one cannot.
+    with suppress(sqlite3.Error, OSError):
+        fold(db, path)
     return db
 
 

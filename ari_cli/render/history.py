@@ -74,6 +74,8 @@ def exit_text(run: RunInfo) -> Text:
     labels = {0: "0", 1: "1 failed", 2: "2 usage", 3: "3 invalid input", 4: "4 configuration",
               130: "130 interrupted"}  # fmt: skip
     code = run.exit_code if run.exit_code is not None else -1
+    if run.unrecorded:
+        return Text(f"{labels.get(code, str(code))}, {UNRECORDED}", style="yellow")
     return Text(labels.get(code, str(code)), style="green" if code == 0 else "bold red")
 
 
