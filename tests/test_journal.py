@@ -414,3 +414,42 @@ def test_the_journal_records_files_rows_requests_and_never_the_key(
         if file.exists():
             assert sb.api_key.encode() not in file.read_bytes()
     assert oct((journal_home / "journal.sqlite3").stat().st_mode & 0o777) == "0o600"
+
+
+@pytest.mark.parametrize("delay", [0.3, 0.9, 1.6, 2.4])
+def test_killed_at_any_moment_the_journal_is_readable_and_retry_finishes_the_run(
+    slow: Sandbox, tmp_path: Path, journal_home: Path, delay: float
+) -> None:
+    """SIGKILL at moments from reading the file to the last answers; each time the journal says what was
+    acknowledged, `history` shows it, and `retry` sends what is left and nothing acknowledged twice."""
+    expected = daily_file(tmp_path / "daily.csv")
+    args = ["threshold", "push", "daily.csv", *TODAY, "--no-merge", "--batch-size", "1", "--concurrency", "4"]
+    process = _push_process(args, slow, tmp_path)
+    time.sleep(delay)
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=30)
+    listed = invoke(["history", "-o", "json"])
+    assert listed.exit_code == 0, listed.output
+    runs = json.loads(listed.stdout)["runs"]
+    if not runs:
+        # Killed before the run was recorded: nothing can have been sent.
+        assert slow.received == []
+        return
+    assert runs[0]["finished"] is False
+    shown = invoke(["history", "show", "1", "-o", "json"])
+    assert shown.exit_code == 0, shown.output
+    document = json.loads(shown.stdout)
+    acknowledged = [r for r in document["requests"] if r["state"] == "ok"]
+    assert all(r["status"] in ("ok", "not finished") for r in document["rows"])
+    ok_rows = sum(1 for r in document["rows"] if r["status"] == "ok")
+    assert ok_rows == len(acknowledged)
+    before = {json.dumps(r["body"]["data"], sort_keys=True) for r in acknowledged}
+
+    result = invoke(["retry", "1", "--output", "json"], env=sandbox_env(slow))
+
+    if document["requests"]:
+        assert result.exit_code == 0, result.output
+        assert slow.state()["threshold"] == expected
+        sent = sent_data(slow)
+        for data in before:
+            assert sent.count(data) == 1, f"acknowledged request sent again: {data}"

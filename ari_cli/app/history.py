@@ -10,6 +10,7 @@ import typer
 
 from ari_cli.app.options import FindRequest, ViewFormat
 from ari_cli.exits import AriError, UsageProblem
+from ari_cli.journal import finds as finding
 from ari_cli.journal import prune as pruning
 from ari_cli.journal import queries as read
 from ari_cli.journal.database import compact, journal_path
@@ -123,7 +124,7 @@ def find(request: FindRequest) -> None:
 
 def _find_trackingid(trackingid: str, output: ViewFormat) -> None:
     with reading(os.environ) as db:
-        found = [] if db is None else read.find_trackingid(db, trackingid)
+        found = [] if db is None else finding.find_trackingid(db, trackingid)
         matches = []
         for run, request in found:
             assert db is not None
@@ -147,7 +148,7 @@ def _find_date(
     output: ViewFormat,
 ) -> None:  # fmt: skip
     with reading(os.environ) as db:
-        hits = [] if db is None else read.find_date(db, propertyid, day, roomid, rateid, operation)
+        hits = [] if db is None else finding.find_date(db, propertyid, day, roomid, rateid, operation)
     if not hits:
         searched = " ".join(
             f"{label} {value}" for label, value in (("room", roomid), ("rate", rateid), ("operation", operation))

@@ -13,6 +13,7 @@ it is; a note whose run was killed before anything failed says nothing new and i
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import fcntl
 import json
 import os
@@ -21,6 +22,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from ari_cli.journal.acked import paint_acked, service_id
+from ari_cli.journal.database import transaction
+from ari_cli.journal.store import OK, PLANNED, SENDING, SPLIT, RecordEntry, dumps, next_ack, safe
 
 # Room for one line per answer of every request and as many halves, and the end.
 LINE_ROOM, BASE_ROOM = 320, 16_384
@@ -112,8 +117,6 @@ def marks(journal: Path) -> dict[int, Said]:
 
 def fold(db: sqlite3.Connection, journal: Path) -> None:
     """Fold in the notes of runs that ended (nobody holds their lock), then delete them."""
-    from ari_cli.journal.store import fold_note
-
     for path in sorted(journal.parent.glob(f"{journal.name}.run*.pending")):
         try:
             fd = os.open(path, os.O_RDWR)
@@ -130,3 +133,48 @@ def fold(db: sqlite3.Connection, journal: Path) -> None:
             path.unlink()
         finally:
             os.close(fd)
+
+
+def fold_note(db: sqlite3.Connection, said: Said) -> None:
+    """What a run could not write in the journal, written now: the run marked not fully recorded, its
+    halves, and its answers (acknowledged ones numbered and painted as at the time)."""
+    with transaction(db):
+        found = db.execute("SELECT operation, base_url, source_id FROM runs WHERE id = ?", (said.run,)).fetchone()
+        if found is None:
+            return
+        db.execute("UPDATE runs SET unrecorded = ? WHERE id = ?", (said.reason, said.run))
+        if said.end is not None:
+            ended, code, summary = said.end
+            db.execute("UPDATE runs SET ended = ?, exit_code = ?, summary = ? WHERE id = ? AND ended IS NULL",
+                       (ended, code, dumps(summary), said.run))  # fmt: skip
+        for parent, half, first, count in said.halves:
+            db.execute(
+                "INSERT OR IGNORE INTO requests (run, id, parent, propertyid, url, form, first, count, state)"
+                " SELECT run, ?, id, propertyid, url, form, ?, ?, ? FROM requests WHERE run = ? AND id = ?",
+                (half, first, count, PLANNED, said.run, parent),
+            )
+            db.execute("UPDATE requests SET state = ? WHERE run = ? AND id = ?", (SPLIT, said.run, parent))
+        service = service_id(db, *found)
+        for request, (state, transient, attempts, http, trackingid, errors, answered) in said.answers.items():
+            row = db.execute("SELECT first, count, state FROM requests WHERE run = ? AND id = ?", (said.run, request))
+            place = row.fetchone()
+            if place is None or place[2] in (OK, SPLIT):
+                continue
+            ack = None
+            if state == OK:
+                ack = next_ack(db)
+                carried = db.execute(
+                    "SELECT idx, propertyid, roomid, rateid, start, end, value, lines FROM records"
+                    " WHERE run = ? AND idx >= ? AND idx < ?", (said.run, place[0], place[0] + place[1]),
+                ).fetchall()  # fmt: skip
+                entries = [RecordEntry(i, p, r, t, dt.date.fromisoformat(a), dt.date.fromisoformat(b), v, lines)
+                           for i, p, r, t, a, b, v, lines in carried]  # fmt: skip
+                paint_acked(db, service, [(entry, said.run, ack) for entry in entries])
+            db.execute(
+                "UPDATE requests SET state = ?, transient = ?, attempts = ?, http_status = ?, trackingid = ?,"
+                " errors = ?, answered = ?, ack = ? WHERE run = ? AND id = ?",
+                (state, int(transient), attempts, http, trackingid, safe(dumps(errors)), answered, ack, said.run,
+                 request),
+            )  # fmt: skip
+        db.executemany("UPDATE requests SET state = ? WHERE run = ? AND id = ? AND state = ?",
+                       [(PLANNED, said.run, r, SENDING) for r in said.unsent])  # fmt: skip

@@ -116,17 +116,6 @@ class RunDetail:
     requests: list[RequestInfo]
 
 
-@dataclass(frozen=True, slots=True)
-class DateHit:
-    """A record of some run that covered the date asked about, the request that carried it, and whether
-    it is what the service holds for that date (in force)."""
-
-    run: RunInfo
-    request: RequestInfo
-    record: RecordInfo
-    in_force: bool = False
-
-
 def _load(text: str | None, default: Any) -> Any:
     return default if text is None else loads(text)
 
@@ -135,7 +124,7 @@ def _day(text: str) -> dt.date:
     return parsed(dt.date.fromisoformat, text)
 
 
-def _key(propertyid: str, roomid: str, rateid: str) -> Key:
+def key_of(propertyid: str, roomid: str, rateid: str) -> Key:
     return (propertyid, roomid, rateid) if rateid else (propertyid, roomid)
 
 
@@ -147,7 +136,7 @@ _REQUEST_COLUMNS = (
     "run, id, parent, propertyid, url, body, form, first, count, state, transient, attempts, http_status, trackingid,"
     " errors, response, seconds, sent, answered"
 )
-_RECORD_COLUMNS = "idx, propertyid, roomid, rateid, start, end, value, lines"
+RECORD_COLUMNS = "idx, propertyid, roomid, rateid, start, end, value, lines"
 
 
 def run_of(row: tuple[Any, ...]) -> RunInfo:
@@ -160,9 +149,9 @@ def run_of(row: tuple[Any, ...]) -> RunInfo:
     )  # fmt: skip
 
 
-def _record(row: tuple[Any, ...]) -> RecordInfo:
+def record_of(row: tuple[Any, ...]) -> RecordInfo:
     idx, propertyid, roomid, rateid, start, end, value, lines = row
-    return RecordInfo(idx, _key(propertyid, roomid, rateid), _day(start), _day(end), value, lines)
+    return RecordInfo(idx, key_of(propertyid, roomid, rateid), _day(start), _day(end), value, lines)
 
 
 def runs(db: sqlite3.Connection, limit: int | None = None, operation: str | None = None) -> list[RunInfo]:
@@ -212,13 +201,13 @@ def _noted(run: RunInfo, notes: Mapping[int, Said]) -> RunInfo:
 
 def records(db: sqlite3.Connection, run: int, first: int = 0, stop: int | None = None) -> Iterator[RecordInfo]:
     """A run's records (numbers first .. stop - 1), in number order, read as they are used."""
-    sql = f"SELECT {_RECORD_COLUMNS} FROM records WHERE run = ? AND idx >= ?"
+    sql = f"SELECT {RECORD_COLUMNS} FROM records WHERE run = ? AND idx >= ?"
     args: list[Any] = [run, first]
     if stop is not None:
         sql += " AND idx < ?"
         args.append(stop)
     for row in db.execute(sql + " ORDER BY idx", args):
-        yield _record(row)
+        yield record_of(row)
 
 
 def body_of(run: RunInfo, stored: str | None, form: str | None, carried: Sequence[RecordInfo]) -> dict[str, Any]:
@@ -235,7 +224,7 @@ def body_of(run: RunInfo, stored: str | None, form: str | None, carried: Sequenc
     return build_body(Operation(run.operation), envelope, [r.record() for r in carried], shape)
 
 
-def _requests(
+def requests_of(
     db: sqlite3.Connection, run: RunInfo, where: str = "", args: Sequence[Any] = (), whole: bool = True
 ) -> list[RequestInfo]:
     """A run's requests; `whole`: with their bodies and the lines they carried, read from their records."""
@@ -263,7 +252,7 @@ def completed(db: sqlite3.Connection, run: RunInfo, requests: Sequence[RequestIn
     """Requests of `detail(..., whole=False)` with their bodies and lines."""
     found: list[RequestInfo] = []
     for request in requests:
-        found.extend(_requests(db, run, " AND id = ?", (request.id,)))
+        found.extend(requests_of(db, run, " AND id = ?", (request.id,)))
     return found
 
 
@@ -279,83 +268,13 @@ def detail(db: sqlite3.Connection, run: int, whole: bool = True) -> RunDetail:
     """One run with its requests (with bodies rebuilt and lines carried, when `whole`); its rows are derived by
     `rows.py`."""
     info = run_info(db, run)
-    return RunDetail(info, _requests(db, info, whole=whole))
+    return RunDetail(info, requests_of(db, info, whole=whole))
 
 
 def leaves(requests: Sequence[RequestInfo]) -> list[RequestInfo]:
     """The requests nothing replaced: the ones whose answer is the records' answer."""
     parents = {r.parent for r in requests if r.parent is not None}
     return [r for r in requests if r.id not in parents and r.state != SPLIT]
-
-
-def find_trackingid(db: sqlite3.Connection, trackingid: str) -> list[tuple[RunInfo, RequestInfo]]:
-    """The requests (of any run) that got this tracking id, or whose tracking id starts with it when only one does.
-
-    A prefix that starts several tracking ids is a usage error listing them.
-    """
-    exact = list(db.execute("SELECT run, id FROM requests WHERE trackingid = ? ORDER BY run, id", (trackingid,)))
-    if not exact and trackingid:
-        # The index on tracking ids answers a prefix as a range: from the prefix to the prefix with its last
-        # character one higher.
-        above = trackingid[:-1] + chr(ord(trackingid[-1]) + 1)
-        exact = list(db.execute(
-            "SELECT run, id FROM requests WHERE trackingid >= ? AND trackingid < ? ORDER BY run, id LIMIT 200",
-            (trackingid, above),
-        ))  # fmt: skip
-        ids = {t for (t,) in db.execute(
-            "SELECT DISTINCT trackingid FROM requests WHERE trackingid >= ? AND trackingid < ? LIMIT 6",
-            (trackingid, above),
-        )}  # fmt: skip
-        if len(ids) > 1:
-            listed = ", ".join(sorted(ids)[:5]) + (" ..." if len(ids) > 5 else "")
-            raise UsageProblem(f"--trackingid {trackingid} starts several tracking ids: {listed}",
-                               "give more of it")  # fmt: skip
-    found: list[tuple[RunInfo, RequestInfo]] = []
-    for run, request in exact:
-        info = run_info(db, run)
-        found.extend((info, r) for r in _requests(db, info, " AND id = ?", (request,)))
-    return found
-
-
-def find_date(
-    db: sqlite3.Connection, propertyid: str, day: dt.date, roomid: str | None = None, rateid: str | None = None,
-    operation: str | None = None,
-) -> list[DateHit]:  # fmt: skip
-    """Every record that covered `day` for the key, with the final request that carried it; newest first."""
-    clauses = ["r.propertyid = ?", "r.start <= ?", "r.end >= ?"]
-    args: list[Any] = [propertyid, day.isoformat(), day.isoformat()]
-    for column, value in (("r.roomid", roomid), ("r.rateid", rateid), ("u.operation", operation)):
-        if value is not None:
-            clauses.append(f"{column} = ?")
-            args.append(value)
-    sql = (
-        f"SELECT r.run, {', '.join('r.' + c for c in _RECORD_COLUMNS.split(', '))} FROM records r"
-        " JOIN runs u ON u.id = r.run WHERE " + " AND ".join(clauses) + " ORDER BY r.run DESC, r.idx"
-    )
-    holding = _holding(db, propertyid, day)
-    hits: list[DateHit] = []
-    infos: dict[int, RunInfo] = {}
-    for row in db.execute(sql, args).fetchall():
-        info = infos.get(row[0]) or infos.setdefault(row[0], run_info(db, row[0]))
-        record = _record(row[1:])
-        final = _requests(db, info, " AND first <= ? AND first + count > ? AND state != ?", (record.idx, record.idx,
-                                                                                             SPLIT))  # fmt: skip
-        for request in final:
-            current = holding.get((info.operation, info.base_url, info.source_id, record.key)) == (info.id, record.idx)
-            hits.append(DateHit(info, request, record, current and request.acknowledged))
-    hits.sort(key=lambda h: h.request.answered or h.request.sent or h.run.started, reverse=True)
-    return hits
-
-
-def _holding(db: sqlite3.Connection, propertyid: str, day: dt.date) -> dict[tuple[str, str, str, Key], tuple[int, int]]:
-    """Per service and key of the property: the run and record whose value the service holds on `day`."""
-    sql = (
-        "SELECT s.operation, s.base_url, s.source_id, a.propertyid, a.roomid, a.rateid, a.run, a.record"
-        " FROM acked a JOIN services s ON s.id = a.service WHERE a.propertyid = ? AND a.start <= ? AND a.end >= ?"
-    )
-    iso = day.isoformat()
-    return {(op, base, source, _key(p, room, rate)): (run, record)
-            for op, base, source, p, room, rate, run, record in db.execute(sql, (propertyid, iso, iso))}  # fmt: skip
 
 
 def acknowledged(
@@ -391,7 +310,7 @@ def acknowledged(
         if keep is None or propertyid in keep:
             first = days.get(start) or days.setdefault(start, _day(start))
             last = days.get(end) or days.setdefault(end, _day(end))
-            found.setdefault(_key(propertyid, roomid, rateid), []).append(
+            found.setdefault(key_of(propertyid, roomid, rateid), []).append(
                 Span(first, last, values.setdefault(value, value), run, record, ack)
             )
     return found

@@ -25,14 +25,17 @@ import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from ari_cli.config.secrets import masked_body, scrub
 from ari_cli.journal.acked import paint_acked, service_id
 from ari_cli.journal.database import connect_reader, connect_writer, opened, transaction
-from ari_cli.journal.pending import Said, fold
+
+# What a run hands the store (`entries.py`), named here too: callers speak to the store.
+from ari_cli.journal.entries import Answer, NoteEntry, PlanEntry, RecordEntry, RequestEntry, RunStart
+
+__all__ = ["Answer", "Journal", "NoteEntry", "PlanEntry", "RecordEntry", "RequestEntry", "RunStart"]
 
 SCHEMA_VERSION = 2
 
@@ -113,91 +116,6 @@ def dumps(value: Any, canonical: bool = True) -> str:
 def safe(text: str | None) -> str | None:
     """Text as stored: no known key in it."""
     return None if text is None else scrub(text)
-
-
-@dataclass(frozen=True, slots=True)
-class RunStart:
-    """What is known of a run before it sends."""
-
-    command: str
-    operation: str
-    profile: str | None
-    base_url: str
-    source_id: str
-    options: dict[str, Any]
-    files: Sequence[str] = ()
-    retry_of: int | None = None
-    sandbox: bool = False
-    sharepost: str | None = None  # the key as bodies show it: masked
-
-    def retrying(self, run: int) -> RunStart:
-        return replace(self, files=(), retry_of=run)
-
-
-class RecordEntry(NamedTuple):
-    """A planned record: its key, dates, value as the service is told it, and the lines it came from.
-
-    A tuple, not a frozen dataclass: a night's run makes a hundred thousand of them before it sends."""
-
-    idx: int
-    propertyid: str
-    roomid: str
-    rateid: str
-    start: dt.date
-    end: dt.date
-    value: str
-    lines: str
-
-
-@dataclass(frozen=True, slots=True)
-class RequestEntry:
-    """A request: records first .. first + count - 1; `body` only when records cannot rebuild it."""
-
-    id: int
-    propertyid: str
-    url: str
-    first: int
-    count: int
-    body: dict[str, Any] | None = None
-    form: str | None = None
-    parent: int | None = None
-    state: str = "planned"  # or superseded: a retry's, left out for a later acknowledged value, never sent
-
-
-@dataclass(frozen=True, slots=True)
-class NoteEntry:
-    """Rows that send nothing (`status`: skipped, invalid, not sent) or that have something to say (None)."""
-
-    status: str | None
-    note: str
-    lines: str
-    errors: Sequence[str] = ()
-    view: tuple[str, str, str, str, str] | None = None  # an invalid row as written: ids, dates, value
-
-
-@dataclass(frozen=True, slots=True)
-class PlanEntry:
-    """Everything a run means to send, before the first request goes out."""
-
-    sources: Sequence[str]
-    rows: int
-    records: Iterable[RecordEntry]
-    requests: Iterable[RequestEntry]
-    notes: Iterable[NoteEntry]
-
-
-@dataclass(frozen=True, slots=True)
-class Answer:
-    """What one try of a request came to, as the journal keeps it."""
-
-    state: str
-    transient: bool
-    attempts: int
-    http_status: int | None
-    trackingid: str | None
-    errors: list[dict[str, Any]]
-    response: str | None
-    seconds: float
 
 
 def iso(day: dt.date) -> str:
@@ -345,51 +263,6 @@ def next_ack(db: sqlite3.Connection) -> int:
     return int(db.execute("UPDATE counters SET value = value + 1 WHERE name = 'ack' RETURNING value").fetchall()[0][0])
 
 
-def fold_note(db: sqlite3.Connection, said: Said) -> None:
-    """What a run could not write in the journal (`pending.py`), written now: the run marked not fully
-    recorded, its halves, and its answers (acknowledged ones numbered and painted as at the time)."""
-    with transaction(db):
-        found = db.execute("SELECT operation, base_url, source_id FROM runs WHERE id = ?", (said.run,)).fetchone()
-        if found is None:
-            return
-        db.execute("UPDATE runs SET unrecorded = ? WHERE id = ?", (said.reason, said.run))
-        if said.end is not None:
-            ended, code, summary = said.end
-            db.execute("UPDATE runs SET ended = ?, exit_code = ?, summary = ? WHERE id = ? AND ended IS NULL",
-                       (ended, code, dumps(summary), said.run))  # fmt: skip
-        for parent, half, first, count in said.halves:
-            db.execute(
-                "INSERT OR IGNORE INTO requests (run, id, parent, propertyid, url, form, first, count, state)"
-                " SELECT run, ?, id, propertyid, url, form, ?, ?, ? FROM requests WHERE run = ? AND id = ?",
-                (half, first, count, PLANNED, said.run, parent),
-            )
-            db.execute("UPDATE requests SET state = ? WHERE run = ? AND id = ?", (SPLIT, said.run, parent))
-        service = service_id(db, *found)
-        for request, (state, transient, attempts, http, trackingid, errors, answered) in said.answers.items():
-            row = db.execute("SELECT first, count, state FROM requests WHERE run = ? AND id = ?", (said.run, request))
-            place = row.fetchone()
-            if place is None or place[2] in (OK, SPLIT):
-                continue
-            ack = None
-            if state == OK:
-                ack = next_ack(db)
-                carried = db.execute(
-                    "SELECT idx, propertyid, roomid, rateid, start, end, value, lines FROM records"
-                    " WHERE run = ? AND idx >= ? AND idx < ?", (said.run, place[0], place[0] + place[1]),
-                ).fetchall()  # fmt: skip
-                entries = [RecordEntry(i, p, r, t, dt.date.fromisoformat(a), dt.date.fromisoformat(b), v, lines)
-                           for i, p, r, t, a, b, v, lines in carried]  # fmt: skip
-                paint_acked(db, service, [(entry, said.run, ack) for entry in entries])
-            db.execute(
-                "UPDATE requests SET state = ?, transient = ?, attempts = ?, http_status = ?, trackingid = ?,"
-                " errors = ?, answered = ?, ack = ? WHERE run = ? AND id = ?",
-                (state, int(transient), attempts, http, trackingid, safe(dumps(errors)), answered, ack, said.run,
-                 request),
-            )  # fmt: skip
-        db.executemany("UPDATE requests SET state = ? WHERE run = ? AND id = ? AND state = ?",
-                       [(PLANNED, said.run, r, SENDING) for r in said.unsent])  # fmt: skip
-
-
 def _create(db: sqlite3.Connection, path: Path) -> None:
     """The schema, made once: in one write transaction, so that two first runs at once make it once.
 
@@ -437,6 +310,8 @@ def open_database(path: Path) -> sqlite3.Connection:
         db.close()
         raise
     # The notes of runs whose journal writes failed: folded in now, or at a later open if this one cannot.
+    from ari_cli.journal.pending import fold
+
     with suppress(sqlite3.Error, OSError):
         fold(db, path)
     return db

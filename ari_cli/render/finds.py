@@ -8,7 +8,8 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from ari_cli.journal.queries import DateHit, RequestInfo, RunInfo
+from ari_cli.journal.finds import DateHit
+from ari_cli.journal.queries import RequestInfo, RunInfo
 from ari_cli.journal.rows import RowInfo
 from ari_cli.render.console import fitted
 from ari_cli.render.history import grid, lines_text, local_time, run_dict, state_text, text, value_text
