@@ -1,52 +1,126 @@
-"""`--changed-only`: keep the dates whose planned value differs from what the service last accepted. Pure.
+"""What the service already has, as the journal says, and `--changed-only`. Pure.
 
-The caller reads the accepted values from the journal; here a record becomes the runs of its dates
+The journal's acknowledgements of a key become spans: sorted, apart, maximal ranges of dates with
+the value the last acknowledgement (in the order the service confirmed them) set, and the run that
+sent it. `against` cuts a planned range where those spans change: the one rule `--changed-only`
+and `diff` share for "what the service already has". Here a record becomes the runs of its dates
 that still differ, and a row none of whose dates differ is skipped with a note saying so.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from itertools import compress
+from operator import attrgetter
+from typing import TYPE_CHECKING, NamedTuple
 
-from ari_cli.plan import Plan, Record
+if TYPE_CHECKING:  # the journal's readers load this module: planning stays unloaded for them
+    from ari_cli.plan import Plan, Record
 
 ONE_DAY = dt.timedelta(days=1)
 UNCHANGED = "unchanged: the journal says the service already has these values (--changed-only)"
 
-Accepted = Mapping[tuple[str, ...], Mapping[dt.date, str]]
+Key = tuple[str, ...]
 
 
-def _changed_runs(record: Record, value: str, known: Mapping[dt.date, str]) -> list[tuple[dt.date, dt.date]]:
+class Span(NamedTuple):
+    """Dates `start` to `end` (both included) hold `value`, acknowledged in journal run `run`."""
+
+    start: dt.date
+    end: dt.date
+    value: str
+    run: int
+
+
+# Per key, its spans: what the service was last told and acknowledged.
+Acknowledged = Mapping[Key, Sequence[Span]]
+
+_start, _end = attrgetter("start"), attrgetter("end")
+
+
+def _joined(spans: list[Span]) -> list[Span]:
+    """Neighbours that touch with the same value and run, as one span."""
+    out: list[Span] = []
+    for span in spans:
+        last = out[-1] if out else None
+        if last and last.end + ONE_DAY == span.start and (last.value, last.run) == (span.value, span.run):
+            out[-1] = last._replace(end=span.end)
+        else:
+            out.append(span)
+    return out
+
+
+def paint(spans: list[Span], new: Span) -> None:
+    """Lay `new` over `spans` (sorted, apart, maximal), as the service applies a later acknowledgement."""
+    if not spans or spans[-1].end < new.start:
+        # After everything known: how a push's records of a key come, in date order.
+        spans[-1:] = _joined([*spans[-1:], new])
+        return
+    first = bisect_left(spans, new.start, key=_end)  # the first span that ends on or after new's start
+    stop = bisect_right(spans, new.end, key=_start)  # the first span that starts after new's end
+    pieces = [new]
+    if first < stop and spans[first].start < new.start:
+        pieces.insert(0, spans[first]._replace(end=new.start - ONE_DAY))
+    if first < stop and spans[stop - 1].end > new.end:
+        pieces.append(spans[stop - 1]._replace(start=new.end + ONE_DAY))
+    # The neighbours on either side join in when they touch with the same value and run.
+    low, high = max(first - 1, 0), min(stop + 1, len(spans))
+    spans[low:high] = _joined([*spans[low:first], *pieces, *spans[stop:high]])
+
+
+def against(spans: Sequence[Span], start: dt.date, end: dt.date) -> Iterator[tuple[dt.date, dt.date, Span | None]]:
+    """`start` to `end` cut where what the service has changes: each piece with its span, or None (nothing known)."""
+    at = bisect_left(spans, start, key=_end)
+    day = start
+    while day <= end:
+        if at < len(spans) and spans[at].start <= day:
+            last = min(spans[at].end, end)
+            yield day, last, spans[at]
+            at += 1
+        else:
+            last = min(spans[at].start - ONE_DAY, end) if at < len(spans) else end
+            yield day, last, None
+        day = last + ONE_DAY
+
+
+def _changed_runs(record: Record, value: str, spans: Sequence[Span]) -> list[tuple[dt.date, dt.date]]:
     runs: list[tuple[dt.date, dt.date]] = []
-    start: dt.date | None = None
-    day = record.start
-    while day <= record.end:
-        if known.get(day) != value:
-            start = day if start is None else start
-        elif start is not None:
-            runs.append((start, day - ONE_DAY))
-            start = None
-        day += ONE_DAY
-    if start is not None:
-        runs.append((start, record.end))
+    for start, end, span in against(spans, record.start, record.end):
+        if span is not None and span.value == value:
+            continue
+        if runs and runs[-1][1] + ONE_DAY == start:
+            runs[-1] = (runs[-1][0], end)
+        else:
+            runs.append((start, end))
     return runs
 
 
-def keep_changed(plan: Plan, value_of: Callable[[Record], str], accepted: Accepted) -> Plan:
-    """The plan with only the dates that differ from `accepted`; rows left with nothing to send are skipped."""
+def keep_changed(plan: Plan, value_of: Callable[[Record], str], acknowledged: Acknowledged) -> Plan:
+    """The plan with only the dates that differ from `acknowledged`; rows left with nothing to send are skipped."""
     records: list[Record] = []
-    sending: set[int] = set()
+    rows = max((record.refs[-1] for record in plan.records if record.refs), default=-1) + 1
+    # Per row, whether a record of it still sends something, and whether one sends nothing.
+    sends, quiet = bytearray(rows), bytearray(rows)
     for record in plan.records:
-        known = accepted.get(record.key)
-        runs = _changed_runs(record, value_of(record), known) if known else [(record.start, record.end)]
+        spans = acknowledged.get(record.key)
+        runs = _changed_runs(record, value_of(record), spans) if spans else [(record.start, record.end)]
         for start, end in runs:
             records.append(replace(record, start=start, end=end))
-        if runs:
-            sending.update(record.refs)
-    planned = {ref for record in plan.records for ref in record.refs}
+        _mark(sends if runs else quiet, record.refs)
     skipped = dict(plan.skipped)
-    for ref in sorted(planned - sending):
-        skipped[ref] = UNCHANGED
-    return Plan(records, skipped, plan.invalid, plan.warnings, plan.notes, plan.row_notes)
+    for ref in compress(range(rows), quiet):
+        if not sends[ref]:
+            skipped[ref] = UNCHANGED
+    return replace(plan, records=records, skipped=skipped)
+
+
+def _mark(flags: bytearray, refs: Sequence[int]) -> None:
+    if isinstance(refs, range) and refs.step == 1:
+        # A merged record of a sorted export carries a range of rows: marked in one step.
+        flags[refs.start : refs.stop] = b"\x01" * len(refs)
+    else:
+        for ref in refs:
+            flags[ref] = 1

@@ -1,8 +1,15 @@
-"""Exit codes of the contract, and the exceptions that carry them to the one error boundary."""
+"""Exit codes of the contract, and the exceptions that carry them to the one error boundary.
+
+`AriError` and its kinds are also what `ari_cli.push()` raises: one family, each with its `exit_code`.
+"""
 
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ari_cli.api_run import Run
 
 
 class ExitCode(IntEnum):
@@ -48,6 +55,13 @@ class UsageProblem(AriError):
     kind = "usage"
 
 
+class Declined(AriError):
+    """The answer to `--confirm` was no: nothing was sent."""
+
+    exit_code = ExitCode.FAILED
+    kind = "declined"
+
+
 class Interrupted(AriError):
     """Ctrl-C or SIGTERM; the message says what was and was not sent."""
 
@@ -55,6 +69,17 @@ class Interrupted(AriError):
     kind = "interrupted"
     # Raised before anything was sent: a run stopped while sending says what it sent in its rows instead.
     HINT = "nothing to retry: run the same command again to push"
+    run: Run | None = None
+    """From `ari_cli.push()`: the run as far as it went, once sending had begun."""
 
     def __init__(self, message: str, hint: str | None = HINT) -> None:
         super().__init__(message, hint)
+
+
+class RunFailed(AriError):
+    """From `Run.raise_for_status()`: a run whose rows did not all go through; `exit_code` is the run's."""
+
+    def __init__(self, message: str, exit_code: ExitCode, run: Run) -> None:
+        super().__init__(message, hint="run.rows says which rows and why; `ari-cli retry` re-sends what failed")
+        self.exit_code = exit_code
+        self.run = run

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from ari_cli.batch import DataForm, Envelope, build_body, make_batches, wire_value
-from ari_cli.changes import Accepted, keep_changed
+from ari_cli.changes import Acknowledged, keep_changed
 from ari_cli.config.settings import Connection
 from ari_cli.exits import InputError
 from ari_cli.inputs import ListedPart, ReadOptions, ReadResult, SourceRow, read_rows
+from ari_cli.inputs.reader import read_objects
 from ari_cli.plan import Plan, PlanOptions, plan
 from ari_cli.records.check import check_rows
 from ari_cli.records.named import load_policies
@@ -60,8 +61,8 @@ class Prepared:
         return bool(self.rows.errors or self.plan.invalid)
 
 
-# The values the service last accepted, per key and date, for some property ids (read from the journal).
-Known = Callable[[set[str]], Accepted]
+# What the service last acknowledged, per key, for some property ids (read from the journal).
+Known = Callable[[set[str]], Acknowledged]
 
 
 def empty_sources(sources: Sequence[str], allowed: bool) -> list[str]:
@@ -75,19 +76,20 @@ def empty_sources(sources: Sequence[str], allowed: bool) -> list[str]:
     )
 
 
-def prepare(
+def plan_input(
     options: PushOptions,
-    connection: Connection | None,
     stdin: BinaryIO | None = None,
     rows: Sequence[SourceRow] | None = None,
-    known: Known | None = None,
+    objects: Iterable[Any] | None = None,
 ) -> Prepared:
-    """Read (or take the given `rows`), validate, plan and batch; no network.
+    """Read (or take the given `rows`), validate and plan; nothing is batched (what a diff compares).
 
-    `known` (with --changed-only) gives what the service last accepted, so that only changes are sent.
+    `objects` are rows given from Python, read after the files as a JSON list of objects is.
     """
     if rows is None:
         read = read_rows(options.files, options.operation, options.read, stdin=stdin)
+        if objects is not None:
+            read = read_objects(objects, options.operation, options.read, read)
     else:
         read = ReadResult([ListedPart(rows[0].source, rows)] if rows else [])
     single = options.data_form is DataForm.OBJECT
@@ -105,9 +107,27 @@ def prepare(
     if empty:
         notes.extend(empty_sources(empty, options.read.allow_empty))
     planned = plan(settings, table, PlanOptions(options.today, options.merge, options.last_wins))
+    return Prepared(table, planned, [], warnings + planned.warnings, notes + planned.notes)
+
+
+def prepare(
+    options: PushOptions,
+    connection: Connection | None,
+    stdin: BinaryIO | None = None,
+    rows: Sequence[SourceRow] | None = None,
+    known: Known | None = None,
+    objects: Iterable[Any] | None = None,
+) -> Prepared:
+    """Read (or take the given `rows` or Python `objects`), validate, plan and batch; no network.
+
+    `known` (with --changed-only) gives what the service last acknowledged, so that only changes are sent.
+    """
+    planned_input = plan_input(options, stdin, rows, objects)
+    planned = planned_input.plan
     if options.changed_only and known is not None:
-        accepted = known({record.propertyid for record in planned.records})
-        planned = keep_changed(planned, lambda record: wire_value(options.operation, record), accepted)
+        acknowledged = known({record.propertyid for record in planned.records})
+        planned = keep_changed(planned, lambda record: wire_value(options.operation, record), acknowledged)
+    single = options.data_form is DataForm.OBJECT
     size = 1 if single or options.operation is Operation.POLICY else options.batch_size
     envelope = Envelope(connection.api_key, connection.source_id) if connection else Envelope()
     base = connection.base_url if connection else "<base_url>"
@@ -121,7 +141,7 @@ def prepare(
         # Without configuration the spec's placeholders are shown, not URL-escaped.
         url = push_url(base, source, segment) if connection else f"{base}/v2/push_ari/{source}/{segment}"
         exchanges.append(Exchange(number, batch.propertyid, batch.records, body, url))
-    return Prepared(table, planned, exchanges, warnings + planned.warnings, notes + planned.notes)
+    return Prepared(planned_input.rows, planned, exchanges, planned_input.warnings, planned_input.notes)
 
 
 def execute(

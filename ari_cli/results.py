@@ -66,7 +66,7 @@ class Shared:
 
 PLAIN_OK = Shared(Status.OK)
 PLAIN_PLANNED = Shared(Status.PLANNED)
-_NO_RECORD, _SEVERAL, _NOTED = -1, -2, -3
+_NO_RECORD, _SEVERAL = -1, -2
 
 
 class RowResults(Sequence[RowResult]):
@@ -79,20 +79,16 @@ class RowResults(Sequence[RowResult]):
         groups: array[int] | None = None,
         shared: dict[int, Shared] | None = None,
         unsent: str = "",
-        noted: Sequence[Shared] = (),
-        plain: Shared | None = None,
+        skipped: dict[int, Shared] | None = None,
     ) -> None:
         self.table = table
         self.special = special  # invalid, or carried by several records, or with a note of its own
-        # Per row: the record whose answer it has, or _NOTED - k for the k-th of `noted` (rows skipped
-        # for one reason: a million rows unchanged under --changed-only are one entry, not a million);
-        # None when every row is `plain`.
-        self.groups = groups
+        self.groups = groups  # per row: the record whose answer it has; None in a dry run (all planned)
         self.shared = shared or {}  # per record
         self.unsent = unsent  # when set, an ok row was not sent, for this reason, and is skipped
-        self.noted = noted
-        # What a row of no record has: planned in a dry run, else ok.
-        self.plain = plain or (PLAIN_PLANNED if groups is None else PLAIN_OK)
+        # Skipped rows share one result per reason: a nightly export whose every row is unchanged
+        # (--changed-only) or past skips a million rows, which must not become a million objects.
+        self.skipped = skipped or {}
 
     def __len__(self) -> int:
         return len(self.table)
@@ -101,10 +97,12 @@ class RowResults(Sequence[RowResult]):
         row = self.special.get(index)
         if row is not None:
             found = Shared.of(row)
-        elif self.groups is None or self.groups[index] == _NO_RECORD:
-            found = self.plain
-        elif self.groups[index] <= _NOTED:
-            found = self.noted[_NOTED - self.groups[index]]
+        elif index in self.skipped:
+            found = self.skipped[index]
+        elif self.groups is None:
+            found = PLAIN_PLANNED
+        elif self.groups[index] == _NO_RECORD:
+            found = PLAIN_OK
         else:
             found = self.shared[self.groups[index]]
         if self.unsent and found.status in (Status.OK, Status.PLANNED):
@@ -137,6 +135,13 @@ class RowResults(Sequence[RowResult]):
         cuts = {0, len(self)}
         for index in self.special:
             cuts.update((index, index + 1))
+        skipped = self.skipped
+        for index, reason in skipped.items():
+            # A run of rows skipped for one reason is cut only at its ends.
+            if skipped.get(index - 1) is not reason:
+                cuts.add(index)
+            if skipped.get(index + 1) is not reason:
+                cuts.add(index + 1)
         cuts.update(first for first, _, _ in self.table.source_runs())
         groups = self.groups
         if groups is not None and len(groups) > 1:
@@ -166,7 +171,7 @@ class RowResults(Sequence[RowResult]):
 
     def not_sent(self, note: str) -> RowResults:
         """The results of a run that sent nothing: its ok rows are skipped, for `note`."""
-        return RowResults(self.table, self.special, self.groups, self.shared, note, self.noted, self.plain)
+        return RowResults(self.table, self.special, self.groups, self.shared, note, self.skipped)
 
 
 @dataclass
@@ -254,36 +259,38 @@ def attribute(table: RowTable, plan: Plan, exchanges: Sequence[Exchange], dry_ru
     views, invalid = table, table.errors
     special: dict[int, RowResult] = {}
     for index in sorted({*invalid, *plan.invalid}):
-        messages = invalid.get(index) or plan.invalid.get(index) or []
+        messages = invalid.get(index) or plan.invalid.get(index)
+        if not messages:
+            continue
         problems = [Problem(None, m, None) for m in messages]
         special[index] = RowResult(index, views[index], Status.INVALID, errors=problems)
-    groups = array("q", repeat(_NO_RECORD, len(table))) if plan.skipped or not dry_run else None
-    noted: dict[str, int] = {}
-    for index, note in plan.skipped.items():
-        assert groups is not None
-        if index not in special:
-            groups[index] = noted.setdefault(note, _NOTED - len(noted))
-    skipped = [Shared(Status.SKIPPED, note=note) for note in noted]
+    reasons: dict[str, Shared] = {}
+    skipped = {
+        index: reasons.get(note) or reasons.setdefault(note, Shared(Status.SKIPPED, note=note))
+        for index, note in plan.skipped.items()
+        if index not in special
+    }
     if dry_run:
         for index, note in plan.row_notes.items():
-            special.setdefault(index, RowResult(index, views[index], Status.PLANNED, note=note))
-        return RowResults(table, special, groups, noted=skipped, plain=PLAIN_PLANNED)
-    assert groups is not None
+            if index not in skipped:
+                special.setdefault(index, RowResult(index, views[index], Status.PLANNED, note=note))
+        return RowResults(table, special, skipped=skipped)
     outcomes = _record_outcomes(exchanges)
+    groups = array("q", repeat(_NO_RECORD, len(table)))
     several: dict[int, list[int]] = {}
     for number, record in enumerate(plan.records):
         for ref in record.refs:
-            if groups[ref] <= _NOTED:
-                continue  # skipped says more than a record that carries some of it (none should)
             if groups[ref] == _NO_RECORD:
                 groups[ref] = number
             else:
                 several.setdefault(ref, [groups[ref]]).append(number)
                 groups[ref] = _SEVERAL
     for index, numbers in several.items():
-        if index not in special:
+        if index not in special and index not in skipped:
             special[index] = answered(RowResult(index, views[index], Status.OK), numbers, outcomes)
     for index, note in plan.row_notes.items():
+        if index in skipped:
+            continue
         if index not in special:
             numbers = [groups[index]] if groups[index] >= 0 else []
             special[index] = answered(RowResult(index, views[index], Status.OK), numbers, outcomes)
@@ -294,7 +301,7 @@ def attribute(table: RowTable, plan: Plan, exchanges: Sequence[Exchange], dry_ru
     for number in range(len(plan.records)):
         sample = answered(RowResult(-1, RowView("", 0), Status.OK), [number], outcomes)
         shared[number] = Shared.of(sample)
-    return RowResults(table, special, groups, shared, noted=skipped)
+    return RowResults(table, special, groups, shared, skipped=skipped)
 
 
 def _add_unique(problems: list[Problem], problem: Problem) -> None:

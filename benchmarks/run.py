@@ -352,7 +352,92 @@ def push_throughput(requests: int, concurrencies: tuple[int, ...]) -> list[Figur
     return figures
 
 
-# 7. A journal that scales (issue 19) ------------------------------------------------------------
+# 7. What changes overnight ---------------------------------------------------------------------
+
+
+def next_night(last: Path, path: Path, seed: int = 11) -> None:
+    """The next night's export, written from last night's: one day later (the first day gone, a new last day per
+    room), about 1% of the values changed."""
+    rng = random.Random(seed)
+    first = START.isoformat()
+    with last.open(newline="") as source, path.open("w", newline="") as handle:
+        rows, out = csv.reader(source), csv.writer(handle)
+        out.writerow(next(rows))
+        previous: list[str] | None = None
+        for row in rows:
+            if previous and previous[:2] != row[:2]:
+                out.writerow(_day_after(previous))
+            previous = row
+            if row[2] == first:
+                continue
+            if rng.random() < 0.01:
+                row = [*row[:3], str((int(row[3]) + 1) % 10)]
+            out.writerow(row)
+        if previous:
+            out.writerow(_day_after(previous))
+
+
+def _day_after(row: list[str]) -> list[str]:
+    return [*row[:2], (dt.date.fromisoformat(row[2]) + dt.timedelta(days=1)).isoformat(), row[3]]
+
+
+def _fixtures(path: Path, properties: int, rooms: int) -> None:
+    """Sandbox fixtures that map the export's properties and rooms."""
+    names = ", ".join(f'"R{r:03d}"' for r in range(rooms))
+    parts = ['[[accounts]]\nkey = "sandbox-key-0001"\nsource_id = "cpbA1"\ndefault = true\n']
+    parts += [f'[[properties]]\nid = "P{p:03d}"\nrooms = [{names}]\nrates = ["BAR"]\n' for p in range(properties)]
+    path.write_text("\n".join(parts))
+
+
+def overnight(big: Path, properties: int, rooms: int) -> list[Figure]:
+    """Last night's export pushed (journal on) to `ari-cli sandbox`; then, on the next night's export, `diff` and
+    `push --changed-only --dry-run` against the dry run, each the fastest of three, peak memory the largest."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        fixtures, tonight = Path(tmp) / "fixtures.toml", Path(tmp) / "next.csv"
+        _fixtures(fixtures, properties, rooms)
+        next_night(big, tonight)
+        server = subprocess.Popen(
+            [CLI, "sandbox", "--port", str(port), "--latency", "0", "--fixtures", str(fixtures)],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+            assert server.stdout is not None
+            server.stdout.readline()  # the listening line: it is up
+            env = {"ARI_BASE_URL": f"http://127.0.0.1:{port}", "ARI_API_KEY": "sandbox-key-0001",
+                   "ARI_SOURCE_ID": "cpbA1", "ARI_HOME": str(Path(tmp) / "home")}  # fmt: skip
+            pushed, code, _ = run_child([CLI, "threshold", "push", str(big), "--output", "json", "--quiet"], env)
+            today = ["--today", START.isoformat(), "--output", "json", "--quiet"]
+            commands = {
+                "dry run": ["push", str(tonight), "--dry-run", *today],
+                "diff": ["diff", str(tonight), *today],
+                "changed-only": ["push", str(tonight), "--dry-run", "--changed-only", *today],
+            }
+            timed = {}
+            for label, args in commands.items():
+                tries = [run_child([CLI, "threshold", *args], env) for _ in range(3)]
+                timed[label] = (min(t for t, _, _ in tries), max(rss for _, _, rss in tries) / 1024)
+        finally:
+            server.terminate()
+            server.wait(10)
+    (dry, dry_mb), (diff, diff_mb), (changed, changed_mb) = timed["dry run"], timed["diff"], timed["changed-only"]
+    return [
+        Figure("last night's push, journal on", pushed, "s", "exit 0", met=code == 0),
+        Figure("next night's dry run --output json", dry, "s"),
+        Figure(f"  diff --output json (peak {diff_mb:.0f} MB)", diff, "s"),
+        ratio("  diff / dry run", diff / dry, "<=", 2),
+        Figure("  diff peak memory", diff_mb, "MB", "< 300", met=diff_mb < 300),
+        Figure(f"  push --changed-only --dry-run (peak {changed_mb:.0f} MB)", changed, "s"),
+        Figure("    / dry run", changed / dry, "x"),
+        Figure(f"  dry run peak memory {dry_mb:.0f} MB", dry_mb, "MB"),
+    ]
+
+
+# 8. A journal that scales (issue 19) ------------------------------------------------------------
 
 
 def measured(args: list[str], env: dict[str, str]) -> tuple[float, int, float, float]:
@@ -362,14 +447,6 @@ def measured(args: list[str], env: dict[str, str]) -> tuple[float, int, float, f
     _, status, usage = os.wait4(child.pid, 0)
     cpu = usage.ru_utime + usage.ru_stime
     return time.perf_counter() - started, os.waitstatus_to_exitcode(status), usage.ru_maxrss / 1024, cpu
-
-
-def _fixtures(path: Path, properties: int, rooms: int) -> None:
-    lines = ['[[accounts]]\nkey = "sandbox-key-0001"\nsource_id = "cpbA1"\ndefault = true\n']
-    for p in range(properties):
-        ids = ", ".join(f'"R{r:03d}"' for r in range(rooms))
-        lines.append(f'[[properties]]\nid = "P{p:03d}"\nrooms = [{ids}]\nrates = ["BAR"]\n')
-    path.write_text("\n".join(lines))
 
 
 def _changed(source: Path, target: Path, share: float, seed: int = 11) -> None:
@@ -524,6 +601,7 @@ def main() -> None:
         section, seconds, rss = fewest_requests(big, runs)
         figures += section
         figures += million_rows(big, seconds, rss)
+        figures += overnight(big, properties, rooms)
     figures += latency_hidden(latency_requests, 50)
     figures += instant_start(repeat)
     figures += sandbox_holds(sandbox_requests, 16)

@@ -450,3 +450,55 @@ def test_init_refuses_a_key_file_that_does_not_exist(tmp_path: Path) -> None:
     args[-1] = str(empty)
     assert invoke(["config", "init", "--config", str(path), *args]).exit_code == 2
     assert not path.exists()
+
+
+# --- writing the file with tomli-w, and the folders ---------------------------------------------
+
+
+def test_init_with_a_key_file_under_a_non_ascii_path_and_no_config_file(tmp_path: Path, _no_user_config: Path) -> None:
+    key_file = tmp_path / "🔑" / "key"
+    key_file.parent.mkdir()
+    write_config(key_file, KEY)
+    assert not _no_user_config.exists()
+    args = ["--base-url", "https://push.example.com", "--source-id", "cpbA1", "--api-key-file", str(key_file)]
+    result = invoke(["config", "init", *args])
+    assert (result.exit_code, result.stderr) == (0, ""), result.stderr
+    assert result.stdout.startswith(f"Saved profile 'default' in {_no_user_config}")
+    assert f'api_key_file = "{key_file}"' in _no_user_config.read_text(encoding="utf-8")
+    shown = sources(show([]))
+    assert shown["api_key"] == ("prod…5b4a", f"profile default in {_no_user_config}, api_key_file {key_file}")
+
+
+def test_profile_text_escapes_every_value_and_writes_a_columns_table(tmp_path: Path) -> None:
+    import tomllib
+
+    values = {
+        "base_url": "https://x.example.com/é",
+        "source_id": "cpbA1",
+        "api_key_file": '/tmp/🔑/"key"\\\t\x7f\x1b',
+        "columns": {"threshold": 'Min "Rooms" 🔑', "days": "Jours\\"},
+        "retries": 0,
+    }
+    text = profile_text("p", values)
+    assert text.startswith("[profiles.p]\n") and "\n[profiles.p.columns]\n" in text
+    assert "\x7f" not in text and "\x1b" not in text  # escaped, not raw (TOML allows a raw tab)
+    assert tomllib.loads(text) == {"profiles": {"p": values}}
+    assert "# batch_size = 50\n" in text and "# retries" not in text
+
+
+def test_the_config_and_data_folders_both_come_from_platformdirs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import platformdirs
+
+    from ari_cli.config import file
+    from ari_cli.journal.database import default_home
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    expected_config = Path(platformdirs.user_config_dir("ari-cli", appauthor=False, roaming=True)) / "config.toml"
+    assert file.default_config_path() == expected_config
+    assert default_home({}) == Path(platformdirs.user_data_dir("ari-cli", appauthor=False))
+    if sys.platform == "linux":
+        assert expected_config == tmp_path / "config" / "ari-cli" / "config.toml"
+        assert default_home({}) == tmp_path / "data" / "ari-cli"

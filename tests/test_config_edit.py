@@ -187,3 +187,32 @@ def test_getting_a_missing_key_hints_at_typing_it_hidden_never_on_the_command_li
     missing = invoke(["config", "get", "api_key", "--config", str(config)])
     assert missing.exit_code == 4
     assert "hint: set it with: ari-cli config set api_key --profile default (typed hidden)" in missing.stderr
+
+
+def test_a_profile_with_a_columns_table_is_changed_and_deleted_whole(config: Path) -> None:
+    with config.open("a", encoding="utf-8") as text:
+        text.write(
+            '\n[profiles.staging.columns]\nthreshold = "Min Rooms 🔑"\n\n# Last.\n[profiles.last]\nretries = 1\n'
+        )
+    changed = invoke(["config", "set", "retries", "5", "--config", str(config), "--profile", "staging"])
+    assert changed.exit_code == 0, changed.stderr
+    staging = settings(config, "staging")
+    assert staging["retries"] == 5
+    found = resolve_settings(ConnectionFlags(config=config, profile="staging"), {})
+    assert found.columns == {"threshold": "Min Rooms 🔑"}
+    assert config.read_text(encoding="utf-8").count("[profiles.staging.columns]") == 1
+    deleted = invoke(["config", "delete", "staging", "--config", str(config)])
+    assert deleted.exit_code == 0, deleted.stderr
+    text = config.read_text(encoding="utf-8")
+    assert "staging" not in text and "Min Rooms" not in text and "# Last.\n[profiles.last]\nretries = 1\n" in text
+
+
+def test_set_columns_says_where_a_table_goes(config: Path) -> None:
+    result = invoke(["config", "set", "columns", "threshold=Min", "--config", str(config)])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        'error: columns is a table of FIELD = "HEADER" lines, not one value\n'
+        f"hint: write it in the config file under [profiles.default.columns] ({config}), or give --column "
+        "FIELD=HEADER to a push\n"
+    )
+    assert config.read_text() == TEAM

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
         ConfigEdit,
         ConfigInit,
         ConfigShow,
+        DiffRequest,
         FindRequest,
         OutputFormat,
         PushRequest,
@@ -33,6 +34,13 @@ def run_push(request: PushRequest) -> None:
     from ari_cli.app.push import push
 
     push(request)
+
+
+def run_diff(request: DiffRequest) -> None:
+    """Show what a push of the files would change, against what the service last acknowledged."""
+    from ari_cli.app.diff import run_diff as diff
+
+    diff(request)
 
 
 def run_retry(request: RetryRequest) -> None:

@@ -6,14 +6,13 @@ import datetime as dt
 import os
 import sqlite3
 import sys
-from collections.abc import Mapping
 
 from ari_cli.app.history import journal_place, parse_day
 from ari_cli.app.options import MOST_DAYS, CalendarRequest, ViewFormat
 from ari_cli.config.settings import ConnectionFlags, resolve_settings
 from ari_cli.exits import AriError, UsageProblem
 from ari_cli.journal import queries as read
-from ari_cli.journal.queries import Key
+from ari_cli.journal.queries import Key, Span
 from ari_cli.journal.store import reading
 from ari_cli.render import calendar as render_calendar
 from ari_cli.render import history as render_history
@@ -73,14 +72,23 @@ def _elsewhere(db: sqlite3.Connection, operation: str, propertyid: str, base_url
     return f"the journal has values from {base} (source {source}): give --base-url {base} --source-id {source}"
 
 
-def _chosen(
-    values: Mapping[Key, Mapping[dt.date, str]], rooms: tuple[str, ...], rates: tuple[str, ...]
-) -> dict[Key, Mapping[dt.date, str]]:
+def _chosen(spans: dict[Key, list[Span]], rooms: tuple[str, ...], rates: tuple[str, ...]) -> dict[Key, list[Span]]:
     return {
-        key: dates
-        for key, dates in values.items()
+        key: found
+        for key, found in spans.items()
         if (not rooms or key[1] in rooms) and (not rates or (len(key) > 2 and key[2] in rates))
     }
+
+
+def _days(spans: list[Span], first: dt.date, last: dt.date) -> dict[dt.date, str]:
+    """Each date between `first` and `last` that a span covers, with its value: a year at most."""
+    values: dict[dt.date, str] = {}
+    for span in spans:
+        day = max(span.start, first)
+        while day <= min(span.end, last):
+            values[day] = span.value
+            day += dt.timedelta(days=1)
+    return values
 
 
 def calendar(request: CalendarRequest) -> None:
@@ -102,24 +110,24 @@ def calendar(request: CalendarRequest) -> None:
         base, source = _service(
             db, operation.value, propertyid, settings.value("base_url"), settings.value("source_id")
         )
-        values = read.accepted(db, operation.value, base, source, [propertyid])
-        if not values:
+        spans = read.acknowledged(db, operation.value, base, source, [propertyid])
+        if not spans:
             raise AriError(
                 f"the journal holds no {operation.value} value that {base} (source {source}) acknowledged for "
                 f"property {propertyid}",
                 _elsewhere(db, operation.value, propertyid, base, source),
             )
-    chosen = _chosen(values, rooms, rates)
+    chosen = _chosen(spans, rooms, rates)
     if not chosen:
-        names = ", ".join(sorted({k[1] if not rates else " ".join(k[1:]) for k in values}))
+        names = ", ".join(sorted({k[1] if not rates else " ".join(k[1:]) for k in spans}))
         raise AriError(f"no value of property {propertyid} for the rooms and rates given", f"known: {names}")
-    view = render_calendar.CalendarView(operation.value, propertyid, base, source, first, last, chosen)
+    values = {key: _days(found, first, last) for key, found in chosen.items()}
+    view = render_calendar.CalendarView(operation.value, propertyid, base, source, first, last, values)
     if request.output is ViewFormat.JSON:
         render_history.write_json(render_calendar.calendar_dict(view), sys.stdout)
     else:
         render_calendar.calendar(view, render_history.console())
     if not any(view.shown(key) for key in chosen):
-        days = sorted(day for dates in chosen.values() for day in dates)
-        echo_err(
-            f"nothing acknowledged between {first} and {last}; the journal has values from {days[0]} to {days[-1]}"
-        )
+        since = min(span.start for found in chosen.values() for span in found)
+        until = max(span.end for found in chosen.values() for span in found)
+        echo_err(f"nothing acknowledged between {first} and {last}; the journal has values from {since} to {until}")

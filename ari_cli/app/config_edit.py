@@ -13,7 +13,7 @@ import typer
 from ari_cli.app.config import env_name, key_file, secret, segment, tuning_check
 from ari_cli.app.options import ConfigEdit
 from ari_cli.config.edit import delete_profile, existing_profile, set_value
-from ari_cli.config.file import PROFILE_KEYS, TUNING_DEFAULTS, display
+from ari_cli.config.file import COLUMNS_KEY, PROFILE_KEYS, TUNING_DEFAULTS, display
 from ari_cli.config.secrets import mask, remember
 from ari_cli.config.settings import DEFAULT_SEGMENT, ConnectionFlags, check_base_url, check_source_id, config_location
 from ari_cli.config.settings import profile_choice as chosen_profile
@@ -71,6 +71,12 @@ def set_setting(request: ConfigEdit) -> None:
                 "or `ari-cli config set api_key_file PATH` to read it from a file",
             )
         value: Any = _new_key()
+    elif key == COLUMNS_KEY:
+        raise UsageProblem(
+            'columns is a table of FIELD = "HEADER" lines, not one value',
+            f"write it in the config file under [profiles.{profile}.columns] ({display(path)}), "
+            "or give --column FIELD=HEADER to a push",
+        )
     elif request.value is None:
         raise UsageProblem(f"give the value: ari-cli config set {key} VALUE")
     else:

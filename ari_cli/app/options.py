@@ -43,6 +43,13 @@ class Show(StrEnum):
     FAILED = "failed"
 
 
+class DiffShow(StrEnum):
+    """Which ranges a diff lists: those that would change, or every one."""
+
+    CHANGES = "changes"
+    ALL = "all"
+
+
 class ViewFormat(StrEnum):
     """What history, calendar and config print: a table, or one JSON document."""
 
@@ -81,6 +88,12 @@ class ConnectionOptions(NamedTuple):
     source_id: str | None = None
     api_key_file: Path | None = None
     path_segment: str | None = None
+    api_key: str | None = None
+    """The key itself, from Python (`ari_cli.push(api_key=...)`): never shown, never journaled."""
+
+    def __repr__(self) -> str:
+        shown = self._replace(api_key=None if self.api_key is None else "<masked>")
+        return "ConnectionOptions(" + ", ".join(f"{k}={v!r}" for k, v in shown._asdict().items()) + ")"
 
 
 class InputOptions(NamedTuple):
@@ -122,7 +135,8 @@ class PushRequest(NamedTuple):
     """One push, send or retry as the command line gave it.
 
     `given` names the options given on the command line (not left at their default); `command`
-    is the command as typed, for the journal; `rows` holds a send command's setting instead of files.
+    is the command as typed (or the Python call), for the journal; `rows` holds a send command's setting
+    instead of files.
     """
 
     operation: Operation
@@ -136,10 +150,30 @@ class PushRequest(NamedTuple):
     connection: ConnectionOptions = ConnectionOptions()
     given: frozenset[str] = frozenset()
     rows: tuple[Mapping[str, str], ...] | None = None
+    confirm: bool = False
+    """Show what would change and ask before sending (--confirm); `yes` answers for a script (--yes)."""
+    yes: bool = False
+    objects: tuple[Any, ...] | None = None
+    """Rows given from Python (`ari_cli.push(rows=...)`), read after the files as a JSON list of objects."""
 
     def given_tuning(self) -> dict[str, Any]:
         """The tuning options given on the command line, by name: they win over the profile."""
         return given_tuning(self.given, self.plan, self.sending)
+
+
+class DiffRequest(NamedTuple):
+    """`ari-cli OPERATION diff`: the files, read and planned as push would, and how to show what would change."""
+
+    operation: Operation
+    files: tuple[Path, ...] = ()
+    output: OutputFormat = OutputFormat.TABLE
+    show: DiffShow = DiffShow.CHANGES
+    exit_code: bool = False
+    """Exit 1 when anything would change (git diff's --exit-code)."""
+    quiet: bool = False
+    inputs: InputOptions = InputOptions()
+    plan: PlanOptions = PlanOptions()
+    connection: ConnectionOptions = ConnectionOptions()
 
 
 class RetryRequest(NamedTuple):

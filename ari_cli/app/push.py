@@ -28,8 +28,10 @@ from ari_cli.config.settings import Connection, ConnectionFlags, Settings, resol
 from ari_cli.exits import AriError, ConfigError, ExitCode, Interrupted, UsageProblem
 from ari_cli.inputs import ReadOptions, SourceRow
 from ari_cli.inputs.columns import column_mapping
+from ari_cli.inputs.model import ReadMeter
 from ari_cli.pipeline import UNSENT_NOTE, Known, Prepared, PushOptions, execute, prepare
 from ari_cli.render import run as render
+from ari_cli.render.reading import sign_of_life
 from ari_cli.render.report import check_report, error_document, write_error_document, write_error_report, write_report
 from ari_cli.render.runtable import table
 from ari_cli.render.streams import discard, stdout_failure
@@ -70,7 +72,7 @@ def settings_for(connection: ConnectionOptions, given: Mapping[str, Any]) -> Set
     """Flags over environment over the profile over defaults; `given` holds the tuning options given as flags."""
     flags = ConnectionFlags(
         connection.base_url, connection.source_id, connection.api_key_file, connection.path_segment,
-        connection.profile, connection.config,
+        connection.profile, connection.config, connection.api_key,
     )  # fmt: skip
     return resolve_settings(flags, os.environ, given)
 
@@ -98,6 +100,7 @@ def _options(request: PushRequest, tuned: Tuned, profile_columns: Mapping[str, s
             header_row=inputs.header_row,
             allow_empty=inputs.allow_empty,
             columns=_mapping(request.operation, inputs.columns, profile_columns),
+            meter=ReadMeter(),
         ),
         date_format=inputs.date_format,
         policies=_policies(request.operation, request),
@@ -110,6 +113,11 @@ def _options(request: PushRequest, tuned: Tuned, profile_columns: Mapping[str, s
         dry_run=request.dry_run,
         send=tuned.send_options(),
     )
+
+
+def push_options(request: PushRequest, settings: Settings) -> PushOptions:
+    """The pipeline's options of a push (or of a diff of one), as the command line and the settings give them."""
+    return _options(request, Tuned.of(settings), settings.columns)
 
 
 def _mapping(operation: Operation, given: tuple[str, ...], profile: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
@@ -231,10 +239,33 @@ def nothing_sent_on_interrupt() -> Iterator[None]:
 
 
 def push(request: PushRequest) -> None:
-    """Run one push (or send) command end to end and exit with the contract's code.
+    """Run one push (or send) command end to end and exit with the contract's code."""
+    pushed = attempt(request, render.console(stderr=True))
+    run, options, connection = pushed.run, pushed.options, pushed.connection
+    show(run, request.output, options, connection, pushed.invalid, request.rows is not None, pushed.number)
+
+
+@dataclass(frozen=True, slots=True)
+class Pushed:
+    """A run done: its results, and what showing them needs."""
+
+    run: Run
+    options: PushOptions
+    connection: Connection | None
+    invalid: bool
+    """The input had invalid rows."""
+    number: int | None
+    """The journal's number of the run; None when not journaled."""
+    warnings: list[str]
+    """What was said on stderr as warnings: the settings' and the data's."""
+    notes: list[str]
+
+
+def attempt(request: PushRequest, err: Any) -> Pushed:
+    """Check the report, read, plan, send and journal; `err` hears notes, progress and traces.
 
     Whatever stops the run once its options are parsed, `--output json` and `--report` still get their one
-    document (with the error), and the boundary says what went wrong on stderr.
+    document (with the error), and the exception goes on to say what went wrong.
     """
     report = request.output.report
     writable = False
@@ -243,7 +274,7 @@ def push(request: PushRequest) -> None:
             # Before anything is read or sent: a run must never send and then find it cannot say what it did.
             check_report(report, [str(f) for f in request.files])
             writable = True
-        _push(request)
+        return _push(request, err)
     except AriError as problem:
         _stopped(request, writable, problem.kind, problem.message, problem.hint)
         raise
@@ -272,22 +303,31 @@ def _write_report(write: Callable[[Path], None], path: Path) -> bool:
     return True
 
 
-def _push(request: PushRequest) -> None:
+def _push(request: PushRequest, err: Any) -> Pushed:
     settings = settings_for(request.connection, request.given_tuning())
     tuned = Tuned.of(settings)
     options = _options(request, tuned, settings.columns)
-    err = render.console(stderr=True)
     quiet, journaled = request.output.quiet, request.output.journal
     # Shown even with --quiet: the file may hold the key.
-    render.notices(list(settings.warnings), err)
+    warnings = list(settings.warnings)
+    render.notices(warnings, err)
     if options.changed_only and not journaled:
         raise UsageProblem("--changed-only reads the journal, which --no-journal turns off: give one of them")
-    warn = lambda message: render.notices([message], err)  # noqa: E731
+
+    def warn(message: str) -> None:
+        warnings.append(message)
+        render.notices([message], err)
+
     journal, recorder = _open(journaled and (not options.dry_run or options.changed_only), warn)
     if options.changed_only and journal is None:
         raise ConfigError(
             "--changed-only needs the journal, which cannot be opened", "set ARI_HOME to a writable folder"
         )
+    if request.confirm:
+        # The diff's code loads only for runs that confirm; it imports this module, so here.
+        from ari_cli.app.diff import check_confirm
+
+        check_confirm(request)
     rows = _rows(request)
     try:
         with connected(request.connection, request.plan.today, settings, needed=not options.dry_run) as connection:
@@ -295,11 +335,17 @@ def _push(request: PushRequest) -> None:
                 err.print(f"pushing to the built-in sandbox at {connection.base_url}", markup=False)
             with nothing_sent_on_interrupt():
                 known = _known(journal, request.operation, connection) if options.changed_only else None
-                prepared = prepare(options, connection, stdin=sys.stdin.buffer, rows=rows, known=known)
+                stdin = sys.stdin.buffer if "-" in options.files else None
+                with sign_of_life(options.read.meter or ReadMeter(), err, enabled=not quiet):
+                    prepared = prepare(options, connection, stdin, rows, known, request.objects)
                 # Warnings are about the data (a column ignored, a range clipped): --quiet keeps them; notes it hides.
                 render.notices(prepared.warnings, err)
                 if not quiet:
                     render.notices(prepared.notes, err, label="note")
+                if request.confirm:
+                    from ari_cli.app.diff import confirm_push
+
+                    confirm_push(request, prepared, connection, journal.db if journal else None)
                 if recorder is not None and connection is not None and not options.dry_run:
                     recorded = recorded_options(request.plan, request.inputs, request.connection, tuned, options.today)
                     recorder.start(run_start(request.command, request.connection, recorded, options, connection))
@@ -314,7 +360,8 @@ def _push(request: PushRequest) -> None:
         elif journal is not None:
             journal.close()
     number = recorder.run if recorder else None
-    show(run, request.output, options, connection, prepared.invalid, rows is not None, number)
+    warnings.extend(prepared.warnings)
+    return Pushed(run, options, connection, prepared.invalid, number, warnings, prepared.notes)
 
 
 def send_recorded(
@@ -328,7 +375,8 @@ def send_recorded(
 ) -> Run:
     """Send with the progress bar, the --verbose trace and the journal listening; then record the rows' results."""
     total = sum(len(e.records) for e in prepared.exchanges)
-    with render.progress(total, err, enabled=not output.quiet) as advance:
+    # A dry run sends nothing: no "sending" bar.
+    with render.progress(total, err, enabled=not output.quiet and not options.dry_run) as advance:
         screen = Screen(advance, err, output.verbose)
         watch = Tee(screen, recorder) if recorder is not None else screen
         run = execute(options, prepared, connection, watch, interruptible=True, rebuild=rebuild)
@@ -341,10 +389,10 @@ def _known(journal: Journal | None, operation: Operation, connection: Connection
     if journal is None or connection is None:
         return None
     # Loaded already with the journal.
-    from ari_cli.journal.queries import accepted
+    from ari_cli.journal.queries import acknowledged
 
     db, base, source = journal.db, connection.base_url, connection.source_id
-    return lambda properties: accepted(db, operation.value, base, source, properties)
+    return lambda properties: acknowledged(db, operation.value, base, source, properties)
 
 
 def show(
@@ -357,20 +405,38 @@ def show(
     number: int | None,
 ) -> None:
     """Print the run as asked, write the report, say what to do next, and exit with the run's code."""
+    raise typer.Exit(int(shown(run, output, options, connection, invalid_input, send, number)))
+
+
+def shown(
+    run: Run,
+    output: OutputOptions,
+    options: PushOptions,
+    connection: Connection | None,
+    invalid_input: bool,
+    send: bool,
+    number: int | None,
+) -> ExitCode:
+    """Print the run as asked, write the report and say what to do next; the run's exit code."""
     err = render.console(stderr=True)
     render.notices(run.rows.invalid_messages(), err, label="error")
     code = run.exit_code()
     if not _to_stdout(lambda: _print(run, output, options, connection, err), err) and code is ExitCode.OK:
         # The results asked for were lost (a full disk): a script must not take the run for a clean one.
         code = ExitCode.FAILED
-    if output.report is not None:
-        _write_report(lambda path: write_report(run, path), output.report)
+    write_run_report(run, output)
     if invalid_input and not options.skip_invalid:
         # A send command has one setting and no --skip-invalid to offer.
         skip = "" if send else ", or give --skip-invalid to send the valid ones"
         err.print(f"nothing was sent: fix the invalid rows above{skip}", markup=False)
     _next_step(run, number, err, output.quiet)
-    raise typer.Exit(int(code))
+    return code
+
+
+def write_run_report(run: Run, output: OutputOptions) -> None:
+    """Write the run's report file, if one is asked for."""
+    if output.report is not None:
+        _write_report(lambda path: write_report(run, path), output.report)
 
 
 def _print(run: Run, output: OutputOptions, options: PushOptions, connection: Connection | None, err: Any) -> None:

@@ -2,6 +2,7 @@
 
 import typer
 
+from ari_cli.cli.diff import diff_command, diff_help
 from ari_cli.cli.helptext import HelpCommand, HelpGroup
 from ari_cli.cli.push import push_command
 from ari_cli.cli.send_one import maxadv_send
@@ -60,6 +61,7 @@ JSON takes a list of objects with the columns' names as keys; JSONL: one object 
 """
 
 app.command("push", help=HELP, cls=HelpCommand)(push_command(Operation.MAXADV))
+app.command("diff", help=diff_help(Operation.MAXADV), cls=HelpCommand)(diff_command(Operation.MAXADV))
 
 SEND_HELP = """Push one max advance booking period given as flags: the same checks, output and exit codes as push.
 

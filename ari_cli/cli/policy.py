@@ -6,6 +6,7 @@ from typing import Annotated
 import typer
 
 from ari_cli import app as application
+from ari_cli.cli.diff import diff_command, diff_help
 from ari_cli.cli.helptext import HelpCommand, HelpGroup
 from ari_cli.cli.push import push_command
 from ari_cli.cli.send_one import policy_send
@@ -66,6 +67,7 @@ Or name policies once in a TOML file and give a [bold]policy[/bold] column inste
 """
 
 app.command("push", help=HELP, cls=HelpCommand)(push_command(Operation.POLICY))
+app.command("diff", help=diff_help(Operation.POLICY), cls=HelpCommand)(diff_command(Operation.POLICY))
 
 
 # `policy describe`: named policies in words.

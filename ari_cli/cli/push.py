@@ -113,6 +113,8 @@ Config = Annotated[Path | None, typer.Option("--config", metavar="PATH", help="C
 BaseUrl = Annotated[str | None, typer.Option("--base-url", metavar="URL", help="Service base URL. \\[env: ARI_BASE_URL]", show_default=False, rich_help_panel=_CONN)]
 SourceId = Annotated[str | None, typer.Option("--source-id", metavar="ID", help="Partner source id (cpb + 2 characters). \\[env: ARI_SOURCE_ID]", show_default=False, rich_help_panel=_CONN)]
 ApiKeyFile = Annotated[Path | None, typer.Option("--api-key-file", metavar="PATH", help="File holding the API key (or set ARI_API_KEY to the key itself).", show_default=False, rich_help_panel=_CONN)]
+Confirm = Annotated[bool, typer.Option("--confirm", help="Show what the push would change at the service (as diff does) and ask before sending; without a terminal give --yes too.", rich_help_panel=_SEND)]
+Yes = Annotated[bool, typer.Option("--yes", "-y", help="Answer yes to --confirm: show what would change, then send without asking (for scripts).", rich_help_panel=_SEND)]
 PathSegment = Annotated[str | None, typer.Option("--path-segment", metavar="TEXT", callback=_segment, help="Last path segment; may hold {action} and {propertyid}. \\[env: ARI_PATH_SEGMENT] \\[default: {action}]", show_default=False, rich_help_panel=_CONN)]
 # fmt: on
 
@@ -150,6 +152,8 @@ def push_command(operation: Operation) -> Callable[..., None]:
         rate: Rate = 0,
         timeout: Timeout = 30,
         retries: Retries = 3,
+        confirm: Confirm = False,
+        yes: Yes = False,
         sandbox: Sandbox = False,
         profile: Profile = None,
         config: Config = None,
@@ -180,6 +184,8 @@ def push_command(operation: Operation) -> Callable[..., None]:
                 sending=SendTuning(concurrency, rate, timeout, retries),
                 connection=ConnectionOptions(sandbox, profile, config, base_url, source_id, api_key_file, path_segment),
                 given=given(ctx),
+                confirm=confirm,
+                yes=yes,
             )
         )
 

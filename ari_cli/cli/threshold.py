@@ -2,6 +2,7 @@
 
 import typer
 
+from ari_cli.cli.diff import diff_command, diff_help
 from ari_cli.cli.helptext import HelpCommand, HelpGroup
 from ari_cli.cli.push import push_command
 from ari_cli.cli.send_one import threshold_send
@@ -66,6 +67,7 @@ Every problem names its file and line; if any row is invalid nothing is sent (ex
 """
 
 app.command("push", help=HELP, cls=HelpCommand)(push_command(Operation.THRESHOLD))
+app.command("diff", help=diff_help(Operation.THRESHOLD), cls=HelpCommand)(diff_command(Operation.THRESHOLD))
 
 SEND_HELP = """Push one sell threshold given as flags: the same checks, output and exit codes as push.
 

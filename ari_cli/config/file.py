@@ -6,7 +6,6 @@ Writing (`config init`) keeps every other profile and comment as it was, and the
 from __future__ import annotations
 
 import difflib
-import json
 import math
 import os
 import re
@@ -63,10 +62,14 @@ class ConfigFile:
 
 
 def default_config_path() -> Path:
-    """`config.toml` in the platform's user config folder (e.g. ~/.config/ari-cli on Linux)."""
-    import typer
+    """`config.toml` in the platform's user config folder (e.g. ~/.config/ari-cli on Linux).
 
-    return Path(typer.get_app_dir(APP_NAME)) / CONFIG_NAME
+    platformdirs picks it, as it picks the journal's data folder; roaming on Windows (%APPDATA%), where a
+    config file has always been.
+    """
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False, roaming=True)) / CONFIG_NAME
 
 
 def display(path: Path) -> str:
@@ -277,27 +280,34 @@ def read_config(path: Path) -> ConfigFile:
 PROFILE_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
-def _toml(value: Any) -> str:
-    if isinstance(value, str):
-        # JSON's escapes are all valid in a TOML basic string; DEL is the one TOML also forbids raw.
-        return json.dumps(value).replace("\x7f", "\\u007f")
-    return repr(value)
-
-
 def profile_text(name: str, values: Mapping[str, Any]) -> str:
-    """The `[profiles.NAME]` section for `values`; settings left at their defaults are shown commented out."""
-    lines = [f"[profiles.{name}]"]
-    lines += [f"{key} = {_toml(values[key])}" for key in PROFILE_KEYS if values.get(key) is not None]
-    lines += [f"# {key} = {_toml(default)}" for key, default in TUNING_DEFAULTS.items() if values.get(key) is None]
-    return "\n".join(lines) + "\n"
+    """The `[profiles.NAME]` section for `values`, written by tomli-w (which escapes every value); settings
+    left at their defaults are shown commented out; a table (columns) follows as `[profiles.NAME.columns]`."""
+    import tomli_w
+
+    given = {key: values[key] for key in PROFILE_KEYS if values.get(key) is not None}
+    scalars = {key: value for key, value in given.items() if not isinstance(value, Mapping)}
+    text = tomli_w.dumps({"profiles": {name: scalars}})
+    defaults = {key: default for key, default in TUNING_DEFAULTS.items() if values.get(key) is None}
+    text += "".join(f"# {line}\n" for line in tomli_w.dumps(defaults).splitlines())
+    tables = {key: value for key, value in given.items() if isinstance(value, Mapping)}
+    if tables:
+        text += "\n" + tomli_w.dumps({"profiles": {name: tables}})
+    return text
 
 
 def _section_span(lines: list[str], name: str) -> tuple[int, int] | None:
-    """The lines [start, end) of `[profiles.NAME]`, up to the next table or the comments that introduce it."""
+    """The lines [start, end) of `[profiles.NAME]` and its tables (`[profiles.NAME.columns]`), up to the next
+    table or the comments that introduce it."""
     start = next((i for i, line in enumerate(lines) if _is_header(line, f"profiles.{name}")), None)
     if start is None:
         return None
-    end = next((i for i in range(start + 1, len(lines)) if _HEADER.match(lines[i])), len(lines))
+    own = f"profiles.{name}."
+    end = next(
+        (i for i in range(start + 1, len(lines)) if (found := _HEADER.match(lines[i])) and not
+         _table(found.group(1)).startswith(own)),
+        len(lines),
+    )  # fmt: skip
     lead = end
     while lead > start + 1 and lines[lead - 1].lstrip().startswith("#"):
         lead -= 1

@@ -46,6 +46,11 @@ HOW_TO = (
     "and give --source-id ID (or set ARI_SOURCE_ID); or save them in a profile with `ari-cli config init`; "
     "or add --sandbox to push to the built-in emulator"
 )
+# What a command that only reads the journal (a diff) needs: where the acknowledgements came from, not the key.
+SERVICE_HOW_TO = (
+    "give --base-url URL and --source-id ID (or set ARI_BASE_URL and ARI_SOURCE_ID), or --profile NAME of a profile "
+    "that has them: the values compared are those that service acknowledged"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +63,8 @@ class ConnectionFlags:
     path_segment: str | None = None
     profile: str | None = None
     config: Path | None = None
+    api_key: str | None = field(default=None, repr=False)
+    """The key itself, as Python callers give it (`ari_cli.push(api_key=...)`); the command line has no such flag."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,11 +146,19 @@ class Settings:
             raise ConfigError(problem, f"fix path_segment ({self.values['path_segment'].source})")
         return Connection(check_base_url(base_url), key.value, source_id, segment)
 
-    def _missing_hint(self) -> str:
+    def service(self) -> tuple[str, str]:
+        """The base URL and source id alone (where acknowledgements are filed in the journal), or a clear error."""
+        base_url, source_id = self.value("base_url"), self.value("source_id")
+        missing = [name for name, value in (("base URL", base_url), ("source id", source_id)) if not value]
+        if missing:
+            raise ConfigError(f"no {' and no '.join(missing)} configured", self._missing_hint(SERVICE_HOW_TO))
+        return check_base_url(base_url), check_source_id(source_id, self.values["source_id"].source)
+
+    def _missing_hint(self, how: str = HOW_TO) -> str:
         if self.profiles and self.profile not in self.profiles:
             names = ", ".join(self.profiles)
-            return f"{display(self.path)} has the profiles {names}: pick one with --profile NAME; or {HOW_TO}"
-        return HOW_TO
+            return f"{display(self.path)} has the profiles {names}: pick one with --profile NAME; or {how}"
+        return how
 
 
 def is_loopback(host: str) -> bool:
@@ -320,7 +335,9 @@ def resolve_settings(
             (DEFAULT_SEGMENT if key == "path_segment" else None, "default"),
         )
     key_file: Path | None = None
-    if flags.api_key_file is not None:
+    if flags.api_key is not None:
+        values["api_key"] = _checked(Sourced(flags.api_key, "argument api_key"))
+    elif flags.api_key_file is not None:
         key_file = flags.api_key_file.expanduser()
         try:
             values["api_key"] = Sourced(read_key_file(key_file), "flag --api-key-file")

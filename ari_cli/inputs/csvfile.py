@@ -9,15 +9,15 @@ from __future__ import annotations
 import codecs
 import csv
 import io
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from operator import itemgetter
-from typing import Any
+from typing import Any, BinaryIO
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.columns import Resolver, header_follow_up, resolve_header
-from ari_cli.inputs.model import Part, Prepared, skipped_rows
+from ari_cli.inputs.model import Part, Prepared, ReadMeter, skipped_rows
 from ari_cli.inputs.textio import MAX_LINE, Source, csv_problem, decode_problem, nul_problem, pick_encoding
 from ari_cli.wire.operations import Operation
 
@@ -108,6 +108,7 @@ def prepare_csv(
     encoding: str | None,
     header_row: int | None = None,
     mapping: Mapping[str, str] | None = None,
+    meter: ReadMeter | None = None,
 ) -> Prepared:
     """Read a CSV file's header (on row `header_row`, or the first that holds anything); set up its rows to stream."""
     chosen, sample = _sample(source, encoding)
@@ -133,19 +134,24 @@ def prepare_csv(
         names=tuple(name for _, name in kept),
         given=encoding,
     )
-    return Prepared(part=CsvPart(source, layout), warnings=warnings)
+    return Prepared(part=CsvPart(source, layout, meter), warnings=warnings)
 
 
 _BLOCK = 1 << 16  # characters read at a time
 
 
-def bounded_lines(name: str, text: io.TextIOBase, block_size: int = _BLOCK) -> Iterator[str]:
+def bounded_lines(
+    name: str, text: io.TextIOBase, block_size: int = _BLOCK, heard: Callable[[int], None] | None = None
+) -> Iterator[str]:
     """The text's lines for the csv module, which takes them a block at a time with no Python step per
-    line; an InputError at a line over MAX_LINE characters, which is never held whole."""
-    return chain.from_iterable(_line_blocks(name, text, block_size))
+    line; an InputError at a line over MAX_LINE characters, which is never held whole. `heard` is told
+    the lines given so far, a block at a time."""
+    return chain.from_iterable(_line_blocks(name, text, block_size, heard))
 
 
-def _line_blocks(name: str, text: io.TextIOBase, block_size: int) -> Iterator[list[str]]:
+def _line_blocks(
+    name: str, text: io.TextIOBase, block_size: int, heard: Callable[[int], None] | None
+) -> Iterator[list[str]]:
     carry, before = "", 0  # the start of a line that goes on in the next block; lines given so far
     while block := text.read(block_size):
         # Split as the csv module's text stream would (newline=""): at \n, \r\n and a lone \r.
@@ -159,6 +165,8 @@ def _line_blocks(name: str, text: io.TextIOBase, block_size: int) -> Iterator[li
                 hint="check that the file is a CSV export (not binary data), and that its lines end",
             )
         before += len(lines)
+        if heard is not None:
+            heard(before)
         yield lines
     if carry:
         yield [carry]
@@ -175,10 +183,11 @@ def _too_wide(source: str, line: int, count: int, layout: _Layout) -> InputError
 class CsvPart(Part):
     """A CSV file's rows, streamed from the line after the header; each row's cells of known columns."""
 
-    def __init__(self, source: Source, layout: _Layout) -> None:
+    def __init__(self, source: Source, layout: _Layout, meter: ReadMeter | None = None) -> None:
         super().__init__(source.name, dict(zip(layout.names, layout.indices, strict=True)))
         self.file = source
         self.layout = layout
+        self.meter = meter
 
     def rows(self) -> Iterator[tuple[int, Sequence[str]]]:
         """Each record but empty ones, with the line it starts on, its cells as wide as the header."""
@@ -186,7 +195,8 @@ class CsvPart(Part):
         skipped: list[int] = []  # rows where only columns this command does not read hold something
         pick = itemgetter(*layout.indices)  # the cells of the columns this command reads
         with self.file.open() as raw, io.TextIOWrapper(raw, encoding=layout.encoding, newline="") as text:
-            reader = csv.reader(bounded_lines(name, text), **_reader_options(layout.delimiter))
+            heard = None if self.meter is None else self._meter(self.meter, raw)
+            reader = csv.reader(bounded_lines(name, text, heard=heard), **_reader_options(layout.delimiter))
             read = 0  # physical lines read so far: a record starts on the next one
             try:
                 for _ in reader:
@@ -215,3 +225,13 @@ class CsvPart(Part):
                 raise decode_problem(name, self.file.read(), layout.encoding, given=layout.given) from None
         if skipped:
             self.notes.append(skipped_rows(name, skipped))
+
+    def _meter(self, meter: ReadMeter, raw: BinaryIO) -> Callable[[int], None]:
+        """What tells `meter` the rows and bytes read, a block of lines at a time."""
+        meter.start(self.source, self.file.size())
+        header = self.layout.header_end
+
+        def heard(lines: int) -> None:
+            meter.rows, meter.done = max(0, lines - header), raw.tell()
+
+        return heard

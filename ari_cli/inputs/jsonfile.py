@@ -16,7 +16,7 @@ from typing import Any
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.columns import Resolver
-from ari_cli.inputs.model import ListedPart, Prepared, SourceRow
+from ari_cli.inputs.model import ListedPart, Prepared, ReadMeter, SourceRow
 from ari_cli.inputs.shapes import Flattener, Located, LocatedList, kind
 from ari_cli.inputs.textio import Source, decode_all
 from ari_cli.wire.operations import Operation
@@ -225,19 +225,52 @@ def to_rows(name: str, items: Iterable[tuple[int, dict[str, Any]]], resolver: Re
 
 
 def prepare_json(
-    source: Source, operation: Operation, encoding: str | None, format_: str, mapping: Mapping[str, str] | None = None
+    source: Source,
+    operation: Operation,
+    encoding: str | None,
+    format_: str,
+    mapping: Mapping[str, str] | None = None,
+    meter: ReadMeter | None = None,
 ) -> Prepared:
     """Read a JSON or JSON Lines file whole: flat rows, API request bodies, or policies."""
-    text = decode_all(source.name, source.read(), encoding)
+    if meter is not None:
+        meter.start(source.name, source.size())
+    data = source.read()
+    if meter is not None:
+        meter.done = len(data)
+    text = decode_all(source.name, data, encoding)
     flattener = Flattener(source.name, operation)
     if format_ == "jsonl":
         items = flattener.from_lines(load_jsonl(source.name, text))
     else:
         items = flattener.from_document(load_json(source.name, text))
-    resolver = Resolver(operation, source.name, "key", mapping or {})
-    rows = to_rows(source.name, items, resolver)
+    if meter is not None:
+        meter.rows = len(items)
+    return _prepared(source.name, items, operation, mapping)
+
+
+def prepare_objects(
+    name: str, objects: Iterable[Any], operation: Operation, mapping: Mapping[str, str] | None = None
+) -> Prepared:
+    """Rows given as Python mappings (the API's `rows`), read as a JSON list of objects is: each one's
+    line is its place in the list, from 1."""
+    items: list[tuple[int, Any]] = []
+    for line, item in enumerate(objects, start=1):
+        if isinstance(item, Mapping):
+            item = dict(item)
+            odd = next((key for key in item if not isinstance(key, str)), None)
+            if odd is not None:
+                raise InputError(f"{name} line {line}: the key {odd!r} is not text; name each field by a string")
+        items.append((line, item))
+    return _prepared(name, Flattener(name, operation).from_lines(items), operation, mapping)
+
+
+def _prepared(name: str, items: Iterable[tuple[int, dict[str, Any]]], operation: Operation,
+              mapping: Mapping[str, str] | None) -> Prepared:  # fmt: skip
+    resolver = Resolver(operation, name, "key", mapping or {})
+    rows = to_rows(name, items, resolver)
     if rows:
         resolver.check_required()
     warning = resolver.warning()
-    part = ListedPart(source.name, rows) if rows else None
+    part = ListedPart(name, rows) if rows else None
     return Prepared(part=part, warnings=[warning] if warning else [], problems=resolver.problems)

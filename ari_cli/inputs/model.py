@@ -10,6 +10,8 @@ from typing import Any
 FORMATS = ("csv", "json", "jsonl")
 STDIN = "-"
 STDIN_NAME = "<stdin>"
+ROWS_NAME = "<rows>"
+"""The source of rows given from Python (`ari_cli.push(rows=...)`); a row's line is its place in the list."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +96,26 @@ class ListedPart(Part):
         return iter(self.listed)
 
 
+class ReadMeter:
+    """How far reading has got, for a sign of life at the terminal: the readers set these plain numbers every
+    block of bytes or rows (never per row), and a display on another thread reads them."""
+
+    __slots__ = ("done", "rows", "size", "source")
+
+    def __init__(self) -> None:
+        self.source = ""
+        self.rows = 0
+        """Rows of `source` read so far (a CSV's lines past the header)."""
+        self.done = 0
+        """Bytes of `source` read so far."""
+        self.size: int | None = None
+        """The size of `source` in bytes, when known."""
+
+    def start(self, source: str, size: int | None = None) -> None:
+        """Reading `source` begins."""
+        self.source, self.rows, self.done, self.size = source, 0, 0, size
+
+
 @dataclass(frozen=True, slots=True)
 class ReadOptions:
     """How to read the files: a format for `-` (and unknown extensions), an encoding, a sheet, a header row."""
@@ -108,6 +130,8 @@ class ReadOptions:
     """--column FIELD=HEADER: (canonical field, header) pairs, which win over names and aliases."""
     allow_empty: bool = False
     """A file with no rows is a note rather than an error (an export that may rightly be empty)."""
+    meter: ReadMeter | None = field(default=None, compare=False, repr=False)
+    """Hears how far reading has got (a sign of life at the terminal)."""
 
 
 @dataclass

@@ -6,14 +6,14 @@ import dataclasses
 import os
 import stat
 import sys
-from collections.abc import Sequence
-from typing import BinaryIO
+from collections.abc import Iterable, Sequence
+from typing import Any, BinaryIO
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.columns import alias_hint, expected_columns
 from ari_cli.inputs.csvfile import prepare_csv
-from ari_cli.inputs.jsonfile import prepare_json
-from ari_cli.inputs.model import STDIN, STDIN_NAME, Part, Prepared, ReadOptions, ReadResult
+from ari_cli.inputs.jsonfile import prepare_json, prepare_objects
+from ari_cli.inputs.model import ROWS_NAME, STDIN, STDIN_NAME, Part, Prepared, ReadMeter, ReadOptions, ReadResult
 from ari_cli.inputs.textio import (
     OLE_MAGIC,
     XLSX,
@@ -31,21 +31,21 @@ from ari_cli.inputs.xlsxfile import prepare_xlsx
 from ari_cli.wire.operations import Operation
 
 
-def _stdin_source(stdin: BinaryIO | None) -> Source:
+def _stdin_source(stdin: BinaryIO | None, meter: ReadMeter | None) -> Source:
     stream = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)
     if stream is None:
         raise InputError('cannot read standard input ("-"): there is none')
-    return Source(STDIN_NAME, data=read_stream("standard input", stream))
+    return Source(STDIN_NAME, data=read_stream("standard input", stream, meter))
 
 
-def _file_source(path: str) -> Source:
+def _file_source(path: str, meter: ReadMeter | None) -> Source:
     """A path as a Source: a regular file is re-read as needed; a pipe or a device (which could be
     endless, or give its bytes once) is read into memory, within bounds."""
     source = Source(path, path=path)
     with source.open() as stream:  # a missing file says so, whatever its extension
         if stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
             return source
-        return Source(path, path=path, data=read_stream(path, stream))
+        return Source(path, path=path, data=read_stream(path, stream, meter))
 
 
 def _prepare(source: Source, operation: Operation, options: ReadOptions) -> Prepared:
@@ -66,8 +66,10 @@ def _prepare(source: Source, operation: Operation, options: ReadOptions) -> Prep
         assert source.data is not None
         format_ = sniff_format(decode_all(source.name, source.data, options.encoding))
     if format_ == "csv":
-        return prepare_csv(source, operation, options.encoding, options.header_row, dict(options.columns))
-    return prepare_json(source, operation, options.encoding, format_, dict(options.columns))
+        return prepare_csv(
+            source, operation, options.encoding, options.header_row, dict(options.columns), options.meter
+        )
+    return prepare_json(source, operation, options.encoding, format_, dict(options.columns), options.meter)
 
 
 def _combined(messages: list[str], hints: list[str], problems: bool, operation: Operation) -> InputError:
@@ -102,9 +104,9 @@ def read_rows(
                 if stdin_taken:
                     raise InputError('standard input ("-") can be read only once')
                 stdin_taken = True
-                source = _stdin_source(stdin)
+                source = _stdin_source(stdin, options.meter)
             else:
-                source = _file_source(path)
+                source = _file_source(path, options.meter)
             prepared = _prepare(source, operation, options)
         except InputError as failure:
             failures.append(failure)
@@ -123,3 +125,13 @@ def read_rows(
     if messages:
         raise _combined(messages, [f.hint for f in failures if f.hint], problems, operation)
     return ReadResult(parts, warnings, notes, empty)
+
+
+def read_objects(objects: Iterable[Any], operation: Operation, options: ReadOptions, read: ReadResult) -> ReadResult:
+    """`read` (the files' rows) and then rows given from Python, as a JSON list of objects would give them."""
+    prepared = prepare_objects(ROWS_NAME, objects, operation, dict(options.columns))
+    if prepared.problems:
+        raise _combined(prepared.problems, [], True, operation)
+    parts = [*read.parts, prepared.part] if prepared.part is not None else read.parts
+    empty = read.empty if prepared.part is not None else [*read.empty, ROWS_NAME]
+    return ReadResult(parts, [*read.warnings, *prepared.warnings], read.notes, empty)

@@ -41,7 +41,7 @@ class LocatedList(list[Any]):
 
 
 def kind(value: Any) -> str:
-    """What a JSON value is, in words for an error message."""
+    """What a JSON (or Python) value is, in words for an error message."""
     if isinstance(value, dict):
         return "an object"
     if isinstance(value, list):
@@ -52,7 +52,9 @@ def kind(value: Any) -> str:
         return "a number"
     if isinstance(value, str):
         return "text"
-    return "null"
+    if value is None:
+        return "null"
+    return f"a {type(value).__name__}"  # rows given from Python may hold anything
 
 
 def _line(value: Any, default: int) -> int:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from ari_cli.exits import InputError
-from ari_cli.inputs.model import FORMATS, STDIN_NAME
+from ari_cli.inputs.model import FORMATS, STDIN_NAME, ReadMeter
 
 DEFAULT_ENCODING = "utf-8-sig"
 EXTENSIONS: dict[str, str] = {
@@ -46,16 +46,32 @@ NUL_HINT = "save a spreadsheet as CSV (UTF-8); for UTF-16 text without a BOM giv
 MAX_STREAM_BYTES = 128 * 1024 * 1024
 """Standard input, pipes and devices are read into memory, so up to this much (a million-row CSV is about
 50 MiB); a regular file is streamed instead."""
+_CHUNK = 1024 * 1024
 MAX_LINE = 4 * 1024 * 1024
 """The longest CSV line read, in characters: a line with no end (binary data, an endless stream) stops here."""
 
 
-def read_stream(name: str, stream: BinaryIO) -> bytes:
-    """All of a stream that cannot be read twice, or an InputError once it passes MAX_STREAM_BYTES."""
+def read_stream(name: str, stream: BinaryIO, meter: ReadMeter | None = None) -> bytes:
+    """All of a stream that cannot be read twice, or an InputError once it passes MAX_STREAM_BYTES.
+
+    Read as the bytes come (a slow writer's pipe), so that `meter` hears of them and of its lines."""
+    if meter is not None:
+        meter.start(name)
+    # read1 gives what has come, at most a chunk; a plain read would wait for the whole chunk.
+    read = getattr(stream, "read1", stream.read)
+    # Gathered in a BytesIO, whose value is its own buffer, not a copy: the bytes are held once, not twice.
+    gathered = io.BytesIO()
+    got = 0
     try:
-        data = stream.read(MAX_STREAM_BYTES + 1)
+        while got <= MAX_STREAM_BYTES and (chunk := read(min(_CHUNK, MAX_STREAM_BYTES + 1 - got))):
+            gathered.write(chunk)
+            got += len(chunk)
+            if meter is not None:
+                # Its lines stand for its rows until they are parsed (a C count: no step per line).
+                meter.rows, meter.done = meter.rows + chunk.count(b"\n"), got
     except OSError as problem:
         raise InputError(f"cannot read {name}: {problem.strerror or problem}") from None
+    data = gathered.getvalue()
     if len(data) <= MAX_STREAM_BYTES:
         return data
     if b"\x00" in data[:65536]:
@@ -89,6 +105,15 @@ class Source:
             raise InputError(f"cannot read {self.name}: permission denied") from None
         except OSError as problem:
             raise InputError(f"cannot read {self.name}: {problem.strerror or problem}") from None
+
+    def size(self) -> int | None:
+        """The input's size in bytes; None when it cannot be told."""
+        if self.data is not None:
+            return len(self.data)
+        try:
+            return os.path.getsize(self.path) if self.path is not None else None
+        except OSError:
+            return None
 
     def read(self) -> bytes:
         """All of the input's bytes."""

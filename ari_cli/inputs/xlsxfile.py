@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.columns import Resolver, header_follow_up, resolve_header
-from ari_cli.inputs.model import ListedPart, Prepared, ReadOptions, ReadPart, skipped_rows
+from ari_cli.inputs.model import ListedPart, Prepared, ReadMeter, ReadOptions, ReadPart, skipped_rows
 from ari_cli.inputs.textio import Source
 from ari_cli.wire.operations import Operation
 
@@ -109,13 +109,15 @@ def _pick_sheet(workbook: CalamineWorkbook, name: str, wanted: str | None) -> st
     raise InputError(f'{name}: no sheet named "{wanted}"; the workbook has {listed}', hint="give --sheet NAME")
 
 
-def _read_rows(sheet: CalamineSheet) -> list[tuple[int, tuple[Any, ...]]]:
+def _read_rows(sheet: CalamineSheet, meter: ReadMeter | None) -> list[tuple[int, tuple[Any, ...]]]:
     """The rows that hold anything, with their row numbers (rows are yielded from the sheet's first)."""
     rows: list[tuple[int, tuple[Any, ...]]] = []
     for number, values in enumerate(sheet.iter_rows(), start=1):
         cells = tuple(cell_value(v) for v in values)
         if any(c != "" for c in cells):
             rows.append((number, cells))
+        if not number & 1023 and meter is not None:
+            meter.rows = number
     return rows
 
 
@@ -143,8 +145,10 @@ def prepare_xlsx(source: Source, operation: Operation, options: ReadOptions) -> 
         title = _pick_sheet(workbook, source.name, options.sheet)
         name = sheet_source(source.name, title)
         others = [other for other in workbook.sheet_names if other != title]
+        if options.meter is not None:
+            options.meter.start(name)
         try:
-            rows = _read_rows(workbook.get_sheet_by_name(title))
+            rows = _read_rows(workbook.get_sheet_by_name(title), options.meter)
         except Exception as problem:  # a damaged sheet part surfaces only while reading it
             raise InputError(f"{name}: cannot read the sheet: {problem}", hint=_RESAVE_HINT) from None
     finally:

@@ -8,7 +8,7 @@ import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ari_cli.journal.spans import Span, paint
+from ari_cli.changes import ONE_DAY, Span, paint
 
 if TYPE_CHECKING:
     from ari_cli.journal.store import RecordEntry
@@ -31,7 +31,9 @@ def service_id(db: sqlite3.Connection, operation: str, base_url: str, source_id:
     return int(found[0])
 
 
-_ACKED_COLUMNS = "start, end, value, run, record, ack"
+_ACKED_COLUMNS = "start, end, value, run"
+# The spans of a key that a record's dates may touch: the last that starts on or before them (it may reach
+# into them, or end the day before and join), and those that start within them or the day after.
 _ACKED_NEAR = (
     f"SELECT {_ACKED_COLUMNS} FROM (SELECT {_ACKED_COLUMNS} FROM acked"
     " WHERE service = ? AND propertyid = ? AND roomid = ? AND rateid = ? AND start <= ? ORDER BY start DESC LIMIT 1)"
@@ -40,19 +42,22 @@ _ACKED_NEAR = (
 )
 
 
-def paint_acked(db: sqlite3.Connection, service: int, painted: Sequence[tuple[RecordEntry, int, int]]) -> None:
-    """Paint records (each with its run and acknowledgement number) over what the service held for their keys."""
-    by_key: dict[tuple[str, str, str], list[tuple[RecordEntry, int, int]]] = {}
-    for item in painted:
-        record = item[0]
-        by_key.setdefault((record.propertyid, record.roomid, record.rateid), []).append(item)
+def paint_acked(db: sqlite3.Connection, service: int, painted: Sequence[tuple[RecordEntry, int]]) -> None:
+    """Paint records (each with the run that got it acknowledged) over what the service held for their keys,
+    in the order given, as `changes.paint` lays a later acknowledgement over the spans of a key."""
+    by_key: dict[tuple[str, str, str], list[tuple[RecordEntry, int]]] = {}
+    for record, run in painted:
+        by_key.setdefault((record.propertyid, record.roomid, record.rateid), []).append((record, run))
     for key, items in by_key.items():
-        low, high = iso(min(r.start for r, _, _ in items)), iso(max(r.end for r, _, _ in items))
+        low = iso(min(r.start for r, _ in items))
+        high = iso(max(r.end for r, _ in items) + ONE_DAY)
         before = [
-            Span(dt.date.fromisoformat(s), dt.date.fromisoformat(e), v, run, record, ack)
-            for s, e, v, run, record, ack in db.execute(_ACKED_NEAR, (service, *key, low, service, *key, low, high))
+            Span(dt.date.fromisoformat(s), dt.date.fromisoformat(e), v, run)
+            for s, e, v, run in db.execute(_ACKED_NEAR, (service, *key, low, service, *key, low, high))
         ]
-        after = paint(before, [Span(r.start, r.end, r.value, run, r.idx, ack) for r, run, ack in items])
+        after = sorted(before)
+        for record, run in items:
+            paint(after, Span(record.start, record.end, record.value, run))
         gone = set(before) - set(after)
         new = set(after) - set(before)
         db.executemany(
@@ -60,7 +65,7 @@ def paint_acked(db: sqlite3.Connection, service: int, painted: Sequence[tuple[Re
             [(service, *key, iso(s.start)) for s in gone],
         )
         db.executemany(
-            "INSERT INTO acked (service, propertyid, roomid, rateid, start, end, value, run, record, ack)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(service, *key, iso(s.start), iso(s.end), s.value, s.run, s.record, s.ack) for s in new],
+            "INSERT INTO acked (service, propertyid, roomid, rateid, start, end, value, run)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(service, *key, iso(s.start), iso(s.end), s.value, s.run) for s in new],
         )

@@ -21,6 +21,7 @@ from urllib.parse import quote
 
 import platformdirs
 
+from ari_cli.config.file import APP_NAME
 from ari_cli.exits import ConfigError
 
 FILE_NAME = "journal.sqlite3"
@@ -55,7 +56,7 @@ def default_home(env: Mapping[str, str]) -> Path:
     home = env.get(HOME_VARIABLE, "").strip()
     if home:
         return Path(home).expanduser()
-    return Path(platformdirs.user_data_dir("ari-cli", appauthor=False))
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
 def journal_path(env: Mapping[str, str]) -> Path:

@@ -87,18 +87,22 @@ def find_date(
         final = requests_of(db, info, " AND first <= ? AND first + count > ? AND state != ?", (record.idx, record.idx,
                                                                                              SPLIT))  # fmt: skip
         for request in final:
-            current = holding.get((info.operation, info.base_url, info.source_id, record.key)) == (info.id, record.idx)
+            # A run's records of a key never share a date: the run (and value) the service holds names the record.
+            current = holding.get((info.operation, info.base_url, info.source_id, record.key)) == (
+                info.id,
+                record.value,
+            )
             hits.append(DateHit(info, request, record, current and request.acknowledged))
     hits.sort(key=lambda h: h.request.answered or h.request.sent or h.run.started, reverse=True)
     return hits
 
 
-def _holding(db: sqlite3.Connection, propertyid: str, day: dt.date) -> dict[tuple[str, str, str, Key], tuple[int, int]]:
-    """Per service and key of the property: the run and record whose value the service holds on `day`."""
+def _holding(db: sqlite3.Connection, propertyid: str, day: dt.date) -> dict[tuple[str, str, str, Key], tuple[int, str]]:
+    """Per service and key of the property: the run whose value the service holds on `day`, and the value."""
     sql = (
-        "SELECT s.operation, s.base_url, s.source_id, a.propertyid, a.roomid, a.rateid, a.run, a.record"
+        "SELECT s.operation, s.base_url, s.source_id, a.propertyid, a.roomid, a.rateid, a.run, a.value"
         " FROM acked a JOIN services s ON s.id = a.service WHERE a.propertyid = ? AND a.start <= ? AND a.end >= ?"
     )
     iso = day.isoformat()
-    return {(op, base, source, key_of(p, room, rate)): (run, record)
-            for op, base, source, p, room, rate, run, record in db.execute(sql, (propertyid, iso, iso))}  # fmt: skip
+    return {(op, base, source, key_of(p, room, rate)): (run, value)
+            for op, base, source, p, room, rate, run, value in db.execute(sql, (propertyid, iso, iso))}  # fmt: skip

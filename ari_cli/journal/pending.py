@@ -169,7 +169,7 @@ def fold_note(db: sqlite3.Connection, said: Said) -> None:
                 ).fetchall()  # fmt: skip
                 entries = [RecordEntry(i, p, r, t, dt.date.fromisoformat(a), dt.date.fromisoformat(b), v, lines)
                            for i, p, r, t, a, b, v, lines in carried]  # fmt: skip
-                paint_acked(db, service, [(entry, said.run, ack) for entry in entries])
+                paint_acked(db, service, [(entry, said.run) for entry in entries])
             db.execute(
                 "UPDATE requests SET state = ?, transient = ?, attempts = ?, http_status = ?, trackingid = ?,"
                 " errors = ?, answered = ?, ack = ? WHERE run = ? AND id = ?",

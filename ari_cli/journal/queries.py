@@ -15,17 +15,17 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ari_cli.changes import Key as Key
+from ari_cli.changes import Span as Span
 from ari_cli.exits import UsageProblem
 from ari_cli.journal.database import loads, parsed
 from ari_cli.journal.lines import Span as LineSpan
 from ari_cli.journal.lines import joined, spans
 from ari_cli.journal.pending import Said, marks
-from ari_cli.journal.spans import Span, SpanDates
 from ari_cli.journal.store import FAILED, OK, PLANNED, SENDING, SPLIT
 from ari_cli.plan import Record
 from ari_cli.wire.operations import Operation
 
-Key = tuple[str, ...]
 # SQLite's integers are 64-bit: a larger run number cannot name a run.
 LARGEST_RUN = 2**63 - 1
 
@@ -48,7 +48,6 @@ class RunInfo:
     sharepost: str | None = None
     sources: tuple[str, ...] = ()
     rows: int | None = None
-    ack_floor: int = 0
     finished_by: int | None = None
     unrecorded: str | None = None
     files: tuple[tuple[str, str | None], ...] = ()
@@ -130,7 +129,7 @@ def key_of(propertyid: str, roomid: str, rateid: str) -> Key:
 
 RUN_COLUMNS = (
     "id, command, operation, profile, base_url, source_id, options, retry_of, started, ended, summary, exit_code,"
-    " sandbox, sharepost, sources, rows, ack_floor, finished_by, unrecorded"
+    " sandbox, sharepost, sources, rows, finished_by, unrecorded"
 )
 _REQUEST_COLUMNS = (
     "run, id, parent, propertyid, url, body, form, first, count, state, transient, attempts, http_status, trackingid,"
@@ -141,10 +140,10 @@ RECORD_COLUMNS = "idx, propertyid, roomid, rateid, start, end, value, lines"
 
 def run_of(row: tuple[Any, ...]) -> RunInfo:
     (id_, command, operation, profile, base_url, source_id, options, retry_of, started, ended, summary, code, sandbox,
-     sharepost, sources, rows, floor, finished_by, unrecorded) = row  # fmt: skip
+     sharepost, sources, rows, finished_by, unrecorded) = row  # fmt: skip
     return RunInfo(
         id_, command, operation, profile, base_url, source_id, loads(options), retry_of, started, ended,
-        _load(summary, None), code, bool(sandbox), sharepost, tuple(_load(sources, [])), rows, floor, finished_by,
+        _load(summary, None), code, bool(sandbox), sharepost, tuple(_load(sources, [])), rows, finished_by,
         unrecorded,
     )  # fmt: skip
 
@@ -280,9 +279,9 @@ def leaves(requests: Sequence[RequestInfo]) -> list[RequestInfo]:
 def acknowledged(
     db: sqlite3.Connection, operation: str, base_url: str, source_id: str, properties: Iterable[str] | None = None
 ) -> dict[Key, list[Span]]:
-    """Per key, the spans of dates the service last acknowledged (value and run), sorted and apart; the last
-    acknowledgement of a date wins. Only this service (operation, base URL, source id), and only `properties`
-    when given."""
+    """Per key, what the service holds as far as this journal knows (same service and source): sorted, apart,
+    maximal spans of a value and the run that set it, the last acknowledgement winning. Read from the spans the
+    journal paints at each acknowledgement (`acked.py`); no date becomes an object of its own."""
     service = db.execute(
         "SELECT id FROM services WHERE operation = ? AND base_url = ? AND source_id = ?",
         (operation, base_url, source_id),
@@ -291,14 +290,15 @@ def acknowledged(
         return {}
     args: list[Any] = [service[0]]
     where = ""
+    wanted: set[str] | None = None
     if properties is not None:
-        wanted = sorted(set(properties))
+        wanted = set(properties)
         if not wanted:
             return {}
         where = f" AND propertyid IN ({', '.join('?' * len(wanted))})" if len(wanted) <= 500 else ""
         args.extend(wanted if where else [])
     sql = (
-        "SELECT propertyid, roomid, rateid, start, end, value, run, record, ack FROM acked WHERE service = ?"
+        "SELECT propertyid, roomid, rateid, start, end, value, run FROM acked WHERE service = ?"
         + where + " ORDER BY propertyid, roomid, rateid, start"
     )  # fmt: skip
     found: dict[Key, list[Span]] = {}
@@ -306,24 +306,14 @@ def acknowledged(
     # A year of a hotel's spans share a few hundred dates and a few values: each made once.
     days: dict[str, dt.date] = {}
     values: dict[str, str] = {}
-    for propertyid, roomid, rateid, start, end, value, run, record, ack in db.execute(sql, args):
+    for propertyid, roomid, rateid, start, end, value, run in db.execute(sql, args):
         if keep is None or propertyid in keep:
             first = days.get(start) or days.setdefault(start, _day(start))
             last = days.get(end) or days.setdefault(end, _day(end))
             found.setdefault(key_of(propertyid, roomid, rateid), []).append(
-                Span(first, last, values.setdefault(value, value), run, record, ack)
+                Span(first, last, values.setdefault(value, value), run)
             )
     return found
-
-
-def accepted(
-    db: sqlite3.Connection, operation: str, base_url: str, source_id: str, properties: Iterable[str] | None = None
-) -> dict[Key, Mapping[dt.date, str]]:
-    """Per key and date, the value of the last acknowledged request that set it (same service and source),
-    as a mapping that holds spans, not a dictionary entry per date."""
-    return {
-        key: SpanDates(found) for key, found in acknowledged(db, operation, base_url, source_id, properties).items()
-    }
 
 
 def services(db: sqlite3.Connection, operation: str, propertyid: str) -> list[tuple[str, str, int]]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ari_cli.batch import DataForm, Envelope, build_body
+from ari_cli.changes import ONE_DAY, Span
 from ari_cli.journal.lines import decode
 from ari_cli.journal.queries import (
     RecordInfo,
@@ -28,7 +29,6 @@ from ari_cli.journal.queries import (
     records,
     run_info,
 )
-from ari_cli.journal.spans import ONE_DAY, Span
 from ari_cli.journal.store import SUPERSEDED
 from ari_cli.plan import Plan, Record
 from ari_cli.records.rules import RowView, shown_dates
@@ -58,7 +58,8 @@ class RetryPlan:
         dates left out, per later run."""
         run = self.source.run
         family = {*self.followed, run.id}
-        floor = run_info(db, self.followed[0]).ack_floor if self.followed else run.ack_floor
+        # Later: a run started after the one asked for (the first of the family), not one of its retries.
+        first = self.followed[0] if self.followed else run.id
         base = self.exchanges[0].url.split("/v2/push_ari/")[0] if self.exchanges else run.base_url
         held = acknowledged(db, run.operation, base, self.source_id, {r.key[0] for r in self.plan.records})
         left: dict[int, int] = {}
@@ -69,7 +70,7 @@ class RetryPlan:
             staying: list[int] = []
             for index in exchange.records:
                 record = self.plan.records[index]
-                later = [s for s in held.get(record.key, ()) if s.ack > floor and s.run not in family
+                later = [s for s in held.get(record.key, ()) if s.run > first and s.run not in family
                          and s.start <= record.end and s.end >= record.start]  # fmt: skip
                 for span in later:
                     start, end = max(span.start, record.start), min(span.end, record.end)

@@ -74,17 +74,17 @@ def _convert(db: sqlite3.Connection) -> int:
     day: Callable[[str], dt.date] = dt.date.fromisoformat
     found = db.execute(
         "SELECT u.operation, u.base_url, u.source_id, r.propertyid, r.roomid, r.rateid, r.start, r.end, r.value,"
-        " r.run, r.idx, q.ack FROM v1_records r JOIN v1_carried c ON c.run = r.run AND c.record = r.idx"
+        " r.run, r.idx FROM v1_records r JOIN v1_carried c ON c.run = r.run AND c.record = r.idx"
         " JOIN v1_requests q ON q.run = c.run AND q.id = c.request JOIN v1_runs u ON u.id = r.run"
         " WHERE q.state = 'ok' ORDER BY u.operation, u.base_url, u.source_id, r.propertyid, r.roomid, r.rateid, q.ack"
-    ).fetchall()
+    )
     services: dict[tuple[str, str, str], int] = {}
-    for operation, base, source, propertyid, roomid, rateid, start, end, value, run, idx, ack in found:
+    for operation, base, source, propertyid, roomid, rateid, start, end, value, run, idx in found:
         service = services.get((operation, base, source))
         if service is None:
             service = services[operation, base, source] = service_id(db, operation, base, source)
         record = RecordEntry(idx, propertyid, roomid, rateid, day(start), day(end), value, "")
-        paint_acked(db, service, [(record, run, ack)])
+        paint_acked(db, service, [(record, run)])
     for table in RETIRED_TABLES:
         db.execute(f"DROP TABLE v1_{table}")
     db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")

@@ -50,7 +50,7 @@ CREATE TABLE IF NOT EXISTS runs (
     command TEXT NOT NULL, operation TEXT NOT NULL, profile TEXT, base_url TEXT NOT NULL, source_id TEXT NOT NULL,
     options TEXT NOT NULL, retry_of INTEGER, started TEXT NOT NULL, ended TEXT, summary TEXT, exit_code INTEGER,
     sandbox INTEGER NOT NULL DEFAULT 0, sharepost TEXT, sources TEXT, rows INTEGER,
-    ack_floor INTEGER NOT NULL DEFAULT 0, finished_by INTEGER, unrecorded TEXT
+    finished_by INTEGER, unrecorded TEXT
 );
 CREATE TABLE IF NOT EXISTS files (
     run INTEGER NOT NULL, position INTEGER NOT NULL, path TEXT NOT NULL, sha256 TEXT, size INTEGER,
@@ -82,8 +82,7 @@ CREATE TABLE IF NOT EXISTS services (
 );
 CREATE TABLE IF NOT EXISTS acked (
     service INTEGER NOT NULL, propertyid TEXT NOT NULL, roomid TEXT NOT NULL, rateid TEXT NOT NULL,
-    start TEXT NOT NULL, end TEXT NOT NULL, value TEXT NOT NULL, run INTEGER NOT NULL, record INTEGER NOT NULL,
-    ack INTEGER NOT NULL,
+    start TEXT NOT NULL, end TEXT NOT NULL, value TEXT NOT NULL, run INTEGER NOT NULL,
     PRIMARY KEY (service, propertyid, roomid, rateid, start)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS records_by_key ON records (propertyid, roomid, rateid, start);
@@ -152,12 +151,11 @@ class Journal:
 
     def start_run(self, start: RunStart) -> int:
         with self._write() as db:
-            floor = db.execute("SELECT value FROM counters WHERE name = 'ack'").fetchone()[0]
             cursor = db.execute(
                 "INSERT INTO runs (command, operation, profile, base_url, source_id, options, retry_of, started,"
-                " sandbox, sharepost, ack_floor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " sandbox, sharepost) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (start.command, start.operation, start.profile, start.base_url, start.source_id, dumps(start.options),
-                 start.retry_of, now(), int(start.sandbox), start.sharepost, floor),
+                 start.retry_of, now(), int(start.sandbox), start.sharepost),
             )  # fmt: skip
             run = cursor.lastrowid
             assert run is not None
@@ -236,7 +234,7 @@ class Journal:
                 "SELECT operation, base_url, source_id FROM runs WHERE id = ?", (run,)
             ).fetchone()
             service = self.services[run] = service_id(db, operation, base, source)
-        paint_acked(db, service, [(r, run, ack) for r in records])
+        paint_acked(db, service, [(r, run) for r in records])
 
     def unsent(self, run: int, request: int) -> None:
         """A request that a stopped run never sent stays planned; its tries so far are kept."""

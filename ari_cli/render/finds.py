@@ -12,7 +12,7 @@ from ari_cli.journal.finds import DateHit
 from ari_cli.journal.queries import RequestInfo, RunInfo
 from ari_cli.journal.rows import RowInfo
 from ari_cli.render.console import fitted
-from ari_cli.render.history import grid, lines_text, local_time, run_dict, state_text, text, value_text
+from ari_cli.render.history import grid, local_time, run_dict, runs_text, state_text, text, value_text
 from ari_cli.render.rundetail import exchange, labelled, record_dict, request_dict, row_dict, rows_table
 
 
@@ -31,7 +31,7 @@ def trackingid_match(run: RunInfo, request: RequestInfo, rows: Sequence[RowInfo]
         ("tracking id", text(request.trackingid or "-")),
         ("state", state_text(request)),
         ("answered", text(answered)),
-        ("rows", text(lines_text(request.lines) or "-")),
+        ("rows", text(runs_text(request.lines) or "-")),
     ]
     labelled(fields, out)
     out.print()

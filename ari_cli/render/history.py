@@ -95,27 +95,47 @@ def errors_text(errors: Iterable[dict[str, Any]]) -> str:
     return "\n".join(parts)
 
 
-def lines_text(lines: Sequence[tuple[str, int, int, int]]) -> str:
+def runs_text(runs: Sequence[tuple[str, int, int, int]]) -> str:
     """`rooms.csv:2-4,7`: each file once, runs of lines as ranges (`2-98/8`: every 8th line)."""
     by_source: dict[str, list[str]] = {}
-    for source, first, last, step in lines:
+    for source, first, last, step in runs:
         span = str(first) if first == last else f"{first}-{last}" + (f"/{step}" if step != 1 else "")
         by_source.setdefault(source, []).append(span)
     return " ".join(f"{'stdin' if source == '-' else source}:{','.join(spans)}" for source, spans in by_source.items())
 
 
-def policy_words(value: str) -> str:
-    """A stored policy (the service's JSON) in words; the JSON itself if it cannot be read."""
+def lines_text(lines: Sequence[tuple[str, int]]) -> str:
+    """Lines given one by one, as `runs_text` shows them: consecutive ones as ranges."""
+    runs: list[tuple[str, int, int, int]] = []
+    for source, line in sorted(
+        set(lines), key=lambda sl: (list(dict.fromkeys(s for s, _ in lines)).index(sl[0]), sl[1])
+    ):
+        if runs and runs[-1][0] == source and runs[-1][2] + 1 == line:
+            runs[-1] = (source, runs[-1][1], line, 1)
+        else:
+            runs.append((source, line, line, 1))
+    return runs_text(runs)
+
+
+def policy_parts(value: str) -> tuple[str, ...]:
+    """A stored policy (the service's JSON) in words: its cancellation, then its deposit; the JSON itself if it
+    cannot be read."""
     try:
-        from ari_cli.records.words import describe_policy
+        from ari_cli.records.words import cancellation_words, deposit_words
         from ari_cli.wire.models import CancellationRule, Deposit
 
         document = json.loads(value)
         details = document["policydetails"]
         rules = [CancellationRule.model_validate(r) for r in details.get("cancellation") or []]
-        return describe_policy(document["refundable"], rules, Deposit.model_validate(details["deposit"]))
+        deposit = Deposit.model_validate(details["deposit"])
+        return cancellation_words(document["refundable"], rules), deposit_words(deposit)
     except (ValueError, KeyError, TypeError):
-        return value
+        return (value,)
+
+
+def policy_words(value: str) -> str:
+    """A stored policy (the service's JSON) in words; the JSON itself if it cannot be read."""
+    return " ".join(policy_parts(value))
 
 
 def value_text(operation: str, value: str) -> str:

@@ -102,7 +102,8 @@ def document(run: Run) -> dict[str, Any]:
 CSV_FIELDS = ("source", "line", "status", "trackingids", "errors", "note")
 
 
-def _neutral(cell: str) -> str:
+def neutral(cell: str) -> str:
+    """A CSV cell a spreadsheet reads as text, never as a formula."""
     # A spreadsheet would run a cell starting with these as a formula (OWASP's list, tab and carriage return included).
     return f"'{cell}" if cell[:1] in ("=", "+", "-", "@", "\t", "\r") else cell
 
@@ -153,10 +154,10 @@ def write_csv(run: Run, stream: IO[str]) -> None:
     for first, stop, shared in rows.runs():
         # The rows of a run differ only in their line: the cells around it are written once.
         # With more than one cell an empty one is written empty, so these join around the number.
-        head = csv_line([_neutral(rows.table.source(first)), ""])
+        head = csv_line([neutral(rows.table.source(first)), ""])
         errors = " | ".join(problem_text(p) for p in shared.errors)
-        ids = _neutral(" ".join(shared.trackingids))
-        tail = csv_line(["", shared.status.value, ids, _neutral(errors), _neutral(shared.note)])
+        ids = neutral(" ".join(shared.trackingids))
+        tail = csv_line(["", shared.status.value, ids, neutral(errors), neutral(shared.note)])
         stream.writelines(_joined(head, rows.table.lines[first:stop], tail + "\n", ""))
 
 

@@ -25,9 +25,9 @@ from ari_cli.render.history import (
     errors_text,
     exit_text,
     grid,
-    lines_text,
     local_time,
     run_dict,
+    runs_text,
     state_text,
     text,
     value_text,
@@ -194,7 +194,7 @@ def requests_table(requests: Sequence[RequestInfo], out: Console) -> None:
     for r in requests:
         table.add_row(
             text(r.id), text(r.parent if r.parent is not None else ""), text(r.propertyid), text(r.count),
-            text(lines_text(r.lines)), state_text(r), text(r.attempts), text(r.http_status or ""),
+            text(runs_text(r.lines)), state_text(r), text(r.attempts), text(r.http_status or ""),
             text(r.trackingid or ""), text(errors_text(r.errors), "red"),
         )  # fmt: skip
     fitted(table, out)

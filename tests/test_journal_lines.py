@@ -1,16 +1,14 @@
-"""The journal's compact forms, pure: lines a record came from, and what the service holds per key."""
+"""The lines a record came from, as the journal keeps them: a short text that comes back whole. Pure."""
 
 from __future__ import annotations
 
 import datetime as dt
 import random
-from itertools import pairwise
 
 import pytest
 
 from ari_cli.journal.database import Unreadable
 from ari_cli.journal.lines import count, decode, encode, joined, spans
-from ari_cli.journal.spans import Span, SpanDates, paint
 
 D = dt.date(2027, 1, 1)
 
@@ -54,32 +52,3 @@ def test_stored_lines_that_do_not_parse_are_unreadable(text: str) -> None:
 def test_a_requests_lines_are_its_records_runs_joined() -> None:
     assert joined(spans("2-10") + spans("11-20") + spans("30") + spans("@1:4-6")) == [(0, 2, 20, 1), (0, 30, 30, 1),
                                                                                      (1, 4, 6, 1)]  # fmt: skip
-
-
-def test_painting_keeps_what_a_record_leaves_and_the_last_acknowledgement_wins() -> None:
-    held = [Span(day(0), day(9), "2", 1, 0, 1)]
-    after = paint(held, [Span(day(4), day(5), "3", 2, 0, 2)])
-    assert after == [Span(day(0), day(3), "2", 1, 0, 1), Span(day(4), day(5), "3", 2, 0, 2),
-                     Span(day(6), day(9), "2", 1, 0, 1)]  # fmt: skip
-    again = paint(after, [Span(day(3), day(7), "4", 3, 5, 3), Span(day(12), day(12), "1", 3, 6, 3)])
-    assert again == [Span(day(0), day(2), "2", 1, 0, 1), Span(day(3), day(7), "4", 3, 5, 3),
-                     Span(day(8), day(9), "2", 1, 0, 1), Span(day(12), day(12), "1", 3, 6, 3)]  # fmt: skip
-    dates = SpanDates(again)
-    assert dates[day(5)] == "4" and dates.get(day(10)) is None and day(12) in dates and len(dates) == 11
-    assert list(dates)[:3] == [day(0), day(1), day(2)]
-
-
-def test_painting_agrees_with_a_date_by_date_model() -> None:
-    rng = random.Random(9)
-    for _ in range(100):
-        held: list[Span] = []
-        model: dict[dt.date, str] = {}
-        for ack in range(1, 12):
-            start = rng.randrange(30)
-            end = start + rng.randrange(8)
-            value = str(rng.randrange(5))
-            held = paint(held, [Span(day(start), day(end), value, ack, ack, ack)])
-            for n in range(start, end + 1):
-                model[day(n)] = value
-        assert all(a.end < b.start for a, b in pairwise(held))
-        assert dict(SpanDates(held)) == model

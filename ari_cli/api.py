@@ -1,0 +1,301 @@
+"""`ari_cli.push()`: a push from Python, through the same use case as `ari-cli OPERATION push`.
+
+The keyword arguments are the command's options, checked as the command line checks them, and become the
+same typed option objects (`app/options.py`); the run goes through `app/push.py` and the one pipeline. Nothing
+is printed unless `output` asks for the run to be shown as the command shows it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import os
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, TypeVar
+
+from ari_cli.api_run import Run
+from ari_cli.app.options import (
+    ConnectionOptions,
+    Form,
+    InputFormat,
+    InputOptions,
+    OutputFormat,
+    OutputOptions,
+    Overlaps,
+    PlanOptions,
+    PushRequest,
+    SendTuning,
+    Show,
+)
+from ari_cli.exits import AriError, Interrupted, UsageProblem
+from ari_cli.wire.operations import Operation
+
+PathArg = str | os.PathLike[str]
+E = TypeVar("E", bound=StrEnum)
+
+
+def push(
+    operation: str,
+    files: PathArg | Iterable[PathArg] | None = None,
+    rows: Iterable[Mapping[str, Any]] | None = None,
+    *,
+    dry_run: bool = False,
+    sandbox: bool = False,
+    profile: str | None = None,
+    journal: bool = True,
+    config: PathArg | None = None,
+    base_url: str | None = None,
+    source_id: str | None = None,
+    api_key: str | None = None,
+    api_key_file: PathArg | None = None,
+    path_segment: str | None = None,
+    input_format: str | None = None,
+    encoding: str | None = None,
+    date_format: str | None = None,
+    sheet: str | None = None,
+    header_row: int | None = None,
+    policies: PathArg | None = None,
+    columns: Mapping[str, str] | None = None,
+    allow_empty: bool = False,
+    skip_invalid: bool = False,
+    today: dt.date | str | None = None,
+    merge: bool = True,
+    overlaps: str = "error",
+    changed_only: bool = False,
+    batch_size: int | None = None,
+    data_form: str | None = None,
+    concurrency: int | None = None,
+    rate: float | None = None,
+    timeout: float | None = None,
+    retries: int | None = None,
+    report: PathArg | None = None,
+    output: str | None = None,
+    show: str | None = None,
+    curl: bool = False,
+    quiet: bool = False,
+    verbose: bool = False,
+) -> Run:
+    """Push `files` and/or `rows` for `operation` ("threshold", "maxadv" or "policy"); the run's results.
+
+    Each keyword is the push command's option of that name (`--no-merge` is `merge=False`, `--no-journal`
+    is `journal=False`, `--format` is `input_format`, `--column F=H` is `columns={"F": "H"}`); `api_key`
+    gives the key itself, over ARI_API_KEY and the profile. Tuning left at None takes the profile's value,
+    else the command's default. `rows` are mappings read as a JSON list of objects is (names, aliases and
+    API bodies alike), after the files; a row's `line` is its place in the list, from 1.
+
+    Returns the Run, whose `exit_code` is the command's: 0 all ok, 1 a row failed, 3 invalid rows (nothing
+    sent). Raises an `AriError` (`.exit_code`, `.message`, `.hint`) when the run stops before it has
+    results: unreadable input (InputError, 3), configuration (ConfigError, 4), options (UsageProblem, 2),
+    an interrupt (Interrupted, 130; with `.run` once sending began).
+
+    Nothing is printed unless `output` ("table", "json" or "csv") asks for the run on stdout as the
+    command shows it, with its messages on stderr (`show`, `curl`, `quiet` and `verbose` apply to it).
+    """
+    tuning = _tuning(batch_size=batch_size, data_form=data_form, concurrency=concurrency, rate=rate,
+                     timeout=timeout, retries=retries)  # fmt: skip
+    defaults = {**PlanOptions()._asdict(), **SendTuning()._asdict(), **tuning}
+    request = PushRequest(
+        operation=_choice("operation", operation, Operation),
+        command=f"ari_cli.push({str(operation)!r})",
+        files=_files(files),
+        dry_run=dry_run,
+        output=_output(output, report, show, curl, quiet, verbose, journal),
+        inputs=InputOptions(
+            None if input_format is None else _choice("input_format", input_format, InputFormat),
+            encoding,
+            date_format,
+            sheet,
+            _header_row(header_row),
+            _path(policies),
+            skip_invalid,
+            allow_empty,
+            tuple(f"{name}={header}" for name, header in (columns or {}).items()),
+        ),
+        plan=PlanOptions(
+            _today(today),
+            merge,
+            _choice("overlaps", overlaps, Overlaps),
+            defaults["batch_size"],
+            changed_only,
+            _choice("data_form", defaults["data_form"], Form),
+        ),
+        sending=SendTuning(defaults["concurrency"], defaults["rate"], defaults["timeout"], defaults["retries"]),
+        connection=ConnectionOptions(
+            sandbox=sandbox,
+            profile=profile,
+            config=_path(config),
+            base_url=base_url,
+            source_id=source_id,
+            api_key_file=_path(api_key_file),
+            path_segment=_segment(path_segment),
+            api_key=_key(api_key, api_key_file),
+        ),
+        given=frozenset(tuning),
+        objects=None if rows is None else _objects(rows),
+    )
+    if not request.files and request.objects is None:
+        raise UsageProblem("nothing to push: give files, rows, or both")
+    return _in_own_loop(lambda: _run(request, shown=output is not None))
+
+
+def _run(request: PushRequest, shown: bool) -> Run:
+    # The use case (and the HTTP client, pipeline and journal behind it) loads on the first push.
+    from rich.console import Console
+
+    from ari_cli.app import push as use_case
+    from ari_cli.render import run as render
+
+    err = render.console(stderr=True) if shown else Console(quiet=True)
+    pushed = use_case.attempt(request, err)
+    internal = pushed.run
+    if shown:
+        code = use_case.shown(internal, request.output, pushed.options, pushed.connection, pushed.invalid,
+                              send=False, number=pushed.number)  # fmt: skip
+    else:
+        use_case.write_run_report(internal, request.output)
+        code = internal.exit_code()
+    run = Run.of(pushed, code)
+    stopped = render.stopped(internal)
+    if stopped is not None:
+        problem = Interrupted(stopped["message"], stopped["hint"])
+        problem.run = run
+        raise problem
+    return run
+
+
+def _in_own_loop(call: Callable[[], Run]) -> Run:
+    """Run `call` here, or on a thread of its own when this thread runs an event loop (a notebook, an async
+    program): sending runs a loop of its own, and a thread holds one loop at a time."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        looping = False
+    else:
+        looping = True
+    if not looping:
+        return call()
+    outcome: list[Run] = []
+    failure: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            outcome.append(call())
+        except BaseException as problem:  # handed to the caller's thread as it is
+            failure.append(problem)
+
+    worker = threading.Thread(target=work, name="ari-cli-push")
+    worker.start()
+    worker.join()
+    if failure:
+        raise failure[0]
+    return outcome[0]
+
+
+def _choice(name: str, value: object, kind: type[E]) -> E:
+    """`value` as one of `kind`'s values, or the UsageProblem that lists them."""
+    if isinstance(value, str):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    allowed = ", ".join(repr(member.value) for member in kind)
+    raise UsageProblem(f"{name}={value!r}: use one of {allowed}")
+
+
+def _path(value: PathArg | None) -> Path | None:
+    return None if value is None else Path(value)
+
+
+def _files(files: PathArg | Iterable[PathArg] | None) -> tuple[Path, ...]:
+    """The paths to read: one path, or several; `-` is standard input."""
+    if files is None:
+        return ()
+    if isinstance(files, bytes):
+        raise UsageProblem("files: give paths as text or Path objects, not bytes")
+    if isinstance(files, str | os.PathLike):
+        return (Path(files),)
+    paths = tuple(files)
+    odd = next((f for f in paths if not isinstance(f, str | os.PathLike)), None)
+    if odd is not None:
+        raise UsageProblem(f"files: {type(odd).__name__} {odd!r:.60} is not a path", "give rows as rows=[...]")
+    return tuple(map(Path, paths))
+
+
+def _objects(rows: Iterable[Mapping[str, Any]]) -> tuple[Any, ...]:
+    if isinstance(rows, Mapping | str | bytes):
+        raise UsageProblem("rows: give a list of rows (mappings of field to value), not one row")
+    return tuple(rows)
+
+
+def _output(
+    output: str | None, report: PathArg | None, show: str | None, curl: bool, quiet: bool, verbose: bool, journal: bool
+) -> OutputOptions:
+    shown = None if output is None else _choice("output", output, OutputFormat)
+    if shown is None and (show is not None or curl or verbose):
+        raise UsageProblem(
+            "show, curl and verbose say how a shown run looks: give output='table', 'json' or 'csv' too",
+            "without output nothing is printed; the returned Run holds the rows, requests and summary",
+        )
+    return OutputOptions(
+        shown or OutputFormat.TABLE,
+        _path(report),
+        None if show is None else _choice("show", show, Show),
+        curl,
+        quiet,
+        verbose,
+        journal,
+    )
+
+
+def _key(key: str | None, key_file: PathArg | None) -> str | None:
+    if key is not None and key_file is not None:
+        raise UsageProblem("give api_key or api_key_file, not both")
+    if key is not None and not isinstance(key, str):
+        raise UsageProblem("api_key: give the key as text")
+    return key
+
+
+def _header_row(value: int | None) -> int | None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise UsageProblem(f"header_row={value!r}: give the row number of the column names, from 1")
+    return value
+
+
+def _today(value: dt.date | str | None) -> dt.date | None:
+    if value is None or (isinstance(value, dt.date) and not isinstance(value, dt.datetime)):
+        return value
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise UsageProblem(f"today={value!r}: give a date, or text of the form YYYY-MM-DD")
+
+
+def _segment(value: str | None) -> str | None:
+    from ari_cli.wire.operations import segment_problem
+
+    if value is not None and (problem := segment_problem(value)) is not None:
+        raise UsageProblem(f"path_segment: {problem}")
+    return value
+
+
+def _tuning(**given: Any) -> dict[str, Any]:
+    """The tuning options given (not None), each checked as a profile's value is: they win over the profile."""
+    from ari_cli.config.file import check_value
+
+    checked: dict[str, Any] = {}
+    for name, value in given.items():
+        if value is None:
+            continue
+        try:
+            checked[name] = check_value(name, value)
+        except ValueError as expected:
+            raise UsageProblem(f"{name}={value!r}: give {expected}") from None
+    return checked
+
+
+__all__ = ["AriError", "Run", "push"]

@@ -1,0 +1,126 @@
+"""`ari-cli threshold|maxadv|policy diff`: what a push of the files would change, with the input options of push."""
+
+from collections.abc import Callable
+from typing import Annotated
+
+import typer
+
+from ari_cli import app as application
+from ari_cli.app.options import (
+    ConnectionOptions,
+    DiffRequest,
+    DiffShow,
+    InputOptions,
+    OutputFormat,
+    Overlaps,
+    PlanOptions,
+)
+from ari_cli.cli.push import (
+    AllowEmpty,
+    BaseUrl,
+    ColumnMap,
+    Config,
+    DateFormat,
+    Encoding,
+    Files,
+    Format,
+    HeaderRow,
+    NoMerge,
+    Output,
+    OverlapsOption,
+    Policies,
+    Profile,
+    Quiet,
+    Sheet,
+    SkipInvalid,
+    SourceId,
+    Today,
+)
+from ari_cli.wire.operations import Operation
+
+# fmt: off
+ShowRanges = Annotated[DiffShow, typer.Option("--show", help="Ranges listed: those that would change (new, changed, cleared), or all of them (same too).", rich_help_panel="Output")]
+ExitCodeFlag = Annotated[bool, typer.Option("--exit-code", help="Exit 1 when anything would change, 0 when nothing would (as git diff --exit-code).", rich_help_panel="Output")]
+# fmt: on
+
+_NAMES = {Operation.THRESHOLD: "sell thresholds", Operation.MAXADV: "max advance booking", Operation.POLICY: "policies"}
+_FILES = {Operation.THRESHOLD: "rooms.csv", Operation.MAXADV: "maxadv.csv", Operation.POLICY: "policy.csv"}
+
+
+def diff_help(operation: Operation) -> str:
+    """The diff command's help, with examples for the operation."""
+    name, example, op = _NAMES[operation], _FILES[operation], operation.value
+    cleared = (
+        "Policies compare as whole policies, in words; a policy cannot be cleared."
+        if operation is Operation.POLICY
+        else "A value the file sets to n/a over a known value is cleared."
+    )
+    return f"""Show what a push of the files would change at the service: the {name} of each property, room and dates, against what the service last acknowledged from this machine (the journal).
+
+The files are read, checked and planned as push does them (the same input options, --today and today+N dates). Each planned range of dates is new (the journal knows nothing of it: never pushed from here, or only by pushes that failed), changed (before -> after), cleared or same. {cleared} Nothing is sent, and no key is needed: the base URL and source id (flags, environment or profile) say which service's acknowledgements to compare with.
+
+--output json gives {{"operation", "summary", "changes": [{{"propertyid", "roomid", "rateid", "start", "end", "kind", "before", "after", "lines"}}]}}; --output csv the same ranges, one line each.
+
+Exit codes: 0 compared (with --exit-code: nothing would change), 1 with --exit-code when anything would change, 3 invalid input, 4 no base URL or source id, or a journal that cannot be read.
+
+\f
+
+[bold]Examples[/bold]:
+
+  ari-cli {op} diff {example} --profile prod
+  ari-cli {op} diff {example} --profile prod --show all --output json
+  ari-cli {op} diff {example} --profile prod --exit-code --output json > changes.json   # exit 1: something would change
+"""
+
+
+def diff_command(operation: Operation) -> Callable[..., None]:
+    """The diff command of one operation: the input and planning options of push, and where to compare."""
+
+    def diff(
+        files: Files,
+        output: Output = OutputFormat.TABLE,
+        show: ShowRanges = DiffShow.CHANGES,
+        exit_code: ExitCodeFlag = False,
+        quiet: Quiet = False,
+        input_format: Format = None,
+        encoding: Encoding = None,
+        date_format: DateFormat = None,
+        sheet: Sheet = None,
+        header_row: HeaderRow = None,
+        policies: Policies = None,
+        skip_invalid: SkipInvalid = False,
+        allow_empty: AllowEmpty = False,
+        column: ColumnMap = None,
+        today: Today = None,
+        no_merge: NoMerge = False,
+        overlaps: OverlapsOption = Overlaps.ERROR,
+        profile: Profile = None,
+        config: Config = None,
+        base_url: BaseUrl = None,
+        source_id: SourceId = None,
+    ) -> None:
+        application.run_diff(
+            DiffRequest(
+                operation=operation,
+                files=tuple(files),
+                output=output,
+                show=show,
+                exit_code=exit_code,
+                quiet=quiet,
+                inputs=InputOptions(
+                    input_format,
+                    encoding,
+                    date_format,
+                    sheet,
+                    header_row,
+                    policies,
+                    skip_invalid,
+                    allow_empty,
+                    tuple(column or ()),
+                ),
+                plan=PlanOptions(today, not no_merge, overlaps),
+                connection=ConnectionOptions(False, profile, config, base_url, source_id),
+            )
+        )
+
+    return diff
