@@ -133,8 +133,9 @@ class Recorder(Watcher):
     times); `finish` waits until everything is written.
     """
 
-    def __init__(self, journal: Journal, warn: Callable[[str], None]) -> None:
+    def __init__(self, journal: Journal, warn: Callable[[str], None], keep_bodies: bool = False) -> None:
         self.journal = journal
+        self.keep_bodies = keep_bodies  # bodies records cannot rebuild (a replay's) are kept as sent
         self.warn = warn
         self.run: int | None = None
         self.broken = False
@@ -243,7 +244,7 @@ class Recorder(Watcher):
 
     def _request(self, exchange: Exchange, first: int) -> RequestEntry:
         # A policy's body is not rebuilt from its record's value: it is kept as sent.
-        body = exchange.body if self.operation is Operation.POLICY else None
+        body = exchange.body if self.operation is Operation.POLICY or self.keep_bodies else None
         return RequestEntry(exchange.id, exchange.propertyid, exchange.url, first, len(exchange.records), body,
                             form_of(exchange.body), exchange.parent)  # fmt: skip
 
