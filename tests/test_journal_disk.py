@@ -36,6 +36,8 @@ def test_a_run_whose_journal_fills_is_not_fully_recorded_never_killed_and_retry_
         assert len(sb.received) == 41
         assert sb.state()["threshold"]["HTL001"] == expected["HTL001"]
 
+        for file in journal_home.iterdir():
+            assert sb.api_key.encode() not in file.read_bytes(), file.name
         # Read before any writer opens the journal: the run is not fully recorded, never killed, and its rows
         # are what the service answered.
         listed = invoke(["history"]).stdout

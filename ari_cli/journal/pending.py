@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ari_cli.config.secrets import scrub
 from ari_cli.journal.acked import paint_acked, service_id
 from ari_cli.journal.database import transaction
 from ari_cli.journal.store import OK, PLANNED, SENDING, SPLIT, RecordEntry, dumps, next_ack, safe
@@ -51,7 +52,8 @@ class Note:
 
     def write(self, line: Sequence[Any]) -> None:
         """One event, in the room reserved (past it only if the disk still has some)."""
-        data = (json.dumps(list(line), ensure_ascii=False) + "\n").encode()
+        # As everything the journal keeps: no known key in it (an answer may echo one).
+        data = (scrub(json.dumps(list(line), ensure_ascii=False)) + "\n").encode()
         with contextlib.suppress(OSError):
             os.pwrite(self.fd, data, self.at)
             self.at += len(data)
