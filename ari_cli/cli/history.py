@@ -20,9 +20,12 @@ app = typer.Typer(
     cls=HelpGroup,
     help=f"""List the push runs the journal recorded, newest first; show, find and prune them.
 
-Every push that is not a dry run (and not --no-journal) is recorded as it goes: the files and their \
-SHA-256, the options, each row and request, each body sent (key masked) and each answer. A run that \
-was killed shows as "unfinished (killed?)"; `ari-cli retry RUN` sends what it left. Times are local.
+Every push, retry and replay that is not a dry run (and not --no-journal) is recorded as it goes: the \
+files and their SHA-256, the options, each record with the lines it came from, each request with its \
+body (key masked) and answer, and what the service then holds. Rows are derived from these when shown. \
+A run that was killed shows as "unfinished (killed?)", one whose journal writes failed (a full disk) as \
+"not fully recorded"; `ari-cli retry RUN` sends what it left. Readers never write: a read-only journal \
+can be listed. Times are local.
 
 {WHERE}
 
@@ -67,8 +70,9 @@ The header says which command ran, with which profile, base URL and source id, w
 the start of their SHA-256), the options, when it started and ended, the summary and the exit code. \
 Each request has its parent (a request split in halves is the parent of both), its property, how many \
 records and which lines it carried, its state, tries, HTTP status, tracking id and error; each row \
-its result (over 50 rows, only the rows not ok or skipped, unless --show all). --body adds each \
-request body (key masked) and the answer.
+its result, derived from the answers of the records that carried it (over 50 rows or requests, only \
+those that did not go well, unless --show all). --body adds each request body (key masked) and the \
+answer.
 
 RUN is a run number from `ari-cli history`, or `last`. {WHERE}
 

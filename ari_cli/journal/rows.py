@@ -138,6 +138,8 @@ class RunRows:
         segments: list[Segment] = []
         for record in chosen:
             segments.extend((s, a, b, step, _RECORD, record.idx) for s, a, b, step in spans(record.lines))
+        if not everything and carried is None:
+            segments = _near_unsettled(segments, {n for r in unsettled for n in r.records})
         for number, note in enumerate(self.notes if carried is None else ()):
             # A note of rows none of whose statuses is asked for is passed over (a million unchanged rows are
             # not listed to be left out); a note beside a record's result counts only where records are read.
@@ -198,6 +200,33 @@ def _view(fields: Sequence[str | None]) -> tuple[str, str, str, str, str] | None
         return None
     a, b, c, d, e = (f or "" for f in fields)
     return a, b, c, d, e
+
+
+def _near_unsettled(segments: list[Segment], unsettled: set[int]) -> list[Segment]:
+    """Only the records' lines that share a line with an unsettled record: the rows that can be anything but ok
+    (a killed million-row run lists its few unfinished rows without deriving the acknowledged ones)."""
+    reach: dict[int, list[tuple[int, int]]] = {}
+    for source, first, last, _, _, number in segments:
+        if number in unsettled:
+            reach.setdefault(source, []).append((first, last))
+    merged: dict[int, tuple[list[int], list[int]]] = {}
+    for source, spans_of in reach.items():
+        starts: list[int] = []
+        ends: list[int] = []
+        for first, last in sorted(spans_of):
+            if ends and first <= ends[-1] + 1:
+                ends[-1] = max(ends[-1], last)
+            else:
+                starts.append(first)
+                ends.append(last)
+        merged[source] = (starts, ends)
+    kept = []
+    for segment in segments:
+        starts, ends = merged.get(segment[0], ([], []))
+        at = bisect.bisect_right(starts, segment[2]) - 1
+        if at >= 0 and ends[at] >= segment[1]:
+            kept.append(segment)
+    return kept
 
 
 def _sweep(segments: list[Segment]) -> Iterator[tuple[int, int, list[tuple[int, int]]]]:
