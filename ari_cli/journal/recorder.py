@@ -88,30 +88,44 @@ def _runs(indexes: Sequence[int]) -> Iterator[range]:
 
 def notes(table: RowTable, plan: Plan, where: RowLines, unsent: str | None) -> list[NoteEntry]:
     """Rows that send nothing (skipped, invalid; all valid rows when `unsent` says why nothing was sent),
-    and rows with a note beside their result, in runs of rows alike."""
-    said: dict[int, tuple[str | None, str]] = {}
-    for index, note in plan.row_notes.items():
-        said[index] = (None, note)
-    for index, note in plan.skipped.items():
-        said[index] = ("skipped", note)
+    and rows with a note beside their result, in runs of rows alike.
+
+    One pass over the rows, holding only the run being noted: a million rows skipped as unchanged are a
+    few thousand runs, never a million entries.
+    """
     invalid = {**plan.invalid, **table.errors}
-    if unsent is not None:
-        for index in range(len(table)):
-            if index not in invalid and said.get(index, (None, ""))[0] is None:
-                said[index] = ("skipped", unsent)
     entries: list[NoteEntry] = []
     for index in sorted(invalid):
         view = table[index]
         written = (view.propertyid, view.roomid, view.rateid, view.dates, view.value)
         entries.append(NoteEntry("invalid", "", where.text([index]), invalid[index], written))
-    alike: dict[tuple[str | None, str], list[int]] = {}
-    for index in sorted(i for i in said if i not in invalid):
-        alike.setdefault(said[index], []).append(index)
-    for (status, note), indexes in alike.items():
-        for rows in _runs(indexes):
-            one = table[rows[0]] if len(rows) == 1 else None
+    skipped, row_notes = plan.skipped, plan.row_notes
+    if not skipped and not row_notes and unsent is None:
+        return entries
+    current: tuple[str | None, str] | None = None
+    first = 0
+
+    def close(stop: int) -> None:
+        if current is not None:
+            rows = range(first, stop)
+            one = table[first] if len(rows) == 1 else None
             fields = None if one is None else (one.propertyid, one.roomid, one.rateid, one.dates, one.value)
-            entries.append(NoteEntry(status, note, where.text(rows), (), fields))
+            entries.append(NoteEntry(current[0], current[1], where.text(rows), (), fields))
+
+    for index in range(len(table)):
+        said: tuple[str | None, str] | None = None
+        if index not in invalid:
+            note = skipped.get(index)
+            if note is not None:
+                said = ("skipped", note)
+            elif unsent is not None:
+                said = ("skipped", unsent)
+            elif index in row_notes:
+                said = (None, row_notes[index])
+        if said != current:
+            close(index)
+            current, first = said, index
+    close(len(table))
     return entries
 
 
