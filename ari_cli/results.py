@@ -11,7 +11,7 @@ made only when asked for; only invalid and skipped rows, and rows of several rec
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from itertools import compress, pairwise, repeat
@@ -229,7 +229,7 @@ def _record_outcomes(exchanges: Sequence[Exchange]) -> dict[int, Outcome]:
     return outcomes
 
 
-def _answered(row: RowResult, numbers: Sequence[int], outcomes: dict[int, Outcome]) -> RowResult:
+def answered(row: RowResult, numbers: Sequence[int], outcomes: Mapping[int, Outcome]) -> RowResult:
     """A valid row's result from the answers to the records that carry it."""
     for number in numbers:
         outcome = outcomes.get(number)
@@ -287,19 +287,19 @@ def attribute(table: RowTable, plan: Plan, exchanges: Sequence[Exchange], dry_ru
                 groups[ref] = _SEVERAL
     for index, numbers in several.items():
         if index not in special and index not in skipped:
-            special[index] = _answered(RowResult(index, views[index], Status.OK), numbers, outcomes)
+            special[index] = answered(RowResult(index, views[index], Status.OK), numbers, outcomes)
     for index, note in plan.row_notes.items():
         if index in skipped:
             continue
         if index not in special:
             numbers = [groups[index]] if groups[index] >= 0 else []
-            special[index] = _answered(RowResult(index, views[index], Status.OK), numbers, outcomes)
+            special[index] = answered(RowResult(index, views[index], Status.OK), numbers, outcomes)
         row = special[index]
         if not row.note and row.status is not Status.INVALID:
             row.note = note
     shared: dict[int, Shared] = {}
     for number in range(len(plan.records)):
-        sample = _answered(RowResult(-1, RowView("", 0), Status.OK), [number], outcomes)
+        sample = answered(RowResult(-1, RowView("", 0), Status.OK), [number], outcomes)
         shared[number] = Shared.of(sample)
     return RowResults(table, special, groups, shared, skipped=skipped)
 

@@ -437,6 +437,145 @@ def overnight(big: Path, properties: int, rooms: int) -> list[Figure]:
     ]
 
 
+# 8. A journal that scales (issue 19) ------------------------------------------------------------
+
+
+def measured(args: list[str], env: dict[str, str]) -> tuple[float, int, float, float]:
+    """Wall seconds, exit code, peak RSS (MB) and CPU seconds (user + system) of one child process."""
+    started = time.perf_counter()
+    child = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **env})
+    _, status, usage = os.wait4(child.pid, 0)
+    cpu = usage.ru_utime + usage.ru_stime
+    return time.perf_counter() - started, os.waitstatus_to_exitcode(status), usage.ru_maxrss / 1024, cpu
+
+
+def _changed(source: Path, target: Path, share: float, seed: int = 11) -> None:
+    """The next night's export: the same rows, `share` of them with another value."""
+    rng = random.Random(seed)
+    with source.open(newline="") as read, target.open("w", newline="") as write:
+        rows = csv.reader(read)
+        out = csv.writer(write)
+        out.writerow(next(rows))
+        for row in rows:
+            if rng.random() < share:
+                row[3] = str((int(row[3]) + 1) % 10)
+            out.writerow(row)
+
+
+def _journal_size(home: Path) -> int:
+    return sum(f.stat().st_size for f in home.glob("journal.sqlite3*"))
+
+
+def journal_cost(big: Path) -> list[Figure]:
+    """The journal's own time for the night's run, in process: writing its plan, then every answer (as the
+    recorder's writer thread does), against the run's dry run. Machine load moves wall times of whole pushes;
+    this is what the journal itself costs."""
+    sys.path.insert(0, str(ROOT))
+    from ari_cli.config.settings import Connection
+    from ari_cli.journal.recorder import Recorder
+    from ari_cli.journal.store import Journal, RunStart
+    from ari_cli.pipeline import PushOptions, prepare
+    from ari_cli.send.exchange import Outcome
+    from ari_cli.wire.operations import Operation
+
+    options = PushOptions(Operation.THRESHOLD, (str(big),), dt.date.today())
+    connection = Connection("http://127.0.0.1:1", "sandbox-key-0001", "cpbA1")
+    started = time.perf_counter()
+    prepared = prepare(options, connection)
+    planning = time.perf_counter() - started
+    with tempfile.TemporaryDirectory() as tmp:
+        recorder = Recorder(Journal(Path(tmp) / "journal.sqlite3"), print)
+        recorder.start(RunStart("bench", "threshold", None, connection.base_url, "cpbA1", {}, (str(big),)))
+        started = time.perf_counter()
+        recorder.plan(Operation.THRESHOLD, prepared.rows, prepared.plan, prepared.exchanges)
+        plan = time.perf_counter() - started
+        started = time.perf_counter()
+        for exchange in prepared.exchanges:
+            exchange.outcome, exchange.attempts = Outcome(200, True, "sbx-0"), 1
+            recorder.sending(exchange)
+            recorder.answered(exchange, ())
+        recorder.drain()
+        answers = time.perf_counter() - started
+        recorder.close()
+    return [
+        Figure("journal: writing the night's plan", plan, "s"),
+        Figure(f"  writing its {len(prepared.exchanges)} answers (spans painted)", answers, "s"),
+        Figure("  both / reading and planning the night", (plan + answers) / planning, "x"),
+    ]
+
+
+def journal_scales(properties: int, rooms: int, days: int, latency_ms: int = 50, concurrency: int = 8) -> list[Figure]:
+    """The nightly export pushed to `ari-cli sandbox --latency 50` at concurrency 8, journal on: its growth per
+    night, the push against ideal sending plus its dry run, `history show` of it, and the next night's
+    `--changed-only` (2% changed) against its dry run."""
+    import socket
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        nights = [folder / f"night{n}.csv" for n in (1, 2, 3)]
+        write_export(nights[0], properties, rooms, days)
+        _changed(nights[0], nights[1], 0.0)
+        _changed(nights[1], nights[2], 0.02)
+        fixtures = folder / "fixtures.toml"
+        _fixtures(fixtures, properties, rooms)
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        server = subprocess.Popen(
+            [CLI, "sandbox", "--port", str(port), "--latency", str(latency_ms), "--fixtures", str(fixtures)],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+            assert server.stdout is not None
+            server.stdout.readline()  # the listening line: it is up
+            home = folder / "home"
+            env = {"ARI_BASE_URL": f"http://127.0.0.1:{port}", "ARI_API_KEY": "sandbox-key-0001",
+                   "ARI_SOURCE_ID": "cpbA1", "ARI_HOME": str(home)}  # fmt: skip
+            push = [CLI, "threshold", "push", "--concurrency", str(concurrency), "--quiet", "--output", "json"]
+            dry, _, _, dry_cpu = measured([*push, str(nights[0]), "--dry-run"], env)
+            with tempfile.TemporaryFile("w+") as out:
+                subprocess.run([*push, str(nights[0]), "--dry-run"], stdout=out, env={**os.environ, **env}, check=True)
+                out.seek(0)
+                requests = _summary(out.read(64 * 1024))["requests"]
+            ideal = requests * latency_ms / 1000 / concurrency
+            bare, _, _, _ = measured([*push, str(nights[0]), "--no-journal"], env)
+            wall, code, _, _ = measured([*push, str(nights[0])], env)
+            first = _journal_size(home)
+            shown, shown_code, shown_rss, _ = measured([CLI, "history", "show", "1"], env)
+            _, code2, _, _ = measured([*push, str(nights[1])], env)
+            growth = (_journal_size(home) - first) / 1e6
+            changed_dry = measured([*push, str(nights[2]), "--dry-run"], env)
+            changed = measured([*push, str(nights[2]), "--changed-only"], env)
+        finally:
+            server.terminate()
+            server.wait(10)
+        # Last: it plans the night in this process, whose size every child started later would inherit in its
+        # peak memory as measured (see `_summary`).
+        own = journal_cost(nights[0])
+    bound = 1.2 * (ideal + dry)
+    return [
+        *own,
+        Figure(f"nightly push: {requests} requests, {latency_ms} ms, concurrency {concurrency}", wall, "s",
+               met=code == 0),
+        Figure("  ideal sending (requests x latency / concurrency)", ideal, "s"),
+        Figure("  its dry run", dry, "s"),
+        ratio("  push / (ideal sending + dry run)", wall / (ideal + dry), "<=", 1.2),
+        Figure("  the same push with --no-journal", bare, "s"),
+        Figure("  journal on / off", wall / bare, "x"),
+        Figure("journal after the first night", first / 1e6, "MB"),
+        Figure("  growth of a second night", growth, "MB", "<= 15", met=growth <= 15 and code2 == 0),
+        Figure("history show of the night's run", shown, "s", "< 1", met=shown < 1 and shown_code == 0),
+        Figure("  its peak memory", shown_rss, "MB", "< 200", met=shown_rss < 200),
+        Figure("next night --changed-only (2% changed), peak memory", changed[2], "MB", "< 300",
+               met=changed[2] < 300 and changed[1] == 0),
+        Figure("  its CPU", changed[3], "s"),
+        Figure("  its dry run's CPU (without --changed-only)", changed_dry[3], "s"),
+        ratio("  CPU / the dry run's", changed[3] / changed_dry[3], "<=", 2),
+        Figure("  (push wall bound 1.2 x (ideal + dry run))", bound, "s"),
+        Figure("  (dry run CPU of the first night)", dry_cpu, "s"),
+    ]  # fmt: skip
+
+
 # ---------------------------------------------------------------------------------------------
 
 
@@ -444,7 +583,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
     parser.add_argument("--json", type=Path, default=HERE / "out" / "results.json", help="where to write the figures")
+    parser.add_argument("--only", choices=["journal"], help="one section only")
     args = parser.parse_args()
+    if args.only == "journal":
+        figures_only = journal_scales(*((2, 20, 365) if args.quick else (10, 274, 365)))
+        _report(figures_only, args.quick, args.json)
+        return
     size = (2, 20, 365, 80, 1000, 3) if args.quick else (10, 274, 365, 400, 2000, 15)
     properties, rooms, days, latency_requests, sandbox_requests, repeat = size
     figures: list[Figure] = []
@@ -464,15 +608,20 @@ def main() -> None:
     figures += instant_start(repeat)
     figures += sandbox_holds(sandbox_requests, 16)
     figures += push_throughput(sandbox_requests * 2, (4, 8, 32))
-    print(f"ari-cli benchmarks ({'quick' if args.quick else 'full'}) on {platform.platform()}, "
+    figures += journal_scales(properties, rooms, days)
+    _report(figures, args.quick, args.json)
+
+
+def _report(figures: list[Figure], quick: bool, path: Path) -> None:
+    print(f"ari-cli benchmarks ({'quick' if quick else 'full'}) on {platform.platform()}, "
           f"{os.cpu_count()} cores, Python {platform.python_version()}")  # fmt: skip
     print(f"{'figure':<52} {'value':>12} {'unit':<6} {'target':<10} met")
     for f in figures:
         met = "" if f.met is None else ("yes" if f.met else "NO")
         print(f"{f.name:<52} {f.value:>12.3f} {f.unit:<6} {f.target:<10} {met}")
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps({"quick": args.quick, "figures": [f.__dict__ for f in figures]}, indent=2))
-    print(f"written: {args.json}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"quick": quick, "figures": [f.__dict__ for f in figures]}, indent=2))
+    print(f"written: {path}")
 
 
 if __name__ == "__main__":

@@ -29,6 +29,13 @@ def sb() -> Iterator[Sandbox]:
 
 
 @pytest.fixture
+def slow() -> Iterator[Sandbox]:
+    """A pinned sandbox that answers in a quarter of a second: time to kill a run in the middle."""
+    with Sandbox(today=PINNED_TODAY, latency=250) as sandbox:
+        yield sandbox
+
+
+@pytest.fixture
 def client(sb: Sandbox) -> Iterator[httpx.Client]:
     """A plain HTTP client to the pinned sandbox."""
     with httpx.Client(base_url=sb.base_url, timeout=10) as http:

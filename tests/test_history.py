@@ -140,7 +140,6 @@ def test_a_killed_run_shows_as_unfinished_and_a_retry_names_its_run(
     with db(journal_home) as conn:
         conn.execute("UPDATE runs SET ended = NULL, summary = NULL, exit_code = NULL WHERE id = 1")
         conn.execute("UPDATE requests SET state = 'sending', ack = NULL WHERE run = 1 AND id = 2")
-        conn.execute("UPDATE rows SET status = NULL, trackingids = NULL, errors = NULL WHERE run = 1")
         conn.execute("UPDATE runs SET retry_of = 1 WHERE id = 2")
     listed = run("history").stdout
     killed = line_of(listed, "ok.csv")
@@ -152,9 +151,14 @@ def test_a_killed_run_shows_as_unfinished_and_a_retry_names_its_run(
     shown = run("history", "show", "1")
     assert shown.exit_code == 0
     assert "unfinished (killed?)" in shown.stdout and "`ari-cli retry 1`" in shown.stdout
-    assert cells(line_of(shown.stdout, "sent, no answer"))[:6] == ["2", "", "HTL002", "1", f"{tmp_path / 'ok.csv'}:3",
-                                                                 "sent, no answer"]  # fmt: skip
-    assert table_row(shown.stdout, "Rows", f"{tmp_path / 'ok.csv'}:2")[5] == "not finished"
+    assert table_row(shown.stdout, "Requests", "2")[:6] == ["2", "", "HTL002", "1", f"{tmp_path / 'ok.csv'}:3",
+                                                          "sent, no answer"]  # fmt: skip
+    # Rows are derived from the requests: the acknowledged one's row is ok with its tracking id, the other's
+    # row is not finished (its request went out, no answer came back).
+    acknowledged = table_row(shown.stdout, "Rows", f"{tmp_path / 'ok.csv'}:2")
+    assert acknowledged[5] == "ok" and acknowledged[6].startswith("sbx-")
+    pending = table_row(shown.stdout, "Rows", f"{tmp_path / 'ok.csv'}:3")
+    assert pending[5] == "not finished" and "sent, no answer recorded" in shown.stdout
     assert line_of(run("history", "show", "2").stdout, "retry of").split() == ["retry", "of", "run", "1"]
 
 
@@ -349,7 +353,7 @@ def test_prune_deletes_the_runs_older_than_the_age(two_runs: Sandbox, journal_ho
     assert result.stdout.startswith("deleted 1 run started before ") and "(local time)" in result.stdout
     assert [r["id"] for r in as_json(run("history", "-o", "json"))["runs"]] == [2]
     with db(journal_home) as conn:
-        for table in ("files", "rows", "records", "requests", "carried"):
+        for table in ("files", "records", "requests", "notes"):
             assert conn.execute(f"SELECT count(*) FROM {table} WHERE run = 1").fetchone() == (0,), table
 
 
@@ -434,3 +438,33 @@ def test_the_key_is_never_in_the_journal_file_nor_in_what_history_shows(
     for file in files:
         content = file.read_bytes()
         assert key.encode() not in content and key.encode("utf-16-le") not in content, file.name
+
+
+def test_rows_derived_from_the_journal_are_the_rows_the_push_gave(sb: Sandbox, tmp_path: Path) -> None:
+    # Rows of several records (a weekday filter), clipped, skipped (past), invalid, refused, merged.
+    path = tmp_path / "all.csv"
+    path.write_text(
+        "propertyid,roomid,start,end,threshold,days\n"
+        "HTL001,DBL,2027-01-04,2027-01-17,2,Mon-Fri\n"
+        "HTL001,TWN,2026-12-20,2027-01-03,3,\n"
+        "HTL001,SGL,2026-11-01,2026-11-30,4,\n"
+        "HTL001,STE,2027-01-05,2027-01-02,5,\n"
+        "HTL001,XXX,2027-01-05,2027-01-06,6,\n"
+        "HTL002,DBL,2027-01-01,2027-01-03,7,\n"
+        "HTL002,DBL,2027-01-04,2027-01-05,7,\n"
+    )
+    pushed = invoke(["threshold", "push", str(path), *TODAY, "--skip-invalid", "-o", "json"], env=sandbox_env(sb))
+    assert pushed.exit_code == 1, pushed.output
+    live = {(r["line"]): r for r in as_json(pushed)["rows"]}
+    assert {r["status"] for r in live.values()} == {"ok", "skipped", "invalid", "failed"}
+    shown = as_json(run("history", "show", "1", "-o", "json"))
+    derived = {r["line"]: r for r in shown["rows"]}
+    assert sorted(derived) == sorted(live) == [2, 3, 4, 5, 6, 7, 8]
+    for line, row in live.items():
+        mine = derived[line]
+        assert (mine["status"], sorted(mine["trackingids"]), mine["note"]) == (
+            row["status"], sorted(row["trackingids"]), row["note"]), line  # fmt: skip
+        assert [e["message"] for e in mine["errors"]] == [e["message"] for e in row["errors"]], line
+    assert derived[5]["roomid"] == "STE" and derived[5]["value"] == "5"  # an invalid row as written
+    table = run("history", "show", "1").stdout
+    assert "clipped" in table_row(table, "Rows", f"{tmp_path / 'all.csv'}:3")[7]

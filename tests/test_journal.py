@@ -11,7 +11,6 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -49,20 +48,16 @@ def states(home: Path, run: int) -> dict[str, int]:
         return dict(db.execute("SELECT state, count(*) FROM requests WHERE run = ? GROUP BY state", (run,)).fetchall())
 
 
-def acknowledged_bodies(home: Path) -> list[dict[str, Any]]:
-    with journal(home) as db:
-        return [json.loads(b) for (b,) in db.execute("SELECT body FROM requests WHERE state = 'ok'")]
+def acknowledged_bodies(run: int) -> list[dict[str, Any]]:
+    """The bodies of a run's acknowledged requests, as `history show` gives them (rebuilt from the records)."""
+    shown = invoke(["history", "show", str(run), "--output", "json"])
+    assert shown.exit_code == 0, shown.output
+    return [r["body"] for r in json.loads(shown.stdout)["requests"] if r["state"] == "ok"]
 
 
 def sent_data(sandbox: Sandbox) -> list[str]:
     """Each received request's records, as canonical text (the key differs between journal and wire)."""
     return [json.dumps(r.json["data"], sort_keys=True) for r in sandbox.received if isinstance(r.json, dict)]
-
-
-@pytest.fixture
-def slow() -> Iterator[Sandbox]:
-    with Sandbox(today=PINNED_TODAY, latency=250) as sandbox:
-        yield sandbox
 
 
 def _push_process(args: list[str], sandbox: Sandbox, cwd: Path) -> subprocess.Popen[bytes]:
@@ -100,7 +95,8 @@ def test_sigkill_mid_run_then_retry_sends_what_is_left_and_nothing_acknowledged_
     assert killed.get("planned", 0) + killed.get("sending", 0) > 0, killed
     with journal(journal_home) as db:
         assert db.execute("SELECT ended, exit_code FROM runs WHERE id = 1").fetchone() == (None, None)
-    before = {json.dumps(b["data"], sort_keys=True) for b in acknowledged_bodies(journal_home)}
+    before = {json.dumps(b["data"], sort_keys=True) for b in acknowledged_bodies(1)}
+    assert len(before) == killed["ok"]
 
     result = invoke(["retry", "1", "--output", "json"], env=sandbox_env(slow))
 
@@ -398,13 +394,62 @@ def test_the_journal_records_files_rows_requests_and_never_the_key(
         assert json.loads(run[5])["failed"] == 1
         (sha,) = db.execute("SELECT sha256 FROM files").fetchone()
         assert len(sha) == 64
-        rows = db.execute("SELECT line, status FROM rows ORDER BY idx").fetchall()
-        assert rows == [(2, "ok"), (3, "failed")]
-        requests = db.execute("SELECT id, parent, state, trackingid, body FROM requests ORDER BY id").fetchall()
-        assert [r[:3] for r in requests] == [(1, None, "split"), (2, 1, "ok"), (3, 1, "failed")]
-        assert all(json.loads(r[4])["sharepost"] == "sand…0001" for r in requests)
+        # What was planned and sent, not a row per input row: records with the lines they came from,
+        # requests with the records they carried; bodies are rebuilt from them (the key masked).
+        records = db.execute("SELECT idx, roomid, value, lines FROM records ORDER BY idx").fetchall()
+        assert records == [(0, "DBL", "3", "2"), (1, "XXX", "4", "3")]
+        requests = db.execute("SELECT id, parent, state, first, count, body FROM requests ORDER BY id").fetchall()
+        assert requests == [(1, None, "split", 0, 2, None), (2, 1, "ok", 0, 1, None), (3, 1, "failed", 1, 1, None)]
+        assert db.execute("SELECT sharepost FROM runs").fetchone() == ("sand…0001",)
+        assert {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")} >= {
+            "runs", "files", "records", "requests", "notes", "acked"}  # fmt: skip
+    shown = json.loads(invoke(["history", "show", "1", "--output", "json"]).stdout)
+    assert [(r["line"], r["status"]) for r in shown["rows"]] == [(2, "ok"), (3, "failed")]
+    received = [r.json for r in sb.received]
+    for request in shown["requests"]:
+        assert request["body"]["sharepost"] == "sand…0001"
+        assert {**request["body"], "sharepost": sb.api_key} in received
     for name in ("journal.sqlite3", "journal.sqlite3-wal"):
         file = journal_home / name
         if file.exists():
             assert sb.api_key.encode() not in file.read_bytes()
     assert oct((journal_home / "journal.sqlite3").stat().st_mode & 0o777) == "0o600"
+
+
+@pytest.mark.parametrize("delay", [0.3, 0.9, 1.6, 2.4])
+def test_killed_at_any_moment_the_journal_is_readable_and_retry_finishes_the_run(
+    slow: Sandbox, tmp_path: Path, journal_home: Path, delay: float
+) -> None:
+    """SIGKILL at moments from reading the file to the last answers; each time the journal says what was
+    acknowledged, `history` shows it, and `retry` sends what is left and nothing acknowledged twice."""
+    expected = daily_file(tmp_path / "daily.csv")
+    args = ["threshold", "push", "daily.csv", *TODAY, "--no-merge", "--batch-size", "1", "--concurrency", "4"]
+    process = _push_process(args, slow, tmp_path)
+    time.sleep(delay)
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=30)
+    listed = invoke(["history", "-o", "json"])
+    assert listed.exit_code == 0, listed.output
+    runs = json.loads(listed.stdout)["runs"]
+    if not runs:
+        # Killed before the run was recorded: nothing can have been sent.
+        assert slow.received == []
+        return
+    assert runs[0]["finished"] is False
+    shown = invoke(["history", "show", "1", "-o", "json"])
+    assert shown.exit_code == 0, shown.output
+    document = json.loads(shown.stdout)
+    acknowledged = [r for r in document["requests"] if r["state"] == "ok"]
+    assert all(r["status"] in ("ok", "not finished") for r in document["rows"])
+    ok_rows = sum(1 for r in document["rows"] if r["status"] == "ok")
+    assert ok_rows == len(acknowledged)
+    before = {json.dumps(r["body"]["data"], sort_keys=True) for r in acknowledged}
+
+    result = invoke(["retry", "1", "--output", "json"], env=sandbox_env(slow))
+
+    if document["requests"]:
+        assert result.exit_code == 0, result.output
+        assert slow.state()["threshold"] == expected
+        sent = sent_data(slow)
+        for data in before:
+            assert sent.count(data) == 1, f"acknowledged request sent again: {data}"

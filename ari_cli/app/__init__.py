@@ -106,11 +106,11 @@ def history_find(request: FindRequest) -> None:
     find(request)
 
 
-def history_prune(older_than: str) -> None:
+def history_prune(older_than: str, dry_run: bool, yes: bool) -> None:
     """Delete the runs older than an age and compact the journal."""
     from ari_cli.app.history import prune
 
-    prune(older_than)
+    prune(older_than, dry_run, yes)
 
 
 def show_calendar(request: CalendarRequest) -> None:

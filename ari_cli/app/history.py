@@ -10,9 +10,14 @@ import typer
 
 from ari_cli.app.options import FindRequest, ViewFormat
 from ari_cli.exits import AriError, UsageProblem
+from ari_cli.journal import finds as finding
+from ari_cli.journal import prune as pruning
 from ari_cli.journal import queries as read
-from ari_cli.journal.store import compact, journal_path, reading
+from ari_cli.journal.database import compact, journal_path
+from ari_cli.journal.rows import RunRows
+from ari_cli.journal.store import reading, writing
 from ari_cli.records.dates import parse_date
+from ari_cli.render import finds, rundetail
 from ari_cli.render import history as show
 from ari_cli.render.printable import echo_err
 from ari_cli.wire.operations import Operation
@@ -80,14 +85,17 @@ def show_run(run: str, body: bool, all_rows: bool | None, output: ViewFormat) ->
                 raise UsageProblem("no run in the journal yet", f"the journal is {journal_place()}")
             number = latest[0].id
         elif run.strip().isdigit():
-            number = int(run)
+            number = int(run.strip())
         else:
             raise UsageProblem(f"RUN {run!r}: give a run number (see `ari-cli history`) or last")
-        whole = read.detail(db, number)
-    if output is ViewFormat.JSON:
-        show.write_json(show.detail_dict(whole), sys.stdout)
-    else:
-        show.run_detail(whole, show.console(), body, all_rows)
+        whole = read.detail(db, number, whole=output is ViewFormat.JSON)
+        rows = RunRows(db, whole)
+        if output is ViewFormat.JSON:
+            rundetail.write_detail(whole, rows, lambda: read.records(db, number), sys.stdout)
+        else:
+            # Only the requests shown are read whole (bodies, lines): a big run's are thousands.
+            shown = read.completed(db, whole.run, rundetail.shown_requests(whole.requests, all_rows))
+            rundetail.run_detail(whole, shown, rows, show.console(), body, all_rows)
 
 
 def find(request: FindRequest) -> None:
@@ -116,23 +124,23 @@ def find(request: FindRequest) -> None:
 
 def _find_trackingid(trackingid: str, output: ViewFormat) -> None:
     with reading(os.environ) as db:
-        found = [] if db is None else read.find_trackingid(db, trackingid)
+        found = [] if db is None else finding.find_trackingid(db, trackingid)
         matches = []
         for run, request in found:
             assert db is not None
-            wanted = set(request.lines)
-            rows = [r for r in read.detail(db, run.id).rows if (r.source, r.line) in wanted]
+            rows = list(RunRows(db, read.RunDetail(run, [request])).rows(carried=request.records))
             matches.append((run, request, rows))
     if not matches:
         raise AriError(f"no request in the journal got the tracking id {trackingid}", _nothing_hint())
     if output is ViewFormat.JSON:
-        show.write_json({"trackingid": trackingid, "matches": [show.trackingid_dict(*m) for m in matches]}, sys.stdout)
+        show.write_json({"trackingid": trackingid, "matches": [finds.trackingid_dict(*m) for m in matches]},
+                        sys.stdout)  # fmt: skip
         return
     out = show.console()
     for position, match in enumerate(matches):
         if position:
             out.print()
-        show.trackingid_match(*match, out)
+        finds.trackingid_match(*match, out)
 
 
 def _find_date(
@@ -140,7 +148,7 @@ def _find_date(
     output: ViewFormat,
 ) -> None:  # fmt: skip
     with reading(os.environ) as db:
-        hits = [] if db is None else read.find_date(db, propertyid, day, roomid, rateid, operation)
+        hits = [] if db is None else finding.find_date(db, propertyid, day, roomid, rateid, operation)
     if not hits:
         searched = " ".join(
             f"{label} {value}" for label, value in (("room", roomid), ("rate", rateid), ("operation", operation))
@@ -148,16 +156,15 @@ def _find_date(
         )  # fmt: skip
         narrowed = f" ({searched})" if searched else ""
         raise AriError(f"no record in the journal covers {day} for property {propertyid}{narrowed}", _nothing_hint())
-    current = show.in_force(hits)
     if output is ViewFormat.JSON:
         search = {"propertyid": propertyid, "date": day.isoformat(), "roomid": roomid, "rateid": rateid,
                   "operation": operation}  # fmt: skip
-        found = [show.date_hit_dict(hit, n in current) for n, hit in enumerate(hits)]
+        found = [finds.date_hit_dict(hit) for hit in hits]
         show.write_json({"search": search, "hits": found}, sys.stdout)
         return
     out = show.console()
     out.print(show.text(f"{day}, property {propertyid}: {len(hits)} record(s) covered it, newest first"))
-    show.date_hits(hits, out)
+    finds.date_hits(hits, out)
     if body:
         seen: set[tuple[int, int]] = set()
         for hit in hits:
@@ -165,25 +172,51 @@ def _find_date(
                 seen.add((hit.run.id, hit.request.id))
                 out.print()
                 out.print(show.text(f"# run {hit.run.id}"))
-                show.exchange(hit.request, out)
+                rundetail.exchange(hit.request, out)
 
 
 def _nothing_hint() -> str:
     return f"the journal is {journal_place()}; `ari-cli history` lists the runs it holds"
 
 
-def prune(older_than: str) -> None:
-    """Delete the runs started before an age, then compact the file so that their bodies are gone."""
+def prune(older_than: str, dry_run: bool, yes: bool) -> None:
+    """Delete the finished runs started before an age, then compact the file so that their bodies are gone.
+
+    At a terminal it asks first (`--yes` does not); `--dry-run` lists the runs and deletes nothing.
+    """
     try:
-        age = read.parse_age(older_than)
+        age = pruning.parse_age(older_than)
         before = dt.datetime.now(dt.UTC) - age
     except (OverflowError, ValueError):
         raise UsageProblem(f"--older-than {older_than!r}: give an age like 90d, 12w or 36h") from None
+    if not age:
+        raise UsageProblem(
+            f"--older-than {older_than}: an age of 0 would delete every run, the last one included",
+            "give an age like 90d; --dry-run lists what would go",
+        )
     when = before.astimezone().strftime("%Y-%m-%d %H:%M")
-    with reading(os.environ) as db:
-        deleted = 0 if db is None else read.prune(db, age)
+    with writing(os.environ) as db:
+        found = [] if db is None else pruning.prunable(db, pruning.cutoff(age))
+        runs = "run" if len(found) == 1 else "runs"
+        said = f"{len(found)} finished {runs} started before {when} (local time)"
+        if dry_run:
+            if found:
+                show.runs_table(found, read.request_states(db, [r.id for r in found]) if db else {}, show.console())
+            typer.echo(f"would delete {said}; nothing deleted (--dry-run)")
+            return
+        if found and not yes and sys.stdin.isatty() and not typer.confirm(f"delete {said}?", default=False):
+            typer.echo("nothing deleted")
+            raise typer.Exit(1)
+        deleted = 0 if db is None else pruning.prune(db, [r.id for r in found])
         busy = compact(db) if db is not None and deleted else None
         if busy is not None:
             echo_err(f"warning: the journal was not compacted ({busy}); later runs reuse the space")
+        kept = [] if db is None else pruning.unfinished_before(db, pruning.cutoff(age))
     runs = "run" if deleted == 1 else "runs"
     typer.echo(f"deleted {deleted} {runs} started before {when} (local time)")
+    if kept:
+        numbers = ", ".join(str(n) for n in kept[:10]) + (" ..." if len(kept) > 10 else "")
+        echo_err(
+            f"kept {len(kept)} unfinished {'run' if len(kept) == 1 else 'runs'} ({numbers}): killed or still running;"
+            " `ari-cli retry RUN` finishes a killed one"
+        )

@@ -149,6 +149,7 @@ class RetryRequest(NamedTuple):
     sending: SendTuning = SendTuning()
     connection: ConnectionOptions = ConnectionOptions()
     given: frozenset[str] = frozenset()
+    force: bool = False  # send dates whose value a later run got acknowledged, too
 
     def given_tuning(self) -> dict[str, Any]:
         """The tuning options given on the command line, by name: they win over the profile."""

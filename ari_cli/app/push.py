@@ -29,7 +29,7 @@ from ari_cli.exits import AriError, ConfigError, ExitCode, Interrupted, UsagePro
 from ari_cli.inputs import ReadOptions, SourceRow
 from ari_cli.inputs.columns import column_mapping
 from ari_cli.inputs.model import ReadMeter
-from ari_cli.pipeline import Known, Prepared, PushOptions, execute, prepare
+from ari_cli.pipeline import UNSENT_NOTE, Known, Prepared, PushOptions, execute, prepare
 from ari_cli.render import run as render
 from ari_cli.render.reading import sign_of_life
 from ari_cli.render.report import check_report, error_document, write_error_document, write_error_report, write_report
@@ -194,12 +194,14 @@ def run_start(
 ) -> RunStart:
     """What the journal keeps of a run as it starts."""
     # sqlite and the journal load only for runs that record: a dry run never does.
+    from ari_cli.config.secrets import mask
     from ari_cli.journal.store import RunStart
 
     operation = options.operation.value
     profile = flags.profile or os.environ.get("ARI_PROFILE") or None
     return RunStart(command or f"ari-cli {operation} push", operation, profile, connection.base_url,
-                    connection.source_id, recorded, options.files)  # fmt: skip
+                    connection.source_id, recorded, options.files, sandbox=flags.sandbox,
+                    sharepost=mask(connection.api_key))  # fmt: skip
 
 
 def _rows(request: PushRequest) -> list[SourceRow] | None:
@@ -349,10 +351,13 @@ def _push(request: PushRequest, err: Any) -> Pushed:
                     recorder.start(run_start(request.command, request.connection, recorded, options, connection))
                     sending = not prepared.invalid or options.skip_invalid
                     exchanges = prepared.exchanges if sending else []
-                    recorder.plan(request.operation, prepared.rows, prepared.plan.records, exchanges)
+                    unsent = None if sending else UNSENT_NOTE
+                    recorder.plan(request.operation, prepared.rows, prepared.plan, exchanges, unsent)
             run = send_recorded(options, prepared, connection, recorder, request.output, err)
     finally:
-        if journal is not None:
+        if recorder is not None:
+            recorder.close()
+        elif journal is not None:
             journal.close()
     number = recorder.run if recorder else None
     warnings.extend(prepared.warnings)
@@ -376,10 +381,7 @@ def send_recorded(
         watch = Tee(screen, recorder) if recorder is not None else screen
         run = execute(options, prepared, connection, watch, interruptible=True, rebuild=rebuild)
     if recorder is not None:
-        # Loaded already with the recorder: no cost, and no sqlite for runs without one.
-        from ari_cli.journal.recorder import row_outcomes
-
-        recorder.finish(row_outcomes(run.rows), run.summary(), int(run.exit_code()))
+        recorder.finish(run.summary(), int(run.exit_code()))
     return run
 
 
@@ -476,7 +478,8 @@ def _next_step(run: Run, number: int | None, err: Any, quiet: bool) -> None:
     """After an interrupted or partly failed run, say how to finish it."""
     if number is None:
         return
-    unsent = sum(1 for r in run.rows if r.status in (Status.FAILED, Status.NOT_SENT))
+    counts = run.rows.counts()
+    unsent = counts[Status.FAILED] + counts[Status.NOT_SENT]
     if run.interrupted:
         left = f"interrupted: {unsent} row(s) not sent or not confirmed"
         err.print(f"{left}; `ari-cli retry {number}` sends what is left", markup=False)

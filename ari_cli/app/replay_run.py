@@ -2,19 +2,31 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import unquote
 
 import typer
 
 from ari_cli.app.options import ReplayRequest
 from ari_cli.app.push import Tuned, connected, settings_for
-from ari_cli.app.replay import Replayed, load, prepare
-from ari_cli.config.secrets import keys_in, remember
+from ari_cli.app.replay import Ready, Replayed, load, prepare
+from ari_cli.config.secrets import keys_in, mask, remember
+from ari_cli.config.settings import Connection
 from ari_cli.exits import ExitCode, UsageProblem
+from ari_cli.journal.replays import Replayed as BodySent
+from ari_cli.journal.replays import ReplayRecord
+from ari_cli.journal.store import RunStart
 from ari_cli.render import run as render
 from ari_cli.render import support as render_support
-from ari_cli.send.exchange import SendOptions
+from ari_cli.results import Status
+from ari_cli.results import summary as summarize
+from ari_cli.send.exchange import SendOptions, Sent
 from ari_cli.send.http import send_raw
+from ari_cli.wire.operations import Operation
 
 # Shorter strings are no keys the service issues, and hiding them would mangle unrelated text.
 SHORTEST_KEY = 8
@@ -45,9 +57,12 @@ def replay(request: ReplayRequest) -> None:
         if dry_run:
             results = [Replayed(r, None) for r in ready]
         else:
+            assert connection is not None
             trace = (lambda t: render.trace(t, err)) if shown.verbose else None
-            posts = [(r.url, r.content) for r in ready]
-            sent = send_raw(posts, SendOptions(timeout=tuned.timeout), on_trace=trace)
+            with _journaled(request, connection, ready, err) as answered:
+                posts = [(r.url, r.content) for r in ready]
+                sent = send_raw(posts, SendOptions(timeout=tuned.timeout), on_trace=trace)
+                answered(sent)
             results = [Replayed(r, s) for r, s in zip(ready, sent, strict=True)]
     # `--curl --dry-run` makes a script (`> calls.sh; bash calls.sh`): stdout holds the commands only.
     script = shown.curl and dry_run and output == "table"
@@ -62,3 +77,49 @@ def replay(request: ReplayRequest) -> None:
         render_support.replay_text(results, dry_run, err if script else out)
     failed = not dry_run and not all(r.ok for r in results)
     raise typer.Exit(int(ExitCode.FAILED if failed else ExitCode.OK))
+
+
+@contextmanager
+def _journaled(
+    request: ReplayRequest, connection: Connection, ready: Sequence[Ready], err: Any
+) -> Iterator[Callable[[Sequence[Sent]], None]]:
+    """The replay journaled like a push: a run per operation and source id, planned before the bodies go;
+    `answered(sent)` writes what came back. Without a journal (--no-journal, or one that cannot be opened),
+    nothing is written."""
+    # sqlite and the journal load only for replays that send.
+    from ari_cli.journal.recorder import open_journal
+
+    warn = lambda message: render.notices([message], err)  # noqa: E731
+    journal = open_journal(os.environ, warn) if request.output.journal else None
+    groups: dict[tuple[Operation, str], list[int]] = {}
+    for number, item in enumerate(ready):
+        source = item.url.split("/v2/push_ari/", 1)[-1].split("/", 1)[0]
+        groups.setdefault((item.body.operation, unquote(source)), []).append(number)
+    records: list[tuple[Any, list[int]]] = []
+    try:
+        for (operation, source), numbers in groups.items() if journal is not None else ():
+            assert journal is not None
+            start = RunStart(
+                "ari-cli replay", operation.value, request.connection.profile or os.environ.get("ARI_PROFILE") or None,
+                connection.base_url, source, {"fill": request.fill, "timeout": request.sending.timeout},
+                tuple(dict.fromkeys(ready[n].body.source for n in numbers)), sandbox=request.connection.sandbox,
+                sharepost=mask(connection.api_key),
+            )  # fmt: skip
+            bodies = [BodySent(ready[n].body.source, ready[n].body.line, ready[n].url, ready[n].document)
+                      for n in numbers]  # fmt: skip
+            records.append((ReplayRecord(journal, warn, start, bodies), numbers))
+
+        def answered(sent: Sequence[Sent]) -> None:
+            for record, numbers in records:
+                mine = [sent[n] for n in numbers]
+                ok = sum(1 for s in mine if s.outcome.success)
+                summary = summarize(len(mine), sum(len(e.records) for e in record.exchanges), len(mine),
+                                    {Status.OK: ok, Status.FAILED: len(mine) - ok})  # fmt: skip
+                record.answered(mine, summary, int(ExitCode.OK if ok == len(mine) else ExitCode.FAILED))
+
+        yield answered
+    finally:
+        for record, _ in records:
+            record.drain()
+        if journal is not None:
+            journal.close()

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from pathlib import Path
+from typing import Any
 
 import typer
 
-from ari_cli.app.options import InputOptions, PlanOptions, RetryRequest
+from ari_cli.app.options import ConnectionOptions, InputOptions, PlanOptions, RetryRequest
 from ari_cli.app.push import Tuned, recorded_options, run_start, send_recorded, settings_for, show
-from ari_cli.config.settings import Connection
-from ari_cli.exits import UsageProblem
-from ari_cli.journal.recorder import Recorder
+from ari_cli.config.settings import Connection, check_base_url, check_source_id
+from ari_cli.exits import ConfigError, UsageProblem
+from ari_cli.journal.database import journal_path
+from ari_cli.journal.recorder import Recorder, open_journal
 from ari_cli.journal.resend import RetryPlan, plan_retry, with_key
-from ari_cli.journal.store import Journal, journal_path, reading
+from ari_cli.journal.store import reading
 from ari_cli.pipeline import Prepared, PushOptions
 from ari_cli.records.table import RowTable
 from ari_cli.render import run as render
@@ -21,17 +24,60 @@ from ari_cli.render.report import check_report
 from ari_cli.wire.operations import Operation
 
 
-def _where(plan: RetryPlan, request: RetryRequest, key: str) -> Connection:
-    connection = request.connection
-    if connection.sandbox:
-        raise UsageProblem("a retry goes where its run went; --sandbox starts a new, empty emulator")
+def _aimed(plan: RetryPlan, flags: ConnectionOptions, sending: bool) -> RetryPlan:
+    """The retry's requests aimed where they go: where the run sent them, or where --base-url, --source-id and
+    --path-segment say; a URL is checked as any given one is (plain http only to loopback), a stored one too."""
+    if flags.sandbox:
+        raise UsageProblem("a retry goes where its run went; --sandbox starts a new, empty emulator",
+                           "give --base-url and --source-id to send elsewhere")  # fmt: skip
     run = plan.source.run
-    return Connection(connection.base_url or run.base_url, key, connection.source_id or run.source_id)
+    if run.sandbox and not flags.base_url and sending:
+        raise ConfigError(
+            f"run {run.id} went to a sandbox started for it ({run.base_url}), which ended with it",
+            "push the file again with --sandbox, or give --base-url and --source-id to send the rest elsewhere",
+        )
+    base_url = flags.base_url or run.base_url
+    source_id = flags.source_id or run.source_id
+    if sending:
+        base_url = check_base_url(base_url)
+        source_id = check_source_id(source_id, "--source-id" if flags.source_id else f"run {run.id}")
+    # --path-segment is checked with the options, as push's is.
+    return plan.aimed(base_url.rstrip("/"), source_id, flags.path_segment)
+
+
+def _planned(request: RetryRequest, path: Path) -> tuple[RetryPlan, dict[int, int]]:
+    """What is left of the run, aimed where the retry goes, without the dates a later run got acknowledged
+    (unless --force); with those dates per later run."""
+    with reading(os.environ) as db:
+        if db is None:
+            raise UsageProblem("the journal has no runs yet", f"runs are recorded in {path} (ARI_HOME moves it)")
+        plan = plan_retry(db, request.run, request.force)
+        left: dict[int, int] = {}
+        if plan.exchanges:
+            plan = _aimed(plan, request.connection, not request.dry_run)
+            if not request.force:
+                plan, left = plan.without_later(db)
+    return plan, left
+
+
+def _said(plan: RetryPlan, left: dict[int, int], number: int, quiet: bool, err: Any) -> None:
+    source = plan.source.run
+    if plan.followed and not quiet:
+        chain = " -> ".join(str(n) for n in (*plan.followed, source.id))
+        err.print(f"run {number} was retried already ({chain}); retrying what run {source.id} left", markup=False)
+    for refused in plan.refused:
+        if not quiet:
+            problem = refused.errors[0]["message"] if refused.errors else refused.state
+            err.print(f"not re-sent: request {refused.id} was refused ({problem}); fix the file and push again",
+                      markup=False)  # fmt: skip
+    for later, days in sorted(left.items()):
+        # Said even with --quiet: values that would have overwritten newer ones were not sent.
+        err.print(f"left out: {days} date(s) whose value run {later} got acknowledged after run {source.id} started;"
+                  " sending the older value would overwrite it (--force sends it anyway)", markup=False)  # fmt: skip
 
 
 def retry(request: RetryRequest) -> None:
     """Re-send what run `request.run` (or its latest retry) left, as a run of its own; exit like a push."""
-    number = request.run
     if request.output.report is not None:
         check_report(request.output.report, ())
     settings = settings_for(request.connection, request.given_tuning())
@@ -39,41 +85,42 @@ def retry(request: RetryRequest) -> None:
     err = render.console(stderr=True)
     quiet = request.output.quiet
     render.notices(list(settings.warnings), err)
-    path = journal_path(os.environ)
-    with reading(os.environ) as db:
-        if db is None:
-            raise UsageProblem("the journal has no runs yet", f"runs are recorded in {path} (ARI_HOME moves it)")
-        store = Journal(path, db)
-        plan = plan_retry(db, number)
+    warn = lambda message: render.notices([message], err)  # noqa: E731
+    # Opened to write first: what runs could not write before (their notes) is folded in before it is read.
+    store = open_journal(os.environ, warn) if request.output.journal and not request.dry_run else None
+    recorder = Recorder(store, warn) if store is not None else None
+    try:
+        plan, left = _planned(request, journal_path(os.environ))
         source = plan.source.run
-        if plan.followed and not quiet:
-            chain = " -> ".join(str(n) for n in (*plan.followed, source.id))
-            err.print(f"run {number} was retried already ({chain}); retrying what run {source.id} left", markup=False)
-        for refused in plan.refused:
-            if not quiet:
-                problem = refused.errors[0]["message"] if refused.errors else refused.state
-                err.print(f"not re-sent: request {refused.id} was refused ({problem}); fix the file and push again",
-                          markup=False)  # fmt: skip
+        _said(plan, left, request.run, quiet, err)
         if not plan.exchanges:
             err.print(f"run {source.id}: nothing left to send", markup=False)
             raise typer.Exit(0)
         operation = Operation(source.operation)
-        connection = _where(plan, request, settings.api_key()) if not request.dry_run else None
+        where = plan.exchanges[0].url.split("/v2/push_ari/")[0]
+        connection = None if request.dry_run else Connection(where, settings.api_key(), plan.source_id)
+        if not quiet and (where, plan.source_id) != (source.base_url, source.source_id):
+            err.print(f"run {source.id} went to {source.base_url} (source {source.source_id}); this retry goes to"
+                      f" {where} (source {plan.source_id})", markup=False)  # fmt: skip
         key = connection.api_key if connection else "<API_KEY>"
         options = PushOptions(
-            operation=operation, files=(), today=dt.date.today(), dry_run=request.dry_run,
-            send=tuned.send_options(),
+            operation=operation, files=(), today=dt.date.today(), dry_run=request.dry_run, send=tuned.send_options(),
         )  # fmt: skip
         prepared = Prepared(RowTable.of_views(plan.views), plan.plan, with_key(plan.exchanges, key), [])
-        journaled = request.output.journal and connection is not None
-        recorder = Recorder(store, lambda m: render.notices([m], err)) if journaled else None
         if recorder is not None and connection is not None:
             # A retry takes no planning or input options: the journal keeps them at their defaults.
             recorded = recorded_options(PlanOptions(), InputOptions(), request.connection, tuned, options.today)
             start = run_start(request.command, request.connection, recorded, options, connection)
             recorder.start(start.retrying(source.id))
-            recorder.plan(operation, prepared.rows, prepared.plan.records, prepared.exchanges)
+            recorder.plan(operation, prepared.rows, prepared.plan, prepared.exchanges, None, plan.held, plan.superseded)
         run = send_recorded(
-            options, prepared, connection, recorder, request.output, err, lambda part: plan.build(part, key)
-        )
+            options, prepared, connection, recorder if connection is not None else None, request.output, err,
+            lambda part: plan.build(part, key),
+        )  # fmt: skip
+        if recorder is not None and run.exit_code() == 0 and not plan.refused:
+            # Nothing is left of the run and its earlier retries: each says which retry finished it.
+            recorder.completes((*plan.followed, source.id))
+    finally:
+        if recorder is not None:
+            recorder.close()
     show(run, request.output, options, connection, False, False, recorder.run if recorder else None)

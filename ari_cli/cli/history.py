@@ -20,9 +20,12 @@ app = typer.Typer(
     cls=HelpGroup,
     help=f"""List the push runs the journal recorded, newest first; show, find and prune them.
 
-Every push that is not a dry run (and not --no-journal) is recorded as it goes: the files and their \
-SHA-256, the options, each row and request, each body sent (key masked) and each answer. A run that \
-was killed shows as "unfinished (killed?)"; `ari-cli retry RUN` sends what it left. Times are local.
+Every push, retry and replay that is not a dry run (and not --no-journal) is recorded as it goes: the \
+files and their SHA-256, the options, each record with the lines it came from, each request with its \
+body (key masked) and answer, and what the service then holds. Rows are derived from these when shown. \
+A run that was killed shows as "unfinished (killed?)", one whose journal writes failed (a full disk) as \
+"not fully recorded"; `ari-cli retry RUN` sends what it left. Readers never write: a read-only journal \
+can be listed. Times are local.
 
 {WHERE}
 
@@ -67,8 +70,9 @@ The header says which command ran, with which profile, base URL and source id, w
 the start of their SHA-256), the options, when it started and ended, the summary and the exit code. \
 Each request has its parent (a request split in halves is the parent of both), its property, how many \
 records and which lines it carried, its state, tries, HTTP status, tracking id and error; each row \
-its result (over 50 rows, only the rows not ok or skipped, unless --show all). --body adds each \
-request body (key masked) and the answer.
+its result, derived from the answers of the records that carried it (over 50 rows or requests, only \
+those that did not go well, unless --show all). --body adds each request body (key masked) and the \
+answer.
 
 RUN is a run number from `ari-cli history`, or `last`. {WHERE}
 
@@ -129,22 +133,23 @@ def find(
     application.history_find(FindRequest(trackingid, propertyid, date, roomid, rateid, operation, body, output))
 
 
-PRUNE_HELP = f"""Delete the runs that started before a given age, to keep the journal small.
+PRUNE_HELP = f"""Delete the finished runs that started before a given age, to keep the journal small.
 
-AGE is a number with a unit: d (days), w (weeks) or h (hours), e.g. 90d, 12w, 36h. Runs still \
-running are old only by their start. The file is compacted afterwards, so that the deleted bodies \
-(commercial terms) are gone from it. {WHERE}
+AGE is a number with a unit: d (days), w (weeks) or h (hours), e.g. 90d, 12w, 36h; 0 is refused. A run still running or killed (unfinished) is never deleted: `ari-cli retry RUN` finishes a killed one. At a terminal it asks first; --yes does not ask, and without a terminal (cron) nothing is asked. --dry-run lists the runs that would go and deletes nothing. The file is compacted afterwards, so that the deleted bodies (commercial terms) are gone from it. Pushes running meanwhile are not disturbed: runs are deleted a few at a time. {WHERE}
 
 \f
 [bold]Examples[/bold]:
 
+  ari-cli history prune --older-than 90d --dry-run
   ari-cli history prune --older-than 90d
-  ari-cli history prune --older-than 12w
+  ari-cli history prune --older-than 12w --yes
 """
 
 
 @app.command("prune", help=PRUNE_HELP, cls=HelpCommand)
 def prune(
-    older_than: Annotated[str, typer.Option("--older-than", metavar="AGE", help="Delete runs started longer ago than this: 90d, 12w, 36h.", show_default=False)],
+    older_than: Annotated[str, typer.Option("--older-than", metavar="AGE", help="Delete finished runs started longer ago than this: 90d, 12w, 36h.", show_default=False)],
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="List the runs that would be deleted; delete nothing.")] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask at a terminal.")] = False,
 ) -> None:  # fmt: skip
-    application.history_prune(older_than)
+    application.history_prune(older_than, dry_run, yes)

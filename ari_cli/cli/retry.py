@@ -34,9 +34,11 @@ RETRY_HELP = """Send again what a journaled run did not get acknowledged, and no
 
 That is: requests never sent, sent without an answer (the run was killed or interrupted), or failed for a passing reason (timeouts, connection errors, HTTP 500/502/503/504, code 408). Acknowledged requests are not sent twice, and refusals a second try would meet again (a wrong room id, a bad date) are listed, not re-sent.
 
-RUN is a run number from `ari-cli history`. A run that was retried already is followed to its latest retry, so a retry of a retry works and `retry` can simply be run again. The requests go where the run sent them (its base URL and source id); the key comes from the configuration, as for push. The retry is a run of its own in the journal.
+Dates whose value a later run got acknowledged are left out (sending this run's older value would overwrite the newer one) and said on standard error; --force sends them anyway.
 
-Exit codes: 0 everything acknowledged (or nothing left to send), 1 a request still failed, 2 no such run, 4 no key configured or no journal, 130 interrupted.
+RUN is a run number from `ari-cli history`. A run that was retried already is followed to its latest retry, so a retry of a retry works and `retry` can simply be run again. The requests go where the run sent them (its base URL and source id), or where --base-url, --source-id and --path-segment say (checked as push checks them; plain http:// only to loopback); the key comes from the configuration, as for push. The retry is a run of its own in the journal, which records where it sent.
+
+Exit codes: 0 everything acknowledged (or nothing left to send), 1 a request still failed, 2 no such run, 4 no key configured, a URL refused, a run that went to a sandbox that has ended, or a journal that cannot be read, 130 interrupted.
 
 \f
 [bold]Examples[/bold]:
@@ -45,6 +47,7 @@ Exit codes: 0 everything acknowledged (or nothing left to send), 1 a request sti
   ari-cli retry 42
   ari-cli retry 42 --dry-run
   ari-cli retry 42 --output json --report retry.csv
+  ari-cli retry 42 --base-url https://push.example.com --source-id cpbA1
 """
 
 
@@ -70,6 +73,7 @@ def retry(
     source_id: SourceId = None,
     api_key_file: ApiKeyFile = None,
     path_segment: PathSegment = None,
+    force: Annotated[bool, typer.Option("--force", help="Also send dates whose value a later run got acknowledged (overwriting it).")] = False,
 ) -> None:  # fmt: skip
     from ari_cli.app.options import ConnectionOptions, OutputOptions, RetryRequest, SendTuning
 
@@ -82,6 +86,7 @@ def retry(
             sending=SendTuning(concurrency, rate, timeout, retries),
             connection=ConnectionOptions(sandbox, profile, config, base_url, source_id, api_key_file, path_segment),
             given=given(ctx),
+            force=force,
         )
     )
 

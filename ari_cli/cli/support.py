@@ -14,6 +14,7 @@ from ari_cli.cli.push import (
     Config,
     Curl,
     DryRun,
+    NoJournal,
     PathSegment,
     Profile,
     Quiet,
@@ -31,6 +32,8 @@ REPLAY_HELP = """Send exact API request bodies, as a partner sent them, and say 
 A FILE holds one request body (a JSON object), a list of them, or one per line. The operation comes from each body's [bold]action[/bold]. A missing [bold]sharepost[/bold] or [bold]sourceid[/bold], or the spec's placeholders <API_KEY> and <source_id>, are filled from the configuration, the rest of the body is sent exactly as written; --no-fill sends the file byte for byte. The bodies are not checked first: a broken body gets the service's own answer.
 
 Each body is sent once (no retries). For each: the URL, the HTTP status, the raw answer, and its meaning from the spec's error table with what to check and whether a retry helps.
+
+A replay is journaled as a push is (--no-journal: not): each body, its answer and the dates it set, so `ari-cli calendar`, `history find` and `--changed-only` know what it changed.
 
 Exit codes: 0 every body accepted, 1 any failure, 3 a file that is not request bodies, 4 no configuration.
 
@@ -88,6 +91,7 @@ def replay(
     source_id: SourceId = None,
     api_key_file: ApiKeyFile = None,
     path_segment: PathSegment = None,
+    no_journal: NoJournal = False,
 ) -> None:  # fmt: skip
     from ari_cli.app.options import ConnectionOptions, OutputOptions, ReplayRequest, SendTuning
 
@@ -97,7 +101,7 @@ def replay(
             fill=not no_fill,
             dry_run=dry_run,
             today=today,
-            output=OutputOptions(output, curl=curl, quiet=quiet, verbose=verbose),
+            output=OutputOptions(output, curl=curl, quiet=quiet, verbose=verbose, journal=not no_journal),
             sending=SendTuning(timeout=timeout),
             connection=ConnectionOptions(sandbox, profile, config, base_url, source_id, api_key_file, path_segment),
             given=given(ctx),

@@ -1,6 +1,8 @@
-"""Reading the journal: runs, one run's detail, who set a date, what the service last acknowledged.
+"""Reading the journal: runs, one run's requests and records, who set a date, what the service holds.
 
-No rendering here; commands and `retry` read through these functions only.
+No rendering here; commands and `retry` read through these functions only. A big run is never
+loaded whole: its requests (a few thousand) are, its records are read when asked for, and its
+rows are derived from both (`rows.py`).
 """
 
 from __future__ import annotations
@@ -8,15 +10,24 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from ari_cli.changes import Key as Key
 from ari_cli.changes import Span as Span
-from ari_cli.changes import paint
 from ari_cli.exits import UsageProblem
+from ari_cli.journal.database import loads, parsed
+from ari_cli.journal.lines import Span as LineSpan
+from ari_cli.journal.lines import joined, spans
+from ari_cli.journal.pending import Said, marks
 from ari_cli.journal.store import FAILED, OK, PLANNED, SENDING, SPLIT
+from ari_cli.plan import Record
+from ari_cli.wire.operations import Operation
+
+# SQLite's integers are 64-bit: a larger run number cannot name a run.
+LARGEST_RUN = 2**63 - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +44,12 @@ class RunInfo:
     ended: str | None
     summary: dict[str, int] | None
     exit_code: int | None
+    sandbox: bool = False
+    sharepost: str | None = None
+    sources: tuple[str, ...] = ()
+    rows: int | None = None
+    finished_by: int | None = None
+    unrecorded: str | None = None
     files: tuple[tuple[str, str | None], ...] = ()
 
     @property
@@ -58,8 +75,13 @@ class RequestInfo:
     seconds: float
     sent: str | None
     answered: str | None
-    records: tuple[int, ...] = ()
-    lines: tuple[tuple[str, int], ...] = ()
+    first: int = 0
+    count: int = 0
+    lines: tuple[tuple[str, int, int, int], ...] = ()  # (source, first, last, step) runs of the rows it carried
+
+    @property
+    def records(self) -> range:
+        return range(self.first, self.first + self.count)
 
     @property
     def acknowledged(self) -> bool:
@@ -72,263 +94,235 @@ class RequestInfo:
 
 
 @dataclass(frozen=True, slots=True)
-class RowInfo:
-    idx: int
-    source: str
-    line: int
-    propertyid: str
-    roomid: str
-    rateid: str
-    dates: str
-    value: str
-    status: str | None
-    trackingids: list[str]
-    errors: list[dict[str, Any]]
-    note: str
-
-
-@dataclass(frozen=True, slots=True)
 class RecordInfo:
     idx: int
     key: Key
     start: dt.date
     end: dt.date
     value: str
-    fragment: dict[str, Any] | None
-    refs: tuple[int, ...]
+    lines: str
+
+    def record(self) -> Record:
+        """As the planner makes them (the value as the body carries it; no rows)."""
+        return Record(self.key, self.start, self.end, self.value, ())
 
 
 @dataclass
 class RunDetail:
-    run: RunInfo
-    rows: list[RowInfo] = field(default_factory=list)
-    records: list[RecordInfo] = field(default_factory=list)
-    requests: list[RequestInfo] = field(default_factory=list)
-
-
-@dataclass(frozen=True, slots=True)
-class DateHit:
-    """A record of some run that covered the date asked about, and the request that carried it."""
+    """A run with its requests; its records and rows are read when asked for."""
 
     run: RunInfo
-    request: RequestInfo
-    record: RecordInfo
+    requests: list[RequestInfo]
 
 
 def _load(text: str | None, default: Any) -> Any:
-    return default if text is None else json.loads(text)
+    return default if text is None else loads(text)
 
 
-def _run(row: sqlite3.Row | tuple[Any, ...], files: tuple[tuple[str, str | None], ...] = ()) -> RunInfo:
-    (id_, command, operation, profile, base_url, source_id, options, retry_of, started, ended, summary, code) = row
-    return RunInfo(
-        id_, command, operation, profile, base_url, source_id, json.loads(options), retry_of, started, ended,
-        _load(summary, None), code, files,
-    )  # fmt: skip
+def _day(text: str) -> dt.date:
+    return parsed(dt.date.fromisoformat, text)
 
 
-_RUN_COLUMNS = (
-    "id, command, operation, profile, base_url, source_id, options, retry_of, started, ended, summary, exit_code"
+def key_of(propertyid: str, roomid: str, rateid: str) -> Key:
+    return (propertyid, roomid, rateid) if rateid else (propertyid, roomid)
+
+
+RUN_COLUMNS = (
+    "id, command, operation, profile, base_url, source_id, options, retry_of, started, ended, summary, exit_code,"
+    " sandbox, sharepost, sources, rows, finished_by, unrecorded"
 )
 _REQUEST_COLUMNS = (
-    "run, id, parent, propertyid, url, body, state, transient, attempts, http_status, trackingid, errors, response,"
-    " seconds, sent, answered"
+    "run, id, parent, propertyid, url, body, form, first, count, state, transient, attempts, http_status, trackingid,"
+    " errors, response, seconds, sent, answered"
 )
+RECORD_COLUMNS = "idx, propertyid, roomid, rateid, start, end, value, lines"
 
 
-def _request(
-    row: tuple[Any, ...], records: tuple[int, ...] = (), lines: tuple[tuple[str, int], ...] = ()
-) -> RequestInfo:
-    (run, id_, parent, propertyid, url, body, state, transient, attempts, http_status, trackingid, errors, response,
-     seconds, sent, answered) = row  # fmt: skip
-    return RequestInfo(
-        run, id_, parent, propertyid, url, json.loads(body), state, bool(transient), attempts, http_status,
-        trackingid, _load(errors, []), response, seconds, sent, answered, records, lines,
+def run_of(row: tuple[Any, ...]) -> RunInfo:
+    (id_, command, operation, profile, base_url, source_id, options, retry_of, started, ended, summary, code, sandbox,
+     sharepost, sources, rows, finished_by, unrecorded) = row  # fmt: skip
+    return RunInfo(
+        id_, command, operation, profile, base_url, source_id, loads(options), retry_of, started, ended,
+        _load(summary, None), code, bool(sandbox), sharepost, tuple(_load(sources, [])), rows, finished_by,
+        unrecorded,
     )  # fmt: skip
 
 
-def _record(row: tuple[Any, ...]) -> RecordInfo:
-    idx, propertyid, roomid, rateid, start, end, value, fragment, refs = row
-    key = (propertyid, roomid, rateid) if rateid else (propertyid, roomid)
-    return RecordInfo(
-        idx, key, dt.date.fromisoformat(start), dt.date.fromisoformat(end), value, _load(fragment, None),
-        tuple(json.loads(refs)),
-    )  # fmt: skip
+def record_of(row: tuple[Any, ...]) -> RecordInfo:
+    idx, propertyid, roomid, rateid, start, end, value, lines = row
+    return RecordInfo(idx, key_of(propertyid, roomid, rateid), _day(start), _day(end), value, lines)
 
 
 def runs(db: sqlite3.Connection, limit: int | None = None, operation: str | None = None) -> list[RunInfo]:
     """Runs, newest first."""
     args: list[Any] = [operation] if operation else []
     where = "WHERE operation = ?" if operation else ""
-    sql = f"SELECT {_RUN_COLUMNS} FROM runs {where} ORDER BY id DESC"
+    sql = f"SELECT {RUN_COLUMNS} FROM runs {where} ORDER BY id DESC"
     if limit is not None:
         sql += " LIMIT ?"
         args.append(limit)
-    found = [_run(r) for r in db.execute(sql, args)]
-    return [_with_files(db, run) for run in found]
+    notes = _notes(db)
+    found = [_noted(run_of(r), notes) for r in db.execute(sql, args)]
+    return [with_files(db, run) for run in found]
 
 
-def _with_files(db: sqlite3.Connection, run: RunInfo) -> RunInfo:
+def with_files(db: sqlite3.Connection, run: RunInfo) -> RunInfo:
     files = tuple(db.execute("SELECT path, sha256 FROM files WHERE run = ? ORDER BY position", (run.id,)))
     return replace(run, files=files)
 
 
 def run_info(db: sqlite3.Connection, run: int) -> RunInfo:
-    row = db.execute(f"SELECT {_RUN_COLUMNS} FROM runs WHERE id = ?", (run,)).fetchone()
+    row = None
+    if 0 < run <= LARGEST_RUN:
+        row = db.execute(f"SELECT {RUN_COLUMNS} FROM runs WHERE id = ?", (run,)).fetchone()
     if row is None:
         last = db.execute("SELECT max(id) FROM runs").fetchone()[0]
         hint = f"the last run is {last}; `ari-cli history` lists them" if last else "the journal has no runs yet"
         raise UsageProblem(f"no run {run} in the journal", hint)
-    return _with_files(db, _run(row))
+    return with_files(db, _noted(run_of(row), _notes(db)))
 
 
-def _carried(db: sqlite3.Connection, run: int) -> dict[int, tuple[int, ...]]:
-    carried: dict[int, list[int]] = {}
-    for request, record in db.execute(
-        "SELECT request, record FROM carried WHERE run = ? ORDER BY request, record", (run,)
-    ):
-        carried.setdefault(request, []).append(record)
-    return {request: tuple(records) for request, records in carried.items()}
+def _notes(db: sqlite3.Connection) -> dict[int, Said]:
+    """What the notes of runs whose journal writes failed say, by run (`pending.py`), until a writer folds them."""
+    name = db.execute("PRAGMA database_list").fetchone()[2]
+    return marks(Path(name)) if name else {}
 
 
-def detail(db: sqlite3.Connection, run: int) -> RunDetail:
-    """One run whole: its rows, records and requests (with the records each carried)."""
+def _noted(run: RunInfo, notes: Mapping[int, Said]) -> RunInfo:
+    said = notes.get(run.id)
+    if said is None:
+        return run
+    if said.end is not None and run.ended is None:
+        ended, code, summary = said.end
+        run = replace(run, ended=ended, exit_code=code, summary=summary)
+    return replace(run, unrecorded=said.reason)
+
+
+def records(db: sqlite3.Connection, run: int, first: int = 0, stop: int | None = None) -> Iterator[RecordInfo]:
+    """A run's records (numbers first .. stop - 1), in number order, read as they are used."""
+    sql = f"SELECT {RECORD_COLUMNS} FROM records WHERE run = ? AND idx >= ?"
+    args: list[Any] = [run, first]
+    if stop is not None:
+        sql += " AND idx < ?"
+        args.append(stop)
+    for row in db.execute(sql + " ORDER BY idx", args):
+        yield record_of(row)
+
+
+def body_of(run: RunInfo, stored: str | None, form: str | None, carried: Sequence[RecordInfo]) -> dict[str, Any]:
+    """A request's body as sent (key masked): kept whole, or rebuilt from its records as `batch.py` lays them out."""
+    if stored is not None:
+        return dict(loads(stored))
+    if not carried:
+        return {}
+    # The bodies' layout (and pydantic with it) loads only for commands that show bodies, not for completion.
+    from ari_cli.batch import DataForm, Envelope, build_body
+
+    envelope = Envelope(run.sharepost or "<API_KEY>", run.source_id)
+    shape = DataForm.OBJECT if form == "object" else DataForm.LIST
+    return build_body(Operation(run.operation), envelope, [r.record() for r in carried], shape)
+
+
+def requests_of(
+    db: sqlite3.Connection, run: RunInfo, where: str = "", args: Sequence[Any] = (), whole: bool = True
+) -> list[RequestInfo]:
+    """A run's requests; `whole`: with their bodies and the lines they carried, read from their records."""
+    rows = db.execute(f"SELECT {_REQUEST_COLUMNS} FROM requests WHERE run = ?{where} ORDER BY id", (run.id, *args))
+    found = []
+    # Answers the journal could not take are in the run's note: until a writer folds them in, they count.
+    said = _notes(db).get(run.id) if run.unrecorded else None
+    for (run_id, id_, parent, propertyid, url, body, form, first, count, state, transient, attempts, http_status,
+         trackingid, errors, response, seconds, sent, answered) in rows.fetchall():  # fmt: skip
+        noted = said.answers.get(id_) if said is not None and state not in (OK, SPLIT) else None
+        if noted is not None:
+            state, transient, attempts, http_status, trackingid, listed, answered = noted
+            errors = json.dumps(listed)
+        carried = list(records(db, run.id, first, first + count)) if whole else []
+        named = tuple((_source(run, s), a, b, step) for s, a, b, step in _lines_of(carried))
+        found.append(RequestInfo(
+            run_id, id_, parent, propertyid, url, body_of(run, body, form, carried) if whole else {}, state,
+            bool(transient), attempts, http_status, trackingid, _load(errors, []), response, seconds, sent, answered,
+            first, count, named,
+        ))  # fmt: skip
+    return found
+
+
+def completed(db: sqlite3.Connection, run: RunInfo, requests: Sequence[RequestInfo]) -> list[RequestInfo]:
+    """Requests of `detail(..., whole=False)` with their bodies and lines."""
+    found: list[RequestInfo] = []
+    for request in requests:
+        found.extend(requests_of(db, run, " AND id = ?", (request.id,)))
+    return found
+
+
+def _lines_of(carried: Iterable[RecordInfo]) -> list[LineSpan]:
+    return joined([run for record in carried for run in spans(record.lines)])
+
+
+def _source(run: RunInfo, position: int) -> str:
+    return run.sources[position] if position < len(run.sources) else f"source {position}"
+
+
+def detail(db: sqlite3.Connection, run: int, whole: bool = True) -> RunDetail:
+    """One run with its requests (with bodies rebuilt and lines carried, when `whole`); its rows are derived by
+    `rows.py`."""
     info = run_info(db, run)
-    rows = [
-        RowInfo(idx, source, line, p or "", r or "", rt or "", d or "", v or "", status, _load(t, []),
-                _load(e, []), note or "")
-        for idx, source, line, p, r, rt, d, v, status, t, e, note in db.execute(
-            "SELECT idx, source, line, propertyid, roomid, rateid, dates, value, status, trackingids, errors, note"
-            " FROM rows WHERE run = ? ORDER BY idx", (run,))
-    ]  # fmt: skip
-    records = [
-        _record(r)
-        for r in db.execute(
-            "SELECT idx, propertyid, roomid, rateid, start, end, value, fragment, refs FROM records"
-            " WHERE run = ? ORDER BY idx",
-            (run,),
-        )
-    ]
-    carried = _carried(db, run)
-    by_idx = {row.idx: row for row in rows}
-    requests = []
-    for r in db.execute(f"SELECT {_REQUEST_COLUMNS} FROM requests WHERE run = ? ORDER BY id", (run,)):
-        mine = carried.get(r[1], ())
-        refs = sorted({ref for n in mine for ref in records[n].refs}) if records else []
-        lines = tuple((by_idx[i].source, by_idx[i].line) for i in refs if i in by_idx)
-        requests.append(_request(r, mine, lines))
-    return RunDetail(info, rows, records, requests)
+    return RunDetail(info, requests_of(db, info, whole=whole))
 
 
 def leaves(requests: Sequence[RequestInfo]) -> list[RequestInfo]:
     """The requests nothing replaced: the ones whose answer is the records' answer."""
     parents = {r.parent for r in requests if r.parent is not None}
-    return [r for r in requests if r.id not in parents]
-
-
-def find_trackingid(db: sqlite3.Connection, trackingid: str) -> list[tuple[RunInfo, RequestInfo]]:
-    """The requests (of any run) that got this tracking id."""
-    found: list[tuple[RunInfo, RequestInfo]] = []
-    for row in db.execute(f"SELECT {_REQUEST_COLUMNS} FROM requests WHERE trackingid = ? ORDER BY run, id",
-                          (trackingid,)):  # fmt: skip
-        run = run_info(db, row[0])
-        whole = detail(db, run.id)
-        found.extend((run, r) for r in whole.requests if r.id == row[1])
-    return found
-
-
-def find_date(
-    db: sqlite3.Connection, propertyid: str, day: dt.date, roomid: str | None = None, rateid: str | None = None,
-    operation: str | None = None,
-) -> list[DateHit]:  # fmt: skip
-    """Every record that covered `day` for the key, with the final request that carried it; newest first."""
-    clauses = ["r.propertyid = ?", "r.start <= ?", "r.end >= ?"]
-    args: list[Any] = [propertyid, day.isoformat(), day.isoformat()]
-    for column, value in (("r.roomid", roomid), ("r.rateid", rateid), ("u.operation", operation)):
-        if value is not None:
-            clauses.append(f"{column} = ?")
-            args.append(value)
-    sql = (
-        "SELECT r.run, r.idx, r.propertyid, r.roomid, r.rateid, r.start, r.end, r.value, r.fragment, r.refs"
-        " FROM records r JOIN runs u ON u.id = r.run WHERE " + " AND ".join(clauses) + " ORDER BY r.run DESC, r.idx"
-    )
-    hits: list[DateHit] = []
-    details: dict[int, RunDetail] = {}
-    for row in db.execute(sql, args):
-        run = row[0]
-        whole = details.get(run) or details.setdefault(run, detail(db, run))
-        record = _record(row[1:])
-        final = [q for q in leaves(whole.requests) if record.idx in q.records]
-        for request in final:
-            hits.append(DateHit(whole.run, request, record))
-    hits.sort(key=lambda h: h.request.answered or h.request.sent or h.run.started, reverse=True)
-    return hits
+    return [r for r in requests if r.id not in parents and r.state != SPLIT]
 
 
 def acknowledged(
     db: sqlite3.Connection, operation: str, base_url: str, source_id: str, properties: Iterable[str] | None = None
 ) -> dict[Key, list[Span]]:
     """Per key, what the service holds as far as this journal knows (same service and source): sorted, apart,
-    maximal spans, the last acknowledgement winning. Records are read in the order they were acknowledged and laid
-    over each other; no date becomes an object of its own."""
-    args: list[Any] = [OK, operation, base_url, source_id]
+    maximal spans of a value and the run that set it, the last acknowledgement winning. Read from the spans the
+    journal paints at each acknowledgement (`acked.py`); no date becomes an object of its own."""
+    service = db.execute(
+        "SELECT id FROM services WHERE operation = ? AND base_url = ? AND source_id = ?",
+        (operation, base_url, source_id),
+    ).fetchone()
+    if service is None:
+        return {}
+    args: list[Any] = [service[0]]
     where = ""
     wanted: set[str] | None = None
     if properties is not None:
         wanted = set(properties)
         if not wanted:
             return {}
-        # Past SQLite's limit of bound variables, every property is read and the others left out here.
-        if len(wanted) <= 500:
-            where = f" AND r.propertyid IN ({', '.join('?' * len(wanted))})"
-            args.extend(sorted(wanted))
+        where = f" AND propertyid IN ({', '.join('?' * len(wanted))})" if len(wanted) <= 500 else ""
+        args.extend(wanted if where else [])
     sql = (
-        "SELECT r.propertyid, r.roomid, r.rateid, r.start, r.end, r.value, r.run FROM records r"
-        " JOIN carried c ON c.run = r.run AND c.record = r.idx"
-        " JOIN requests q ON q.run = c.run AND q.id = c.request"
-        " JOIN runs u ON u.id = r.run"
-        " WHERE q.state = ? AND u.operation = ? AND u.base_url = ? AND u.source_id = ?" + where
-        + " ORDER BY q.ack, r.idx"
+        "SELECT propertyid, roomid, rateid, start, end, value, run FROM acked WHERE service = ?"
+        + where + " ORDER BY propertyid, roomid, rateid, start"
     )  # fmt: skip
-    spans: dict[Key, list[Span]] = {}
-    # A journal's records share a few hundred dates and a few values: each is made and kept once.
+    found: dict[Key, list[Span]] = {}
+    keep = None if properties is None else set(properties)
+    # A year of a hotel's spans share a few hundred dates and a few values: each made once.
     days: dict[str, dt.date] = {}
     values: dict[str, str] = {}
     for propertyid, roomid, rateid, start, end, value, run in db.execute(sql, args):
-        if wanted is not None and propertyid not in wanted:
-            continue
-        first = days.get(start) or days.setdefault(start, dt.date.fromisoformat(start))
-        last = days.get(end) or days.setdefault(end, dt.date.fromisoformat(end))
-        value = values.setdefault(value, value)
-        key = (propertyid, roomid, rateid) if rateid else (propertyid, roomid)
-        paint(spans.setdefault(key, []), Span(first, last, value, run))
-    return spans
+        if keep is None or propertyid in keep:
+            first = days.get(start) or days.setdefault(start, _day(start))
+            last = days.get(end) or days.setdefault(end, _day(end))
+            found.setdefault(key_of(propertyid, roomid, rateid), []).append(
+                Span(first, last, values.setdefault(value, value), run)
+            )
+    return found
 
 
-def parse_age(text: str) -> dt.timedelta:
-    """`90d`, `12w`, `36h` or a bare number of days."""
-    cleaned = text.strip().lower()
-    units = {"d": 1.0, "w": 7.0, "h": 1 / 24}
-    unit = cleaned[-1:] if cleaned[-1:] in units else "d"
-    number = cleaned[:-1] if cleaned[-1:] in units else cleaned
-    try:
-        amount = float(number)
-    except ValueError:
-        raise UsageProblem(f"--older-than {text!r}: give an age like 90d, 12w or 36h") from None
-    if amount < 0:
-        raise UsageProblem(f"--older-than {text!r}: the age cannot be negative")
-    return dt.timedelta(days=amount * units[unit])
-
-
-def prune(db: sqlite3.Connection, older_than: dt.timedelta, now: dt.datetime | None = None) -> int:
-    """Delete the runs that started before now - older_than (finished or not); how many were deleted."""
-    cutoff = ((now or dt.datetime.now(dt.UTC)) - older_than).isoformat(timespec="milliseconds")
-    with db:
-        old = [r for (r,) in db.execute("SELECT id FROM runs WHERE started < ?", (cutoff,))]
-        for table, column in (("files", "run"), ("rows", "run"), ("records", "run"), ("requests", "run"),
-                              ("carried", "run"), ("runs", "id")):  # fmt: skip
-            db.executemany(f"DELETE FROM {table} WHERE {column} = ?", [(r,) for r in old])
-    return len(old)
+def services(db: sqlite3.Connection, operation: str, propertyid: str) -> list[tuple[str, str, int]]:
+    """Where the property's values were acknowledged: (base URL, source id, latest such run), latest first."""
+    sql = (
+        "SELECT s.base_url, s.source_id, max(a.run) FROM acked a JOIN services s ON s.id = a.service"
+        " WHERE s.operation = ? AND a.propertyid = ? GROUP BY s.id ORDER BY max(a.run) DESC"
+    )
+    return [(base, source, run) for base, source, run in db.execute(sql, (operation, propertyid))]
 
 
 def request_states(db: sqlite3.Connection, run_ids: Iterable[int]) -> dict[int, dict[str, int]]:
@@ -344,14 +338,12 @@ def request_states(db: sqlite3.Connection, run_ids: Iterable[int]) -> dict[int, 
     for run, state, count in db.execute(sql, [SPLIT, *wanted] if few else [SPLIT]):
         if run in counts:
             counts[run][state] = count
+    for run, said in _notes(db).items():
+        # Answers a run's note holds count as they came (halves it made are counted by their parent).
+        for request, (state, *_) in said.answers.items() if run in counts else ():
+            found = db.execute("SELECT state FROM requests WHERE run = ? AND id = ?", (run, request)).fetchone()
+            if found is not None and found[0] not in (OK, SPLIT) and found[0] != state:
+                counts[run][found[0]] -= 1
+                counts[run][state] = counts[run].get(state, 0) + 1
+        counts[run] = {state: n for state, n in counts.get(run, {}).items() if n}
     return counts
-
-
-def services(db: sqlite3.Connection, operation: str, propertyid: str) -> list[tuple[str, str, int]]:
-    """Where the property's values were acknowledged: (base URL, source id, latest such run), latest first."""
-    sql = (
-        "SELECT u.base_url, u.source_id, max(u.id) FROM runs u JOIN requests q ON q.run = u.id"
-        " WHERE u.operation = ? AND q.propertyid = ? AND q.state = ? GROUP BY u.base_url, u.source_id"
-        " ORDER BY max(u.id) DESC"
-    )
-    return [(base, source, run) for base, source, run in db.execute(sql, (operation, propertyid, OK))]

@@ -1,124 +1,277 @@
 """Between a push run and the journal: what a run's rows, records, requests and answers become there.
 
+Records are numbered in the order requests carry them, so that every request (and every half of
+a split one) carries a range of record numbers. Rows are not written one by one: each record says
+which lines it came from (`lines.py`), and rows that send nothing are noted in runs of lines.
+
 The journal is a record, not a gate: when it cannot be written, the run goes on and says so once.
 """
 
 from __future__ import annotations
 
+import bisect
+import contextlib
+import queue
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from ari_cli.batch import policy_value, wire_value
+from ari_cli.journal import retire
+from ari_cli.journal.database import journal_path
+from ari_cli.journal.lines import encode
+from ari_cli.journal.pending import Note
 from ari_cli.journal.store import (
     FAILED,
     OK,
+    SUPERSEDED,
     Answer,
     Journal,
+    NoteEntry,
+    PlanEntry,
     RecordEntry,
     RequestEntry,
-    RowEntry,
-    RowOutcome,
     RunStart,
-    journal_path,
+    now,
 )
-from ari_cli.plan import Record
-from ari_cli.records.rules import RowView
-from ari_cli.results import RowResult
+from ari_cli.plan import Plan
+from ari_cli.records.table import RowTable
 from ari_cli.send.exchange import Exchange, Problem, Watcher
 from ari_cli.wire.operations import Operation
 
 T = TypeVar("T")
-_FIELD = {Operation.THRESHOLD: "threshold", Operation.MAXADV: "time"}
 
 
-def fragments(operation: Operation, exchanges: Iterable[Exchange]) -> dict[int, dict[str, Any] | None]:
-    """Each record's own part of its request's `data`, so that a retry can split a request again."""
-    found: dict[int, dict[str, Any] | None] = {}
-    for exchange in exchanges:
-        data = exchange.body.get("data")
-        for position, record in enumerate(exchange.records):
-            if operation is Operation.POLICY or data is None:
-                found[record] = None
-            else:
-                found[record] = data[position] if isinstance(data, list) else data
-    return found
+class RowLines:
+    """Rows of a table as the journal names them: the position of their source and their line."""
+
+    def __init__(self, table: RowTable) -> None:
+        runs = table.source_runs()
+        self.sources = list(dict.fromkeys(name for _, _, name in runs))
+        self.firsts = [first for first, _, _ in runs]
+        self.positions = [self.sources.index(name) for _, _, name in runs]
+        self.lines = table.lines
+
+    def source(self, row: int) -> int:
+        return self.positions[bisect.bisect_right(self.firsts, row) - 1]
+
+    def text(self, rows: Sequence[int]) -> str:
+        """The compact text of some rows' lines; a run of rows on consecutive lines of one source at once."""
+        if not rows:
+            return ""
+        first, last = rows[0], rows[-1]
+        whole = isinstance(rows, range) and rows.step == 1
+        if whole and self.source(first) == self.source(last):
+            a, b = self.lines[first], self.lines[last]
+            if b - a == last - first:
+                source = self.source(first)
+                span = f"{a}-{b}" if b > a else str(a)
+                return span if source == 0 else f"@{source}:{span}"
+        return encode((self.source(r), self.lines[r]) for r in rows)
 
 
-def row_entries(views: Sequence[RowView]) -> Iterable[RowEntry]:
-    return (
-        RowEntry(i, v.source, v.line, v.propertyid, v.roomid, v.rateid, v.dates, v.value) for i, v in enumerate(views)
-    )
+def _runs(indexes: Sequence[int]) -> Iterator[range]:
+    """Consecutive indexes as ranges."""
+    start = previous = None
+    for index in indexes:
+        if previous is not None and index == previous + 1:
+            previous = index
+            continue
+        if start is not None and previous is not None:
+            yield range(start, previous + 1)
+        start = previous = index
+    if start is not None and previous is not None:
+        yield range(start, previous + 1)
 
 
-def record_entries(
-    operation: Operation, records: Sequence[Record], exchanges: Sequence[Exchange]
-) -> Iterable[RecordEntry]:
-    """Each record with its value as the body carries it (a policy's body is its one record)."""
-    parts = fragments(operation, exchanges)
-    policies = {e.records[0]: policy_value(e.body) for e in exchanges if operation is Operation.POLICY}
-    for index, record in enumerate(records):
-        fragment = parts.get(index)
-        if fragment is not None:
-            value = str(fragment[_FIELD[operation]])
-        else:
-            value = policies[index] if index in policies else wire_value(operation, record)
-        rate = record.key[2] if len(record.key) > 2 else ""
-        yield RecordEntry(index, record.key[0], record.key[1], rate, record.start, record.end, value, fragment,
-                          record.refs)  # fmt: skip
+def notes(table: RowTable, plan: Plan, where: RowLines, unsent: str | None) -> list[NoteEntry]:
+    """Rows that send nothing (skipped, invalid; all valid rows when `unsent` says why nothing was sent),
+    and rows with a note beside their result, in runs of rows alike.
 
+    One pass over the rows, holding only the run being noted: a million rows skipped as unchanged are a
+    few thousand runs, never a million entries.
+    """
+    invalid = {**plan.invalid, **table.errors}
+    entries: list[NoteEntry] = []
+    for index in sorted(invalid):
+        view = table[index]
+        written = (view.propertyid, view.roomid, view.rateid, view.dates, view.value)
+        entries.append(NoteEntry("invalid", "", where.text([index]), invalid[index], written))
+    skipped, row_notes = plan.skipped, plan.row_notes
+    if not skipped and not row_notes and unsent is None:
+        return entries
+    current: tuple[str | None, str] | None = None
+    first = 0
 
-def request_entry(exchange: Exchange) -> RequestEntry:
-    return RequestEntry(exchange.id, exchange.propertyid, exchange.url, exchange.body, exchange.records,
-                        exchange.parent)  # fmt: skip
+    def close(stop: int) -> None:
+        if current is not None:
+            rows = range(first, stop)
+            one = table[first] if len(rows) == 1 else None
+            fields = None if one is None else (one.propertyid, one.roomid, one.rateid, one.dates, one.value)
+            entries.append(NoteEntry(current[0], current[1], where.text(rows), (), fields))
+
+    for index in range(len(table)):
+        said: tuple[str | None, str] | None = None
+        if index not in invalid:
+            note = skipped.get(index)
+            if note is not None:
+                said = ("skipped", note)
+            elif unsent is not None:
+                said = ("skipped", unsent)
+            elif index in row_notes:
+                said = (None, row_notes[index])
+        if said != current:
+            close(index)
+            current, first = said, index
+    close(len(table))
+    return entries
 
 
 def problem_dict(problem: Problem) -> dict[str, Any]:
     return {"code": problem.code, "message": problem.message, "http_status": problem.http_status}
 
 
-class Recorder(Watcher):
-    """Writes one run's requests to the journal as the sender reports them."""
+def form_of(body: Mapping[str, Any]) -> str | None:
+    data = body.get("data")
+    return None if data is None else ("list" if isinstance(data, list) else "object")
 
-    def __init__(self, journal: Journal, warn: Callable[[str], None]) -> None:
+
+class Recorder(Watcher):
+    """Writes one run's requests to the journal as the sender reports them.
+
+    The run and its plan are written before the first request goes out. Answers are written by a
+    thread of their own, in the order they came, so that the sender never waits for the disk (an
+    acknowledgement paints its records' dates, which a million-row run does a hundred thousand
+    times); `finish` waits until everything is written.
+    """
+
+    def __init__(self, journal: Journal, warn: Callable[[str], None], keep_bodies: bool = False) -> None:
         self.journal = journal
+        self.keep_bodies = keep_bodies  # bodies records cannot rebuild (a replay's) are kept as sent
         self.warn = warn
         self.run: int | None = None
         self.broken = False
+        self.operation = Operation.THRESHOLD
+        self.position: dict[int, int] = {}  # a plan's record -> its number in the journal
+        self.entries: list[RecordEntry] = []  # by number in the journal
+        self.waiting: queue.SimpleQueue[Callable[[], object] | None] = queue.SimpleQueue()
+        self.writer: threading.Thread | None = None
+        self.unsaid: list[str] = []  # the writer's warnings, said by the main thread
+        self.held: list[RequestEntry] = []  # a retry's superseded requests, written when it finishes
+        self.last_id = 0
+        self.note: Note | None = None
 
-    def _write(self, call: Callable[..., T], *args: Any) -> T | None:
-        if self.broken:
-            return None
-        try:
-            return call(*args)
-        except sqlite3.Error as error:
-            self.broken = True
-            self.warn(f"the journal {self.journal.path} could not be written ({error}); the run goes on unrecorded")
-            return None
+    def _write(self, call: Callable[..., T], *args: Any, said: Sequence[Sequence[Any]] = ()) -> T | None:
+        """`call(*args)`; when the journal cannot take it (now or since an earlier failure), the events `said`
+        go to the run's note beside the journal instead (`pending.py`)."""
+        if not self.broken:
+            try:
+                return call(*args)
+            except sqlite3.Error as error:
+                self._broke(error)
+        if self.note is not None:
+            for event in said:
+                self.note.write(event)
+        return None
+
+    def _broke(self, error: sqlite3.Error) -> None:
+        self.broken = True
+        kept = f"; what it could not take is kept in {self.note.path}" if self.note is not None else " unrecorded"
+        message = f"the journal {self.journal.path} could not be written ({error}); the run goes on{kept}"
+        if self.note is not None:
+            self.note.broke(str(error))
+        if threading.current_thread() is self.writer:
+            self.unsaid.append(message)
+        else:
+            self.warn(message)
+
+    def _later(self, call: Callable[..., object], *args: Any, said: Sequence[Sequence[Any]] = ()) -> None:
+        """`call(*args)` by the writer thread, after everything asked before."""
+        if self.writer is None:
+            self.writer = threading.Thread(target=self._writing, name="journal", daemon=True)
+            self.writer.start()
+        self.waiting.put(lambda: self._write(call, *args, said=said))
+        self._say()
+
+    def _writing(self) -> None:
+        while (job := self.waiting.get()) is not None:
+            job()
+
+    def _say(self) -> None:
+        while self.unsaid:
+            self.warn(self.unsaid.pop(0))
+
+    def drain(self) -> None:
+        """Wait until everything handed to the writer thread is written."""
+        if self.writer is not None:
+            self.waiting.put(None)
+            self.writer.join()
+            self.writer = None
+        self._say()
+
+    def close(self) -> None:
+        self.drain()
+        self.journal.close()
 
     def start(self, start: RunStart) -> int | None:
         self.run = self._write(self.journal.start_run, start)
         return self.run
 
     def plan(
-        self, operation: Operation, views: Sequence[RowView], records: Sequence[Record], exchanges: Sequence[Exchange]
-    ) -> None:
+        self, operation: Operation, table: RowTable, plan: Plan, exchanges: Sequence[Exchange],
+        unsent: str | None = None, held: Plan | None = None, superseded: Sequence[Exchange] = (),
+    ) -> None:  # fmt: skip
+        """What the run means to send; `unsent` says why nothing is (invalid rows), when so. A retry's
+        `superseded` requests (of `held`'s records) are written too, never to be sent but by `retry --force`."""
         if self.run is None:
             return
-        requests = [request_entry(e) for e in exchanges]
-        self._write(self.journal.plan, self.run, row_entries(views), record_entries(operation, records, exchanges),
-                    requests)  # fmt: skip
+        self.operation = operation
+        where = RowLines(table)
+        requests = [self._add(exchange, plan, where) for exchange in exchanges]
+        self.last_id = max((e.id for e in exchanges), default=0)
+        for exchange in superseded:
+            assert held is not None
+            # Written at the end, numbered after every request the run made (halves included).
+            self.held.append(replace(self._add(exchange, held, where, keep=False), state=SUPERSEDED))
+        entry = PlanEntry(where.sources, len(table), self.entries, requests, notes(table, plan, where, unsent))
+        self._write(self.journal.plan, self.run, entry)
+        with contextlib.suppress(OSError):
+            self.note = Note(self.journal.path, self.run, len(requests))
+            if self.broken:
+                self.note.broke("the run's plan could not be written")
+
+    def _add(self, exchange: Exchange, plan: Plan, where: RowLines, keep: bool = True) -> RequestEntry:
+        """A request and its records, numbered on from those before; `keep`: its halves will need them."""
+        first = len(self.entries)
+        operation = self.operation
+        for index in exchange.records:
+            if keep:
+                self.position[index] = len(self.entries)
+            record = plan.records[index]
+            value = policy_value(exchange.body) if operation is Operation.POLICY else wire_value(operation, record)
+            rate = record.key[2] if len(record.key) > 2 else ""
+            self.entries.append(RecordEntry(len(self.entries), record.key[0], record.key[1], rate, record.start,
+                                            record.end, value, where.text(record.refs)))  # fmt: skip
+        return self._request(exchange, first)
+
+    def _request(self, exchange: Exchange, first: int) -> RequestEntry:
+        # A policy's body is not rebuilt from its record's value: it is kept as sent.
+        body = exchange.body if self.operation is Operation.POLICY or self.keep_bodies else None
+        return RequestEntry(exchange.id, exchange.propertyid, exchange.url, first, len(exchange.records), body,
+                            form_of(exchange.body), exchange.parent)  # fmt: skip
 
     def sending(self, exchange: Exchange) -> None:
         if self.run is not None:
-            self._write(self.journal.sending, self.run, exchange.id)
+            self._later(self.journal.sending, self.run, exchange.id)
 
     def answered(self, exchange: Exchange, halves: Sequence[Exchange]) -> None:
         if self.run is None or exchange.outcome is None:
             return
         outcome = exchange.outcome
         if not outcome.sent:
-            self._write(self.journal.unsent, self.run, exchange.id)
+            self._later(self.journal.unsent, self.run, exchange.id, said=[["unsent", exchange.id]])
             return
         answer = Answer(
             state=OK if outcome.success else FAILED,
@@ -130,23 +283,43 @@ class Recorder(Watcher):
             response=exchange.response,
             seconds=exchange.seconds,
         )
-        self._write(self.journal.answered, self.run, exchange.id, answer, [request_entry(h) for h in halves])
+        split = [self._request(h, self.position[h.records[0]]) for h in halves]
+        self.last_id = max([self.last_id, *(h.id for h in halves)])
+        acknowledged = [self.entries[self.position[i]] for i in exchange.records] if outcome.success else []
+        said: list[list[Any]] = []
+        if split:
+            said.append(["split", exchange.id, [[h.id, h.first, h.count] for h in split]])
+        else:
+            said.append(["answer", exchange.id, answer.state, answer.transient, answer.attempts, answer.http_status,
+                         answer.trackingid, [{**e, "message": str(e["message"])[:200]} for e in answer.errors],
+                         now()])  # fmt: skip
+        self._later(self.journal.answered, self.run, exchange.id, answer, split, acknowledged, said=said)
 
-    def finish(self, outcomes: Iterable[RowOutcome], summary: dict[str, int], exit_code: int) -> None:
+    def completes(self, runs: Sequence[int]) -> None:
+        """This run (a retry) got acknowledged everything `runs` left."""
         if self.run is not None:
-            self._write(self.journal.finish, self.run, outcomes, summary, exit_code)
+            self._write(self.journal.completes, self.run, runs)
+
+    def finish(self, summary: dict[str, int], exit_code: int) -> None:
+        self.drain()
+        if self.run is not None and self.held:
+            numbered = [replace(r, id=self.last_id + n) for n, r in enumerate(self.held, start=1)]
+            self._write(self.journal.add_requests, self.run, numbered)
+        if self.run is not None:
+            self._write(self.journal.finish, self.run, summary, exit_code, said=[["end", now(), exit_code, summary]])
+        if self.note is not None:
+            self.note.close()
 
 
 def open_journal(env: Mapping[str, str], warn: Callable[[str], None]) -> Journal | None:
     """The journal, or None (said once) when it cannot be opened: a run is not stopped for its record."""
     path = journal_path(env)
     try:
-        return Journal(path)
+        journal = Journal(path)
     except (sqlite3.Error, OSError) as error:
         warn(f"the journal {path} cannot be opened ({error}); this run is not recorded")
         return None
-
-
-def row_outcomes(rows: Iterable[RowResult]) -> Iterable[RowOutcome]:
-    for row in rows:
-        yield RowOutcome(row.index, row.status.value, row.trackingids, [problem_dict(p) for p in row.errors], row.note)
+    for notice in retire.notices:
+        warn(notice)
+    retire.notices.clear()
+    return journal

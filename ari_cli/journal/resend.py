@@ -3,20 +3,37 @@
 Only requests nothing replaced (leaves) and that were never answered, never sent, or failed for a
 transient reason are sent again; acknowledged requests and refusals a second try would meet again
 are left alone. A run already retried is followed to its latest retry, which holds what is left.
-Bodies come back from the journal as stored (key masked) and get the configured key again.
+Records come back from the journal with the lines they came from; bodies are rebuilt from them
+(a policy's body comes back as stored) and get the configured key.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ari_cli.journal.queries import RequestInfo, RunDetail, RunInfo, detail, leaves, run_info
+from ari_cli.batch import DataForm, Envelope, build_body
+from ari_cli.changes import ONE_DAY, Span
+from ari_cli.journal.lines import decode
+from ari_cli.journal.queries import (
+    RecordInfo,
+    RequestInfo,
+    RunDetail,
+    RunInfo,
+    acknowledged,
+    detail,
+    leaves,
+    records,
+    run_info,
+)
+from ari_cli.journal.store import SUPERSEDED
 from ari_cli.plan import Plan, Record
-from ari_cli.records.rules import RowView
+from ari_cli.records.rules import RowView, shown_dates
 from ari_cli.send.exchange import Exchange
+from ari_cli.wire.operations import Operation, path_segment, push_url
 
 
 @dataclass
@@ -28,18 +45,117 @@ class RetryPlan:
     views: list[RowView]
     plan: Plan
     exchanges: list[Exchange]
-    fragments: list[dict[str, Any] | None]
     refused: list[RequestInfo]
+    form: DataForm
+    source_id: str = ""  # where the bodies say they come from (the run's, or the one the retry is given)
+    templates: dict[int, dict[str, Any]] = field(default_factory=dict)  # a policy record's stored body
+    held: Plan = field(default_factory=Plan)  # records left out for later acknowledged values
+    superseded: list[Exchange] = field(default_factory=list)  # their requests, journaled, not sent
+
+    def without_later(self, db: sqlite3.Connection) -> tuple[RetryPlan, dict[int, int]]:
+        """The plan without the dates whose value a later run got acknowledged (where the retry goes): sending
+        this run's older values would overwrite them. Rows left with nothing are skipped, saying why; with the
+        dates left out, per later run."""
+        run = self.source.run
+        family = {*self.followed, run.id}
+        # Later: a run started after the one asked for (the first of the family), not one of its retries.
+        first = self.followed[0] if self.followed else run.id
+        base = self.exchanges[0].url.split("/v2/push_ari/")[0] if self.exchanges else run.base_url
+        held = acknowledged(db, run.operation, base, self.source_id, {r.key[0] for r in self.plan.records})
+        left: dict[int, int] = {}
+        sent, kept = _Pieces(), _Pieces()  # what goes, and what is left out (journaled as superseded)
+        kept_rows: set[int] = set()
+        for exchange in self.exchanges:
+            going: list[int] = []
+            staying: list[int] = []
+            for index in exchange.records:
+                record = self.plan.records[index]
+                later = [s for s in held.get(record.key, ()) if s.run > first and s.run not in family
+                         and s.start <= record.end and s.end >= record.start]  # fmt: skip
+                for span in later:
+                    start, end = max(span.start, record.start), min(span.end, record.end)
+                    left[span.run] = left.get(span.run, 0) + (end - start).days + 1
+                    staying.append(kept.add(replace(record, start=start, end=end), self.templates.get(index)))
+                for start, end in _outside(record.start, record.end, later):
+                    going.append(sent.add(replace(record, start=start, end=end), self.templates.get(index)))
+                    kept_rows.update(record.refs)
+            sent.request(exchange, going)
+            kept.request(exchange, staying)
+        if not left:
+            return self, {}
+        runs = ", ".join(str(n) for n in sorted(left))
+        note = f"left out: run {runs} got later values acknowledged for its dates (retry --force sends them anyway)"
+        skipped = {row: note for row in range(len(self.views)) if row not in kept_rows}
+        trimmed = replace(self, plan=Plan(sent.records, skipped), exchanges=sent.exchanges, templates=sent.templates,
+                          held=Plan(kept.records), superseded=kept.exchanges)  # fmt: skip
+        masked = run.sharepost or "<API_KEY>"
+        for exchange in sent.exchanges:
+            exchange.body = trimmed.build(exchange.records, masked)
+        aside = replace(trimmed, plan=trimmed.held, templates=kept.templates)
+        for exchange in kept.exchanges:
+            exchange.body = aside.build(exchange.records, masked)
+        return trimmed, left
+
+    def aimed(self, base_url: str, source_id: str, template: str | None) -> RetryPlan:
+        """The same requests sent to `base_url` as `source_id` (the body's `sourceid` too); each keeps the last
+        path segment it had, unless a `template` (--path-segment) is given."""
+        operation = Operation(self.source.run.operation)
+        exchanges = []
+        for exchange in self.exchanges:
+            # A stored URL is {base}/v2/push_ari/{source}/{segment}: its segment is all after the source.
+            segment = exchange.url.split("/v2/push_ari/", 1)[-1].partition("/")[2]
+            if template is not None:
+                segment = path_segment(template, operation.action, exchange.propertyid)
+            body = {**exchange.body, "sourceid": source_id} if "sourceid" in exchange.body else dict(exchange.body)
+            url = push_url(base_url, source_id, segment)
+            exchanges.append(Exchange(exchange.id, exchange.propertyid, exchange.records, body, url, exchange.parent))
+        return replace(self, exchanges=exchanges, source_id=source_id)
 
     def build(self, part: Sequence[int], key: str) -> dict[str, Any]:
-        """The body for some of a request's records: its head, with only their part of `data`."""
-        first = next(e for e in self.exchanges if part[0] in e.records)
-        body = dict(first.body)
-        body["sharepost"] = key
-        pieces = [self.fragments[i] for i in part]
-        if isinstance(body.get("data"), list) and all(p is not None for p in pieces):
-            body["data"] = pieces
-        return body
+        """The body for some of a request's records: rebuilt from them, or (a policy) the stored one."""
+        run = self.source.run
+        operation = Operation(run.operation)
+        if operation is Operation.POLICY:
+            # A policy's request is its one record: its stored body, on the record's dates.
+            record = self.plan.records[part[0]]
+            body = {**self.templates[part[0]], "startdate": record.start.isoformat(), "enddate": record.end.isoformat()}
+            return {**body, "sharepost": key, "sourceid": self.source_id or run.source_id}
+        chosen = [self.plan.records[i] for i in part]
+        return build_body(operation, Envelope(key, self.source_id or run.source_id), chosen, self.form)
+
+
+@dataclass
+class _Pieces:
+    """Records cut to the dates that go (or stay), and requests of them no bigger than the ones they came from."""
+
+    records: list[Record] = field(default_factory=list)
+    templates: dict[int, dict[str, Any]] = field(default_factory=dict)
+    exchanges: list[Exchange] = field(default_factory=list)
+
+    def add(self, record: Record, template: dict[str, Any] | None) -> int:
+        if template is not None:
+            self.templates[len(self.records)] = template
+        self.records.append(record)
+        return len(self.records) - 1
+
+    def request(self, like: Exchange, numbers: list[int]) -> None:
+        size = len(like.records)
+        for at in range(0, len(numbers), size):
+            part = tuple(numbers[at : at + size])
+            self.exchanges.append(Exchange(len(self.exchanges) + 1, like.propertyid, part, {}, like.url))
+
+
+def _outside(start: dt.date, end: dt.date, spans: Sequence[Span]) -> list[tuple[dt.date, dt.date]]:
+    """The runs of dates start..end that none of `spans` covers."""
+    pieces: list[tuple[dt.date, dt.date]] = []
+    day = start
+    for span in sorted(spans):
+        if span.start > day:
+            pieces.append((day, min(end, span.start - ONE_DAY)))
+        day = max(day, span.end + ONE_DAY)
+    if day <= end:
+        pieces.append((day, end))
+    return pieces
 
 
 def latest(db: sqlite3.Connection, run: int) -> tuple[RunInfo, tuple[int, ...]]:
@@ -54,36 +170,47 @@ def latest(db: sqlite3.Connection, run: int) -> tuple[RunInfo, tuple[int, ...]]:
         info = run_info(db, row[0])
 
 
-def plan_retry(db: sqlite3.Connection, run: int) -> RetryPlan:
-    """Rows, records and requests of `run` (or its latest retry) that still need sending."""
+def _rows(run: RunInfo, carried: Sequence[RecordInfo]) -> tuple[list[RowView], list[tuple[int, ...]]]:
+    """Each record's rows as views (shown with the record's range and value), and the rows of each record."""
+    found: dict[tuple[int, int], RowView] = {}
+    for record in carried:
+        key = (*record.key, "")[:3]
+        dates = shown_dates(record.start, record.end, "")
+        for source, line in decode(record.lines):
+            if (source, line) not in found:
+                name = run.sources[source] if source < len(run.sources) else f"source {source}"
+                found[source, line] = RowView(name, line, key[0], key[1], key[2], dates, record.value)
+    # Rows in file and line order, as the run read them.
+    order = {where: index for index, where in enumerate(sorted(found))}
+    views = [found[where] for where in sorted(found)]
+    refs = [tuple(sorted(order[where] for where in decode(record.lines))) for record in carried]
+    return views, refs
+
+
+def plan_retry(db: sqlite3.Connection, run: int, force: bool = False) -> RetryPlan:
+    """Rows, records and requests of `run` (or its latest retry) that still need sending; with `force`, also
+    those a retry left out for a later acknowledged value."""
     info, passed = latest(db, run)
     source = detail(db, info.id)
     final = leaves(source.requests)
-    due = [r for r in final if r.needs_retry]
-    refused = [r for r in final if not r.needs_retry and not r.acknowledged]
-    by_idx = {row.idx: row for row in source.rows}
-    record_of = {record.idx: record for record in source.records}
-    wanted_records = sorted({n for request in due for n in request.records})
-    new_record = {old: new for new, old in enumerate(wanted_records)}
-    wanted_rows = sorted({ref for n in wanted_records for ref in record_of[n].refs})
-    new_row = {old: new for new, old in enumerate(wanted_rows)}
-    views = [
-        RowView(r.source, r.line, r.propertyid, r.roomid, r.rateid, r.dates, r.value)
-        for r in (by_idx[i] for i in wanted_rows)
+    due = [r for r in final if r.needs_retry or (force and r.state == SUPERSEDED)]
+    refused = [r for r in final if not r.needs_retry and not r.acknowledged and r.state != SUPERSEDED]
+    carried = [
+        record for request in due for record in records(db, info.id, request.first, request.first + request.count)
     ]
-    records = []
-    fragments = []
-    for old in wanted_records:
-        stored = record_of[old]
-        refs = tuple(new_row[ref] for ref in stored.refs)
-        records.append(Record(stored.key, stored.start, stored.end, stored.value, refs))
-        fragments.append(stored.fragment)
-    exchanges = [
-        Exchange(number, request.propertyid, tuple(new_record[n] for n in request.records), dict(request.body),
-                 request.url)
-        for number, request in enumerate(due, start=1)
-    ]  # fmt: skip
-    return RetryPlan(source, passed, views, Plan(records), exchanges, fragments, refused)
+    views, refs = _rows(info, carried)
+    plan = Plan([Record(r.key, r.start, r.end, r.value, rows) for r, rows in zip(carried, refs, strict=True)])
+    exchanges = []
+    templates: dict[int, dict[str, Any]] = {}
+    at = 0
+    for number, request in enumerate(due, start=1):
+        exchanges.append(Exchange(number, request.propertyid, tuple(range(at, at + request.count)), dict(request.body),
+                                  request.url))  # fmt: skip
+        if info.operation == Operation.POLICY.value:
+            templates[at] = dict(request.body)
+        at += request.count
+    form = DataForm(info.options.get("data_form", "list"))
+    return RetryPlan(source, passed, views, plan, exchanges, refused, form, info.source_id, templates)
 
 
 def with_key(exchanges: Sequence[Exchange], key: str) -> list[Exchange]:

@@ -11,7 +11,7 @@ import calendar as months
 import contextlib
 import datetime as dt
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,7 +45,7 @@ class CalendarView:
     source_id: str
     start: dt.date
     end: dt.date
-    values: dict[Key, dict[dt.date, str]]
+    values: Mapping[Key, Mapping[dt.date, str]]
 
     def days(self) -> list[dt.date]:
         count = (self.end - self.start).days + 1

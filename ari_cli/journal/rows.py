@@ -1,0 +1,255 @@
+"""A journaled run's rows, derived when shown: from its records' lines, its requests' answers and its notes.
+
+The journal keeps no row per input row. A row's result is what `results.answered` makes of the
+answers to the records that carried it (the rule a push applies as it runs), or what its note
+says (skipped, invalid). Rows come out in file and line order, made one at a time: a million-row
+run is never held whole, and a run whose requests were all acknowledged lists its failed rows
+without reading a record.
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+import sqlite3
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ari_cli.journal.database import loads
+from ari_cli.journal.lines import spans
+from ari_cli.journal.queries import RecordInfo, RequestInfo, RunDetail, leaves, records
+from ari_cli.journal.store import FAILED, OK, SENDING, SUPERSEDED
+from ari_cli.records.rules import RowView, shown_dates
+from ari_cli.results import RowResult, Status, answered
+from ari_cli.send.exchange import INTERRUPTED, Outcome, Problem
+
+NOT_FINISHED = "not finished"
+INTERESTING = frozenset({Status.FAILED.value, Status.NOT_SENT.value, Status.INVALID.value, NOT_FINISHED})
+
+
+def not_finished_note(run: int) -> str:
+    return f"no answer recorded: the run ended before it (killed?); `ari-cli retry {run}` sends what is left"
+
+
+@dataclass(frozen=True, slots=True)
+class RowInfo:
+    source: str
+    line: int
+    propertyid: str
+    roomid: str
+    rateid: str
+    dates: str
+    value: str
+    status: str
+    trackingids: list[str] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    status: str | None
+    note: str
+    errors: tuple[str, ...]
+    view: tuple[str, str, str, str, str] | None
+    lines: str
+
+
+def _outcome(request: RequestInfo, interrupted: bool) -> Outcome | None:
+    """A leaf request's answer as the sender gave it; None for one never sent (or not known to be)."""
+    problems = tuple(Problem(e.get("code"), e.get("message", ""), e.get("http_status")) for e in request.errors)
+    if request.state == OK:
+        return Outcome(request.http_status, True, request.trackingid)
+    if request.state == FAILED:
+        return Outcome(request.http_status, False, request.trackingid, problems, request.transient)
+    if interrupted:
+        return Outcome(None, False, errors=(INTERRUPTED,), sent=False)
+    return None
+
+
+class RecordOutcomes(Mapping[int, Outcome]):
+    """Record number -> the answer of the leaf request that carried it."""
+
+    def __init__(self, found: Sequence[RequestInfo], interrupted: bool) -> None:
+        ordered = sorted(found, key=lambda r: r.first)
+        self.firsts = [r.first for r in ordered]
+        self.requests = ordered
+        self.outcomes = [_outcome(r, interrupted) for r in ordered]
+
+    def leaf(self, record: int) -> int | None:
+        at = bisect.bisect_right(self.firsts, record) - 1
+        if at >= 0 and record < self.requests[at].first + self.requests[at].count:
+            return at
+        return None
+
+    def __getitem__(self, record: int) -> Outcome:
+        at = self.leaf(record)
+        outcome = None if at is None else self.outcomes[at]
+        if outcome is None:
+            raise KeyError(record)
+        return outcome
+
+    def __iter__(self) -> Iterator[int]:
+        for request, outcome in zip(self.requests, self.outcomes, strict=True):
+            if outcome is not None:
+                yield from request.records
+
+    def __len__(self) -> int:
+        return sum(r.count for r, o in zip(self.requests, self.outcomes, strict=True) if o is not None)
+
+
+# A run of lines with what it belongs to: (source, first line, last line, step, kind, which).
+_RECORD, _NOTE = 0, 1
+Segment = tuple[int, int, int, int, int, int]
+
+
+class RunRows:
+    """The rows of one journaled run, derived as they are asked for."""
+
+    def __init__(self, db: sqlite3.Connection, whole: RunDetail) -> None:
+        self.db = db
+        self.run = whole.run
+        self.final = leaves(whole.requests)
+        interrupted = self.run.finished and self.run.exit_code == 130
+        self.outcomes = RecordOutcomes(self.final, interrupted)
+        self.notes = [
+            Note(status, note, tuple(_load(errors, [])), _view(view), lines)
+            for status, note, errors, lines, *view in db.execute(
+                "SELECT status, note, errors, lines, propertyid, roomid, rateid, dates, value FROM notes"
+                " WHERE run = ? ORDER BY position", (self.run.id,))
+        ]  # fmt: skip
+
+    @property
+    def total(self) -> int:
+        return self.run.rows or 0
+
+    def rows(self, statuses: frozenset[str] | None = None, carried: range | None = None) -> Iterator[RowInfo]:
+        """The rows whose status is one of `statuses` (all when None), in file and line order; only those
+        of records `carried` (a request's), when given."""
+        everything = statuses is None or not statuses <= INTERESTING
+        unsettled = [r for r in self.final if r.state != OK]
+        if carried is not None:
+            chosen = list(records(self.db, self.run.id, carried.start, carried.stop))
+        elif not everything and not unsettled:
+            chosen = []  # every record was acknowledged: only notes can say more
+        else:
+            chosen = list(records(self.db, self.run.id))
+        segments: list[Segment] = []
+        for record in chosen:
+            segments.extend((s, a, b, step, _RECORD, record.idx) for s, a, b, step in spans(record.lines))
+        if not everything and carried is None:
+            segments = _near_unsettled(segments, {n for r in unsettled for n in r.records})
+        for number, note in enumerate(self.notes if carried is None else ()):
+            # A note of rows none of whose statuses is asked for is passed over (a million unchanged rows are
+            # not listed to be left out); a note beside a record's result counts only where records are read.
+            wanted = statuses is None or (note.status in statuses if note.status else bool(chosen))
+            if wanted:
+                segments.extend((s, a, b, step, _NOTE, number) for s, a, b, step in spans(note.lines))
+        by_number = {record.idx: record for record in chosen}
+        for source, line, parts in _sweep(segments):
+            row = self._row(source, line, parts, by_number)
+            if statuses is None or row.status in statuses:
+                yield row
+
+    def _row(self, source: int, line: int, parts: list[tuple[int, int]], by_number: dict[int, RecordInfo]) -> RowInfo:
+        name = self.run.sources[source] if source < len(self.run.sources) else f"source {source}"
+        notes = [self.notes[n] for kind, n in parts if kind == _NOTE]
+        # A retry's superseded records were never meant to be sent: their rows are as if they were not there.
+        numbers = [n for kind, n in parts if kind == _RECORD and not self._superseded(n)]
+        final = next((n for n in notes if n.status is not None), None)
+        if final is not None or not numbers:
+            said = final or (notes[0] if notes else Note("skipped", "", (), None, ""))
+            fields = said.view or ("", "", "", "", "")
+            told = [{"code": None, "message": m, "http_status": None} for m in said.errors]
+            return RowInfo(name, line, *fields, said.status or Status.SKIPPED.value, [], told, said.note)
+        first = by_number[numbers[0]]
+        key = (*first.key, "")[:3]
+        view = RowView(name, line, key[0], key[1], key[2], shown_dates(first.start, first.end, ""), first.value)
+        result = answered(RowResult(-1, view, Status.OK), numbers, self.outcomes)
+        status, note = result.status.value, result.note
+        if result.status is Status.NOT_SENT and not self.run.finished:
+            status, note = NOT_FINISHED, not_finished_note(self.run.id)
+        if result.status is not Status.OK and self.run.finished_by is not None:
+            note = f"sent again by retry {self.run.finished_by}, which got it acknowledged"
+        if not note:
+            note = next((n.note for n in notes if n.note), "")
+        if status == NOT_FINISHED and any(self._out(n) for n in numbers):
+            note = "sent, no answer recorded: the run ended first (killed?); " + note.split("; ", 1)[-1]
+        errors: list[dict[str, Any]] = [
+            {"code": p.code, "message": p.message, "http_status": p.http_status} for p in result.errors
+        ]
+        return RowInfo(name, line, view.propertyid, view.roomid, view.rateid, view.dates, view.value, status,
+                       result.trackingids, errors, note)  # fmt: skip
+
+    def _superseded(self, record: int) -> bool:
+        at = self.outcomes.leaf(record)
+        return at is not None and self.outcomes.requests[at].state == SUPERSEDED
+
+    def _out(self, record: int) -> bool:
+        at = self.outcomes.leaf(record)
+        return at is not None and self.outcomes.requests[at].state == SENDING
+
+
+def _load(text: str | None, default: Any) -> Any:
+    return default if text is None else loads(text)
+
+
+def _view(fields: Sequence[str | None]) -> tuple[str, str, str, str, str] | None:
+    if all(f is None for f in fields):
+        return None
+    a, b, c, d, e = (f or "" for f in fields)
+    return a, b, c, d, e
+
+
+def _near_unsettled(segments: list[Segment], unsettled: set[int]) -> list[Segment]:
+    """Only the records' lines that share a line with an unsettled record: the rows that can be anything but ok
+    (a killed million-row run lists its few unfinished rows without deriving the acknowledged ones)."""
+    reach: dict[int, list[tuple[int, int]]] = {}
+    for source, first, last, _, _, number in segments:
+        if number in unsettled:
+            reach.setdefault(source, []).append((first, last))
+    merged: dict[int, tuple[list[int], list[int]]] = {}
+    for source, spans_of in reach.items():
+        starts: list[int] = []
+        ends: list[int] = []
+        for first, last in sorted(spans_of):
+            if ends and first <= ends[-1] + 1:
+                ends[-1] = max(ends[-1], last)
+            else:
+                starts.append(first)
+                ends.append(last)
+        merged[source] = (starts, ends)
+    kept = []
+    for segment in segments:
+        starts, ends = merged.get(segment[0], ([], []))
+        at = bisect.bisect_right(starts, segment[2]) - 1
+        if at >= 0 and ends[at] >= segment[1]:
+            kept.append(segment)
+    return kept
+
+
+def _sweep(segments: list[Segment]) -> Iterator[tuple[int, int, list[tuple[int, int]]]]:
+    """Each (source, line) that some segment covers, in order, with what covers it."""
+    segments.sort()
+    waiting: list[tuple[int, int, int, Segment]] = []  # (source, next line, order, segment)
+    at = 0
+    order = 0
+    while at < len(segments) or waiting:
+        if waiting and (at == len(segments) or waiting[0][:2] <= segments[at][:2]):
+            here = waiting[0][:2]
+        else:
+            here = segments[at][:2]
+        while at < len(segments) and segments[at][:2] == here:
+            heapq.heappush(waiting, (here[0], here[1], order, segments[at]))
+            order += 1
+            at += 1
+        parts: list[tuple[int, int]] = []
+        while waiting and waiting[0][:2] == here:
+            source, line, _, segment = heapq.heappop(waiting)
+            parts.append((segment[4], segment[5]))
+            following = line + segment[3]
+            if following <= segment[2]:
+                heapq.heappush(waiting, (source, following, order, segment))
+                order += 1
+        yield here[0], here[1], parts

@@ -1,0 +1,286 @@
+"""One journaled run: its header, its requests (with bodies and answers on request) and its rows.
+
+Rows are derived from the journal as they are printed (`journal/rows.py`): a big run's table lists
+only what did not go well, and its JSON document is written a row at a time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import IO, Any
+
+from rich.console import Console
+from rich.text import Text
+
+from ari_cli.config.secrets import scrub
+from ari_cli.journal.queries import RecordInfo, RequestInfo, RunDetail, RunInfo, leaves
+from ari_cli.journal.rows import INTERESTING, RowInfo, RunRows
+from ari_cli.render.console import fitted
+from ari_cli.render.history import (
+    STATE_STYLE,
+    STATE_TEXT,
+    errors_text,
+    exit_text,
+    grid,
+    local_time,
+    run_dict,
+    runs_text,
+    state_text,
+    text,
+    value_text,
+)
+from ari_cli.render.printable import printable
+
+SHOW_ALL_UP_TO = 50
+
+
+def _duration(run: RunInfo) -> str:
+    if run.ended is None:
+        return ""
+    seconds = (dt.datetime.fromisoformat(run.ended) - dt.datetime.fromisoformat(run.started)).total_seconds()
+    return f" ({seconds:.1f} s)"
+
+
+def summary_text(summary: dict[str, int] | None) -> str:
+    if summary is None:
+        return "-"
+    return (
+        f"{summary.get('rows', 0)} rows: {summary.get('ok', 0)} ok, {summary.get('failed', 0)} failed, "
+        + (f"{summary['not sent']} not sent, " if summary.get("not sent") else "")
+        + f"{summary.get('invalid', 0)} invalid, {summary.get('skipped', 0)} skipped; "
+        f"{summary.get('records', 0)} records in {summary.get('requests', 0)} requests"
+    )
+
+
+def _options_text(options: dict[str, Any]) -> str:
+    return " ".join(f"{name}={value}" for name, value in sorted(options.items())) or "-"
+
+
+def labelled(fields: Sequence[tuple[str, Text]], out: Console) -> None:
+    """`label  value` lines, the values aligned."""
+    width = max(len(label) for label, _ in fields)
+    for label, value in fields:
+        line = Text(label.ljust(width + 2), style="bold")
+        line.append_text(value)
+        out.print(line)
+
+
+def _ended(run: RunInfo) -> Text:
+    if run.finished:
+        return text(local_time(run.ended) + _duration(run))
+    return exit_text(run)
+
+
+def run_header(run: RunInfo, out: Console) -> None:
+    """Everything the journal knows of a run but its rows and requests."""
+    files = ", ".join(f"{'stdin' if p == '-' else p}" + (f" (sha256 {d[:12]})" if d else "") for p, d in run.files)
+    fields: list[tuple[str, Text]] = [
+        ("command", text(run.command + (" (to a sandbox started for the run)" if run.sandbox else ""))),
+        ("operation", text(run.operation)),
+        ("profile", text(run.profile or "-")),
+        ("base URL", text(run.base_url)),
+        ("source id", text(run.source_id)),
+        ("files", text(files or "-")),
+        ("options", text(_options_text(run.options))),
+        ("started", text(local_time(run.started))),
+        ("ended", _ended(run)),
+        ("summary", text(summary_text(run.summary))),
+        ("exit code", exit_text(run)),
+    ]
+    if run.retry_of is not None:
+        fields.insert(1, ("retry of", text(f"run {run.retry_of}")))
+    if run.finished_by is not None:
+        fields.insert(1, ("finished by", text(f"run {run.finished_by} (a retry)")))
+    out.print(Text(f"run {run.id}", style="bold"))
+    labelled(fields, out)
+    if run.unrecorded:
+        out.print(
+            f"The journal could not record all of this run ({run.unrecorded}): what it shows as acknowledged was; "
+            f"`ari-cli retry {run.id}` sends the rest, and nothing acknowledged.",
+            markup=False,
+        )
+    elif not run.finished and run.finished_by is None:
+        out.print(
+            f"The run has no end recorded: it was killed, or it is still running. `ari-cli retry {run.id}` "
+            "sends what was not acknowledged.",
+            markup=False,
+        )
+
+
+def _lines_dict(lines: Iterable[tuple[str, int, int, int]]) -> list[dict[str, Any]]:
+    return [{"source": s, "first": a, "last": b, "step": step} for s, a, b, step in lines]
+
+
+def request_dict(request: RequestInfo) -> dict[str, Any]:
+    return {
+        "id": request.id,
+        "parent": request.parent,
+        "propertyid": request.propertyid,
+        "url": request.url,
+        "records": request.count,
+        "lines": _lines_dict(request.lines),
+        "state": request.state,
+        "transient": request.transient,
+        "attempts": request.attempts,
+        "http_status": request.http_status,
+        "trackingid": request.trackingid,
+        "errors": request.errors,
+        "sent": request.sent,
+        "answered": request.answered,
+        "seconds": request.seconds,
+        "body": request.body,
+        "response": request.response,
+    }
+
+
+def row_dict(row: RowInfo) -> dict[str, Any]:
+    return {
+        "source": row.source,
+        "line": row.line,
+        "propertyid": row.propertyid,
+        "roomid": row.roomid,
+        "rateid": row.rateid,
+        "dates": row.dates,
+        "value": row.value,
+        "status": row.status,
+        "trackingids": row.trackingids,
+        "errors": row.errors,
+        "note": row.note,
+    }
+
+
+def record_dict(record: RecordInfo, operation: str) -> dict[str, Any]:
+    value: Any = record.value
+    if operation == "policy":
+        with contextlib.suppress(ValueError):
+            value = json.loads(record.value)
+    key = dict(zip(("propertyid", "roomid", "rateid"), record.key, strict=False))
+    return {"idx": record.idx, **key, "start": record.start.isoformat(), "end": record.end.isoformat(), "value": value,
+            "lines": record.lines}  # fmt: skip
+
+
+def states(requests: Sequence[RequestInfo]) -> dict[str, int]:
+    counted: dict[str, int] = {}
+    for request in leaves(requests):
+        counted[request.state] = counted.get(request.state, 0) + 1
+    return counted
+
+
+def write_detail(whole: RunDetail, rows: RunRows, records: Callable[[], Iterator[RecordInfo]], stream: IO[str]) -> None:
+    """The run as one JSON document, its rows and records written as they are derived, never held whole."""
+    indent = 2 if stream.isatty() else None
+    head = {"run": run_dict(whole.run, states(whole.requests)), "requests": [request_dict(r) for r in whole.requests]}
+    stream.write(json.dumps(head, ensure_ascii=False, indent=indent)[:-1].rstrip())
+    operation = whole.run.operation
+    parts: list[tuple[str, Iterable[dict[str, Any]]]] = [
+        ("rows", (row_dict(r) for r in rows.rows())),
+        ("records", (record_dict(r, operation) for r in records())),
+    ]
+    for name, items in parts:
+        stream.write(f', "{name}": [')
+        for n, item in enumerate(items):
+            stream.write(("," if n else "") + json.dumps(item, ensure_ascii=False))
+        stream.write("]")
+    stream.write("}\n")
+
+
+def requests_table(requests: Sequence[RequestInfo], out: Console) -> None:
+    table = grid(not out.is_terminal)
+    for name in ("Req", "Parent", "Property", "Records", "Lines", "State", "Tries", "HTTP", "Tracking id", "Error"):
+        table.add_column(name, no_wrap=name not in ("Lines", "Error"))
+    for r in requests:
+        table.add_row(
+            text(r.id), text(r.parent if r.parent is not None else ""), text(r.propertyid), text(r.count),
+            text(runs_text(r.lines)), state_text(r), text(r.attempts), text(r.http_status or ""),
+            text(r.trackingid or ""), text(errors_text(r.errors), "red"),
+        )  # fmt: skip
+    fitted(table, out)
+
+
+def rows_table(rows: Iterable[RowInfo], operation: str, out: Console) -> int:
+    """The rows as a table; how many there were."""
+    table = grid(not out.is_terminal)
+    with_rate = operation != "threshold"
+    names = ["Line", "Property", "Room", *(["Rate"] if with_rate else []), "Dates", "Value", "Status", "Tracking id",
+             "Error / note"]  # fmt: skip
+    for name in names:
+        table.add_column(name, no_wrap=name not in ("Value", "Error / note"))
+    count = 0
+    for row in rows:
+        count += 1
+        status = row.status
+        cells = [text(f"{'stdin' if row.source == '-' else row.source}:{row.line}"), text(row.propertyid),
+                 text(row.roomid), *([text(row.rateid)] if with_rate else []), text(row.dates),
+                 text(value_text(operation, row.value) if row.value else ""),
+                 text(status, STATE_STYLE.get(status, "yellow")), text("\n".join(row.trackingids)),
+                 text(errors_text(row.errors) or row.note, "red" if row.errors else "")]  # fmt: skip
+        table.add_row(*cells)
+    if count:
+        fitted(table, out)
+    return count
+
+
+def _pretty(body: Any) -> str:
+    return json.dumps(body, ensure_ascii=False, indent=2)
+
+
+def exchange(request: RequestInfo, out: Console) -> None:
+    """What a request sent (key masked as stored) and what came back."""
+    records = request.count
+    out.print(
+        printable(f"# request {request.id}: property {request.propertyid}, {records} record{'s' * (records != 1)}"),
+        markup=False,
+    )
+    out.print(printable(f"POST {request.url}"), markup=False)
+    out.print(printable(scrub(_pretty(request.body))), markup=False)
+    if request.http_status is None and request.response is None:
+        out.print(f"# answer: none recorded ({STATE_TEXT.get(request.state, request.state)})", markup=False)
+        return
+    took = f" in {request.seconds * 1000:.0f} ms" if request.seconds else ""
+    out.print(f"# answer: HTTP {request.http_status if request.http_status is not None else '-'}{took}", markup=False)
+    response = request.response or ""
+    with contextlib.suppress(ValueError):
+        response = _pretty(json.loads(response))
+    out.print(printable(scrub(response)), markup=False)
+
+
+def shown_requests(requests: Sequence[RequestInfo], everything: bool | None) -> list[RequestInfo]:
+    """As a push's table: over 50 requests, only those that did not go well, unless `everything`."""
+    if everything if everything is not None else len(requests) <= SHOW_ALL_UP_TO:
+        return list(requests)
+    return [r for r in requests if r.state not in ("ok", "split")]
+
+
+def run_detail(
+    whole: RunDetail, shown: Sequence[RequestInfo], rows: RunRows, out: Console, bodies: bool,
+    everything: bool | None = None,
+) -> None:  # fmt: skip
+    """One run: its header, its requests (`shown`, of `shown_requests`, with bodies and answers on request) and its
+    rows (over 50, only those that did not go well, unless `everything`)."""
+    run_header(whole.run, out)
+    out.print()
+    requests = whole.requests
+    if requests:
+        out.print(Text(f"Requests ({len(requests)})", style="bold"))
+        if shown:
+            requests_table(shown, out)
+        if len(shown) < len(requests):
+            out.print(f"{len(requests) - len(shown)} acknowledged or split requests not shown; --show all lists every"
+                      " request", markup=False)  # fmt: skip
+        if bodies:
+            for request in shown:
+                out.print()
+                exchange(request, out)
+    else:
+        out.print("No request was sent.", markup=False)
+    total = rows.total
+    all_rows = everything if everything is not None else total <= SHOW_ALL_UP_TO
+    out.print()
+    out.print(Text(f"Rows ({total})", style="bold"))
+    shown_rows = rows_table(rows.rows(None if all_rows else INTERESTING), whole.run.operation, out)
+    hidden = total - shown_rows
+    if hidden > 0:
+        out.print(f"{hidden} ok or skipped rows not shown; --show all lists every row", markup=False)
