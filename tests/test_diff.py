@@ -197,6 +197,30 @@ def test_a_failed_request_is_not_what_the_service_has(pushed: Sandbox, tmp_path:
     assert changes_of(result) == expected_changes([*FIRST, "HTL002,DBL,2027-01-01,2027-01-02,1"], SECOND)
 
 
+def test_a_replayed_call_is_what_the_service_has_and_a_refused_one_is_not(pushed: Sandbox, tmp_path: Path) -> None:
+    """Support replays two partner calls: one sets 7 on DBL's 4th to 6th, one (for HTL002) is refused."""
+    calls = tmp_path / "calls.jsonl"
+    bodies = [
+        {"propertyid": "HTL001", "action": "sellthresholdupdate",
+         "data": [{"startdateymd": "2027-01-04", "enddateymd": "2027-01-06", "roomid": "DBL", "threshold": "7"}]},
+        {"propertyid": "HTL002", "action": "sellthresholdupdate",
+         "data": [{"startdateymd": "2027-01-01", "enddateymd": "2027-01-02", "roomid": "NOPE", "threshold": "1"}]},
+    ]  # fmt: skip
+    calls.write_text("".join(json.dumps(body) + "\n" for body in bodies))
+    replayed = invoke(["replay", str(calls)], env=sandbox_env(pushed))
+    assert replayed.exit_code == 1, replayed.output  # the second call is refused
+    assert pushed.state()["threshold"]["HTL001"]["DBL"]["2027-01-05"] == "7"
+    assert "HTL002" not in pushed.state()["threshold"]
+    second = write(tmp_path / "second.csv", SECOND)
+
+    result = diff_of(second, pushed, "--show", "all", "--output", "json")
+
+    assert result.exit_code == 0, result.stderr
+    # What the service holds after the replay: the first file, DBL's 4th to 6th at 7; HTL002 is still new.
+    assert changes_of(result) == expected_changes([*FIRST, "HTL001,DBL,2027-01-04,2027-01-06,7"], SECOND)
+    assert any(c["kind"] == "new" and c["propertyid"] == "HTL002" for c in changes_of(result))
+
+
 def test_after_the_push_nothing_would_change_and_exit_code_says_so(pushed: Sandbox, tmp_path: Path) -> None:
     second = write(tmp_path / "second.csv", SECOND)
     before = diff_of(second, pushed, "--exit-code", "--quiet")
