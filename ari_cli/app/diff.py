@@ -15,7 +15,8 @@ import sys
 import typer
 
 from ari_cli.app.options import DiffRequest, DiffShow, OutputFormat, PushRequest
-from ari_cli.app.push import nothing_sent_on_interrupt, push_options, settings_for
+from ari_cli.app.push import nothing_sent_on_interrupt
+from ari_cli.app.push_settings import push_options, settings_for
 from ari_cli.batch import wire_value
 from ari_cli.config.settings import Connection
 from ari_cli.diff import Change, diff, would_change

@@ -12,7 +12,8 @@ from urllib.parse import unquote
 import typer
 
 from ari_cli.app.options import ReplayRequest
-from ari_cli.app.push import Tuned, connected, settings_for
+from ari_cli.app.push import connected
+from ari_cli.app.push_settings import Tuned, settings_for
 from ari_cli.app.replay import Ready, Replayed, load, prepare
 from ari_cli.config.secrets import keys_in, mask, remember
 from ari_cli.config.settings import Connection

@@ -10,7 +10,8 @@ from typing import Any
 import typer
 
 from ari_cli.app.options import ConnectionOptions, InputOptions, PlanOptions, RetryRequest
-from ari_cli.app.push import Tuned, recorded_options, run_start, send_recorded, settings_for, show
+from ari_cli.app.push import run_start, send_recorded, show
+from ari_cli.app.push_settings import Tuned, recorded_options, settings_for
 from ari_cli.config.settings import Connection, check_base_url, check_source_id
 from ari_cli.exits import ConfigError, UsageProblem
 from ari_cli.journal.database import journal_path

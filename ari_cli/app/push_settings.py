@@ -1,0 +1,122 @@
+"""What a push's options come to: the settings in effect (flags over environment over profile over
+defaults), the tuning options, the column mapping, and the pipeline's options built from them."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ari_cli.app.options import ConnectionOptions, InputOptions, PlanOptions, PushRequest
+from ari_cli.batch import DataForm
+from ari_cli.config.settings import ConnectionFlags, Settings, resolve_settings
+from ari_cli.exits import ConfigError, UsageProblem
+from ari_cli.inputs import ReadOptions
+from ari_cli.inputs.columns import column_mapping
+from ari_cli.inputs.model import ReadMeter
+from ari_cli.pipeline import PushOptions
+from ari_cli.send.exchange import SendOptions
+from ari_cli.wire.operations import Operation
+
+
+@dataclass(frozen=True, slots=True)
+class Tuned:
+    """The tuning options in effect: the command line's, else the environment's, the profile's, the default."""
+
+    batch_size: int
+    data_form: str
+    concurrency: int
+    rate: float
+    timeout: float
+    retries: int
+
+    @classmethod
+    def of(cls, settings: Settings) -> Tuned:
+        values = settings.tuning()
+        return cls(values["batch_size"], values["data_form"], values["concurrency"], values["rate"],
+                   values["timeout"], values["retries"])  # fmt: skip
+
+    def send_options(self) -> SendOptions:
+        return SendOptions(concurrency=self.concurrency, rate=self.rate, timeout=self.timeout, retries=self.retries)
+
+
+def settings_for(connection: ConnectionOptions, given: Mapping[str, Any]) -> Settings:
+    """Flags over environment over the profile over defaults; `given` holds the tuning options given as flags."""
+    flags = ConnectionFlags(
+        connection.base_url, connection.source_id, connection.api_key_file, connection.path_segment,
+        connection.profile, connection.config, connection.api_key,
+    )  # fmt: skip
+    return resolve_settings(flags, os.environ, given)
+
+
+def _policies(operation: Operation, request: PushRequest) -> str | None:
+    path = request.inputs.policies
+    if path is not None and operation is not Operation.POLICY:
+        raise UsageProblem(f"--policies {path}: named policies are for policy push only")
+    return None if path is None else str(path)
+
+
+def _options(request: PushRequest, tuned: Tuned, profile_columns: Mapping[str, str]) -> PushOptions:
+    files = tuple(str(f) for f in request.files)
+    if files.count("-") > 1:
+        raise UsageProblem("standard input (-) can be read only once")
+    inputs, plan = request.inputs, request.plan
+    return PushOptions(
+        operation=request.operation,
+        files=files,
+        today=plan.today or dt.date.today(),
+        read=ReadOptions(
+            format=inputs.format.value if inputs.format else None,
+            encoding=inputs.encoding,
+            sheet=inputs.sheet,
+            header_row=inputs.header_row,
+            allow_empty=inputs.allow_empty,
+            columns=_mapping(request.operation, inputs.columns, profile_columns),
+            meter=ReadMeter(),
+        ),
+        date_format=inputs.date_format,
+        policies=_policies(request.operation, request),
+        merge=plan.merge,
+        last_wins=plan.overlaps.value == "last-wins",
+        batch_size=tuned.batch_size,
+        data_form=DataForm(tuned.data_form),
+        skip_invalid=inputs.skip_invalid,
+        changed_only=plan.changed_only,
+        dry_run=request.dry_run,
+        send=tuned.send_options(),
+    )
+
+
+def push_options(request: PushRequest, settings: Settings) -> PushOptions:
+    """The pipeline's options of a push (or of a diff of one), as the command line and the settings give them."""
+    return _options(request, Tuned.of(settings), settings.columns)
+
+
+def _mapping(operation: Operation, given: tuple[str, ...], profile: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    """The profile's columns, then --column flags over them field by field."""
+    try:
+        from_profile = column_mapping(operation, [f"{name}={header}" for name, header in profile.items()])
+    except ValueError as problem:
+        raise ConfigError(
+            f"the profile's columns: {problem}", "fix [profiles.NAME.columns] in the config file"
+        ) from None
+    try:
+        return tuple({**from_profile, **column_mapping(operation, given)}.items())
+    except ValueError as problem:
+        raise UsageProblem(f"--column: {problem}") from None
+
+
+def recorded_options(
+    plan: PlanOptions, inputs: InputOptions, connection: ConnectionOptions, tuned: Tuned, today: dt.date
+) -> dict[str, Any]:
+    """The options a run's journal entry keeps (those left unset are left out)."""
+    kept: dict[str, Any] = {
+        "batch_size": tuned.batch_size, "data_form": tuned.data_form, "no_merge": not plan.merge,
+        "overlaps": plan.overlaps, "skip_invalid": inputs.skip_invalid, "changed_only": plan.changed_only,
+        "concurrency": tuned.concurrency, "rate": tuned.rate, "timeout": tuned.timeout, "retries": tuned.retries,
+        "sandbox": connection.sandbox, "path_segment": connection.path_segment,
+        "date_format": inputs.date_format, "encoding": inputs.encoding, "today": today.isoformat(),
+    }  # fmt: skip
+    return {k: (v.value if hasattr(v, "value") else v) for k, v in kept.items() if v is not None}
