@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from ari_cli.config.file import TUNING_DEFAULTS, profile_text, with_profile
+from ari_cli.config.file import profile_text, with_profile
 from ari_cli.config.settings import ConnectionFlags, resolve_settings
+from ari_cli.config.tuning import TUNING_DEFAULTS
 from ari_cli.exits import ConfigError
 from tests.helpers import invoke, sandbox_env
 from tests.terminal import converse

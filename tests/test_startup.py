@@ -16,7 +16,8 @@ import pytest
 
 # Never needed to print help, the version or completions.
 HEAVY = ("httpx", "stamina", "sqlite3", "openpyxl", "rich.progress", "ari_cli.sandbox", "ari_cli.wire.models",
-         "ari_cli.pipeline", "ari_cli.send.http", "ari_cli.journal", "ari_cli.inputs", "ari_cli.config.settings")  # fmt: skip
+         "ari_cli.pipeline", "ari_cli.send.http", "ari_cli.journal", "ari_cli.inputs", "ari_cli.config.settings",
+         "ari_cli.config.file", "ari_cli.app.options")  # fmt: skip
 COMPLETE = {"_ARI_CLI_COMPLETE": "complete_bash", "COMP_WORDS": "ari-cli thr", "COMP_CWORD": "1"}
 
 RUN = """
@@ -97,6 +98,16 @@ def test_a_light_request_loads_no_use_case(case: str, tmp_path: Path) -> None:
     args, env = CASES[case]
     loaded = _modules("from ari_cli.cli import main; main()", args, env, tmp_path)
     assert loaded & APP_MODULES == set()
+
+
+@pytest.mark.parametrize("case", ["version", "help", "completion"])
+def test_what_ends_while_parsing_loads_no_error_boundary(case: str, tmp_path: Path) -> None:
+    # The root's --help and --version, and a completion, end before any command runs: the boundary and what it
+    # shows errors with load when one does (a command's own --help runs the root, so it loads them).
+    args, env = CASES[case]
+    loaded = _modules("from ari_cli.cli import main; main()", args, env, tmp_path)
+    assert "ari_cli.cli" in loaded
+    assert sorted(loaded & {"ari_cli.cli.boundary", "ari_cli.render.printable", "ari_cli.config.secrets"}) == []
 
 
 SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "threshold.csv"

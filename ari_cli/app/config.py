@@ -15,7 +15,6 @@ import typer
 from ari_cli.app.options import ConfigInit, ConfigShow, ViewFormat
 from ari_cli.config.file import (
     PROFILE_NAME,
-    TUNING_DEFAULTS,
     check_new_profile,
     check_value,
     display,
@@ -34,6 +33,7 @@ from ari_cli.config.settings import (
     read_key_file,
     resolve_settings,
 )
+from ari_cli.config.tuning import TUNING_DEFAULTS
 from ari_cli.exits import AriError, ConfigError, UsageProblem
 from ari_cli.render import config as render_config
 from ari_cli.render.console import console

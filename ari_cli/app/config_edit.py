@@ -13,10 +13,11 @@ import typer
 from ari_cli.app.config import env_name, key_file, secret, segment, tuning_check
 from ari_cli.app.options import ConfigEdit
 from ari_cli.config.edit import delete_profile, existing_profile, set_value
-from ari_cli.config.file import COLUMNS_KEY, PROFILE_KEYS, TUNING_DEFAULTS, display
+from ari_cli.config.file import COLUMNS_KEY, PROFILE_KEYS, display
 from ari_cli.config.secrets import mask, remember
 from ari_cli.config.settings import DEFAULT_SEGMENT, ConnectionFlags, check_base_url, check_source_id, config_location
 from ari_cli.config.settings import profile_choice as chosen_profile
+from ari_cli.config.tuning import TUNING_DEFAULTS
 from ari_cli.exits import AriError, ConfigError, UsageProblem
 from ari_cli.render.printable import echo_err
 

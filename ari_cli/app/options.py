@@ -1,69 +1,32 @@
 """What the commands hand the application layer: frozen, typed option objects, one per concern.
 
-The commands build these from their parameters, so that every option a use case reads is named
-and typed here and mypy checks each read. Only the standard library is imported: the commands
-load this module on every start.
+The commands build these from their parameters when they run, so that every option a use case reads is
+named and typed here and mypy checks each read. The commands do not load this module to declare their
+options (`--help` does not need these classes): the values the options offer are in `choices.py`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from enum import StrEnum
 from pathlib import Path
 from typing import Any, NamedTuple
 
+# The values the options offer, importable from here too as the use cases always have.
+from ari_cli.app.choices import MOST_DAYS as MOST_DAYS
+from ari_cli.app.choices import DiffShow as DiffShow
+from ari_cli.app.choices import Form as Form
+from ari_cli.app.choices import InputFormat as InputFormat
+from ari_cli.app.choices import OutputFormat as OutputFormat
+from ari_cli.app.choices import Overlaps as Overlaps
+from ari_cli.app.choices import Show as Show
+from ari_cli.app.choices import ViewFormat as ViewFormat
+from ari_cli.config.tuning import TUNING_DEFAULTS
 from ari_cli.wire.operations import Operation
 
-
-class OutputFormat(StrEnum):
-    TABLE = "table"
-    JSON = "json"
-    CSV = "csv"
-
-
-class InputFormat(StrEnum):
-    CSV = "csv"
-    JSON = "json"
-    JSONL = "jsonl"
-
-
-class Form(StrEnum):
-    LIST = "list"
-    OBJECT = "object"
-
-
-class Overlaps(StrEnum):
-    ERROR = "error"
-    LAST_WINS = "last-wins"
-
-
-class Show(StrEnum):
-    ALL = "all"
-    FAILED = "failed"
-
-
-class DiffShow(StrEnum):
-    """Which ranges a diff lists: those that would change, or every one."""
-
-    CHANGES = "changes"
-    ALL = "all"
-
-
-class ViewFormat(StrEnum):
-    """What history, calendar and config print: a table, or one JSON document."""
-
-    TABLE = "table"
-    JSON = "json"
-
-
 # The options a profile may set too: given on the command line they win, left at their default
-# they must not hide the profile's value (config.file.TUNING_DEFAULTS holds the same names).
-TUNING_NAMES = ("batch_size", "data_form", "concurrency", "rate", "timeout", "retries")
-
-
-# The longest calendar shown at once.
-MOST_DAYS = 366
+# they must not hide the profile's value.
+TUNING_NAMES = tuple(TUNING_DEFAULTS)
 
 
 class OutputOptions(NamedTuple):

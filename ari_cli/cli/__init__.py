@@ -6,10 +6,8 @@ import typer
 
 from ari_cli import __version__
 from ari_cli.cli import calendar, config, history, maxadv, policy, retry, samples, sandbox, support, threshold
-from ari_cli.cli.boundary import guarded, usage_error
 from ari_cli.cli.helptext import HelpGroup
 from ari_cli.cli.typer_internals import SHELLS, completion_script, hide_python_types_in_help, is_usage_error
-from ari_cli.render.streams import COLOR_MODES, set_color
 
 PUSH_FIRST = ("threshold", "maxadv", "policy")
 
@@ -21,6 +19,10 @@ class _Boundary(HelpGroup):
     """The root group: every exception of a command becomes a message on stderr and the contract's exit code."""
 
     def invoke(self, ctx: Any) -> Any:
+        # Only a command that runs gets here (--help, --version and completion end while parsing): the boundary,
+        # and what it shows errors with, load for it alone.
+        from ari_cli.cli.boundary import guarded
+
         return guarded(lambda: super(_Boundary, self).invoke(ctx))
 
     def list_commands(self, ctx: Any) -> list[str]:
@@ -38,6 +40,8 @@ class _Boundary(HelpGroup):
             return super().make_context(info_name, args, parent, **extra)
         except typer.TyperException as error:
             if is_usage_error(error):
+                from ari_cli.cli.boundary import usage_error
+
                 raise usage_error(error) from None
             raise
 
@@ -84,6 +88,9 @@ def _version(value: bool) -> None:
 
 
 def _color(value: str) -> str:
+    # Not called for --help and --version, which end before it: the streams' module loads when a command runs.
+    from ari_cli.render.streams import COLOR_MODES, set_color
+
     if value not in COLOR_MODES:
         raise typer.BadParameter(f"{value!r} is not one of auto, always, never")
     set_color(value)

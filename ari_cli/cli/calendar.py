@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from ari_cli import app as application
-from ari_cli.app.options import MOST_DAYS, CalendarRequest, ConnectionOptions
+from ari_cli.app.choices import MOST_DAYS
 from ari_cli.cli.helptext import HelpCommand
 from ari_cli.cli.history import WHERE, Kind, Output, OutputOption
 
@@ -55,6 +55,8 @@ def calendar(
     base_url: Annotated[str | None, typer.Option("--base-url", metavar="URL", help="Service base URL. \\[env: ARI_BASE_URL]", show_default=False, rich_help_panel=_CONN)] = None,
     source_id: Annotated[str | None, typer.Option("--source-id", metavar="ID", help="Partner source id. \\[env: ARI_SOURCE_ID]", show_default=False, rich_help_panel=_CONN)] = None,
 ) -> None:  # fmt: skip
+    from ari_cli.app.options import CalendarRequest, ConnectionOptions
+
     connection = ConnectionOptions(profile=profile, config=config, base_url=base_url, source_id=source_id)
     request = CalendarRequest(
         operation, propertyid, start, end, tuple(rooms or ()), tuple(rates or ()), output, connection

@@ -1,6 +1,8 @@
-"""What TAB offers for profile names, setting names and run numbers: read when asked, never at start-up."""
+"""What TAB offers for profile names, setting names and run numbers: read when asked, never at start-up.
 
-from __future__ import annotations
+Annotations are not deferred here: Typer reads these functions' signatures for every option that offers them, on
+every start, and deferred annotations would be evaluated each time.
+"""
 
 from pathlib import Path
 

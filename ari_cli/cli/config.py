@@ -6,7 +6,7 @@ from typing import Annotated
 import typer
 
 from ari_cli import app as application
-from ari_cli.app.options import ConfigEdit, ConfigInit, ConfigShow, ConnectionOptions, ViewFormat
+from ari_cli.app.choices import ViewFormat
 from ari_cli.cli.completion import complete_profile, complete_setting
 from ari_cli.cli.helptext import HelpCommand, HelpGroup
 from ari_cli.cli.push import tuning
@@ -166,6 +166,8 @@ def show(
     timeout: Annotated[float | None, tuning("timeout", _OVERRIDE)] = None,
     retries: Annotated[int | None, tuning("retries", _OVERRIDE)] = None,
 ) -> None:
+    from ari_cli.app.options import ConfigShow, ConnectionOptions
+
     connection = ConnectionOptions(
         profile=profile,
         config=config,
@@ -211,6 +213,8 @@ def init(
         typer.Option("--path-segment", metavar="TEXT", help="Last path segment; may hold {action} and {propertyid}."),
     ] = None,
 ) -> None:
+    from ari_cli.app.options import ConfigInit
+
     application.config_init(
         ConfigInit(profile, config, force, base_url, source_id, api_key_file, api_key_env, path_segment)
     )
@@ -268,11 +272,15 @@ def set_(
     profile: ProfileOption = None,
     config: ConfigOption = None,
 ) -> None:
+    from ari_cli.app.options import ConfigEdit
+
     application.config_set(ConfigEdit(profile, config, key, value))
 
 
 @app.command("get", help=GET_HELP, cls=HelpCommand)
 def get(key: SettingKey, profile: ProfileOption = None, config: ConfigOption = None) -> None:
+    from ari_cli.app.options import ConfigEdit
+
     application.config_get(ConfigEdit(profile, config, key))
 
 
@@ -283,6 +291,8 @@ def delete(
     ],
     config: ConfigOption = None,
 ) -> None:
+    from ari_cli.app.options import ConfigEdit
+
     application.config_delete(ConfigEdit(None, config, name))
 
 

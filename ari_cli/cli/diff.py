@@ -6,15 +6,7 @@ from typing import Annotated
 import typer
 
 from ari_cli import app as application
-from ari_cli.app.options import (
-    ConnectionOptions,
-    DiffRequest,
-    DiffShow,
-    InputOptions,
-    OutputFormat,
-    Overlaps,
-    PlanOptions,
-)
+from ari_cli.app.choices import DiffShow, OutputFormat, Overlaps
 from ari_cli.cli.push import (
     AllowEmpty,
     BaseUrl,
@@ -99,6 +91,8 @@ def diff_command(operation: Operation) -> Callable[..., None]:
         base_url: BaseUrl = None,
         source_id: SourceId = None,
     ) -> None:
+        from ari_cli.app.options import ConnectionOptions, DiffRequest, InputOptions, PlanOptions
+
         application.run_diff(
             DiffRequest(
                 operation=operation,

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from ari_cli import app as application
-from ari_cli.app.options import FindRequest, Show, ViewFormat
+from ari_cli.app.choices import Show, ViewFormat
 from ari_cli.cli.completion import complete_run
 from ari_cli.cli.helptext import HelpCommand, HelpGroup
 from ari_cli.wire.operations import Operation
@@ -124,6 +124,8 @@ def find(
     body: Annotated[bool, typer.Option("--body", help="With --date: also show each body sent and the answer.")] = False,
     output: OutputOption = Output.TABLE,
 ) -> None:  # fmt: skip
+    from ari_cli.app.options import FindRequest
+
     application.history_find(FindRequest(trackingid, propertyid, date, roomid, rateid, operation, body, output))
 
 

@@ -1,7 +1,9 @@
 """`ari-cli threshold|maxadv|policy push`: the options every push takes, declared once.
 
 Each option is a typed alias below; push, send, retry and replay name the ones they take, and build
-the application layer's frozen option objects from them. Only Typer and light modules load here.
+the application layer's frozen option objects from them when they run (`app.options`, imported in the
+command's function: declaring the options, for --help too, does not need it). Only Typer and light modules
+load here.
 """
 
 import datetime as dt
@@ -12,21 +14,9 @@ from typing import Annotated, Any
 import typer
 
 from ari_cli import app as application
-from ari_cli.app.options import (
-    ConnectionOptions,
-    Form,
-    InputFormat,
-    InputOptions,
-    OutputFormat,
-    OutputOptions,
-    Overlaps,
-    PlanOptions,
-    PushRequest,
-    SendTuning,
-    Show,
-)
+from ari_cli.app.choices import Form, InputFormat, OutputFormat, Overlaps, Show
 from ari_cli.cli.completion import complete_profile
-from ari_cli.config.file import TUNING_RANGES
+from ari_cli.config.tuning import TUNING_RANGES
 from ari_cli.wire.operations import Operation, segment_problem
 
 _RANGE = TUNING_RANGES
@@ -162,6 +152,15 @@ def push_command(operation: Operation) -> Callable[..., None]:
         api_key_file: ApiKeyFile = None,
         path_segment: PathSegment = None,
     ) -> None:
+        from ari_cli.app.options import (
+            ConnectionOptions,
+            InputOptions,
+            OutputOptions,
+            PlanOptions,
+            PushRequest,
+            SendTuning,
+        )
+
         application.run_push(
             PushRequest(
                 operation=operation,

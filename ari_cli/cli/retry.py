@@ -5,7 +5,7 @@ from typing import Annotated
 import typer
 
 from ari_cli import app as application
-from ari_cli.app.options import ConnectionOptions, OutputFormat, OutputOptions, RetryRequest, SendTuning
+from ari_cli.app.choices import OutputFormat
 from ari_cli.cli.helptext import HelpCommand
 from ari_cli.cli.push import (
     ApiKeyFile,
@@ -71,6 +71,8 @@ def retry(
     api_key_file: ApiKeyFile = None,
     path_segment: PathSegment = None,
 ) -> None:  # fmt: skip
+    from ari_cli.app.options import ConnectionOptions, OutputOptions, RetryRequest, SendTuning
+
     application.run_retry(
         RetryRequest(
             run=run,

@@ -6,7 +6,6 @@ from typing import Annotated
 import typer
 
 from ari_cli import app as application
-from ari_cli.app.options import SandboxOptions
 from ari_cli.cli.helptext import HelpGroup
 
 app = typer.Typer(name="sandbox", cls=HelpGroup, subcommand_metavar="")
@@ -96,6 +95,8 @@ def sandbox(
         ),
     ] = False,
 ) -> None:
+    from ari_cli.app.options import SandboxOptions
+
     faults = tuple(fault or ())
     application.run_sandbox(
         SandboxOptions(

@@ -5,22 +5,12 @@ validation, output and exit codes are those of push. Values stay text, as a CSV 
 """
 
 import datetime as dt
-from dataclasses import dataclass
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, NamedTuple
 
 import typer
 
 from ari_cli import app as application
-from ari_cli.app.options import (
-    ConnectionOptions,
-    Form,
-    InputOptions,
-    OutputFormat,
-    OutputOptions,
-    PlanOptions,
-    PushRequest,
-    SendTuning,
-)
+from ari_cli.app.choices import Form, OutputFormat
 from ari_cli.cli.push import (
     ApiKeyFile,
     BaseUrl,
@@ -42,8 +32,11 @@ from ari_cli.cli.push import (
     Verbose,
     given,
 )
-from ari_cli.exits import UsageProblem
 from ari_cli.wire.operations import Operation
+
+if TYPE_CHECKING:
+    # Built when a command runs (the function imports them): declaring the commands does not need them.
+    from ari_cli.app.options import ConnectionOptions, OutputOptions, SendTuning
 
 _ROW = "Setting"
 _DEPOSIT = "Deposit"
@@ -57,17 +50,16 @@ Date = Annotated[str | None, typer.Option("--date", metavar="DATE", help="One da
 Days = Annotated[str | None, typer.Option("--days", metavar="DAYS", help="Only these weekdays: Mon-Fri, Sat,Sun, or a mask like 1111100.", show_default=False, rich_help_panel=_ROW)]  # fmt: skip
 
 
-@dataclass(frozen=True)
-class Shared:
+class Shared(NamedTuple):
     """The push options every send command takes, gathered before the setting's own flags become rows."""
 
     dry_run: bool
-    output: OutputOptions
+    output: "OutputOptions"
     date_format: str | None
     today: dt.date | None
     data_form: Form
-    sending: SendTuning
-    connection: ConnectionOptions
+    sending: "SendTuning"
+    connection: "ConnectionOptions"
 
 
 LEVEL_KEYS = {
@@ -80,6 +72,8 @@ LEVEL_EXAMPLE = "--level policyid=1,days=7,amount=50,applied=3"
 
 
 def _dates(start: str | None, end: str | None, date: str | None, days: str | None) -> dict[str, str]:
+    from ari_cli.exits import UsageProblem
+
     if date is not None:
         if start is not None or end is not None:
             raise UsageProblem("give --date for one day, or --start and --end, not both")
@@ -92,6 +86,8 @@ def _dates(start: str | None, end: str | None, date: str | None, days: str | Non
 
 
 def _send(ctx: typer.Context, operation: Operation, rows: list[dict[str, str]], shared: Shared) -> None:
+    from ari_cli.app.options import InputOptions, PlanOptions, PushRequest
+
     application.run_push(
         PushRequest(
             operation=operation,
@@ -136,6 +132,8 @@ def threshold_send(
     api_key_file: ApiKeyFile = None,
     path_segment: PathSegment = None,
 ) -> None:  # fmt: skip
+    from ari_cli.app.options import ConnectionOptions, OutputOptions, SendTuning
+
     shared = Shared(
         dry_run, OutputOptions(output, report, curl=curl, quiet=quiet, verbose=verbose), date_format, today, data_form,
         SendTuning(timeout=timeout, retries=retries),
@@ -174,6 +172,8 @@ def maxadv_send(
     api_key_file: ApiKeyFile = None,
     path_segment: PathSegment = None,
 ) -> None:  # fmt: skip
+    from ari_cli.app.options import ConnectionOptions, OutputOptions, SendTuning
+
     shared = Shared(
         dry_run, OutputOptions(output, report, curl=curl, quiet=quiet, verbose=verbose), date_format, today, data_form,
         SendTuning(timeout=timeout, retries=retries),
@@ -185,6 +185,8 @@ def maxadv_send(
 
 def _level(text: str, position: int) -> dict[str, str]:
     """`policyid=1,days=7,amount=50,applied=3` as level columns; level by position, penaltytype 3."""
+    from ari_cli.exits import UsageProblem
+
     fields = {"level": str(position), "penaltytype": "3"}
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, equals, value = part.partition("=")
@@ -235,6 +237,8 @@ def policy_send(
     api_key_file: ApiKeyFile = None,
     path_segment: PathSegment = None,
 ) -> None:  # fmt: skip
+    from ari_cli.app.options import ConnectionOptions, OutputOptions, SendTuning
+
     shared = Shared(
         dry_run, OutputOptions(output, report, curl=curl, quiet=quiet, verbose=verbose), date_format, today, data_form,
         SendTuning(timeout=timeout, retries=retries),

@@ -6,7 +6,7 @@ from typing import Annotated
 import typer
 
 from ari_cli import app as application
-from ari_cli.app.options import ConnectionOptions, OutputFormat, OutputOptions, ReplayRequest, SendTuning
+from ari_cli.app.choices import OutputFormat
 from ari_cli.cli.helptext import HelpCommand
 from ari_cli.cli.push import (
     ApiKeyFile,
@@ -89,6 +89,8 @@ def replay(
     api_key_file: ApiKeyFile = None,
     path_segment: PathSegment = None,
 ) -> None:  # fmt: skip
+    from ari_cli.app.options import ConnectionOptions, OutputOptions, ReplayRequest, SendTuning
+
     application.run_replay(
         ReplayRequest(
             files=tuple(files),

@@ -37,21 +37,22 @@ def is_usage_error(error: BaseException) -> bool:
     return isinstance(error, UsageError) and not is_help_request(error)
 
 
-# The parser judges numbers in a validation library's words; these say the same in ours.
+# The parser judges numbers in a validation library's words; these say the same in ours. Compiled by `re` when
+# first used: only a usage error needs them, and every start loads this module.
 _NUMBER_WORDS = (
-    (re.compile(r"Input should be a valid integer.*"), "give a whole number"),
-    (re.compile(r"Input should be a valid number.*"), "give a number"),
-    (re.compile(r"Input should be greater than or equal to (\S+)"), r"must be at least \1"),
-    (re.compile(r"Input should be greater than (\S+)"), r"must be more than \1"),
-    (re.compile(r"Input should be less than or equal to (\S+)"), r"must be at most \1"),
-    (re.compile(r"Input should be less than (\S+)"), r"must be less than \1"),
+    (r"Input should be a valid integer.*", "give a whole number"),
+    (r"Input should be a valid number.*", "give a number"),
+    (r"Input should be greater than or equal to (\S+)", r"must be at least \1"),
+    (r"Input should be greater than (\S+)", r"must be more than \1"),
+    (r"Input should be less than or equal to (\S+)", r"must be at most \1"),
+    (r"Input should be less than (\S+)", r"must be less than \1"),
 )
 
 
 def _plain(message: str) -> str:
     for pattern, words in _NUMBER_WORDS:
-        if pattern.fullmatch(message):
-            return pattern.sub(words, message)
+        if re.fullmatch(pattern, message):
+            return re.sub(pattern, words, message)
     return message
 
 

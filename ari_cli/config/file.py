@@ -16,30 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from ari_cli.config.secrets import remember
+from ari_cli.config.tuning import TUNING_DEFAULTS, TUNING_RANGES
 from ari_cli.exits import ConfigError
 
 APP_NAME = "ari-cli"
 CONFIG_NAME = "config.toml"
 DEFAULT_PROFILE = "default"
 
-# The sending and planning settings a profile may hold, with the defaults the push options declare.
-TUNING_DEFAULTS: dict[str, Any] = {
-    "batch_size": 50,
-    "data_form": "list",
-    "concurrency": 4,
-    "rate": 0.0,
-    "timeout": 30.0,
-    "retries": 3,
-}
-# The range of each tuning number, for flags and profiles alike: finite, so that no run goes unbounded
-# (no timeout at all, a pool of 10**26 connections). The service states no limits of its own.
-TUNING_RANGES: dict[str, tuple[int, int] | tuple[float, float]] = {
-    "batch_size": (1, 1000),
-    "concurrency": (1, 64),
-    "rate": (0.0, 1000.0),
-    "timeout": (0.1, 600.0),
-    "retries": (0, 20),
-}
 KEY_KEYS = ("api_key", "api_key_file", "api_key_env")
 COLUMNS_KEY = "columns"
 """`[profiles.NAME.columns]`: field = "header", as --column FIELD=HEADER gives it."""

@@ -17,7 +17,6 @@ from urllib.parse import urlsplit
 from ari_cli.config.file import (
     COLUMNS_KEY,
     DEFAULT_PROFILE,
-    TUNING_DEFAULTS,
     ConfigFile,
     default_config_path,
     display,
@@ -26,6 +25,7 @@ from ari_cli.config.file import (
     read_small,
 )
 from ari_cli.config.secrets import mask, remember
+from ari_cli.config.tuning import TUNING_DEFAULTS
 from ari_cli.exits import ConfigError
 from ari_cli.wire.operations import SOURCE_ID_PATTERN, segment_problem
 

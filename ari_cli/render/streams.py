@@ -113,6 +113,10 @@ class Watched(io.TextIOBase):
         except OSError as problem:
             self.failed = problem
             raise
+        except ValueError:
+            # The stream under it was closed already: this wrapper's own close, when it is collected, flushes once more.
+            if not self.stream.closed:
+                raise
 
     def isatty(self) -> bool:
         return self.stream.isatty()
