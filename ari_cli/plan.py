@@ -72,8 +72,7 @@ class Plan:
     skipped: dict[int, str] = field(default_factory=dict)
     invalid: dict[int, list[str]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    """Harmless things worth a line (a row repeated exactly); --quiet hides them."""
+    notes: list[str] = field(default_factory=list)  # harmless things worth a line (a repeated row): --quiet hides them
     row_notes: dict[int, str] = field(default_factory=dict)  # what a row that sends something should say (clipped)
 
 
@@ -220,10 +219,9 @@ class _Planner:
         if start < today.toordinal():
             warning = f"{_where(self.views, rows)}: starts {self.days[start].isoformat()}, before today; "
             self.warnings.append((setting, warning + f"sending from {today.isoformat()}"))
+            clipped = f"clipped: starts {self.days[start].isoformat()}, sent from today {today.isoformat()}"
             for row in rows:
-                plan.row_notes[row] = (
-                    f"clipped: starts {self.days[start].isoformat()}, sent from today {today.isoformat()}"
-                )
+                plan.row_notes[row] = clipped
             start = today.toordinal()
         if days is None:
             return [(start, end)]
@@ -361,11 +359,10 @@ class _Planner:
         plan, settings = self.result, self.settings
         carried = {row for record in plan.records for row in record.refs}
         for setting, kind_id in enumerate(settings.kinds):
-            if kind_id < 0:
-                continue
-            for row in settings.rows(setting):
-                if row not in carried and row not in plan.skipped and row not in plan.invalid:
-                    plan.skipped[row] = LAST_WINS_NOTE
+            if kind_id >= 0:  # an invalid row's setting carries nothing
+                for row in settings.rows(setting):
+                    if row not in carried and row not in plan.skipped and row not in plan.invalid:
+                        plan.skipped[row] = LAST_WINS_NOTE
 
 
 def _clusters(segments: list[Segment]) -> list[list[Segment]]:
