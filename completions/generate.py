@@ -17,10 +17,15 @@ SCRIPTS = {"bash": "ari-cli.bash", "zsh": "_ari-cli", "fish": "ari-cli.fish", "p
 
 
 def script(shell: str) -> str:
-    """The completion script Typer makes for one shell, as `ari-cli --show-completion SHELL` prints it."""
-    from ari_cli.cli.typer_internals import completion_script
+    """The completion script Typer makes for one shell: what `ari-cli --show-completion SHELL` prints."""
+    from typer.testing import CliRunner
 
-    return completion_script(PROG_NAME, shell) + "\n"
+    from ari_cli.cli import app
+
+    shown = CliRunner().invoke(app, ["--show-completion", shell], prog_name=PROG_NAME)
+    if shown.exit_code != 0:
+        raise SystemExit(f"ari-cli --show-completion {shell} failed: {shown.output}")
+    return shown.stdout
 
 
 def main() -> int:

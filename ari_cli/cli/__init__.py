@@ -3,16 +3,15 @@
 from typing import Annotated, Any
 
 import typer
+from typer.completion import show_callback
 
 from ari_cli import __version__
 from ari_cli.cli import calendar, config, history, maxadv, policy, retry, samples, sandbox, support, threshold
 from ari_cli.cli.helptext import HelpGroup
-from ari_cli.cli.typer_internals import SHELLS, completion_script, hide_python_types_in_help, is_usage_error
+from ari_cli.cli.usage import is_usage_error
 
 PUSH_FIRST = ("threshold", "maxadv", "policy")
-
-
-hide_python_types_in_help()
+SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
 
 
 class _Boundary(HelpGroup):
@@ -33,8 +32,9 @@ class _Boundary(HelpGroup):
     def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
         shell = None if extra.get("resilient_parsing") else _named_shell(args)
         if shell is not None:
-            typer.echo(completion_script(info_name or "ari-cli", shell))
-            raise typer.Exit()
+            # Typer's own --show-completion, told the shell rather than left to detect it: prints and exits.
+            option = next(param for param in self.params if "--show-completion" in param.opts)
+            show_callback(typer.Context(self, info_name=info_name or "ari-cli"), option, shell)
         # The root's own options (`ari-cli --bogus`) are parsed before any command runs: their errors too are ours.
         try:
             return super().make_context(info_name, args, parent, **extra)

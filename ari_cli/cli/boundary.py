@@ -8,7 +8,7 @@ from typing import TypeVar
 
 import typer
 
-from ari_cli.cli.typer_internals import is_usage_error, usage_line, usage_message
+from ari_cli.cli.usage import is_usage_error, usage_line, usage_message
 from ari_cli.config.secrets import scrub
 from ari_cli.exits import AriError, ExitCode, Interrupted, UsageProblem
 from ari_cli.render.printable import printable

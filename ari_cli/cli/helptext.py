@@ -4,7 +4,9 @@ A command's help holds its examples (and example files) after a `\\f` line: Type
 as Click does, nothing after it. The classes here show that part after the options: headings wrapped, and each
 indented line whole, so that it can be copied from a terminal of any width (a terminal too narrow folds a long
 line on screen, not in the text).
-Every command and group is registered with one of them (`cls=`).
+
+They also show the help of a command called bare (`no_args_is_help`) themselves, and keep Python types
+(`<bool>`, `<list[Path]>`) out of it. Every command and group is registered with one of them (`cls=`).
 """
 
 from __future__ import annotations
@@ -12,7 +14,11 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+import typer
 from typer.core import TyperCommand, TyperGroup
+
+# A bare call that shows help is still not a command that ran: exit 2, as Typer (and Click) have it.
+BARE_CALL_EXIT = 2
 
 EXAMPLES_MARK = "\f"
 
@@ -41,17 +47,55 @@ def _show_examples(help_text: str | None) -> None:
         out.print(Text.from_markup(f" {line}") if line.strip() else "", soft_wrap=line.startswith("  "))
 
 
+def _shown_type(param: Any, ctx: Any) -> str | None:
+    """What help shows beside a parameter: its metavar or its choices, never a Python type (`<bool>`, `<int>`)."""
+    if param.param_type_name == "argument" or getattr(param, "is_flag", False):
+        return None  # an argument's name is shown already; a flag takes no value
+    if param.metavar is not None:
+        return str(param.metavar)
+    if param.type_descriptor.is_choice:
+        shown = param.display_type(ctx)
+        return str(shown).strip("<>") if shown else None
+    return str(param.name).upper()
+
+
+def _hide_python_types(params: list[Any]) -> None:
+    # `metavar=` hides an option's type, but nothing reaches an argument's, nor those of the options Typer adds
+    # itself (--help, the completion options): each parameter of this command is told how to show its own.
+    for param in params:
+        param.display_type_rich = lambda ctx, param=param: _shown_type(param, ctx)
+
+
+def _bare_call_help(command: TyperCommand | TyperGroup, ctx: Any, args: list[str]) -> None:
+    """Show the help of a command called without arguments, when it was registered to (`no_args_is_help`)."""
+    # Typer raises an error that carries the help instead, telling it from a usage error by a class it does
+    # not export; showing the help here leaves one kind of error with exit code 2: the usage error.
+    if not args and command.no_args_is_help and not ctx.resilient_parsing:
+        typer.echo(ctx.get_help(), nl=False)
+        ctx.exit(BARE_CALL_EXIT)
+
+
 class HelpCommand(TyperCommand):
-    """A command whose --help shows its examples whole."""
+    """A command whose --help shows its examples whole and no Python types."""
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
+        _hide_python_types(self.get_params(ctx))
         super().format_help(ctx, formatter)
         _show_examples(self.help)
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        _bare_call_help(self, ctx, args)
+        return super().parse_args(ctx, args)
 
 
 class HelpGroup(TyperGroup):
-    """A group whose --help shows its examples whole."""
+    """A group whose --help shows its examples whole and no Python types."""
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
+        _hide_python_types(self.get_params(ctx))
         super().format_help(ctx, formatter)
         _show_examples(self.help)
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        _bare_call_help(self, ctx, args)
+        return super().parse_args(ctx, args)
