@@ -70,11 +70,13 @@ def write_workbook(
     cell_formats: Sequence[int] = (0, 164),
     date1904: bool = False,
     doctype: str | None = None,
+    pictures: Mapping[str, bytes] | None = None,
 ) -> Path:
     """A workbook of these sheets, in order, each the `<row>` elements given (written as they come).
 
     `cell_formats` are the styles' number format ids, in the order cells name them by `s=`: by default
-    style 1 is the custom format 164, `yyyy-mm-dd`. `doctype` names a part that gets a DOCTYPE.
+    style 1 is the custom format 164, `yyyy-mm-dd`. `doctype` names a part that gets a DOCTYPE. `pictures`
+    are parts under xl/media/, stored as they are (a picture packs no further), as an image pasted in adds.
     """
     formats = {164: "yyyy-mm-dd"} if formats is None else formats
     names = list(sheets)
@@ -131,6 +133,8 @@ def write_workbook(
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, text in parts.items():
             archive.writestr(name, text)
+        for name, data in (pictures or {}).items():
+            archive.writestr(f"xl/media/{name}", data, zipfile.ZIP_STORED)
         for i, rows in enumerate(sheets.values(), start=1):
             part = f"xl/worksheets/sheet{i}.xml"
             head = f'{DECLARATION}{DOCTYPE if doctype == part else ""}<worksheet xmlns="{MAIN}" xmlns:r="{RELS}">'
