@@ -225,6 +225,20 @@ def test_a_cell_past_the_last_column_is_refused(tmp_path: Path) -> None:
     assert caught.value.message == 'wide.xlsx[Rates] line 1: a cell at "XFE1", past the last column XFD'
 
 
+def test_a_cell_text_over_the_csv_value_limit_is_refused(tmp_path: Path) -> None:
+    long = "x" * 131_073
+    inline_text = write_workbook(tmp_path / "inline.xlsx", {"Rates": [row(2, inline("A2", long))]})
+    with pytest.raises(InputError) as caught:
+        streamed(inline_text)
+    assert caught.value.message == "inline.xlsx[Rates] line 2: a cell's text is longer than 131072 characters"
+    shared_text = write_workbook(tmp_path / "shared.xlsx", {"Rates": [row(2, shared("A2", 0))]}, strings=[long])
+    with pytest.raises(InputError) as caught:
+        streamed(shared_text)
+    assert (
+        caught.value.message == f"{shared_text}: xl/sharedStrings.xml: a cell's text is longer than 131072 characters"
+    )
+
+
 def test_a_cell_naming_a_shared_string_the_workbook_lacks(tmp_path: Path) -> None:
     path = write_workbook(tmp_path / "s.xlsx", {"Rates": [row(4, shared("A4", 7))]}, strings=["only one"])
     with pytest.raises(InputError) as caught:
