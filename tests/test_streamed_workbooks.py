@@ -145,6 +145,25 @@ def test_cells_that_are_not_what_the_column_needs_get_the_same_messages_streamed
     assert "8 rows: 0 planned, 0 failed, 7 invalid, 1 skipped" in done.stdout
 
 
+def test_an_elapsed_time_too_long_for_python_is_an_input_error_in_either_reader(tmp_path: Path) -> None:
+    rows = [
+        row(1, inline("A1", "propertyid"), inline("B1", "roomid"), inline("C1", "date"), inline("D1", "threshold")),
+        row(2, inline("A2", "HTL001"), inline("B2", "DBL"), inline("C2", "2030-07-01"), number("D2", "1e20", 7)),
+    ]
+    small, big = both(tmp_path, "hours.xlsx", rows, formats=FORMATS, cell_formats=STYLES)
+    read_whole = run("threshold", "push", small.name, "--dry-run", "--today", TODAY, cwd=small.parent)
+    assert read_whole.returncode == 3 and read_whole.stdout == ""
+    assert read_whole.stderr.startswith("error: hours.xlsx[Rates] line 2: cannot read a cell: days=")
+    assert "Traceback" not in read_whole.stderr and "internal error" not in read_whole.stderr
+    # The stream keeps a serial too long for an elapsed time as the number it is, which the rule refuses.
+    streamed_ = run("threshold", "push", big.name, "--dry-run", "--today", TODAY, cwd=big.parent)
+    assert streamed_.returncode == 3
+    assert (
+        "error: hours.xlsx[Rates] line 2, threshold: 100000000000000000000 is above the maximum 999"
+        in streamed_.stderr.splitlines()
+    )
+
+
 @pytest.mark.parametrize("part", ["xl/worksheets/sheet1.xml", "xl/styles.xml", "xl/workbook.xml"])
 def test_a_part_that_declares_a_doctype_is_refused_before_it_is_read(tmp_path: Path, part: str) -> None:
     rows = [row(1, inline("A1", "propertyid"), inline("B1", "roomid"), inline("C1", "date"), inline("D1", "threshold"))]

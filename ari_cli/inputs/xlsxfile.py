@@ -80,12 +80,23 @@ class CalamineBook:
         """The sheet's rows, numbered from 1 (the reader gives every row, empty ones too, from row 1)."""
         try:
             # The reader unpacks the whole sheet into its own memory; its rows come to Python one at a time.
-            return enumerate(self._book.get_sheet_by_name(sheet).iter_rows(), start=1)
+            return _numbered(self._book.get_sheet_by_name(sheet).iter_rows(), where)
         except Exception as problem:  # a damaged sheet part surfaces only while reading it
             raise InputError(f"{where}: cannot read the sheet: {problem}", hint=RESAVE_HINT) from None
 
     def close(self) -> None:
         self._book.close()
+
+
+def _numbered(rows: Iterator[list[Any]], where: str) -> Iterator[Row]:
+    """python-calamine's rows with their numbers; a cell it cannot make a Python value of (an elapsed time of
+    10**20 days) is an input error on its row."""
+    number = 0
+    try:
+        for number, cells in enumerate(rows, start=1):
+            yield number, cells
+    except Exception as problem:  # raised by the reader as it converts a row, never by the code it yields to
+        raise InputError(f"{where} line {number + 1}: cannot read a cell: {problem}", hint=RESAVE_HINT) from None
 
 
 Book = CalamineBook | XlsxBook
