@@ -12,6 +12,7 @@ import argparse
 import compileall
 import csv
 import datetime as dt
+import itertools
 import json
 import math
 import os
@@ -22,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -576,6 +578,85 @@ def journal_scales(properties: int, rooms: int, days: int, latency_ms: int = 50,
     ]  # fmt: skip
 
 
+# 9. A full sheet streams (issue 17) ------------------------------------------------------------
+
+EXCEL_ROWS = 1_048_576
+STREAMED = 32 * 2**20  # ari_cli.inputs.xlsxfile.STREAMED, not imported: this script runs the code of any branch
+# The export's properties, rooms and days (11 x 262 x 365 rows: more than a full sheet), the big sheet's rows, the
+# small workbook's, repeats.
+WORKBOOK_SIZES = {"full": (11, 262, 365, EXCEL_ROWS, 100_000, 5), "quick": (1, 60, 365, 20_000, 5_000, 3)}
+
+
+def write_sheet(export: Path, path: Path, rows: int, shared_strings: bool, picture: int = 0) -> Path:
+    """The export's header and first `rows` - 1 rows as a workbook of one sheet, written by hand as sheet XML:
+    text cells inline or shared (as Excel writes them), the date a date cell styled yyyy-mm-dd, the value a
+    number. Written as the rows come: openpyxl would take minutes for a million rows. A `picture` of that
+    many bytes (random: it packs no further) makes the workbook unpack to more, as a pasted image does."""
+    sys.path.insert(0, str(ROOT))
+    from tests.sheetxml import date, inline, number, row, shared, write_workbook
+
+    strings: dict[str, int] = {}
+    if shared_strings:  # every text once, in the order first met
+        with export.open(newline="") as source:
+            cells = csv.reader(source)
+            for name in next(cells):
+                strings.setdefault(name, len(strings))
+            for prop, room, _, _ in itertools.islice(cells, rows - 1):
+                strings.setdefault(prop, len(strings))
+                strings.setdefault(room, len(strings))
+
+    def text(ref: str, value: str) -> str:
+        return shared(ref, strings[value]) if shared_strings else inline(ref, value)
+
+    def sheet() -> Iterator[str]:
+        with export.open(newline="") as source:
+            cells = csv.reader(source)
+            yield row(1, *(text(f"{column}1", name) for column, name in zip("ABCD", next(cells), strict=True)))
+            for n, (prop, room, day, value) in enumerate(itertools.islice(cells, rows - 1), start=2):
+                yield row(n, text(f"A{n}", prop), text(f"B{n}", room), date(f"C{n}", dt.date.fromisoformat(day)),
+                          number(f"D{n}", value))  # fmt: skip
+
+    pictures = {"image1.png": os.urandom(picture)} if picture else None
+    return write_workbook(path, {"Rates": sheet()}, strings=list(strings), pictures=pictures)
+
+
+def full_sheet(properties: int, rooms: int, days: int, rows: int, small: int, repeat: int) -> list[Figure]:
+    """The dry run of a sheet of `rows` rows (Excel's last row at full size): peak memory against 300 MB; and of a
+    workbook of `small` rows against the same rows as CSV, in CPU (user + system), the fastest of `repeat`."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        export = folder / "export.csv"
+        write_export(export, properties, rooms, days)
+        big = write_sheet(export, folder / "big.xlsx", rows, shared_strings=False)
+        book = write_sheet(export, folder / "small.xlsx", small, shared_strings=True)
+        # The same workbook with a picture that takes it past the size from which a workbook is streamed: the
+        # streaming reader's CPU on it, which decides that smaller ones are read by python-calamine.
+        pictured = write_sheet(export, folder / "pictured.xlsx", small, shared_strings=True, picture=STREAMED + 2**20)
+        same = folder / "small.csv"
+        with export.open() as source, same.open("w") as out:
+            out.writelines(itertools.islice(source, small))
+        dry = [CLI, "threshold", "push", "--dry-run", "--output", "json", "--no-journal"]
+        wall, code, peak, cpu = measured([*dry, str(big)], {})
+        sheet_cpu, csv_cpu, streamed_cpu = [], [], []
+        for _ in range(repeat):
+            sheet_cpu.append(measured([*dry, str(book)], {})[3])
+            csv_cpu.append(measured([*dry, str(same)], {})[3])
+            streamed_cpu.append(measured([*dry, str(pictured)], {})[3])
+        best_sheet, best_csv, best_streamed = min(sheet_cpu), min(csv_cpu), min(streamed_cpu)
+        big_mb = big.stat().st_size / 1e6
+    return [
+        Figure(f"{rows:,}-row sheet ({big_mb:.1f} MB .xlsx), dry run peak memory", peak, "MB", "< 300",
+               met=peak < 300 and code == 0),
+        Figure("  its CPU (user + system)", cpu, "s"),
+        Figure("  its wall time", wall, "s"),
+        Figure(f"{small:,}-row workbook, dry run CPU", best_sheet, "s"),
+        Figure("  the same rows as CSV, dry run CPU", best_csv, "s"),
+        ratio("  workbook / CSV", best_sheet / best_csv, "<=", 2),
+        Figure("  the same, streamed (a picture: past 32 MiB)", best_streamed, "s"),
+        Figure("    streamed / CSV", best_streamed / best_csv, "x"),
+    ]  # fmt: skip
+
+
 # ---------------------------------------------------------------------------------------------
 
 
@@ -583,11 +664,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
     parser.add_argument("--json", type=Path, default=HERE / "out" / "results.json", help="where to write the figures")
-    parser.add_argument("--only", choices=["journal"], help="one section only")
+    parser.add_argument("--only", choices=["journal", "workbook"], help="one section only")
     args = parser.parse_args()
     if args.only == "journal":
         figures_only = journal_scales(*((2, 20, 365) if args.quick else (10, 274, 365)))
         _report(figures_only, args.quick, args.json)
+        return
+    if args.only == "workbook":
+        _report(full_sheet(*WORKBOOK_SIZES["quick" if args.quick else "full"]), args.quick, args.json)
         return
     size = (2, 20, 365, 80, 1000, 3) if args.quick else (10, 274, 365, 400, 2000, 15)
     properties, rooms, days, latency_requests, sandbox_requests, repeat = size
@@ -609,6 +693,7 @@ def main() -> None:
     figures += sandbox_holds(sandbox_requests, 16)
     figures += push_throughput(sandbox_requests * 2, (4, 8, 32))
     figures += journal_scales(properties, rooms, days)
+    figures += full_sheet(*WORKBOOK_SIZES["quick" if args.quick else "full"])
     _report(figures, args.quick, args.json)
 
 

@@ -146,6 +146,17 @@ def test_threshold_problems(change: dict[str, Any], message: str) -> None:
     assert any(message in m for m in found), found
 
 
+def test_equal_cells_of_other_types_are_judged_apart() -> None:
+    # JSON's true, 1 and 1.0 are one key in a dict: what was made of one cell must not serve the others.
+    checked = [{"threshold": 1}, {"threshold": True}, {"threshold": 1.0, "roomid": "TWN"}, {"threshold": True}]
+    parsed = parse_rows(rows(*checked, base=THRESHOLD), Operation.THRESHOLD, DATES)
+    assert parsed.errors == {
+        1: ["p.csv line 3, threshold: 'True' is not a whole number 0-999 or n/a to clear"],
+        3: ["p.csv line 5, threshold: 'True' is not a whole number 0-999 or n/a to clear"],
+    }
+    assert [(s.key, s.value) for s in parsed.settings] == [(("H1", "DBL"), "1"), (("H1", "TWN"), "1")]
+
+
 def test_maxadv_time_range_starts_at_one() -> None:
     base = {**THRESHOLD, "rateid": "BAR", "time": "0"}
     del base["threshold"]

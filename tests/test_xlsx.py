@@ -14,7 +14,7 @@ import pytest
 
 from ari_cli.exits import InputError
 from ari_cli.inputs import ReadOptions, read_rows
-from ari_cli.inputs.xlsxfile import cell_value
+from ari_cli.inputs.cells import cell_value
 from ari_cli.wire.models import Operation
 from tests.helpers import invoke, sandbox_env
 

@@ -36,6 +36,10 @@ class Part:
     export repeats a few hundred texts a million times.
     """
 
+    plain_cells = False
+    """Its cells never hold equal values of different types (JSON's true beside 1, 1.0 beside 1), so that a
+    check may remember what it made of each cell as the cell itself."""
+
     def __init__(self, source: str, columns: Mapping[str, int]) -> None:
         self.source = source
         self.columns = dict(columns)

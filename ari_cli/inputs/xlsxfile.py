@@ -1,8 +1,9 @@
 """Workbooks (.xlsx, .xlsm, .xls, .xlsb, .ods): one sheet, a header row, and cells turned into what CSV would hold.
 
-python-calamine (Rust) reads them, ten times faster than a pure-Python reader, and is imported only
-here, when a workbook is read, so start-up stays fast. A date cell arrives as a date whatever its
-display format; a number cell as a number, which a date column refuses.
+Two readers give a sheet's rows: python-calamine (Rust, imported only here, when a workbook is read, so
+that start-up stays fast) for .xls, .xlsb, .ods and all but big .xlsx and .xlsm, and `xlsxstream` for
+those (see STREAMED). Both give a date cell as a date whatever its display format, and a number cell as a
+number, which a date column refuses; `cells.cell_value` turns either's cells into what CSV would hold.
 """
 
 from __future__ import annotations
@@ -12,18 +13,16 @@ import io
 import zipfile
 from collections.abc import Iterator, Sequence
 from operator import call
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ari_cli.exits import InputError
+from ari_cli.inputs.cells import cell_value, days_value
 from ari_cli.inputs.columns import Resolver, header_follow_up, resolve_header
 from ari_cli.inputs.model import ListedPart, Part, Prepared, ReadMeter, ReadOptions, skipped_rows
+from ari_cli.inputs.ooxml import RESAVE_HINT, refuse_doctypes
 from ari_cli.inputs.textio import Source
+from ari_cli.inputs.xlsxstream import Row, XlsxBook
 from ari_cli.wire.operations import Operation
-
-if TYPE_CHECKING:
-    from python_calamine import CalamineWorkbook
-
-_RESAVE_HINT = "open it in the spreadsheet program and save it again (Excel Workbook .xlsx), or save the sheet as CSV"
 
 
 def sheet_source(name: str, sheet: str) -> str:
@@ -31,71 +30,90 @@ def sheet_source(name: str, sheet: str) -> str:
     return f"{name}[{sheet}]"
 
 
-def cell_value(value: Any) -> Any:
-    """A cell as the records expect it: dates as dates, 3.0 as 3, TRUE as `true`, empty as ``."""
-    if type(value) is str:  # most cells: ids, and every empty cell
-        return value.strip()
-    if value is None:
-        return ""
-    if isinstance(value, bool):  # before int: a bool is an int, and str(True) is "True"
-        return "true" if value else "false"
-    if isinstance(value, dt.datetime):
-        return value.date()  # the time of day means nothing for a stay date
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str):
-        return value.strip()
-    if isinstance(value, dt.date | int | float):
-        return value
-    return str(value)  # times and durations: shown as text, refused by the checks that follow
-
-
-def _days_value(cell: Any) -> Any:
-    """A `days` cell: a weekday mask typed into a number cell loses its leading zeros (0000011 becomes
-    11), which are put back."""
-    value = cell_value(cell)
-    if isinstance(value, int) and value > 0 and set(str(value)) <= {"0", "1"} and len(str(value)) <= 7:
-        return str(value).zfill(7)
-    return value
-
-
 MAX_RATIO = 100
 """Sheet XML packs about 10 to 1; a workbook that unpacks to over 100 times its size is a zip bomb."""
 MAX_UNPACKED = 2 * 1024**3
 _SMALL = 16 * 1024**2  # below this, any ratio is harmless (an empty sheet packs very well)
+STREAMED = 32 * 1024**2
+"""An .xlsx or .xlsm that unpacks to more than this (about 200,000 rows of four columns) is read as a
+stream (`xlsxstream`), in the memory of a few rows; a smaller one by python-calamine, which builds the
+sheet in its own memory (about twice its XML) and reads it in about half the time (benchmarks/README.md)."""
+_XML_WORKBOOK = "xl/workbook.xml"  # the part an .xlsx or .xlsm has, and an .xlsb (workbook.bin) or .ods has not
 
 
-def _check_proportion(source: Source) -> None:
-    """Refuse, before anything is unpacked, a workbook whose parts unpack out of proportion."""
+def _inspect(source: Source) -> tuple[int, bool]:
+    """What the workbook's parts unpack to, and whether it is an Office Open XML workbook (.xlsx, .xlsm).
+    Refused here, before anything is read: a workbook out of proportion, and a part that declares a DOCTYPE."""
     try:
         with source.open() as stream, zipfile.ZipFile(stream) as archive:
             parts = archive.infolist()
+            unpacked = sum(part.file_size for part in parts)
+            packed = max(1, sum(part.compress_size for part in parts))
+            if unpacked > MAX_UNPACKED or (unpacked > _SMALL and unpacked > MAX_RATIO * packed):
+                raise InputError(
+                    f"{source.name}: the workbook unpacks to {unpacked // 2**20} MiB from {packed // 2**10} KiB; "
+                    f"refused (a workbook may unpack to {MAX_RATIO} times its size, and at most "
+                    f"{MAX_UNPACKED // 2**30} GiB)",
+                    hint="open it in the spreadsheet program and save the sheet as CSV",
+                )
+            refuse_doctypes(archive, source.name)
     except (zipfile.BadZipFile, OSError, ValueError):
-        return  # opening it says what is wrong
-    unpacked = sum(part.file_size for part in parts)
-    packed = max(1, sum(part.compress_size for part in parts))
-    if unpacked > MAX_UNPACKED or (unpacked > _SMALL and unpacked > MAX_RATIO * packed):
-        raise InputError(
-            f"{source.name}: the workbook unpacks to {unpacked // 2**20} MiB from {packed // 2**10} KiB; "
-            f"refused (a workbook may unpack to {MAX_RATIO} times its size, and at most {MAX_UNPACKED // 2**30} GiB)",
-            hint="open it in the spreadsheet program and save the sheet as CSV",
-        )
+        return 0, False  # not a zip (an .xls), or damaged: opening it says what is wrong
+    return unpacked, any(part.filename == _XML_WORKBOOK for part in parts)
 
 
-def _open(source: Source) -> CalamineWorkbook:
-    from python_calamine import CalamineWorkbook
+class CalamineBook:
+    """A workbook as python-calamine reads it (.xls, .xlsb, .ods, and .xlsx up to STREAMED): its sheets'
+    names, and a sheet's rows. It is imported only here, when such a workbook is read."""
 
-    _check_proportion(source)
-    try:
+    def __init__(self, source: Source) -> None:
+        from python_calamine import CalamineWorkbook
+
         if source.data is not None:
-            return CalamineWorkbook.from_filelike(io.BytesIO(source.data))
-        assert source.path is not None, "a source is a path or its bytes"
-        return CalamineWorkbook.from_path(source.path)
-    except Exception as problem:  # the reader fails in many ways on a damaged or foreign file
-        raise InputError(f"{source.name}: cannot read the workbook: {problem}", hint=_RESAVE_HINT) from None
+            self._book = CalamineWorkbook.from_filelike(io.BytesIO(source.data))
+        else:
+            assert source.path is not None, "a source is a path or its bytes"
+            self._book = CalamineWorkbook.from_path(source.path)
+        self.sheet_names: list[str] = list(self._book.sheet_names)
+
+    def rows(self, sheet: str, where: str) -> Iterator[Row]:
+        """The sheet's rows, numbered from 1 (the reader gives every row, empty ones too, from row 1)."""
+        try:
+            # The reader unpacks the whole sheet into its own memory; its rows come to Python one at a time.
+            return _numbered(self._book.get_sheet_by_name(sheet).iter_rows(), where)
+        except Exception as problem:  # a damaged sheet part surfaces only while reading it
+            raise InputError(f"{where}: cannot read the sheet: {problem}", hint=RESAVE_HINT) from None
+
+    def close(self) -> None:
+        self._book.close()
 
 
-def _pick_sheet(workbook: CalamineWorkbook, name: str, wanted: str | None) -> str:
+def _numbered(rows: Iterator[list[Any]], where: str) -> Iterator[Row]:
+    """python-calamine's rows with their numbers; a cell it cannot make a Python value of (an elapsed time of
+    10**20 days) is an input error on its row."""
+    number = 0
+    try:
+        for number, cells in enumerate(rows, start=1):
+            yield number, cells
+    except Exception as problem:  # raised by the reader as it converts a row, never by the code it yields to
+        raise InputError(f"{where} line {number + 1}: cannot read a cell: {problem}", hint=RESAVE_HINT) from None
+
+
+Book = CalamineBook | XlsxBook
+
+
+def open_book(source: Source) -> Book:
+    """The workbook, with the reader that suits it: see STREAMED."""
+    unpacked, xml = _inspect(source)
+    try:
+        return XlsxBook(source) if xml and unpacked > STREAMED else CalamineBook(source)
+    except InputError:
+        raise
+    except Exception as problem:  # the readers fail in many ways on a damaged or foreign file
+        raise InputError(f"{source.name}: cannot read the workbook: {problem}", hint=RESAVE_HINT) from None
+
+
+def _pick_sheet(workbook: Book, name: str, wanted: str | None) -> str:
     sheets = list(workbook.sheet_names)
     if not sheets:
         raise InputError(f"{name}: the workbook has no worksheet")
@@ -108,9 +126,6 @@ def _pick_sheet(workbook: CalamineWorkbook, name: str, wanted: str | None) -> st
         return folded[0]
     listed = ", ".join(f'"{sheet}"' for sheet in sheets)
     raise InputError(f'{name}: no sheet named "{wanted}"; the workbook has {listed}', hint="give --sheet NAME")
-
-
-Row = tuple[int, list[Any]]  # a sheet's row number and its cells as the reader gives them
 
 
 def _blank(cells: list[Any]) -> bool:
@@ -143,6 +158,8 @@ class SheetPart(Part):
     """A sheet's rows after its header, each turned into what CSV would hold as it is read: the rows are
     never all held in Python, and the reader's copy of the sheet is let go once they are spent."""
 
+    plain_cells = True  # cell_value gives no bool (TRUE is "true") and a whole number as an int
+
     def __init__(self, name: str, kept: list[tuple[int, str]], rows: Iterator[Row], meter: ReadMeter | None) -> None:
         super().__init__(name, {column: i for i, (_, column) in enumerate(kept)})
         self.kept = kept
@@ -157,12 +174,12 @@ class SheetPart(Part):
         picked = [i for i, _ in self.kept]
         # A number in a date column stays a number, refused by the date rule: read as an Excel serial,
         # a typed 5 would become 1900-01-05.
-        convert = [_days_value if column == "days" else cell_value for _, column in self.kept]
+        convert = [days_value if column == "days" else cell_value for _, column in self.kept]
         skipped: list[int] = []  # rows where only columns this command does not read hold something
         for number, cells in rows:
             if meter is not None and not number & 1023:
                 meter.rows = number
-            if len(cells) < width:  # the reader gives rows as wide as the sheet; this is in case it did not
+            if len(cells) < width:  # python-calamine gives rows as wide as the sheet; the stream, up to their last cell
                 cells = [*cells, *[""] * (width - len(cells))]
             values = tuple(map(call, convert, map(cells.__getitem__, picked)))
             if values.count("") == len(values):
@@ -176,24 +193,25 @@ class SheetPart(Part):
 
 def prepare_xlsx(source: Source, operation: Operation, options: ReadOptions) -> Prepared:
     """Read one sheet of a workbook: its header now, its rows (empty ones skipped) as they are checked."""
-    workbook = _open(source)
+    return prepare_sheet(open_book(source), source.name, operation, options)
+
+
+def prepare_sheet(workbook: Book, source_name: str, operation: Operation, options: ReadOptions) -> Prepared:
+    """The sheet the options name (or the first) of a workbook just opened, which is closed here: the
+    rows already begun outlive it."""
     try:
-        title = _pick_sheet(workbook, source.name, options.sheet)
-        name = sheet_source(source.name, title)
+        title = _pick_sheet(workbook, source_name, options.sheet)
+        name = sheet_source(source_name, title)
         others = [other for other in workbook.sheet_names if other != title]
         if options.meter is not None:
             options.meter.start(name)
-        try:
-            # The reader unpacks the whole sheet into its own memory; its rows come to Python one at a time.
-            rows: Iterator[Row] = enumerate(workbook.get_sheet_by_name(title).iter_rows(), start=1)
-        except Exception as problem:  # a damaged sheet part surfaces only while reading it
-            raise InputError(f"{name}: cannot read the sheet: {problem}", hint=_RESAVE_HINT) from None
+        rows = workbook.rows(title, name)
     finally:
         workbook.close()
     notes = []
     if others and options.sheet is None:
         listed = ", ".join(f'"{other}"' for other in others)
-        notes.append(f'{source.name}: read the sheet "{title}"; the workbook also has {listed} (give --sheet NAME)')
+        notes.append(f'{source_name}: read the sheet "{title}"; the workbook also has {listed} (give --sheet NAME)')
     header = _header(name, rows, options.header_row)
     if header is None:
         # A part without rows: the sheet is named as empty.

@@ -1,7 +1,7 @@
 """Threshold and maxadv rows: a value for a room (and rate) over dates, checked by the rules of `rules`.
 
 A nightly export repeats a few thousand combinations of ids, value and weekday filter, and a few
-hundred dates, a million times: each distinct text is judged once and remembered. A row with any
+hundred dates, a million times: each distinct text (or typed cell) is judged once and remembered. A row with any
 problem is checked again field by field, so that its every problem is worded, in order.
 """
 
@@ -77,19 +77,28 @@ class _Judged(dict[Any, _T]):
     """A cell (or a tuple of cells) -> what `judge` makes of it: a kind id or day ordinal (or INVALID),
     a field's value (or None).
 
-    Only texts (and None, a field a row lacks) are remembered: JSON's true and 1 are equal keys, not
-    equal values.
+    Texts (and None, a field a row lacks) are remembered as themselves. Other cells (a workbook's
+    numbers and date cells, JSON's numbers and true) are remembered with their types, apart: JSON's
+    true and 1 are equal keys, not equal values.
     """
 
-    def __init__(self, judge: Callable[[Any], _T]) -> None:
+    def __init__(self, judge: Callable[[Any], _T], plain: bool = False) -> None:
         super().__init__()
         self.judge = judge
+        self.plain = plain
+        """Every cell is remembered as itself: the part's cells are plain (`Part.plain_cells`)."""
+        self.typed: dict[tuple[Any, Any], _T] = {}
 
     def __missing__(self, cell: Any) -> _T:
-        found = self.judge(cell)
-        if _text(cell) or (type(cell) is tuple and all(map(_text, cell))):
-            self[cell] = found
-        return found
+        if self.plain or _text(cell) or (type(cell) is tuple and all(map(_text, cell))):
+            found = self[cell] = self.judge(cell)
+            return found
+        typed = (cell, tuple(map(type, cell)) if type(cell) is tuple else type(cell))
+        try:
+            return self.typed[typed]
+        except KeyError:
+            found = self.typed[typed] = self.judge(cell)
+            return found
 
 
 class LevelChecker:
@@ -112,12 +121,12 @@ class LevelChecker:
     def add_part(self, part: Part) -> None:
         """Check each row of one part and add it to the table."""
         # Each file's dates are judged afresh, so that the tally hears of every text of this file.
-        self._days, self.tally = _Judged(self._ordinal), LayoutTally()
+        self._days, self.tally = _Judged(self._ordinal, part.plain_cells), LayoutTally()
         table, days, source, at = self.table, self._days, part.source, part.columns
         names = [name for name in _FIELDS[self.operation] if name in at]
         cells = _picker(at, names)
         # A part's ids, value and filter, judged as the fields they are in this part.
-        kinds = _Judged(lambda picked: self._kind(dict(zip(names, picked, strict=True))))
+        kinds = _Judged(lambda picked: self._kind(dict(zip(names, picked, strict=True))), part.plain_cells)
         start_at, end_at = _date_pickers(at)
         one_date = start_at is end_at  # a `date` column: the row's start is its end
         # The table's columns, appended to directly: a method call per row would cost a tenth of the run.
