@@ -231,16 +231,37 @@ class Sender:
     async def run(self, first: Sequence[Exchange]) -> list[Exchange]:
         self.exchanges.extend(first)
         async with asyncio.TaskGroup() as group:
-            for exchange in first:
-                self._start(exchange, group)
+            self._track(group.create_task(self._dispatch(first, group)))
+        # What never went out: not started, or stopped before its task ran at all (so before its handler).
+        for exchange in self.exchanges:
+            if exchange.outcome is None and exchange.final:
+                exchange.outcome = self._abandoned(exchange)
+                self.watch.answered(exchange, ())
+                self.watch.final(exchange)
         return sorted(self.exchanges, key=lambda e: e.id)
 
-    def _start(self, exchange: Exchange, group: asyncio.TaskGroup) -> None:
-        task = group.create_task(self._deliver(exchange, group))
+    async def _dispatch(self, first: Sequence[Exchange], group: asyncio.TaskGroup) -> None:
+        """Start each request's task when a connection is free for it; a stop ends this at once.
+
+        A task per request made up front held every request's coroutines at once, which the garbage
+        collector went through again and again (a tenth of a 20,000-request run).
+        """
+        try:
+            for exchange in first:
+                self._start(exchange, group, await self.clients.get())
+        except asyncio.CancelledError:
+            if not self.stopped:
+                raise
+
+    def _start(self, exchange: Exchange, group: asyncio.TaskGroup, client: httpx.AsyncClient | None = None) -> None:
+        """Deliver `exchange` in a task; its first try on `client` when given (else it waits for one)."""
+        if not self.stopped:
+            self._track(group.create_task(self._deliver(exchange, group, client)))
+
+    def _track(self, task: asyncio.Task[None]) -> None:
+        """A task that a stop cancels."""
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
-        if self.stopped:
-            task.cancel()
 
     def _abandoned(self, exchange: Exchange) -> Outcome:
         """What a try cut short by a stop comes to: its request may or may not have arrived."""
@@ -251,9 +272,9 @@ class Sender:
             return self.last[exchange.id]  # it was waiting to be tried again after this
         return Outcome(None, False, errors=(INTERRUPTED,), sent=False)
 
-    async def _deliver(self, exchange: Exchange, group: asyncio.TaskGroup) -> None:
+    async def _deliver(self, exchange: Exchange, group: asyncio.TaskGroup, client: httpx.AsyncClient | None) -> None:
         try:
-            outcome = await self._with_retries(exchange)
+            outcome = await self._with_retries(exchange, client)
         except asyncio.CancelledError:
             if not self.stopped:
                 raise
@@ -278,15 +299,24 @@ class Sender:
         self.watch.answered(exchange, ())
         self.watch.final(exchange)
 
-    async def _with_retries(self, exchange: Exchange) -> Outcome:
+    async def _with_retries(self, exchange: Exchange, client: httpx.AsyncClient | None) -> Outcome:
+        outcome = await self._once(exchange, client)
+        if not outcome.transient or self.stopped:
+            return outcome
+        # Only a request that failed for a passing reason enters the retry context (built per request,
+        # it cost a twentieth of a run): its first attempt is the try just made, so the waits are stamina's.
         o = self.options
+        tried: Outcome | None = outcome
         try:
             async for attempt in stamina.retry_context(
                 on=_backoff_hook, attempts=o.retries + 1, timeout=None,
                 wait_initial=o.wait_initial, wait_max=o.wait_max, wait_jitter=o.wait_jitter,
             ):  # fmt: skip
                 with attempt:
-                    outcome = await self._once(exchange)
+                    if tried is None:
+                        outcome = await self._once(exchange)
+                    else:
+                        outcome, tried = tried, None
                     if outcome.transient and not self.stopped:
                         raise _Transient(outcome)
                     return outcome
@@ -294,8 +324,10 @@ class Sender:
             return last.outcome
         raise AssertionError("stamina ends with a return or the last exception")  # pragma: no cover
 
-    async def _once(self, exchange: Exchange) -> Outcome:
-        client = await self.clients.get()
+    async def _once(self, exchange: Exchange, client: httpx.AsyncClient | None = None) -> Outcome:
+        """One try, on `client` or on the next free one (given back either way)."""
+        if client is None:
+            client = await self.clients.get()
         try:
             await self.pacer.wait()
             if self.stopped:
