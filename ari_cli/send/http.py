@@ -37,7 +37,7 @@ from ari_cli.send.exchange import (
     Watcher,
     encode,
 )
-from ari_cli.send.transport import RESPONSE_KEPT, Pool, needs_tls, open_pool, post, proxy_for, tls_context
+from ari_cli.send.transport import RESPONSE_KEPT, Pool, needs_tls, open_pool, post, proxy_for, say_asyncio, tls_context
 from ari_cli.wire.errors import RECORD_LEVEL_CODES
 
 
@@ -256,6 +256,7 @@ def send_all(
     proxy_for(route.base_url)  # a proxy that cannot be used: a configuration error before anything goes out
 
     async def go() -> tuple[list[Exchange], bool]:
+        say_asyncio()
         async with _slots(options, route.base_url) as clients:
             sender = Sender(route, options, clients, watch)
             with _stop_on_signals(sender, interruptible):
@@ -303,6 +304,7 @@ def send_raw(
         proxy_for(url)  # a proxy that cannot be used: a configuration error before anything goes out
 
     async def go() -> list[Sent]:
+        say_asyncio()
         sent: list[Sent] = []
         tls = tls_context() if needs_tls([url for url, _ in posts]) else None
         async with AsyncExitStack() as stack:
