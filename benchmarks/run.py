@@ -664,7 +664,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
     parser.add_argument("--json", type=Path, default=HERE / "out" / "results.json", help="where to write the figures")
-    parser.add_argument("--only", choices=["journal", "workbook"], help="one section only")
+    parser.add_argument("--only", choices=["journal", "workbook", "throughput"], help="one section only")
     args = parser.parse_args()
     if args.only == "journal":
         figures_only = journal_scales(*((2, 20, 365) if args.quick else (10, 274, 365)))
@@ -672,6 +672,9 @@ def main() -> None:
         return
     if args.only == "workbook":
         _report(full_sheet(*WORKBOOK_SIZES["quick" if args.quick else "full"]), args.quick, args.json)
+        return
+    if args.only == "throughput":
+        _report(push_throughput(2000 if args.quick else 4000, (4, 8, 32)), args.quick, args.json)
         return
     size = (2, 20, 365, 80, 1000, 3) if args.quick else (10, 274, 365, 400, 2000, 15)
     properties, rooms, days, latency_requests, sandbox_requests, repeat = size

@@ -131,13 +131,13 @@ def test_the_key_appears_nowhere(keyed: Sandbox, tmp_path: Path, journal_home: P
 
 CRASH = """
 import os
-import httpx
+import httpcore
 from ari_cli.cli import main
 
 async def explode(self, *args, **kwargs):
     raise RuntimeError("unexpected failure holding " + os.environ["ARI_API_KEY"])
 
-httpx.AsyncClient.send = explode
+httpcore.AsyncConnectionPool.handle_async_request = explode
 main()
 """
 
@@ -148,7 +148,7 @@ def test_a_crash_shows_no_key_even_with_the_traceback(keyed: Sandbox, tmp_path: 
     data.write_text(GOOD.splitlines()[0] + "\n" + GOOD.splitlines()[1] + "\n")
     env = {**os.environ, "ARI_BASE_URL": keyed.base_url, "ARI_API_KEY": KEY, "ARI_SOURCE_ID": keyed.source_id,
            "ARI_TRACEBACK": traceback}  # fmt: skip
-    # The fault is an httpx failure no socket can make: an exception whose text holds the key.
+    # The fault is an HTTP library failure no socket can make: an exception whose text holds the key.
     result = subprocess.run(
         [sys.executable, "-c", CRASH, "threshold", "push", str(data), *TODAY],
         env=env, capture_output=True, text=True, timeout=60, cwd=tmp_path,

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 # Never needed to print help, the version or completions.
-HEAVY = ("httpx", "stamina", "sqlite3", "openpyxl", "rich.progress", "ari_cli.sandbox", "ari_cli.wire.models",
+HEAVY = ("httpx", "httpcore", "stamina", "sqlite3", "openpyxl", "rich.progress", "ari_cli.sandbox", "ari_cli.wire.models",
          "ari_cli.pipeline", "ari_cli.send.http", "ari_cli.journal", "ari_cli.inputs", "ari_cli.config.settings",
          "ari_cli.config.file", "ari_cli.app.options")  # fmt: skip
 COMPLETE = {"_ARI_CLI_COMPLETE": "complete_bash", "COMP_WORDS": "ari-cli thr", "COMP_CWORD": "1"}
@@ -121,9 +121,11 @@ def test_a_dry_run_loads_no_http_client_and_no_journal(output: str, tmp_path: Pa
     assert "ari_cli.pipeline" in loaded  # it did run
     heavy = (
         "httpx",
+        "httpcore",
         "stamina",
         "sqlite3",
         "ari_cli.send.http",
+        "ari_cli.send.transport",
         "ari_cli.journal.store",
         "ari_cli.journal.recorder",
         "ari_cli.sandbox",

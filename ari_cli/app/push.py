@@ -64,6 +64,11 @@ def connected(
         # A dry run shows the spec's placeholders when nothing is configured.
         if needed:
             raise
+    if needed and configured is not None:
+        # A proxy that cannot be used is said before anything is read, journaled or sent.
+        from ari_cli.send.transport import proxy_for
+
+        proxy_for(configured.base_url)
     yield configured
 
 

@@ -8,11 +8,13 @@ they carried, as a range of record numbers, and the answer), notes for rows that
 shown (`rows.py`), and bodies are rebuilt from records as `batch.py` lays them out; a body that
 is not (a policy's, a replayed one) is kept as sent.
 
-A request's answer is committed at once, with its acknowledgement number and the spans it sets,
-in one transaction: a run killed at any instant leaves a journal that says what was acknowledged.
-The marks of requests going out ride along with the next commit (one commit per answer, not two):
-a run killed with `kill -9` may show a request sent without an answer as not sent; both are
-"not finished" and `retry` re-sends both alike. The key is never stored: bodies carry `sharepost`
+A request's answer is written with its acknowledgement number and the spans it sets, in the same
+transaction; a run's recorder commits its answers in small groups (`Journal.together`). A run killed
+at any instant leaves a journal that says what was acknowledged: an answer of the group not yet
+committed is lost with its group, and its request is "not finished" (never acknowledged), which
+`retry` sends again. The marks of requests going out ride along with the next commit: a run killed
+with `kill -9` may show a request sent without an answer as not sent; both are "not finished" and
+`retry` re-sends both alike. The key is never stored: bodies carry `sharepost`
 masked, and every text is scrubbed of known keys.
 """
 
@@ -122,7 +124,8 @@ def iso(day: dt.date) -> str:
 
 
 class Journal:
-    """One SQLite connection, written from one thread; every method commits what it wrote.
+    """One SQLite connection, written from one thread; every method commits what it wrote, unless
+    called within `together()`, which commits them all at once.
 
     `sending` only notes its mark; the next write commits it with its own.
     """
@@ -132,6 +135,17 @@ class Journal:
         self.db = db if db is not None else open_database(path)
         self.going_out: list[tuple[str, str, int, int]] = []
         self.services: dict[int, int] = {}  # run -> its service's id in `acked`
+        self.grouped = False  # within `together()`: one transaction is open
+
+    @contextmanager
+    def together(self) -> Iterator[None]:
+        """The writes within, committed in one transaction, or none of them (a failure rolls all back)."""
+        with self._write():
+            self.grouped = True
+            try:
+                yield
+            finally:
+                self.grouped = False
 
     def close(self) -> None:
         # A run that ended normally has committed everything in `finish`; this is for one that did not.
@@ -141,13 +155,20 @@ class Journal:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        with transaction(self.db):
-            if self.going_out:
-                self.db.executemany(
-                    "UPDATE requests SET state = ?, sent = coalesce(sent, ?) WHERE run = ? AND id = ?", self.going_out
-                )
-                self.going_out.clear()
+        if self.grouped:
+            self._marks()
             yield self.db
+            return
+        with transaction(self.db):
+            self._marks()
+            yield self.db
+
+    def _marks(self) -> None:
+        if self.going_out:
+            self.db.executemany(
+                "UPDATE requests SET state = ?, sent = coalesce(sent, ?) WHERE run = ? AND id = ?", self.going_out
+            )
+            self.going_out.clear()
 
     def start_run(self, start: RunStart) -> int:
         with self._write() as db:

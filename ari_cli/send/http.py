@@ -1,4 +1,4 @@
-"""The sender: the only module that talks HTTP.
+"""The sender: a run's requests through `transport.py` (the only module that talks HTTP).
 
 Requests go out with bounded concurrency and rate; transient failures (connection errors,
 timeouts, HTTP 500/502/503/504 and code 408) are retried with capped exponential backoff and
@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import ssl
 import sys
 import threading
 import time
@@ -22,20 +21,15 @@ from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from urllib.parse import urlsplit
 
-import httpx
 import stamina
 
-from ari_cli import __version__
 from ari_cli.config.secrets import scrub
-from ari_cli.config.settings import is_loopback
 from ari_cli.exits import ExitCode
-from ari_cli.send.answers import ANSWER_LIMIT, interpret, too_large
 from ari_cli.send.exchange import (
     ABANDONED,
     INTERRUPTED,
     Exchange,
     Outcome,
-    Problem,
     Route,
     SendOptions,
     Sent,
@@ -43,127 +37,23 @@ from ari_cli.send.exchange import (
     Watcher,
     encode,
 )
+from ari_cli.send.transport import RESPONSE_KEPT, Pool, needs_tls, open_pool, post, proxy_for, say_asyncio, tls_context
 from ari_cli.wire.errors import RECORD_LEVEL_CODES
-from ari_cli.wire.models import REQUEST_HEADERS
-
-RESPONSE_KEPT = 65_536
-
-
-def _transport_failure(error: httpx.HTTPError | TimeoutError, base_url: str, timeout: float) -> Outcome:
-    timed_out = isinstance(error, httpx.TimeoutException | TimeoutError)
-    if timed_out:
-        message = f"no answer from {base_url} within {timeout:g} s"
-    elif isinstance(error, httpx.ConnectError):
-        message = f"cannot reach {base_url}: {error or 'connection refused'}"
-    else:
-        message = f"the connection to {base_url} broke before an answer ({type(error).__name__})"
-    hint = (
-        "check the base URL and your network; the request was retried"
-        if not timed_out
-        else "the service is slow or down; raise --timeout, or try again later"
-    )
-    return Outcome(None, False, errors=(Problem(None, message, None, hint),), transient=True)
-
-
-class _TooLarge(Exception):
-    def __init__(self, response: httpx.Response, head: bytes) -> None:
-        self.response = response
-        self.head = head
-
-
-async def _read_bounded(response: httpx.Response) -> bytes:
-    """The answer's body, or _TooLarge as soon as it passes ANSWER_LIMIT (decoded bytes: no gzip bomb)."""
-    declared = response.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > ANSWER_LIMIT:
-        raise _TooLarge(response, b"")
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in response.aiter_bytes():
-        size += len(chunk)
-        chunks.append(chunk)
-        if size > ANSWER_LIMIT:
-            raise _TooLarge(response, b"".join(chunks)[:RESPONSE_KEPT])
-    return b"".join(chunks)
-
-
-# Who is calling, for the service's logs and support: never httpx's own name.
-CLIENT_HEADERS = {"user-agent": f"ari-cli/{__version__}"}
-
-
-async def _post(client: httpx.AsyncClient, url: str, content: bytes, base_url: str, timeout: float) -> Sent:
-    """POST bytes once; what went over the wire and what it means.
-
-    `timeout` bounds the whole request: httpx's own timeout bounds each read, so an answer
-    dripped a byte at a time would otherwise never time out.
-    """
-    started = time.monotonic()
-    try:
-        async with asyncio.timeout(timeout):
-            async with client.stream("POST", url, content=content, headers=REQUEST_HEADERS) as response:
-                body = await _read_bounded(response)
-    except _TooLarge as large:
-        answer = large.response
-        outcome = too_large(answer.status_code, base_url)
-        trace = Trace(
-            "POST", url, tuple(answer.request.headers.items()), content, time.monotonic() - started,
-            answer.status_code, tuple(answer.headers.items()), large.head, error=outcome.errors[0].message,
-        )  # fmt: skip
-        return Sent(trace, outcome)
-    except (httpx.HTTPError, TimeoutError) as error:
-        outcome = _transport_failure(error, base_url, timeout)
-        headers = tuple({**CLIENT_HEADERS, **REQUEST_HEADERS}.items())
-        trace = Trace("POST", url, headers, content, time.monotonic() - started, error=outcome.errors[0].message)
-        return Sent(trace, outcome)
-    trace = Trace(
-        "POST", url, tuple(response.request.headers.items()), content, time.monotonic() - started,
-        response.status_code, tuple(response.headers.items()), body,
-    )  # fmt: skip
-    return Sent(trace, interpret(response.status_code, body, response.headers.get("retry-after")))
-
-
-def proxy_allowed(url: str) -> bool:
-    """Whether the usual proxy variables may apply: HTTPS to another machine only.
-
-    Through a proxy, plain http carries the key in clear; and loopback is this machine.
-    """
-    parts = urlsplit(url)
-    return parts.scheme == "https" and not is_loopback(parts.hostname or "")
-
-
-def _client(
-    options: SendOptions,
-    transport: httpx.AsyncBaseTransport | None,
-    urls: Sequence[str],
-    connections: int | None = None,
-    tls: ssl.SSLContext | None = None,
-) -> httpx.AsyncClient:
-    size = options.concurrency if connections is None else connections
-    limits = httpx.Limits(max_connections=size, max_keepalive_connections=size)
-    # trust_env stays on for SSL_CERT_FILE; a mount without a transport means "no proxy", and these
-    # three replace every proxy the environment can name (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY).
-    direct: dict[str, httpx.AsyncBaseTransport | None] = {"http://": None, "https://": None, "all://": None}
-    mounts = None if all(proxy_allowed(url) for url in urls) else direct
-    return httpx.AsyncClient(
-        verify=True if tls is None else tls, timeout=options.timeout, limits=limits, transport=transport,
-        follow_redirects=False, mounts=mounts, headers=CLIENT_HEADERS,
-    )  # fmt: skip
 
 
 @asynccontextmanager
-async def _slots(
-    options: SendOptions, transport: httpx.AsyncBaseTransport | None, url: str
-) -> AsyncIterator[asyncio.Queue[httpx.AsyncClient]]:
-    """One client of one connection per request in flight, taken from a queue and given back.
+async def _slots(options: SendOptions, url: str) -> AsyncIterator[asyncio.Queue[Pool]]:
+    """One pool of one connection per request in flight, taken from a queue and given back.
 
     httpcore looks through every connection of a pool for each request; with one pool of N
     connections that scan, not the service, bounded a run at high concurrency. One TLS context
-    is shared: building one per client would cost more than the scan saved.
+    is shared (and made only for https): building one per pool would cost more than the scan saved.
     """
-    tls = httpx.create_ssl_context(trust_env=True)
-    free: asyncio.Queue[httpx.AsyncClient] = asyncio.Queue()
+    tls = tls_context() if needs_tls([url]) else None
+    free: asyncio.Queue[Pool] = asyncio.Queue()
     async with AsyncExitStack() as stack:
         for _ in range(options.concurrency):
-            free.put_nowait(await stack.enter_async_context(_client(options, transport, [url], 1, tls)))
+            free.put_nowait(await stack.enter_async_context(open_pool(url, 1, tls)))
         yield free
 
 
@@ -204,7 +94,7 @@ class Sender:
         self,
         route: Route,
         options: SendOptions,
-        clients: asyncio.Queue[httpx.AsyncClient],
+        clients: asyncio.Queue[Pool],
         watch: Watcher | None = None,
     ) -> None:
         self.route = route
@@ -231,16 +121,37 @@ class Sender:
     async def run(self, first: Sequence[Exchange]) -> list[Exchange]:
         self.exchanges.extend(first)
         async with asyncio.TaskGroup() as group:
-            for exchange in first:
-                self._start(exchange, group)
+            self._track(group.create_task(self._dispatch(first, group)))
+        # What never went out: not started, or stopped before its task ran at all (so before its handler).
+        for exchange in self.exchanges:
+            if exchange.outcome is None and exchange.final:
+                exchange.outcome = self._abandoned(exchange)
+                self.watch.answered(exchange, ())
+                self.watch.final(exchange)
         return sorted(self.exchanges, key=lambda e: e.id)
 
-    def _start(self, exchange: Exchange, group: asyncio.TaskGroup) -> None:
-        task = group.create_task(self._deliver(exchange, group))
+    async def _dispatch(self, first: Sequence[Exchange], group: asyncio.TaskGroup) -> None:
+        """Start each request's task when a connection is free for it; a stop ends this at once.
+
+        A task per request made up front held every request's coroutines at once, which the garbage
+        collector went through again and again (a tenth of a 20,000-request run).
+        """
+        try:
+            for exchange in first:
+                self._start(exchange, group, await self.clients.get())
+        except asyncio.CancelledError:
+            if not self.stopped:
+                raise
+
+    def _start(self, exchange: Exchange, group: asyncio.TaskGroup, client: Pool | None = None) -> None:
+        """Deliver `exchange` in a task; its first try on `client` when given (else it waits for one)."""
+        if not self.stopped:
+            self._track(group.create_task(self._deliver(exchange, group, client)))
+
+    def _track(self, task: asyncio.Task[None]) -> None:
+        """A task that a stop cancels."""
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
-        if self.stopped:
-            task.cancel()
 
     def _abandoned(self, exchange: Exchange) -> Outcome:
         """What a try cut short by a stop comes to: its request may or may not have arrived."""
@@ -251,9 +162,9 @@ class Sender:
             return self.last[exchange.id]  # it was waiting to be tried again after this
         return Outcome(None, False, errors=(INTERRUPTED,), sent=False)
 
-    async def _deliver(self, exchange: Exchange, group: asyncio.TaskGroup) -> None:
+    async def _deliver(self, exchange: Exchange, group: asyncio.TaskGroup, client: Pool | None) -> None:
         try:
-            outcome = await self._with_retries(exchange)
+            outcome = await self._with_retries(exchange, client)
         except asyncio.CancelledError:
             if not self.stopped:
                 raise
@@ -278,15 +189,24 @@ class Sender:
         self.watch.answered(exchange, ())
         self.watch.final(exchange)
 
-    async def _with_retries(self, exchange: Exchange) -> Outcome:
+    async def _with_retries(self, exchange: Exchange, client: Pool | None) -> Outcome:
+        outcome = await self._once(exchange, client)
+        if not outcome.transient or self.stopped:
+            return outcome
+        # Only a request that failed for a passing reason enters the retry context (built per request,
+        # it cost a twentieth of a run): its first attempt is the try just made, so the waits are stamina's.
         o = self.options
+        tried: Outcome | None = outcome
         try:
             async for attempt in stamina.retry_context(
                 on=_backoff_hook, attempts=o.retries + 1, timeout=None,
                 wait_initial=o.wait_initial, wait_max=o.wait_max, wait_jitter=o.wait_jitter,
             ):  # fmt: skip
                 with attempt:
-                    outcome = await self._once(exchange)
+                    if tried is None:
+                        outcome = await self._once(exchange)
+                    else:
+                        outcome, tried = tried, None
                     if outcome.transient and not self.stopped:
                         raise _Transient(outcome)
                     return outcome
@@ -294,8 +214,10 @@ class Sender:
             return last.outcome
         raise AssertionError("stamina ends with a return or the last exception")  # pragma: no cover
 
-    async def _once(self, exchange: Exchange) -> Outcome:
-        client = await self.clients.get()
+    async def _once(self, exchange: Exchange, client: Pool | None = None) -> Outcome:
+        """One try, on `client` or on the next free one (given back either way)."""
+        if client is None:
+            client = await self.clients.get()
         try:
             await self.pacer.wait()
             if self.stopped:
@@ -303,7 +225,7 @@ class Sender:
             exchange.attempts += 1
             self.watch.sending(exchange)
             self.flying.add(exchange.id)
-            sent = await _post(client, exchange.url, encode(exchange.body), self.route.base_url, self.options.timeout)
+            sent = await post(client, exchange.url, encode(exchange.body), self.route.base_url, self.options.timeout)
             self.flying.discard(exchange.id)
             self.last[exchange.id] = sent.outcome
             exchange.seconds += sent.trace.seconds
@@ -320,7 +242,6 @@ def send_all(
     route: Route,
     options: SendOptions,
     watch: Watcher | None = None,
-    transport: httpx.AsyncBaseTransport | None = None,
     interruptible: bool = False,
 ) -> tuple[list[Exchange], bool]:
     """Send the planned exchanges until every record has its final answer; and whether the run was stopped.
@@ -332,9 +253,11 @@ def send_all(
     # Without structlog, stamina logs each retry as a bare "stamina.retry_scheduled" line on stderr;
     # retries show in --verbose traces and in the attempts of each request instead.
     stamina.instrumentation.set_on_retry_hooks([])
+    proxy_for(route.base_url)  # a proxy that cannot be used: a configuration error before anything goes out
 
     async def go() -> tuple[list[Exchange], bool]:
-        async with _slots(options, transport, route.base_url) as clients:
+        say_asyncio()
+        async with _slots(options, route.base_url) as clients:
             sender = Sender(route, options, clients, watch)
             with _stop_on_signals(sender, interruptible):
                 exchanges = await sender.run(first)
@@ -352,7 +275,8 @@ def _stop_on_signals(sender: Sender, enabled: bool) -> Iterator[None]:
 
     def on_signal() -> None:
         if sender.stopped:
-            # The journal is committed step by step, so ending here loses nothing it has not said.
+            # The journal is committed as the run goes: ending here loses at most the answers not yet
+            # committed (the last group's), whose requests the journal keeps as not finished for `retry`.
             sys.stderr.write(("\x1b[?25h" if sys.stderr.isatty() else "") + "\ninterrupted again: stopped at once\n")
             sys.stderr.flush()
             os._exit(int(ExitCode.INTERRUPTED))
@@ -372,17 +296,25 @@ def _stop_on_signals(sender: Sender, enabled: bool) -> Iterator[None]:
 def send_raw(
     posts: Sequence[tuple[str, bytes]],
     options: SendOptions,
-    transport: httpx.AsyncBaseTransport | None = None,
     on_trace: Callable[[Trace], None] | None = None,
 ) -> list[Sent]:
     """POST each (url, bytes) exactly as given, once and in order: no retries, no splitting (replay)."""
 
+    for url, _ in posts:
+        proxy_for(url)  # a proxy that cannot be used: a configuration error before anything goes out
+
     async def go() -> list[Sent]:
+        say_asyncio()
         sent: list[Sent] = []
-        async with _client(options, transport, [url for url, _ in posts]) as client:
+        tls = tls_context() if needs_tls([url for url, _ in posts]) else None
+        async with AsyncExitStack() as stack:
+            pools: dict[str | None, Pool] = {}  # by the proxy each URL goes through (None: direct)
             for url, content in posts:
+                proxy = proxy_for(url)
+                if proxy not in pools:
+                    pools[proxy] = await stack.enter_async_context(open_pool(url, 1, tls))
                 parts = urlsplit(url)
-                one = await _post(client, url, content, f"{parts.scheme}://{parts.netloc}", options.timeout)
+                one = await post(pools[proxy], url, content, f"{parts.scheme}://{parts.netloc}", options.timeout)
                 if on_trace is not None:
                     on_trace(one.trace)
                 sent.append(one)
