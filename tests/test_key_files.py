@@ -75,6 +75,8 @@ def test_a_key_file_that_is_a_device_a_fifo_or_too_large_is_exit_4_at_once(tmp_p
         assert code == 4 and out == "", err
         assert f"error: cannot read the API key file {path}" not in err
         assert f"error: API key file {path} {message}" in err
+        if message == "is not a regular file":  # the hint says what to give, not the key file's own name again
+            assert "hint: give the path of a plain file, not a device, a pipe or a folder" in err
     assert sb.received == []
 
 

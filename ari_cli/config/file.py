@@ -91,7 +91,9 @@ def read_small(path: Path, what: str) -> bytes:
 
     shown = display(path)
     if not stat.S_ISREG(path.stat().st_mode):
-        raise ConfigError(f"{what} {shown} is not a regular file", f"give the path of a plain file holding the {what}")
+        raise ConfigError(
+            f"{what} {shown} is not a regular file", "give the path of a plain file, not a device, a pipe or a folder"
+        )
     with path.open("rb") as stream:
         data = stream.read(FILE_LIMIT + 1)
     if len(data) > FILE_LIMIT:
