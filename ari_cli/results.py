@@ -89,6 +89,9 @@ class RowResults(Sequence[RowResult]):
         # Skipped rows share one result per reason: a nightly export whose every row is unchanged
         # (--changed-only) or past skips a million rows, which must not become a million objects.
         self.skipped = skipped or {}
+        # Where the runs of alike rows begin and end, found once: the summary, the exit code and the
+        # document each walk the runs, and finding them looks at every skipped and special row.
+        self.cuts = self._cuts()
 
     def __len__(self) -> int:
         return len(self.table)
@@ -132,6 +135,11 @@ class RowResults(Sequence[RowResult]):
 
     def runs(self) -> Iterator[tuple[int, int, Shared]]:
         """(first row, row after the last, their result): runs of rows of one source alike but for their line."""
+        for first, stop in pairwise(self.cuts):
+            yield first, stop, self._shared(first)
+
+    def _cuts(self) -> list[int]:
+        """The rows where a run of alike rows starts, in order, and the row count: where `runs` cuts."""
         cuts = {0, len(self)}
         for index in self.special:
             cuts.update((index, index + 1))
@@ -146,8 +154,7 @@ class RowResults(Sequence[RowResult]):
         groups = self.groups
         if groups is not None and len(groups) > 1:
             cuts.update(compress(range(1, len(groups)), map(ne, groups[1:], groups[:-1])))
-        for first, stop in pairwise(sorted(cuts)):
-            yield first, stop, self._shared(first)
+        return sorted(cuts)
 
     def counts(self) -> dict[Status, int]:
         """How many rows have each status."""
