@@ -174,12 +174,17 @@ def _row_texts(run: Run, indent: int | None) -> Iterator[str]:
             yield json.dumps(row_dict(row), ensure_ascii=False, indent=indent)
         return
     for first, stop, shared in rows.runs():
-        # The rows of a run differ only in their line: the fields around it are written once.
+        # The rows of a run differ only in their line: the fields around it are written once, those after
+        # it as one object whose opening brace gives way to the line (a --changed-only night has tens of
+        # thousands of short runs, and each dumps is a new encoder).
         head = f'{{"source": {_dumps(rows.table.source(first))}, "line": '
-        tail = (
-            f', "status": {_dumps(shared.status.value)}, "trackingids": {_dumps(list(shared.trackingids))}'
-            f', "errors": {_dumps([problem_dict(p) for p in shared.errors])}, "note": {_dumps(shared.note)}}}'
-        )
+        after = {
+            "status": shared.status.value,
+            "trackingids": list(shared.trackingids),
+            "errors": [problem_dict(p) for p in shared.errors],
+            "note": shared.note,
+        }
+        tail = ", " + _dumps(after).removeprefix("{")
         yield from _joined(head, rows.table.lines[first:stop], tail, ", ")
 
 
