@@ -79,7 +79,7 @@ class RowResults(Sequence[RowResult]):
         groups: array[int] | None = None,
         shared: dict[int, Shared] | None = None,
         unsent: str = "",
-        skipped: dict[int, Shared] | None = None,
+        skipped: Mapping[int, str] | None = None,
     ) -> None:
         self.table = table
         self.special = special  # invalid, or carried by several records, or with a note of its own
@@ -88,7 +88,9 @@ class RowResults(Sequence[RowResult]):
         self.unsent = unsent  # when set, an ok row was not sent, for this reason, and is skipped
         # Skipped rows share one result per reason: a nightly export whose every row is unchanged
         # (--changed-only) or past skips a million rows, which must not become a million objects.
+        # `skipped` is the plan's note per skipped row, read as it is; a special row's result wins.
         self.skipped = skipped or {}
+        self.reasons = {note: Shared(Status.SKIPPED, note=note) for note in set(self.skipped.values())}
         # Where the runs of alike rows begin and end, found once: the summary, the exit code and the
         # document each walk the runs, and finding them looks at every skipped and special row.
         self.cuts = self._cuts()
@@ -101,7 +103,7 @@ class RowResults(Sequence[RowResult]):
         if row is not None:
             found = Shared.of(row)
         elif index in self.skipped:
-            found = self.skipped[index]
+            found = self.reasons[self.skipped[index]]
         elif self.groups is None:
             found = PLAIN_PLANNED
         elif self.groups[index] == _NO_RECORD:
@@ -144,11 +146,11 @@ class RowResults(Sequence[RowResult]):
         for index in self.special:
             cuts.update((index, index + 1))
         skipped = self.skipped
-        for index, reason in skipped.items():
+        for index, note in skipped.items():
             # A run of rows skipped for one reason is cut only at its ends.
-            if skipped.get(index - 1) is not reason:
+            if skipped.get(index - 1) != note:
                 cuts.add(index)
-            if skipped.get(index + 1) is not reason:
+            if skipped.get(index + 1) != note:
                 cuts.add(index + 1)
         cuts.update(first for first, _, _ in self.table.source_runs())
         groups = self.groups
@@ -271,12 +273,7 @@ def attribute(table: RowTable, plan: Plan, exchanges: Sequence[Exchange], dry_ru
             continue
         problems = [Problem(None, m, None) for m in messages]
         special[index] = RowResult(index, views[index], Status.INVALID, errors=problems)
-    reasons: dict[str, Shared] = {}
-    skipped = {
-        index: reasons.get(note) or reasons.setdefault(note, Shared(Status.SKIPPED, note=note))
-        for index, note in plan.skipped.items()
-        if index not in special
-    }
+    skipped = plan.skipped  # an invalid row's result is special, and wins
     if dry_run:
         for index, note in plan.row_notes.items():
             if index not in skipped:
