@@ -14,7 +14,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from itertools import compress
-from operator import attrgetter
+from operator import attrgetter, gt
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # the journal's readers load this module: planning stays unloaded for them
@@ -110,10 +110,10 @@ def keep_changed(plan: Plan, value_of: Callable[[Record], str], acknowledged: Ac
         for start, end in runs:
             records.append(replace(record, start=start, end=end))
         _mark(sends if runs else quiet, record.refs)
-    skipped = dict(plan.skipped)
-    for ref in compress(range(rows), quiet):
-        if not sends[ref]:
-            skipped[ref] = UNCHANGED
+    # Rows marked quiet and not sending (1 > 0, compared a byte at a time without a Python step per row:
+    # a night's export skips most of its million rows as unchanged).
+    unchanged = compress(range(rows), map(gt, quiet, sends))
+    skipped = {**plan.skipped, **dict.fromkeys(unchanged, UNCHANGED)}
     return replace(plan, records=records, skipped=skipped)
 
 
