@@ -91,9 +91,13 @@ class RowResults(Sequence[RowResult]):
         # `skipped` is the plan's note per skipped row, read as it is; a special row's result wins.
         self.skipped = skipped or {}
         self.reasons = {note: Shared(Status.SKIPPED, note=note) for note in set(self.skipped.values())}
-        # Where the runs of alike rows begin and end, found once: the summary, the exit code and the
-        # document each walk the runs, and finding them looks at every skipped and special row.
+        # Where the runs of alike rows begin and end, and how many rows have each status, found once: the
+        # summary, the exit code and the document each ask, and finding the runs looks at every skipped
+        # and special row.
         self.cuts = self._cuts()
+        self.tally = dict.fromkeys(Status, 0)
+        for first, stop, result in self.runs():
+            self.tally[result.status] += stop - first
 
     def __len__(self) -> int:
         return len(self.table)
@@ -160,10 +164,7 @@ class RowResults(Sequence[RowResult]):
 
     def counts(self) -> dict[Status, int]:
         """How many rows have each status."""
-        counts = dict.fromkeys(Status, 0)
-        for first, stop, shared in self.runs():
-            counts[shared.status] += stop - first
-        return counts
+        return dict(self.tally)
 
     def with_status(self, statuses: set[Status]) -> list[RowResult]:
         """The results whose status is one of `statuses`, in order."""
