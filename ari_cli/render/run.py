@@ -20,7 +20,7 @@ from ari_cli.config.secrets import masked_body, masked_text, scrub
 from ari_cli.exits import Interrupted
 from ari_cli.render.console import console as console  # the one console, re-exported for callers of this module
 from ari_cli.render.printable import json_printable, printable
-from ari_cli.results import RowResult, Run
+from ari_cli.results import RowResult, Run, Shared
 from ari_cli.send.exchange import Exchange, Problem, Trace
 
 
@@ -173,18 +173,24 @@ def _row_texts(run: Run, indent: int | None) -> Iterator[str]:
         for row in rows:
             yield json.dumps(row_dict(row), ensure_ascii=False, indent=indent)
         return
+    # The rows of a run differ only in their line: the fields around it are written once per source and
+    # per distinct result (a --changed-only night has tens of thousands of short runs, half of them
+    # skipped for one reason), those after it as one object whose opening brace gives way to the line.
+    source, head = None, ""
+    tails: dict[Shared, str] = {}
     for first, stop, shared in rows.runs():
-        # The rows of a run differ only in their line: the fields around it are written once, those after
-        # it as one object whose opening brace gives way to the line (a --changed-only night has tens of
-        # thousands of short runs, and each dumps is a new encoder).
-        head = f'{{"source": {_dumps(rows.table.source(first))}, "line": '
-        after = {
-            "status": shared.status.value,
-            "trackingids": list(shared.trackingids),
-            "errors": [problem_dict(p) for p in shared.errors],
-            "note": shared.note,
-        }
-        tail = ", " + _dumps(after).removeprefix("{")
+        named = rows.table.source(first)
+        if named != source:
+            source, head = named, f'{{"source": {_dumps(named)}, "line": '
+        tail = tails.get(shared)
+        if tail is None:
+            after = {
+                "status": shared.status.value,
+                "trackingids": list(shared.trackingids),
+                "errors": [problem_dict(p) for p in shared.errors],
+                "note": shared.note,
+            }
+            tail = tails[shared] = ", " + _dumps(after).removeprefix("{")
         yield from _joined(head, rows.table.lines[first:stop], tail, ", ")
 
 
