@@ -14,7 +14,7 @@ from array import array
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from itertools import compress, pairwise, repeat
+from itertools import compress, pairwise
 from operator import ne
 from typing import overload
 
@@ -281,7 +281,7 @@ def attribute(table: RowTable, plan: Plan, exchanges: Sequence[Exchange], dry_ru
                 special.setdefault(index, RowResult(index, views[index], Status.PLANNED, note=note))
         return RowResults(table, special, skipped=skipped)
     outcomes = _record_outcomes(exchanges)
-    groups = array("q", repeat(_NO_RECORD, len(table)))
+    groups = array("q", [_NO_RECORD]) * len(table)
     several: dict[int, list[int]] = {}
     for number, record in enumerate(plan.records):
         for ref in record.refs:
