@@ -149,13 +149,15 @@ class RowResults(Sequence[RowResult]):
         cuts = {0, len(self)}
         for index in self.special:
             cuts.update((index, index + 1))
-        skipped = self.skipped
-        for index, note in skipped.items():
-            # A run of rows skipped for one reason is cut only at its ends.
-            if skipped.get(index - 1) != note:
-                cuts.add(index)
-            if skipped.get(index + 1) != note:
-                cuts.add(index + 1)
+        # A run of rows skipped for one reason is cut only at its ends, found in one pass as the plan notes
+        # skipped rows, in row order (a row noted out of order only cuts its run into more pieces).
+        end, reason = -1, None
+        for index, note in self.skipped.items():
+            if index != end or note != reason:
+                cuts.update((end, index))
+            end, reason = index + 1, note
+        cuts.add(end)
+        cuts.discard(-1)
         cuts.update(first for first, _, _ in self.table.source_runs())
         groups = self.groups
         if groups is not None and len(groups) > 1:
