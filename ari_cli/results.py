@@ -304,11 +304,19 @@ def attribute(table: RowTable, plan: Plan, exchanges: Sequence[Exchange], dry_ru
         row = special[index]
         if not row.note and row.status is not Status.INVALID:
             row.note = note
-    shared: dict[int, Shared] = {}
-    for number in range(len(plan.records)):
-        sample = answered(RowResult(-1, RowView("", 0), Status.OK), [number], outcomes)
-        shared[number] = Shared.of(sample)
+    # A record's rows have its request's answer: made once per request, not per record (a request carries
+    # up to 50), a later request that carried the record winning, as in `outcomes`.
+    shared = dict.fromkeys(range(len(plan.records)), _alone(None))
+    for exchange in exchanges:
+        if exchange.final and exchange.outcome is not None:
+            shared.update(dict.fromkeys(exchange.records, _alone(exchange.outcome)))
     return RowResults(table, special, groups, shared, skipped=skipped)
+
+
+def _alone(outcome: Outcome | None) -> Shared:
+    """The result of the rows of one record whose request came to `outcome` (None: it has no answer)."""
+    known = {} if outcome is None else {0: outcome}
+    return Shared.of(answered(RowResult(-1, RowView("", 0), Status.OK), [0], known))
 
 
 def _add_unique(problems: list[Problem], problem: Problem) -> None:

@@ -12,7 +12,7 @@ import pytest
 from ari_cli.plan import Plan, Record
 from ari_cli.records.rules import RowView
 from ari_cli.records.table import RowTable
-from ari_cli.results import RowResult, RowResults, attribute
+from ari_cli.results import RowResult, RowResults, Status, answered, attribute
 from ari_cli.send.exchange import Exchange, Outcome, Problem
 
 D = dt.date(2027, 1, 1)
@@ -68,11 +68,34 @@ def a_run(rng: random.Random) -> tuple[RowTable, Plan, list[Exchange]]:
         Outcome(400, False, "sbx-3", (Problem(451, "invalid room mapping", 400),)),
         Outcome(None, False, None, (), sent=False),
     ]
-    exchanges = [
-        Exchange(number + 1, "H1", (number,), {}, "http://127.0.0.1:1", attempts=1, outcome=rng.choice(outcomes))
-        for number in range(len(records))
-    ]
+    # Requests of a few records each; some split (the parent is not final), some records sent twice (the later
+    # answer counts), some never answered.
+    exchanges: list[Exchange] = []
+    number = 0
+    while number < len(records):
+        carried = tuple(range(number, min(number + rng.randint(1, 4), len(records))))
+        number += len(carried)
+        if rng.random() < 0.15:
+            continue  # never answered
+        if len(carried) > 1 and rng.random() < 0.2:
+            exchanges.append(Exchange(len(exchanges) + 1, "H1", carried, {}, "u", outcome=outcomes[2], children=(0,)))
+            exchanges += [Exchange(len(exchanges) + 1, "H1", carried[:1], {}, "u", outcome=rng.choice(outcomes)),
+                          Exchange(len(exchanges) + 2, "H1", carried[1:], {}, "u", outcome=rng.choice(outcomes))]  # fmt: skip
+        else:
+            exchanges.append(Exchange(len(exchanges) + 1, "H1", carried, {}, "u", outcome=rng.choice(outcomes)))
+        if rng.random() < 0.1:
+            exchanges.append(Exchange(len(exchanges) + 1, "H1", carried[-1:], {}, "u", outcome=rng.choice(outcomes)))
     return table, plan, exchanges
+
+
+def by_record(plan: Plan, exchanges: list[Exchange]) -> dict[int, list[Outcome]]:
+    """The plain rule: a record's answer is the last final request's that carried it."""
+    answers: dict[int, list[Outcome]] = {}
+    for exchange in exchanges:
+        if exchange.final and exchange.outcome is not None:
+            for record in exchange.records:
+                answers[record] = [exchange.outcome]
+    return answers
 
 
 @pytest.mark.parametrize("seed", range(60))
@@ -88,3 +111,15 @@ def test_walking_the_runs_gives_each_row_its_own_result(seed: int, dry_run: bool
     assert covered == list(range(len(rows)))
     unsent = rows.not_sent("not sent: the input has invalid rows")
     assert [seen(row) for row in unsent] == one_by_one(unsent)
+    if not dry_run:
+        answers = by_record(plan, exchanges)
+        carriers: dict[int, list[int]] = {}
+        for number, record in enumerate(plan.records):
+            for ref in record.refs:
+                carriers.setdefault(ref, []).append(number)
+        for index, numbers in carriers.items():
+            if len(numbers) == 1 and index not in table.errors and index not in plan.row_notes:
+                alone = answered(
+                    RowResult(index, table[index], Status.OK), [0], dict(enumerate(answers.get(numbers[0], [])))
+                )
+                assert seen(rows[index]) == seen(alone)
