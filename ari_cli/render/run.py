@@ -139,6 +139,7 @@ def csv_line(cells: list[str]) -> str:
 
 
 _AT_ONCE = 4096  # rows joined in one piece: a big run's text is never held whole
+_WRITE_AT = 65536  # characters of a document's list gathered before they are written
 
 
 def _joined(head: str, lines: Sequence[int], tail: str, separator: str) -> Iterator[str]:
@@ -205,10 +206,19 @@ def _write_list(stream: IO[str], items: Iterable[str], indent: int | None) -> No
     inner = pad + " " * (indent or 0)
     separator = ", " if indent is None else "," + inner
     opened = False
+    # Items are written some 64 K characters at a time: a --changed-only night's rows are 39,000 short
+    # items, and each write goes through the stream's wrappers.
+    pending: list[str] = []
+    size = 0
     for item in items:
-        stream.write(separator if opened else "[" + inner)
         # An indented item is indented once more for every level it sits in.
-        stream.write(item if indent is None else item.replace("\n", inner))
+        pending.append(item if indent is None else item.replace("\n", inner))
+        size += len(item)
+        if size >= _WRITE_AT:
+            stream.write((separator if opened else "[" + inner) + separator.join(pending))
+            opened, pending, size = True, [], 0
+    if pending:
+        stream.write((separator if opened else "[" + inner) + separator.join(pending))
         opened = True
     stream.write(pad + "]" if opened else "[]")
 
