@@ -170,6 +170,8 @@ class RowResults(Sequence[RowResult]):
 
     def with_status(self, statuses: set[Status]) -> list[RowResult]:
         """The results whose status is one of `statuses`, in order."""
+        if not any(self.tally[status] for status in statuses):
+            return []  # as for most runs' invalid rows: no walk through their runs
         return [
             self._row(index, shared)
             for first, stop, shared in self.runs()
