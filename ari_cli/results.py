@@ -90,7 +90,7 @@ class RowResults(Sequence[RowResult]):
         # (--changed-only) or past skips a million rows, which must not become a million objects.
         # `skipped` is the plan's note per skipped row, read as it is; a special row's result wins.
         self.skipped = skipped or {}
-        self.reasons = {note: Shared(Status.SKIPPED, note=note) for note in set(self.skipped.values())}
+        self.reasons: dict[str, Shared] = {}  # one result per note, made when first asked for
         # Where the runs of alike rows begin and end, and how many rows have each status, found once: the
         # summary, the exit code and the document each ask, and finding the runs looks at every skipped
         # and special row.
@@ -107,7 +107,8 @@ class RowResults(Sequence[RowResult]):
         if row is not None:
             found = Shared.of(row)
         elif index in self.skipped:
-            found = self.reasons[self.skipped[index]]
+            note = self.skipped[index]
+            found = self.reasons.get(note) or self.reasons.setdefault(note, Shared(Status.SKIPPED, note=note))
         elif self.groups is None:
             found = PLAIN_PLANNED
         elif self.groups[index] == _NO_RECORD:
