@@ -91,10 +91,11 @@ class RowResults(Sequence[RowResult]):
         # `skipped` is the plan's note per skipped row, read as it is; a special row's result wins.
         self.skipped = skipped or {}
         self.reasons: dict[str, Shared] = {}  # one result per note, made when first asked for
-        # Where the runs of alike rows begin and end, and how many rows have each status, found once: the
-        # summary, the exit code and the document each ask, and finding the runs looks at every skipped
-        # and special row.
+        # The runs of alike rows (where they begin, and each run's result) and how many rows have each
+        # status, found once: the summary, the exit code and the document each ask, and finding the runs
+        # looks at every skipped and special row.
         self.cuts = self._cuts()
+        self.results = [self._shared(first) for first in self.cuts[:-1]]
         self.tally = dict.fromkeys(Status, 0)
         for first, stop, result in self.runs():
             self.tally[result.status] += stop - first
@@ -142,8 +143,8 @@ class RowResults(Sequence[RowResult]):
 
     def runs(self) -> Iterator[tuple[int, int, Shared]]:
         """(first row, row after the last, their result): runs of rows of one source alike but for their line."""
-        for first, stop in pairwise(self.cuts):
-            yield first, stop, self._shared(first)
+        for (first, stop), result in zip(pairwise(self.cuts), self.results, strict=True):
+            yield first, stop, result
 
     def _cuts(self) -> list[int]:
         """The rows where a run of alike rows starts, in order, and the row count: where `runs` cuts."""
