@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, BinaryIO
 
 from ari_cli.batch import DataForm, Envelope, build_body, make_batches, wire_value
@@ -126,7 +127,7 @@ def prepare(
     planned = planned_input.plan
     if options.changed_only and known is not None:
         acknowledged = known({record.propertyid for record in planned.records})
-        planned = keep_changed(planned, lambda record: wire_value(options.operation, record), acknowledged)
+        planned = keep_changed(planned, partial(wire_value, options.operation), acknowledged)
     single = options.data_form is DataForm.OBJECT
     size = 1 if single or options.operation is Operation.POLICY else options.batch_size
     envelope = Envelope(connection.api_key, connection.source_id) if connection else Envelope()

@@ -14,7 +14,7 @@ from array import array
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from itertools import compress, pairwise, repeat
+from itertools import compress, pairwise
 from operator import ne
 from typing import overload
 
@@ -79,7 +79,7 @@ class RowResults(Sequence[RowResult]):
         groups: array[int] | None = None,
         shared: dict[int, Shared] | None = None,
         unsent: str = "",
-        skipped: dict[int, Shared] | None = None,
+        skipped: Mapping[int, str] | None = None,
     ) -> None:
         self.table = table
         self.special = special  # invalid, or carried by several records, or with a note of its own
@@ -88,7 +88,17 @@ class RowResults(Sequence[RowResult]):
         self.unsent = unsent  # when set, an ok row was not sent, for this reason, and is skipped
         # Skipped rows share one result per reason: a nightly export whose every row is unchanged
         # (--changed-only) or past skips a million rows, which must not become a million objects.
+        # `skipped` is the plan's note per skipped row, read as it is; a special row's result wins.
         self.skipped = skipped or {}
+        self.reasons: dict[str, Shared] = {}  # one result per note, made when first asked for
+        # The runs of alike rows (where they begin, and each run's result) and how many rows have each
+        # status, found once: the summary, the exit code and the document each ask, and finding the runs
+        # looks at every skipped and special row.
+        self.cuts = self._cuts()
+        self.results = [self._shared(first) for first in self.cuts[:-1]]
+        self.tally = dict.fromkeys(Status, 0)
+        for first, stop, result in self.runs():
+            self.tally[result.status] += stop - first
 
     def __len__(self) -> int:
         return len(self.table)
@@ -98,7 +108,8 @@ class RowResults(Sequence[RowResult]):
         if row is not None:
             found = Shared.of(row)
         elif index in self.skipped:
-            found = self.skipped[index]
+            note = self.skipped[index]
+            found = self.reasons.get(note) or self.reasons.setdefault(note, Shared(Status.SKIPPED, note=note))
         elif self.groups is None:
             found = PLAIN_PLANNED
         elif self.groups[index] == _NO_RECORD:
@@ -132,32 +143,37 @@ class RowResults(Sequence[RowResult]):
 
     def runs(self) -> Iterator[tuple[int, int, Shared]]:
         """(first row, row after the last, their result): runs of rows of one source alike but for their line."""
+        for (first, stop), result in zip(pairwise(self.cuts), self.results, strict=True):
+            yield first, stop, result
+
+    def _cuts(self) -> list[int]:
+        """The rows where a run of alike rows starts, in order, and the row count: where `runs` cuts."""
         cuts = {0, len(self)}
         for index in self.special:
             cuts.update((index, index + 1))
-        skipped = self.skipped
-        for index, reason in skipped.items():
-            # A run of rows skipped for one reason is cut only at its ends.
-            if skipped.get(index - 1) is not reason:
-                cuts.add(index)
-            if skipped.get(index + 1) is not reason:
-                cuts.add(index + 1)
+        # A run of rows skipped for one reason is cut only at its ends, found in one pass as the plan notes
+        # skipped rows, in row order (a row noted out of order only cuts its run into more pieces).
+        end, reason = -1, None
+        for index, note in self.skipped.items():
+            if index != end or note != reason:
+                cuts.update((end, index))
+            end, reason = index + 1, note
+        cuts.add(end)
+        cuts.discard(-1)
         cuts.update(first for first, _, _ in self.table.source_runs())
         groups = self.groups
         if groups is not None and len(groups) > 1:
             cuts.update(compress(range(1, len(groups)), map(ne, groups[1:], groups[:-1])))
-        for first, stop in pairwise(sorted(cuts)):
-            yield first, stop, self._shared(first)
+        return sorted(cuts)
 
     def counts(self) -> dict[Status, int]:
         """How many rows have each status."""
-        counts = dict.fromkeys(Status, 0)
-        for first, stop, shared in self.runs():
-            counts[shared.status] += stop - first
-        return counts
+        return dict(self.tally)
 
     def with_status(self, statuses: set[Status]) -> list[RowResult]:
         """The results whose status is one of `statuses`, in order."""
+        if not any(self.tally[status] for status in statuses):
+            return []  # as for most runs' invalid rows: no walk through their runs
         return [
             self._row(index, shared)
             for first, stop, shared in self.runs()
@@ -264,19 +280,14 @@ def attribute(table: RowTable, plan: Plan, exchanges: Sequence[Exchange], dry_ru
             continue
         problems = [Problem(None, m, None) for m in messages]
         special[index] = RowResult(index, views[index], Status.INVALID, errors=problems)
-    reasons: dict[str, Shared] = {}
-    skipped = {
-        index: reasons.get(note) or reasons.setdefault(note, Shared(Status.SKIPPED, note=note))
-        for index, note in plan.skipped.items()
-        if index not in special
-    }
+    skipped = plan.skipped  # an invalid row's result is special, and wins
     if dry_run:
         for index, note in plan.row_notes.items():
             if index not in skipped:
                 special.setdefault(index, RowResult(index, views[index], Status.PLANNED, note=note))
         return RowResults(table, special, skipped=skipped)
     outcomes = _record_outcomes(exchanges)
-    groups = array("q", repeat(_NO_RECORD, len(table)))
+    groups = array("q", [_NO_RECORD]) * len(table)
     several: dict[int, list[int]] = {}
     for number, record in enumerate(plan.records):
         for ref in record.refs:
@@ -297,11 +308,19 @@ def attribute(table: RowTable, plan: Plan, exchanges: Sequence[Exchange], dry_ru
         row = special[index]
         if not row.note and row.status is not Status.INVALID:
             row.note = note
-    shared: dict[int, Shared] = {}
-    for number in range(len(plan.records)):
-        sample = answered(RowResult(-1, RowView("", 0), Status.OK), [number], outcomes)
-        shared[number] = Shared.of(sample)
+    # A record's rows have its request's answer: made once per request, not per record (a request carries
+    # up to 50), a later request that carried the record winning, as in `outcomes`.
+    shared = dict.fromkeys(range(len(plan.records)), _alone(None))
+    for exchange in exchanges:
+        if exchange.final and exchange.outcome is not None:
+            shared.update(dict.fromkeys(exchange.records, _alone(exchange.outcome)))
     return RowResults(table, special, groups, shared, skipped=skipped)
+
+
+def _alone(outcome: Outcome | None) -> Shared:
+    """The result of the rows of one record whose request came to `outcome` (None: it has no answer)."""
+    known = {} if outcome is None else {0: outcome}
+    return Shared.of(answered(RowResult(-1, RowView("", 0), Status.OK), [0], known))
 
 
 def _add_unique(problems: list[Problem], problem: Problem) -> None:

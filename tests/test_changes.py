@@ -150,3 +150,43 @@ def test_keep_changed_keeps_the_dates_that_differ_and_skips_rows_with_nothing_le
         (("HTL002", "DBL"), day(0), day(1)),
     ]
     assert kept.skipped == {5: "ends before today", 0: UNCHANGED, 1: UNCHANGED}
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_keep_changed_agrees_with_comparing_date_by_date(seed: int) -> None:
+    """Records inside one span, across several, before, after and between them: the dates kept are those whose
+    value the service does not hold, and a record kept whole is the planned one."""
+    rng = random.Random(seed)
+    key = ("HTL001", "DBL")
+    news = []
+    for _ in range(rng.randint(0, 12)):
+        first = rng.randint(0, 60)
+        news.append(span(first, first + rng.randint(0, 15), rng.choice("123")))
+    held = {date: value for date, (value, _) in by_date(news).items()}
+    records, first = [], rng.randint(0, 5)
+    while first < 80:
+        last = first + rng.randint(0, 12)
+        records.append(Record(key, day(first), day(last), rng.choice("123"), (len(records),)))
+        first = last + 1 + rng.randint(0, 3)
+
+    kept = keep_changed(Plan(list(records)), lambda record: str(record.value), {key: painted(*news)})
+
+    wanted = {
+        (date, record.value)
+        for record in records
+        for date in (record.start + dt.timedelta(days=n) for n in range((record.end - record.start).days + 1))
+        if held.get(date) != record.value
+    }
+    sent = {
+        (record.start + dt.timedelta(days=n), record.value)
+        for record in kept.records
+        for n in range((record.end - record.start).days + 1)
+    }
+    assert sent == wanted
+    for record in kept.records:
+        whole = [r for r in records if (r.start, r.end) == (record.start, record.end)]
+        assert not whole or whole[0] is record
+    unchanged = {
+        number for number, record in enumerate(records) if not any(r.refs == record.refs for r in kept.records)
+    }
+    assert kept.skipped == dict.fromkeys(sorted(unchanged), UNCHANGED)

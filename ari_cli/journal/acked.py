@@ -48,6 +48,9 @@ def paint_acked(db: sqlite3.Connection, service: int, painted: Sequence[tuple[Re
     by_key: dict[tuple[str, str, str], list[tuple[RecordEntry, int]]] = {}
     for record, run in painted:
         by_key.setdefault((record.propertyid, record.roomid, record.rateid), []).append((record, run))
+    # The spans that go and come, written for all keys at once (keys do not share spans).
+    gone: list[tuple[object, ...]] = []
+    new: list[tuple[object, ...]] = []
     for key, items in by_key.items():
         low = iso(min(r.start for r, _ in items))
         high = iso(max(r.end for r, _ in items) + ONE_DAY)
@@ -58,14 +61,13 @@ def paint_acked(db: sqlite3.Connection, service: int, painted: Sequence[tuple[Re
         after = sorted(before)
         for record, run in items:
             paint(after, Span(record.start, record.end, record.value, run))
-        gone = set(before) - set(after)
-        new = set(after) - set(before)
-        db.executemany(
-            "DELETE FROM acked WHERE service = ? AND propertyid = ? AND roomid = ? AND rateid = ? AND start = ?",
-            [(service, *key, iso(s.start)) for s in gone],
-        )
-        db.executemany(
-            "INSERT INTO acked (service, propertyid, roomid, rateid, start, end, value, run)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(service, *key, iso(s.start), iso(s.end), s.value, s.run) for s in new],
-        )
+        gone.extend((service, *key, iso(s.start)) for s in set(before).difference(after))
+        new.extend((service, *key, iso(s.start), iso(s.end), s.value, s.run) for s in set(after).difference(before))
+    db.executemany(
+        "DELETE FROM acked WHERE service = ? AND propertyid = ? AND roomid = ? AND rateid = ? AND start = ?", gone
+    )
+    db.executemany(
+        "INSERT INTO acked (service, propertyid, roomid, rateid, start, end, value, run)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        new,
+    )

@@ -306,13 +306,16 @@ def acknowledged(
     # A year of a hotel's spans share a few hundred dates and a few values: each made once.
     days: dict[str, dt.date] = {}
     values: dict[str, str] = {}
+    spans: list[Span] = []
+    at: tuple[str, str, str] | None = None
     for propertyid, roomid, rateid, start, end, value, run in db.execute(sql, args):
         if keep is None or propertyid in keep:
+            if (propertyid, roomid, rateid) != at:  # the rows come a key at a time
+                at = (propertyid, roomid, rateid)
+                spans = found.setdefault(key_of(*at), [])
             first = days.get(start) or days.setdefault(start, _day(start))
             last = days.get(end) or days.setdefault(end, _day(end))
-            found.setdefault(key_of(propertyid, roomid, rateid), []).append(
-                Span(first, last, values.setdefault(value, value), run)
-            )
+            spans.append(Span(first, last, values.setdefault(value, value), run))
     return found
 
 

@@ -123,6 +123,10 @@ def iso(day: dt.date) -> str:
     return day.isoformat()
 
 
+# The fields of a note of several rows, which are not kept: a million-row run has tens of thousands of such notes.
+_NO_VIEW = (None,) * 5
+
+
 class Journal:
     """One SQLite connection, written from one thread; every method commits what it wrote, unless
     called within `together()`, which commits them all at once.
@@ -203,7 +207,7 @@ class Journal:
                 "INSERT INTO notes (run, position, status, note, errors, lines, propertyid, roomid, rateid, dates,"
                 " value) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 ((run, n, e.status, safe(e.note), safe(dumps(list(e.errors))) if e.errors else None, e.lines,
-                  *(safe(v) for v in (e.view or (None,) * 5)))
+                  *(map(safe, e.view) if e.view else _NO_VIEW))
                  for n, e in enumerate(entry.notes)),
             )  # fmt: skip
 

@@ -20,7 +20,7 @@ from ari_cli.config.secrets import masked_body, masked_text, scrub
 from ari_cli.exits import Interrupted
 from ari_cli.render.console import console as console  # the one console, re-exported for callers of this module
 from ari_cli.render.printable import json_printable, printable
-from ari_cli.results import RowResult, Run
+from ari_cli.results import RowResult, Run, Shared
 from ari_cli.send.exchange import Exchange, Problem, Trace
 
 
@@ -139,6 +139,7 @@ def csv_line(cells: list[str]) -> str:
 
 
 _AT_ONCE = 4096  # rows joined in one piece: a big run's text is never held whole
+_WRITE_AT = 65536  # characters of a document's list gathered before they are written
 
 
 def _joined(head: str, lines: Sequence[int], tail: str, separator: str) -> Iterator[str]:
@@ -173,13 +174,24 @@ def _row_texts(run: Run, indent: int | None) -> Iterator[str]:
         for row in rows:
             yield json.dumps(row_dict(row), ensure_ascii=False, indent=indent)
         return
+    # The rows of a run differ only in their line: the fields around it are written once per source and
+    # per distinct result (a --changed-only night has tens of thousands of short runs, half of them
+    # skipped for one reason), those after it as one object whose opening brace gives way to the line.
+    source, head = None, ""
+    tails: dict[Shared, str] = {}
     for first, stop, shared in rows.runs():
-        # The rows of a run differ only in their line: the fields around it are written once.
-        head = f'{{"source": {_dumps(rows.table.source(first))}, "line": '
-        tail = (
-            f', "status": {_dumps(shared.status.value)}, "trackingids": {_dumps(list(shared.trackingids))}'
-            f', "errors": {_dumps([problem_dict(p) for p in shared.errors])}, "note": {_dumps(shared.note)}}}'
-        )
+        named = rows.table.source(first)
+        if named != source:
+            source, head = named, f'{{"source": {_dumps(named)}, "line": '
+        tail = tails.get(shared)
+        if tail is None:
+            after = {
+                "status": shared.status.value,
+                "trackingids": list(shared.trackingids),
+                "errors": [problem_dict(p) for p in shared.errors],
+                "note": shared.note,
+            }
+            tail = tails[shared] = ", " + _dumps(after).removeprefix("{")
         yield from _joined(head, rows.table.lines[first:stop], tail, ", ")
 
 
@@ -194,10 +206,19 @@ def _write_list(stream: IO[str], items: Iterable[str], indent: int | None) -> No
     inner = pad + " " * (indent or 0)
     separator = ", " if indent is None else "," + inner
     opened = False
+    # Items are written some 64 K characters at a time: a --changed-only night's rows are 39,000 short
+    # items, and each write goes through the stream's wrappers.
+    pending: list[str] = []
+    size = 0
     for item in items:
-        stream.write(separator if opened else "[" + inner)
         # An indented item is indented once more for every level it sits in.
-        stream.write(item if indent is None else item.replace("\n", inner))
+        pending.append(item if indent is None else item.replace("\n", inner))
+        size += len(item)
+        if size >= _WRITE_AT:
+            stream.write((separator if opened else "[" + inner) + separator.join(pending))
+            opened, pending, size = True, [], 0
+    if pending:
+        stream.write((separator if opened else "[" + inner) + separator.join(pending))
         opened = True
     stream.write(pad + "]" if opened else "[]")
 
