@@ -66,7 +66,7 @@ def _hide_python_types(params: list[Any]) -> None:
         param.display_type_rich = lambda ctx, param=param: _shown_type(param, ctx)
 
 
-def _bare_call_help(command: TyperCommand | TyperGroup, ctx: Any, args: list[str]) -> None:
+def _bare_call_help(command: Any, ctx: Any, args: list[str]) -> None:
     """Show the help of a command called without arguments, when it was registered to (`no_args_is_help`)."""
     # Typer raises an error that carries the help instead, telling it from a usage error by a class it does
     # not export; showing the help here leaves one kind of error with exit code 2: the usage error.
@@ -75,27 +75,25 @@ def _bare_call_help(command: TyperCommand | TyperGroup, ctx: Any, args: list[str
         ctx.exit(BARE_CALL_EXIT)
 
 
-class HelpCommand(TyperCommand):
-    """A command whose --help shows its examples whole and no Python types."""
+class _HelpShown:
+    """What our commands and groups show as help: examples whole, no Python types, help when called bare."""
+
+    help: str | None
+    no_args_is_help: bool
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
-        _hide_python_types(self.get_params(ctx))
-        super().format_help(ctx, formatter)
+        _hide_python_types(self.get_params(ctx))  # type: ignore[attr-defined]
+        super().format_help(ctx, formatter)  # type: ignore[misc]
         _show_examples(self.help)
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         _bare_call_help(self, ctx, args)
-        return super().parse_args(ctx, args)
+        return super().parse_args(ctx, args)  # type: ignore[misc, no-any-return]
 
 
-class HelpGroup(TyperGroup):
-    """A group whose --help shows its examples whole and no Python types."""
+class HelpCommand(_HelpShown, TyperCommand):
+    """A command whose help is shown as `_HelpShown` says."""
 
-    def format_help(self, ctx: Any, formatter: Any) -> None:
-        _hide_python_types(self.get_params(ctx))
-        super().format_help(ctx, formatter)
-        _show_examples(self.help)
 
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        _bare_call_help(self, ctx, args)
-        return super().parse_args(ctx, args)
+class HelpGroup(_HelpShown, TyperGroup):
+    """A group whose help is shown as `_HelpShown` says."""
