@@ -27,9 +27,10 @@ from ari_cli.send.answers import ANSWER_LIMIT, interpret, too_large
 from ari_cli.send.exchange import Outcome, Problem, Sent, Trace
 from ari_cli.wire.models import REQUEST_HEADERS
 
-# Everything httpcore raises for a request that did not get its answer (they share no base class).
+# Everything httpcore raises for a request that did not get its answer (they share no base class); and the
+# socket's and TLS's own errors, which httpcore 1.0.5 (the oldest allowed) lets through unwrapped.
 FAILURES = (httpcore.NetworkError, httpcore.TimeoutException, httpcore.ProtocolError, httpcore.ProxyError,
-            httpcore.UnsupportedProtocol, TimeoutError)  # fmt: skip
+            httpcore.UnsupportedProtocol, OSError)  # fmt: skip
 RESPONSE_KEPT = 65_536
 # Who is calling, for the service's logs and support: never the HTTP library's own name.
 CLIENT_HEADERS = {"user-agent": f"ari-cli/{__version__}"}
@@ -115,7 +116,7 @@ def _transport_failure(error: Exception, base_url: str, timeout: float) -> Outco
     timed_out = isinstance(error, httpcore.TimeoutException | TimeoutError)
     if timed_out:
         message = f"no answer from {base_url} within {timeout:g} s"
-    elif isinstance(error, httpcore.ConnectError):
+    elif isinstance(error, httpcore.ConnectError | ssl.SSLError):
         message = f"cannot reach {base_url}: {error or 'connection refused'}"
     else:
         message = f"the connection to {base_url} broke before an answer ({type(error).__name__})"
