@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import signal
 import sys
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -65,10 +63,10 @@ def connected(
         if needed:
             raise
     if needed and configured is not None:
-        # A proxy that cannot be used is said before anything is read, journaled or sent.
-        from ari_cli.send.transport import proxy_for
+        # Certificates or a proxy that cannot be used: said before anything is read, journaled or sent.
+        from ari_cli.send.transport import check_environment
 
-        proxy_for(configured.base_url)
+        check_environment(configured.base_url)
     yield configured
 
 
@@ -124,19 +122,11 @@ def _open(journal_wanted: bool, warn: Callable[[str], None]) -> tuple[Journal | 
 
 @contextmanager
 def nothing_sent_on_interrupt() -> Iterator[None]:
-    """Ctrl-C or SIGTERM while reading and planning: say that nothing was sent, and exit 130.
-
-    SIGTERM would otherwise end the process without a word; the sender sets its own handlers.
-    """
-    main = threading.current_thread() is threading.main_thread()
-    before = signal.signal(signal.SIGTERM, signal.default_int_handler) if main else None
+    """Ctrl-C while reading and planning (or SIGTERM, which the command line turns into it): nothing was sent."""
     try:
         yield
     except KeyboardInterrupt:
         raise Interrupted("interrupted; nothing was sent") from None
-    finally:
-        if main:
-            signal.signal(signal.SIGTERM, before)
 
 
 def push(request: PushRequest) -> None:

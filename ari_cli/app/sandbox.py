@@ -5,11 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 import shlex
-import signal
-import threading
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 import typer
 
@@ -119,10 +116,8 @@ def _serve(emulator: Sandbox) -> None:
             f"another program (perhaps another sandbox) uses port {emulator.port}; pick another with --port "
             "(--port 0 picks a free one)",
         ) from None
-    # SIGTERM (systemd, docker stop, kill) ends the sandbox as cleanly as Ctrl-C; only the main
-    # thread may install handlers, and an embedding caller in another thread keeps its own.
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _interrupt)
+    # SIGTERM (systemd, docker stop, kill) ends the sandbox as cleanly as Ctrl-C: the command line's
+    # handlers (cli/signals.py) raise KeyboardInterrupt for both.
     try:
         for line in _banner(emulator):
             typer.echo(printable(line))
@@ -133,10 +128,6 @@ def _serve(emulator: Sandbox) -> None:
     finally:
         emulator.stop()
     echo_err("sandbox stopped")
-
-
-def _interrupt(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt
 
 
 def _banner(emulator: Sandbox) -> list[str]:

@@ -8,6 +8,7 @@ from typing import TypeVar
 
 import typer
 
+from ari_cli.cli.signals import owned
 from ari_cli.cli.usage import is_usage_error, usage_line, usage_message
 from ari_cli.config.secrets import scrub
 from ari_cli.exits import AriError, ExitCode, Interrupted, UsageProblem
@@ -45,7 +46,7 @@ def usage_error(error: typer.TyperException) -> typer.Exit:
 
 def guarded(call: Callable[[], T]) -> T:
     """Run a command; map our errors, interrupts and surprises onto exit codes."""
-    with guarded_streams():
+    with guarded_streams(), owned():
         return _guarded(call)
 
 

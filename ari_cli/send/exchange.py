@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ari_cli.send.pacing import Budget
+
 
 @dataclass(frozen=True, slots=True)
 class SendOptions:
@@ -23,6 +25,7 @@ class SendOptions:
     wait_initial: float = 0.5
     wait_max: float = 30.0
     wait_jitter: float = 1.0
+    per_property: Budget | None = None  # at most so many request starts per property in any window
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,30 +1,30 @@
 """The sender: a run's requests through `transport.py` (the only module that talks HTTP).
 
-Requests go out with bounded concurrency and rate; transient failures (connection errors,
-timeouts, HTTP 500/502/503/504 and code 408) are retried with capped exponential backoff and
-jitter (stamina), honouring `Retry-After` up to a minute. A request of several records that fails
-with a record-level error is split in halves and re-sent until each failing record stands alone.
+Requests go out with bounded concurrency and rate, and within each property's budget (`pacing.py`);
+transient failures (connection errors, timeouts, HTTP 500/502/503/504, code 408, a gateway's 429) are
+retried with capped exponential backoff and jitter (stamina), honouring `Retry-After` up to a minute;
+a gateway's 429 pauses its whole property that long. A request of several records that fails with a
+record-level error is split in halves and re-sent until each failing record stands alone.
 
 Every request is bounded: `timeout` covers connecting, sending, waiting and reading, and an answer
-over `ANSWER_LIMIT` bytes is not read further. A stopped run abandons what is in flight at once.
+over `ANSWER_LIMIT` bytes is not read further; whatever `httpx.AsyncClient` sends, an integrator's
+included. A stopped run (`stopping.Stop`, or Ctrl-C in the calling thread) abandons what is in
+flight at once. Nothing here touches the process: no signal handlers, no exits, no global hooks.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
-import sys
-import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
+from collections.abc import Callable, Sequence
+from contextlib import AsyncExitStack
 from urllib.parse import urlsplit
 
+import httpx
 import stamina
 
 from ari_cli.config.secrets import scrub
-from ari_cli.exits import ExitCode
+from ari_cli.send import stopping
 from ari_cli.send.exchange import (
     ABANDONED,
     INTERRUPTED,
@@ -37,24 +37,9 @@ from ari_cli.send.exchange import (
     Watcher,
     encode,
 )
-from ari_cli.send.transport import RESPONSE_KEPT, Pool, needs_tls, open_pool, post, proxy_for, say_asyncio, tls_context
+from ari_cli.send.pacing import Windows
+from ari_cli.send.transport import RESPONSE_KEPT, check_environment, open_client, post
 from ari_cli.wire.errors import RECORD_LEVEL_CODES
-
-
-@asynccontextmanager
-async def _slots(options: SendOptions, url: str) -> AsyncIterator[asyncio.Queue[Pool]]:
-    """One pool of one connection per request in flight, taken from a queue and given back.
-
-    httpcore looks through every connection of a pool for each request; with one pool of N
-    connections that scan, not the service, bounded a run at high concurrency. One TLS context
-    is shared (and made only for https): building one per pool would cost more than the scan saved.
-    """
-    tls = tls_context() if needs_tls([url]) else None
-    free: asyncio.Queue[Pool] = asyncio.Queue()
-    async with AsyncExitStack() as stack:
-        for _ in range(options.concurrency):
-            free.put_nowait(await stack.enter_async_context(open_pool(url, 1, tls)))
-        yield free
 
 
 class _Transient(Exception):
@@ -94,15 +79,18 @@ class Sender:
         self,
         route: Route,
         options: SendOptions,
-        clients: asyncio.Queue[Pool],
+        client: httpx.AsyncClient,
         watch: Watcher | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.route = route
         self.options = options
-        self.clients = clients  # also the bound on requests in flight: one each
+        self.client = client
+        self.slots = asyncio.Semaphore(options.concurrency)  # the bound on requests in flight
         self.watch = watch or Watcher()
         self.exchanges: list[Exchange] = []
         self.pacer = _Pacer(options.rate)
+        self.windows = Windows(options.per_property, clock)
         self.stopped = False
         self.flying: set[int] = set()  # ids of the exchanges whose try is on the wire
         self.last: dict[int, Outcome] = {}  # each exchange's last answered try
@@ -113,8 +101,11 @@ class Sender:
         return len(self.flying)
 
     def stop(self) -> None:
-        """Send nothing new, retry nothing, and abandon what is in flight or waiting, at once."""
+        """Send nothing new, retry nothing, and abandon what is in flight or waiting, at once (in the loop's thread)."""
+        if self.stopped:
+            return
         self.stopped = True
+        self.watch.interrupted(self.in_flight)
         for task in self.tasks:
             task.cancel()
 
@@ -131,22 +122,26 @@ class Sender:
         return sorted(self.exchanges, key=lambda e: e.id)
 
     async def _dispatch(self, first: Sequence[Exchange], group: asyncio.TaskGroup) -> None:
-        """Start each request's task when a connection is free for it; a stop ends this at once.
+        """Start each request's task when a slot is free for it; a stop ends this at once.
 
         A task per request made up front held every request's coroutines at once, which the garbage
-        collector went through again and again (a tenth of a 20,000-request run).
+        collector went through again and again.
         """
         try:
             for exchange in first:
-                self._start(exchange, group, await self.clients.get())
+                await self.slots.acquire()
+                self._start(exchange, group, held=True)
         except asyncio.CancelledError:
             if not self.stopped:
                 raise
 
-    def _start(self, exchange: Exchange, group: asyncio.TaskGroup, client: Pool | None = None) -> None:
-        """Deliver `exchange` in a task; its first try on `client` when given (else it waits for one)."""
-        if not self.stopped:
-            self._track(group.create_task(self._deliver(exchange, group, client)))
+    def _start(self, exchange: Exchange, group: asyncio.TaskGroup, held: bool = False) -> None:
+        """Deliver `exchange` in a task; `held`: its first try has a slot taken for it already."""
+        if self.stopped:
+            if held:
+                self.slots.release()
+            return
+        self._track(group.create_task(self._deliver(exchange, group, held)))
 
     def _track(self, task: asyncio.Task[None]) -> None:
         """A task that a stop cancels."""
@@ -162,9 +157,9 @@ class Sender:
             return self.last[exchange.id]  # it was waiting to be tried again after this
         return Outcome(None, False, errors=(INTERRUPTED,), sent=False)
 
-    async def _deliver(self, exchange: Exchange, group: asyncio.TaskGroup, client: Pool | None) -> None:
+    async def _deliver(self, exchange: Exchange, group: asyncio.TaskGroup, held: bool) -> None:
         try:
-            outcome = await self._with_retries(exchange, client)
+            outcome = await self._with_retries(exchange, held)
         except asyncio.CancelledError:
             if not self.stopped:
                 raise
@@ -189,12 +184,12 @@ class Sender:
         self.watch.answered(exchange, ())
         self.watch.final(exchange)
 
-    async def _with_retries(self, exchange: Exchange, client: Pool | None) -> Outcome:
-        outcome = await self._once(exchange, client)
+    async def _with_retries(self, exchange: Exchange, held: bool) -> Outcome:
+        outcome = await self._once(exchange, held)
         if not outcome.transient or self.stopped:
             return outcome
-        # Only a request that failed for a passing reason enters the retry context (built per request,
-        # it cost a twentieth of a run): its first attempt is the try just made, so the waits are stamina's.
+        # Only a request that failed for a passing reason enters the retry context (built per request):
+        # its first attempt is the try just made, so the waits are stamina's.
         o = self.options
         tried: Outcome | None = outcome
         try:
@@ -214,27 +209,57 @@ class Sender:
             return last.outcome
         raise AssertionError("stamina ends with a return or the last exception")  # pragma: no cover
 
-    async def _once(self, exchange: Exchange, client: Pool | None = None) -> Outcome:
-        """One try, on `client` or on the next free one (given back either way)."""
-        if client is None:
-            client = await self.clients.get()
+    async def _turn(self, exchange: Exchange, held: bool) -> None:
+        """Wait for a slot, the global rate and the property's window, in that order; return holding the slot.
+
+        A property waiting for its window gives its slot back meanwhile, so that other properties go on.
+        The window's start is taken last, just before the request goes out, so that the service sees
+        the budget kept even when slots were scarce.
+        """
+        while True:
+            if not held:
+                await self.slots.acquire()
+            held = False
+            try:
+                await self.pacer.wait()
+                wait = self.windows.reserve(exchange.propertyid)
+            except BaseException:
+                self.slots.release()
+                raise
+            if wait <= 0:
+                return
+            self.slots.release()
+            await asyncio.sleep(wait)
+
+    async def _once(self, exchange: Exchange, held: bool = False) -> Outcome:
+        """One try, with a slot taken for it (`held`: taken already); the slot is given back either way."""
+        await self._turn(exchange, held)
         try:
-            await self.pacer.wait()
             if self.stopped:
                 return Outcome(None, False, errors=(INTERRUPTED,), sent=False)
             exchange.attempts += 1
             self.watch.sending(exchange)
             self.flying.add(exchange.id)
-            sent = await post(client, exchange.url, encode(exchange.body), self.route.base_url, self.options.timeout)
+            body, timeout = encode(exchange.body), self.options.timeout
+            sent = await post(self.client, exchange.url, body, self.route.base_url, timeout)
             self.flying.discard(exchange.id)
             self.last[exchange.id] = sent.outcome
             exchange.seconds += sent.trace.seconds
             answer = scrub(sent.trace.response_body[:RESPONSE_KEPT].decode("utf-8", "replace"))
             exchange.response = answer if sent.trace.status is not None else sent.trace.error
         finally:
-            self.clients.put_nowait(client)
+            self.slots.release()
+        outcome = sent.outcome
+        if _gateway_limit(outcome) and outcome.retry_after:
+            # A gateway's rate limit is the property's, not this request's: the others of it wait too.
+            self.windows.pause(exchange.propertyid, outcome.retry_after)
         self.watch.trace(sent.trace)
-        return sent.outcome
+        return outcome
+
+
+def _gateway_limit(outcome: Outcome) -> bool:
+    """A 429 whose body was not the service's JSON (the service's own 429 carries code 452)."""
+    return outcome.http_status == 429 and bool(outcome.errors) and outcome.errors[0].code is None
 
 
 def send_all(
@@ -243,54 +268,47 @@ def send_all(
     options: SendOptions,
     watch: Watcher | None = None,
     interruptible: bool = False,
+    client: httpx.AsyncClient | None = None,
+    stop: stopping.Stop | None = None,
 ) -> tuple[list[Exchange], bool]:
     """Send the planned exchanges until every record has its final answer; and whether the run was stopped.
 
-    `interruptible`: SIGINT or SIGTERM stops the run at once: nothing new goes out, and requests in
-    flight or waiting for a retry are abandoned (not confirmed). A second one ends the process.
+    `client`: an integrator's httpx client (kept open; the bounds apply to it all the same); else one is
+    made for the route's base URL. `stop` stops the run from a signal handler or another thread;
+    `interruptible` without one: the `Stop` the command line lent (`stopping.lent`). Ctrl-C in the
+    calling thread stops the run too, after which the exchanges are settled as for a stop.
     """
-
-    # Without structlog, stamina logs each retry as a bare "stamina.retry_scheduled" line on stderr;
-    # retries show in --verbose traces and in the attempts of each request instead.
-    stamina.instrumentation.set_on_retry_hooks([])
-    proxy_for(route.base_url)  # a proxy that cannot be used: a configuration error before anything goes out
+    if stop is None and interruptible:
+        stop = stopping.current()
+    if client is None:
+        check_environment(route.base_url)  # before the loop: the environment's mistakes are configuration errors
 
     async def go() -> tuple[list[Exchange], bool]:
-        say_asyncio()
-        async with _slots(options, route.base_url) as clients:
-            sender = Sender(route, options, clients, watch)
-            with _stop_on_signals(sender, interruptible):
-                exchanges = await sender.run(first)
+        async with AsyncExitStack() as stack:
+            sending = (
+                client
+                if client is not None
+                else await stack.enter_async_context(open_client(route.base_url, options.concurrency))
+            )
+            sender = Sender(route, options, sending, watch)
+            if stop is not None:
+                stop.attach(asyncio.get_running_loop(), sender.stop)
+            work = asyncio.create_task(sender.run(first))
+            try:
+                exchanges = await asyncio.shield(work)
+            except asyncio.CancelledError:
+                # Ctrl-C in the calling thread (asyncio cancels the run's task for it): stop, settle, say so.
+                task = asyncio.current_task()
+                if task is not None:
+                    task.uncancel()
+                sender.stop()
+                exchanges = await work
+            finally:
+                if stop is not None:
+                    stop.detach()
             return exchanges, sender.stopped
 
     return asyncio.run(go())
-
-
-@contextmanager
-def _stop_on_signals(sender: Sender, enabled: bool) -> Iterator[None]:
-    if not enabled or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    loop = asyncio.get_running_loop()
-
-    def on_signal() -> None:
-        if sender.stopped:
-            # The journal is committed as the run goes: ending here loses at most the answers not yet
-            # committed (the last group's), whose requests the journal keeps as not finished for `retry`.
-            sys.stderr.write(("\x1b[?25h" if sys.stderr.isatty() else "") + "\ninterrupted again: stopped at once\n")
-            sys.stderr.flush()
-            os._exit(int(ExitCode.INTERRUPTED))
-        sender.stop()
-        sender.watch.interrupted(sender.in_flight)
-
-    signals = [s for s in (signal.SIGINT, signal.SIGTERM)]
-    for number in signals:
-        loop.add_signal_handler(number, on_signal)
-    try:
-        yield
-    finally:
-        for number in signals:
-            loop.remove_signal_handler(number)
 
 
 def send_raw(
@@ -300,21 +318,22 @@ def send_raw(
 ) -> list[Sent]:
     """POST each (url, bytes) exactly as given, once and in order: no retries, no splitting (replay)."""
 
+    def base(url: str) -> str:
+        parts = urlsplit(url)
+        return f"{parts.scheme}://{parts.netloc}"
+
     for url, _ in posts:
-        proxy_for(url)  # a proxy that cannot be used: a configuration error before anything goes out
+        check_environment(base(url))
 
     async def go() -> list[Sent]:
-        say_asyncio()
         sent: list[Sent] = []
-        tls = tls_context() if needs_tls([url for url, _ in posts]) else None
         async with AsyncExitStack() as stack:
-            pools: dict[str | None, Pool] = {}  # by the proxy each URL goes through (None: direct)
+            clients: dict[str, httpx.AsyncClient] = {}  # by base URL: each has its own proxy rule
             for url, content in posts:
-                proxy = proxy_for(url)
-                if proxy not in pools:
-                    pools[proxy] = await stack.enter_async_context(open_pool(url, 1, tls))
-                parts = urlsplit(url)
-                one = await post(pools[proxy], url, content, f"{parts.scheme}://{parts.netloc}", options.timeout)
+                where = base(url)
+                if where not in clients:
+                    clients[where] = await stack.enter_async_context(open_client(where, 1))
+                one = await post(clients[where], url, content, where, options.timeout)
                 if on_trace is not None:
                     on_trace(one.trace)
                 sent.append(one)

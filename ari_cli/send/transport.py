@@ -1,24 +1,27 @@
-"""One POST on the wire, bounded in time and size: the only module that talks HTTP.
+"""One POST on the wire through httpx, bounded in time and size: the only module that talks HTTP.
 
-httpcore's connection pool is used directly: httpx's client layer on top of it (building a request,
-merging URLs and headers, cookies, three stream wrappers closed in turn) cost a third of a
-request's CPU, and a push of one-record requests is bound by that CPU. What the client layer did
-for us is here instead, once per URL: the headers, TLS trust (`SSL_CERT_FILE`, `SSL_CERT_DIR`, else
-certifi's authorities, as httpx) and the proxy (HTTPS to another machine only, from the usual
-variables).
+The client is httpx's own (`httpx.AsyncClient`), made here for a base URL or given by an integrator.
+Whatever client sends, the bounds are ours and wrap it: a whole-request timeout, an answer read no
+further than `ANSWER_LIMIT`, and what the answer means (`answers.py`: `Retry-After` capped, the key
+masked).
+
+Trust and proxies are httpx's: `SSL_CERT_FILE`, `SSL_CERT_DIR`, else certifi's authorities; the usual
+proxy variables (SOCKS through the `httpx[socks]` extra). One rule is ours: a loopback or plain-http
+base URL never goes through a proxy (through one, plain http carries the key in clear; loopback is this
+machine), so its client is made without reading the proxy variables at all, and a bad one cannot stop
+a run it would not be used for. The environment's mistakes are configuration errors, said before
+anything is sent.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import os
 import ssl
 import time
-import urllib.request
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
-import httpcore
+import httpx
 
 from ari_cli import __version__
 from ari_cli.config.settings import is_loopback
@@ -27,96 +30,82 @@ from ari_cli.send.answers import ANSWER_LIMIT, interpret, too_large
 from ari_cli.send.exchange import Outcome, Problem, Sent, Trace
 from ari_cli.wire.models import REQUEST_HEADERS
 
-# Everything httpcore raises for a request that did not get its answer (they share no base class); and the
-# socket's and TLS's own errors, which httpcore 1.0.5 (the oldest allowed) lets through unwrapped.
-FAILURES = (httpcore.NetworkError, httpcore.TimeoutException, httpcore.ProtocolError, httpcore.ProxyError,
-            httpcore.UnsupportedProtocol, OSError)  # fmt: skip
+# Every failure of a request that did not get its answer: httpx's, and the socket's and TLS's own
+# (an injected transport may let those through unwrapped).
+FAILURES = (httpx.TransportError, OSError)
 RESPONSE_KEPT = 65_536
 # Who is calling, for the service's logs and support: never the HTTP library's own name.
 CLIENT_HEADERS = {"user-agent": f"ari-cli/{__version__}"}
-
-Pool = httpcore.AsyncConnectionPool
-
-
-def say_asyncio() -> None:
-    """Tell sniffio, for the task this is called in (and those it starts), that this is asyncio.
-
-    httpcore and anyio ask sniffio which event loop runs several times a request; asyncio does not
-    say so itself, so sniffio found out each time by importing asyncio and asking for the current
-    task (an eighth of a run's CPU). Set in the task's own context: nothing outside it is changed.
-    """
-    import sniffio
-
-    sniffio.current_async_library_cvar.set("asyncio")
+HEADERS = {**CLIENT_HEADERS, **REQUEST_HEADERS}
 
 
 def proxy_allowed(url: str) -> bool:
-    """Whether the usual proxy variables may apply: HTTPS to another machine only.
-
-    Through a proxy, plain http carries the key in clear; and loopback is this machine.
-    """
+    """Whether the usual proxy variables may apply: HTTPS to another machine only."""
     parts = urlsplit(url)
     return parts.scheme == "https" and not is_loopback(parts.hostname or "")
 
 
-def proxy_for(url: str) -> str | None:
-    """The proxy a request to `url` goes through: `HTTPS_PROXY` (else `ALL_PROXY`) unless `NO_PROXY` names
-    the host, for HTTPS to another machine only; None: direct."""
-    if not proxy_allowed(url):
-        return None
-    proxies = urllib.request.getproxies_environment()
-    proxy = proxies.get("https") or proxies.get("all")
-    if not proxy or urllib.request.proxy_bypass(urlsplit(url).hostname or ""):
-        return None
-    if urlsplit(proxy).scheme not in ("http", "https"):
+def _trust() -> ssl.SSLContext:
+    """The authorities HTTPS trusts, as httpx reads them; a variable naming nothing usable is the user's to fix."""
+    for name in ("SSL_CERT_FILE", "SSL_CERT_DIR"):
+        where = os.environ.get(name)
+        if not where:
+            continue
+        wanted = os.path.isfile if name == "SSL_CERT_FILE" else os.path.isdir
+        if not wanted(where) or not os.access(where, os.R_OK | (os.X_OK if name == "SSL_CERT_DIR" else 0)):
+            kind = "file" if name == "SSL_CERT_FILE" else "folder"
+            raise ConfigError(
+                f"{name} names {where!r}, which is not a readable {kind}",
+                f"point {name} at a readable {kind} of PEM certificates, or unset it to trust certifi's authorities",
+            )
+        break
+    try:
+        return httpx.create_ssl_context(trust_env=True)
+    except (OSError, ssl.SSLError) as problem:
         raise ConfigError(
-            f"the proxy in HTTPS_PROXY or ALL_PROXY is a {urlsplit(proxy).scheme or 'schemeless'} proxy, "
-            "which ari-cli cannot use",
-            "name an http:// or https:// proxy, or add the service's host to NO_PROXY",
-        )
-    return proxy
+            f"the certificates named by SSL_CERT_FILE or SSL_CERT_DIR cannot be loaded: {problem}",
+            "point it at PEM certificates, or unset it to trust certifi's authorities",
+        ) from None
 
 
-def tls_context() -> ssl.SSLContext:
-    """The authorities HTTPS trusts: `SSL_CERT_FILE`, else `SSL_CERT_DIR`, else certifi's (as httpx does)."""
-    if os.environ.get("SSL_CERT_FILE"):
-        return ssl.create_default_context(cafile=os.environ["SSL_CERT_FILE"])
-    if os.environ.get("SSL_CERT_DIR"):
-        return ssl.create_default_context(capath=os.environ["SSL_CERT_DIR"])
-    import certifi
+def open_client(base_url: str, connections: int) -> httpx.AsyncClient:
+    """httpx's client for requests to `base_url`: up to `connections` at once, HTTP/1.1, no redirects.
 
-    return ssl.create_default_context(cafile=certifi.where())
-
-
-def open_pool(url: str, connections: int, tls: ssl.SSLContext | None) -> Pool:
-    """A pool of up to `connections` HTTP/1.1 connections for requests to `url`'s service."""
-    proxy = proxy_for(url)
-    if proxy is None:
-        return httpcore.AsyncConnectionPool(ssl_context=tls, max_connections=connections, http2=False)
-    parts = urlsplit(proxy)
-    auth = (unquote(parts.username), unquote(parts.password or "")) if parts.username else None
-    return httpcore.AsyncHTTPProxy(
-        proxy_url=f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}", proxy_auth=auth, ssl_context=tls,
-        max_connections=connections, http2=False,
-    )  # fmt: skip
+    A configuration error (exit 4) when the environment names certificates or a proxy that cannot be used.
+    """
+    secure = urlsplit(base_url).scheme == "https"
+    trusted: ssl.SSLContext | bool = _trust() if secure else True
+    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
+    try:
+        # The timeout is ours (`post`), over the whole request; httpx's per-phase ones would add nothing.
+        return httpx.AsyncClient(verify=trusted, trust_env=proxy_allowed(base_url), limits=limits, timeout=None)
+    except (ValueError, ImportError, httpx.InvalidURL) as problem:
+        raise ConfigError(
+            f"the proxy in HTTPS_PROXY or ALL_PROXY cannot be used: {_masked(problem)}",
+            "name an http://, https:// or socks5:// proxy as a URL, or add the service's host to NO_PROXY",
+        ) from None
 
 
-def needs_tls(urls: list[str]) -> bool:
-    return any(urlsplit(url).scheme == "https" for url in urls)
+def check_environment(base_url: str) -> None:
+    """Say the environment's mistakes for `base_url` (certificates, proxy) before anything is read or sent."""
+    open_client(base_url, 1)  # made and dropped: no connection is opened until a request
 
 
-@functools.lru_cache(maxsize=64)
-def _target(url: str) -> tuple[httpcore.URL, tuple[tuple[str, str], ...]]:
-    """A URL parsed once, and the headers every request to it carries (all but its length)."""
-    host = urlsplit(url).netloc.rpartition("@")[2]
-    return httpcore.URL(url), (("host", host), *CLIENT_HEADERS.items(), *REQUEST_HEADERS.items())
+def _masked(problem: Exception) -> str:
+    """The proxy error without a password the URL may hold."""
+    text = str(problem)
+    for name in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy", "HTTP_PROXY", "http_proxy"):
+        password = urlsplit(os.environ.get(name, "")).password
+        if password:
+            text = text.replace(password, "***")
+    return text
 
 
 def _transport_failure(error: Exception, base_url: str, timeout: float) -> Outcome:
-    timed_out = isinstance(error, httpcore.TimeoutException | TimeoutError)
+    timed_out = isinstance(error, httpx.TimeoutException | TimeoutError)
     if timed_out:
         message = f"no answer from {base_url} within {timeout:g} s"
-    elif isinstance(error, httpcore.ConnectError | ssl.SSLError):
+    elif isinstance(error, httpx.ConnectError | ssl.SSLError | ConnectionRefusedError):
         message = f"cannot reach {base_url}: {error or 'connection refused'}"
     else:
         message = f"the connection to {base_url} broke before an answer ({type(error).__name__})"
@@ -133,18 +122,14 @@ class _TooLarge(Exception):
         self.head = head
 
 
-def _header(headers: list[tuple[str, str]], name: str) -> str | None:
-    return next((value for key, value in headers if key == name), None)
-
-
-async def _read_bounded(response: httpcore.Response, headers: list[tuple[str, str]]) -> bytes:
-    """The answer's body, or _TooLarge as soon as it passes ANSWER_LIMIT (as it came: nothing asks for gzip)."""
-    declared = _header(headers, "content-length") or ""
+async def _read_bounded(response: httpx.Response) -> bytes:
+    """The answer's body, or _TooLarge as soon as it passes ANSWER_LIMIT (read no further)."""
+    declared = response.headers.get("content-length") or ""
     if declared.isdigit() and int(declared) > ANSWER_LIMIT:
         raise _TooLarge(b"")
     chunks: list[bytes] = []
     size = 0
-    async for chunk in response.aiter_stream():
+    async for chunk in response.aiter_bytes():
         size += len(chunk)
         chunks.append(chunk)
         if size > ANSWER_LIMIT:
@@ -152,32 +137,40 @@ async def _read_bounded(response: httpcore.Response, headers: list[tuple[str, st
     return b"".join(chunks)
 
 
-async def post(pool: Pool, url: str, content: bytes, base_url: str, timeout: float) -> Sent:
+def _pairs(headers: httpx.Headers) -> tuple[tuple[str, str], ...]:
+    return tuple((key.lower(), value) for key, value in headers.multi_items())
+
+
+async def post(client: httpx.AsyncClient, url: str, content: bytes, base_url: str, timeout: float) -> Sent:
     """POST bytes once; what went over the wire and what it means.
 
     `timeout` bounds the whole request: connecting, sending, waiting and reading (a per-read bound
     would let an answer dripped a byte at a time go on for ever).
     """
-    target, fixed = _target(url)
-    sent_headers = (*fixed, ("content-length", str(len(content))))
-    status, answer_headers = None, []
+    request = client.build_request("POST", url, content=content, headers=HEADERS)
+    sent_headers = _pairs(request.headers)
+    status: int | None = None
+    answer_headers: tuple[tuple[str, str], ...] = ()
     started = time.monotonic()
     try:
         async with asyncio.timeout(timeout):
-            async with pool.stream("POST", target, headers=list(sent_headers), content=content) as response:
-                status = response.status
-                answer_headers = [(k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in response.headers]
-                body = await _read_bounded(response, answer_headers)
+            response = await client.send(request, stream=True, follow_redirects=False)
+            try:
+                status, answer_headers = response.status_code, _pairs(response.headers)
+                body = await _read_bounded(response)
+            finally:
+                await response.aclose()
     except _TooLarge as large:
         assert status is not None
         outcome = too_large(status, base_url)
         trace = Trace("POST", url, sent_headers, content, time.monotonic() - started, status,
-                      tuple(answer_headers), large.head, error=outcome.errors[0].message)  # fmt: skip
+                      answer_headers, large.head, error=outcome.errors[0].message)  # fmt: skip
         return Sent(trace, outcome)
     except FAILURES as error:
         outcome = _transport_failure(error, base_url, timeout)
         trace = Trace("POST", url, sent_headers, content, time.monotonic() - started, error=outcome.errors[0].message)
         return Sent(trace, outcome)
     assert status is not None
-    trace = Trace("POST", url, sent_headers, content, time.monotonic() - started, status, tuple(answer_headers), body)
-    return Sent(trace, interpret(status, body, _header(answer_headers, "retry-after")))
+    retry_after = dict(answer_headers).get("retry-after")
+    trace = Trace("POST", url, sent_headers, content, time.monotonic() - started, status, answer_headers, body)
+    return Sent(trace, interpret(status, body, retry_after))
