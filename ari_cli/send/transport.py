@@ -46,7 +46,8 @@ def proxy_allowed(url: str) -> bool:
 
 
 def _trust() -> ssl.SSLContext:
-    """The authorities HTTPS trusts, as httpx reads them; a variable naming nothing usable is the user's to fix."""
+    """The authorities HTTPS trusts, as httpx reads them; a variable naming nothing usable is the user's to fix
+    (either of them: httpx reads the folder only without the file, but a wrong one is a mistake all the same)."""
     for name in ("SSL_CERT_FILE", "SSL_CERT_DIR"):
         where = os.environ.get(name)
         if not where:
@@ -58,7 +59,6 @@ def _trust() -> ssl.SSLContext:
                 f"{name} names {where!r}, which is not a readable {kind}",
                 f"point {name} at a readable {kind} of PEM certificates, or unset it to trust certifi's authorities",
             )
-        break
     try:
         return httpx.create_ssl_context(trust_env=True)
     except (OSError, ssl.SSLError) as problem:
@@ -95,7 +95,10 @@ def _masked(problem: Exception) -> str:
     """The proxy error without a password the URL may hold."""
     text = str(problem)
     for name in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy", "HTTP_PROXY", "http_proxy"):
-        password = urlsplit(os.environ.get(name, "")).password
+        try:
+            password = urlsplit(os.environ.get(name, "")).password
+        except ValueError:  # not a URL at all: whatever it holds is not shown
+            return "it is not a URL"
         if password:
             text = text.replace(password, "***")
     return text
