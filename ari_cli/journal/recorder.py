@@ -48,12 +48,9 @@ Job = tuple[Callable[..., object], tuple[Any, ...], Sequence[Sequence[Any]]]
 # The writer commits answers in groups: one commit per answer cost the sender a fifth of its throughput.
 # A run killed outright loses at most the group not yet committed: its requests stay "not finished".
 # A group is what came within GROUP_SECONDS of its first job, or GROUP_JOBS jobs (a request's mark going
-# out and its answer are two: about 50 answers), whichever comes first. The writer looks every
-# GROUP_LOOK seconds rather than being woken for each job: waking a thread twice a request cost the
-# sender's thread more than the writes.
+# out and its answer are two: about 50 answers), whichever comes first.
 GROUP_JOBS = 100
 GROUP_SECONDS = 0.05
-GROUP_LOOK = 0.005
 
 
 class RowLines:
@@ -169,7 +166,7 @@ class Recorder(Watcher):
         self.operation = Operation.THRESHOLD
         self.position: dict[int, int] = {}  # a plan's record -> its number in the journal
         self.entries: list[RecordEntry] = []  # by number in the journal
-        self.waiting: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
+        self.waiting: queue.Queue[Job | None] = queue.Queue()
         self.ending = False  # the run asked the writer to end: write what is waiting without waiting more
         self.writer: threading.Thread | None = None
         self.unsaid: list[str] = []  # the writer's warnings, said by the main thread
@@ -217,15 +214,14 @@ class Recorder(Watcher):
             self._write(self._together, group, said=[event for _, _, said in group for event in said])
 
     def _group(self, first: Job) -> tuple[list[Job], bool]:
-        """The first job and those that came within `GROUP_SECONDS` of it (up to `GROUP_JOBS`); and whether
-        the run asked the writer to end after them."""
+        """The first job and those that come within `GROUP_SECONDS` of it (up to `GROUP_JOBS`); and whether
+        the run asked the writer to end after them. The writer sleeps on the queue until each comes."""
         closes = time.monotonic() + GROUP_SECONDS
-        while not self.ending and self.waiting.qsize() < GROUP_JOBS and time.monotonic() < closes:
-            time.sleep(GROUP_LOOK)
         group = [first]
         while len(group) < GROUP_JOBS:
+            left = closes - time.monotonic()
             try:
-                job = self.waiting.get_nowait()
+                job = self.waiting.get(timeout=left) if left > 0 and not self.ending else self.waiting.get_nowait()
             except queue.Empty:
                 break
             if job is None:
