@@ -71,6 +71,7 @@ def push(
     rate: float | None = None,
     timeout: float | None = None,
     retries: int | None = None,
+    rate_per_property: str | None = None,
     report: PathArg | None = None,
     output: str | None = None,
     show: str | None = None,
@@ -95,7 +96,7 @@ def push(
     command shows it, with its messages on stderr (`show`, `curl`, `quiet` and `verbose` apply to it).
     """
     tuning = _tuning(batch_size=batch_size, data_form=data_form, concurrency=concurrency, rate=rate,
-                     timeout=timeout, retries=retries)  # fmt: skip
+                     timeout=timeout, retries=retries, rate_per_property=rate_per_property)  # fmt: skip
     defaults = {**PlanOptions()._asdict(), **SendTuning()._asdict(), **tuning}
     request = PushRequest(
         operation=_choice("operation", operation, Operation),
@@ -122,7 +123,7 @@ def push(
             changed_only,
             _choice("data_form", defaults["data_form"], Form),
         ),
-        sending=SendTuning(defaults["concurrency"], defaults["rate"], defaults["timeout"], defaults["retries"]),
+        sending=SendTuning(**{name: defaults[name] for name in SendTuning._fields}),
         connection=ConnectionOptions(
             sandbox=sandbox,
             profile=profile,

@@ -92,6 +92,7 @@ class SendTuning(NamedTuple):
     rate: float = 0
     timeout: float = 30
     retries: int = 3
+    rate_per_property: str = ""  # N/s or N/min per property; empty: none
 
 
 class PushRequest(NamedTuple):
@@ -182,6 +183,7 @@ def given_tuning(given: frozenset[str], plan: PlanOptions, sending: SendTuning) 
         "rate": sending.rate,
         "timeout": sending.timeout,
         "retries": sending.retries,
+        "rate_per_property": sending.rate_per_property,
     }
     return {name: values[name] for name in TUNING_NAMES if name in given}
 

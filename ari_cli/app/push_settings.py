@@ -12,6 +12,7 @@ from typing import Any
 from ari_cli.app.options import ConnectionOptions, InputOptions, PlanOptions, PushRequest
 from ari_cli.batch import DataForm
 from ari_cli.config.settings import ConnectionFlags, Settings, resolve_settings
+from ari_cli.config.tuning import parse_budget
 from ari_cli.exits import ConfigError, UsageProblem
 from ari_cli.inputs import ReadOptions
 from ari_cli.inputs.columns import column_mapping
@@ -31,15 +32,17 @@ class Tuned:
     rate: float
     timeout: float
     retries: int
+    rate_per_property: str
 
     @classmethod
     def of(cls, settings: Settings) -> Tuned:
         values = settings.tuning()
         return cls(values["batch_size"], values["data_form"], values["concurrency"], values["rate"],
-                   values["timeout"], values["retries"])  # fmt: skip
+                   values["timeout"], values["retries"], values["rate_per_property"])  # fmt: skip
 
     def send_options(self) -> SendOptions:
-        return SendOptions(concurrency=self.concurrency, rate=self.rate, timeout=self.timeout, retries=self.retries)
+        return SendOptions(concurrency=self.concurrency, rate=self.rate, timeout=self.timeout, retries=self.retries,
+                           per_property=parse_budget(self.rate_per_property))  # fmt: skip
 
 
 def settings_for(connection: ConnectionOptions, given: Mapping[str, Any]) -> Settings:
@@ -116,6 +119,7 @@ def recorded_options(
         "batch_size": tuned.batch_size, "data_form": tuned.data_form, "no_merge": not plan.merge,
         "overlaps": plan.overlaps, "skip_invalid": inputs.skip_invalid, "changed_only": plan.changed_only,
         "concurrency": tuned.concurrency, "rate": tuned.rate, "timeout": tuned.timeout, "retries": tuned.retries,
+        "rate_per_property": tuned.rate_per_property or None,
         "sandbox": connection.sandbox, "path_segment": connection.path_segment,
         "date_format": inputs.date_format, "encoding": inputs.encoding, "today": today.isoformat(),
     }  # fmt: skip

@@ -61,6 +61,17 @@ def tuning(key: str, panel: str) -> Any:
     return typer.Option(flag, min=low, max=high, metavar=metavar, help=help, rich_help_panel=panel)
 
 
+def budget(value: str) -> str:
+    """`--rate-per-property`, checked as a profile's `rate_per_property` is."""
+    from ari_cli.config.tuning import parse_budget
+
+    try:
+        parse_budget(value)
+    except ValueError as expected:
+        raise typer.BadParameter(f"{value!r}: give {expected}") from None
+    return value.replace(" ", "")
+
+
 def given(ctx: typer.Context) -> frozenset[str]:
     """The options given on the command line, not left at their default (which must not hide a profile's value)."""
     sources = ((name, ctx.get_parameter_source(name)) for name in ctx.params)
@@ -97,6 +108,7 @@ Concurrency = Annotated[int, tuning("concurrency", _SEND)]
 Rate = Annotated[float, tuning("rate", _SEND)]
 Timeout = Annotated[float, tuning("timeout", _SEND)]
 Retries = Annotated[int, tuning("retries", _SEND)]
+RatePerProperty = Annotated[str, typer.Option("--rate-per-property", metavar="N/s|N/min", callback=budget, show_default=False, help="At most N requests to each property in any second (N/s) or minute (N/min), retries and split requests included; other properties go on meanwhile. \\[default: no limit]", rich_help_panel=_SEND)]  # fmt: skip
 Sandbox = Annotated[bool, typer.Option("--sandbox", help="Start the built-in emulator in-process and push to it.", rich_help_panel=_CONN)]
 Profile = Annotated[str | None, typer.Option("--profile", metavar="NAME", help="Profile of the config file. \\[env: ARI_PROFILE] \\[default: default]", show_default=False, rich_help_panel=_CONN, autocompletion=complete_profile)]
 Config = Annotated[Path | None, typer.Option("--config", metavar="PATH", help="Config file. \\[env: ARI_CONFIG] \\[default: the user config file]", show_default=False, rich_help_panel=_CONN)]
@@ -142,6 +154,7 @@ def push_command(operation: Operation) -> Callable[..., None]:
         rate: Rate = 0,
         timeout: Timeout = 30,
         retries: Retries = 3,
+        rate_per_property: RatePerProperty = "",
         confirm: Confirm = False,
         yes: Yes = False,
         sandbox: Sandbox = False,
@@ -180,7 +193,7 @@ def push_command(operation: Operation) -> Callable[..., None]:
                     tuple(column or ()),
                 ),
                 plan=PlanOptions(today, not no_merge, overlaps, batch_size, changed_only, data_form),
-                sending=SendTuning(concurrency, rate, timeout, retries),
+                sending=SendTuning(concurrency, rate, timeout, retries, rate_per_property),
                 connection=ConnectionOptions(sandbox, profile, config, base_url, source_id, api_key_file, path_segment),
                 given=given(ctx),
                 confirm=confirm,

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ari_cli.config.secrets import remember
-from ari_cli.config.tuning import TUNING_DEFAULTS, TUNING_RANGES
+from ari_cli.config.tuning import TUNING_DEFAULTS, TUNING_RANGES, parse_budget
 from ari_cli.exits import ConfigError
 
 APP_NAME = "ari-cli"
@@ -180,6 +180,11 @@ def check_value(key: str, value: Any) -> Any:
         if not isinstance(value, dict) or not all(isinstance(v, str) and v.strip() for v in value.values()):
             raise ValueError('a table of field = "header" (write it as [profiles.NAME.columns])')
         return {str(name): header.strip() for name, header in value.items()}
+    if key == "rate_per_property":
+        if not isinstance(value, str):
+            raise ValueError('a budget in quotes: "N/s" or "N/min"')
+        budget = parse_budget(value)
+        return "" if budget is None else value.replace(" ", "")
     if key == "data_form":
         if value not in ("list", "object"):
             raise ValueError('"list" or "object"')

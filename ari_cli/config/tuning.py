@@ -1,9 +1,10 @@
 """The sending and planning settings a profile may hold, given as flags too: their defaults and bounds.
 
-Nothing is imported here: every command's options read the bounds on each start, `--help` included.
+Next to nothing is imported here: every command's options read the bounds on each start, `--help` included.
 """
 
-from typing import Any
+import re
+from typing import Any, NamedTuple
 
 # The defaults the push options declare, by setting.
 TUNING_DEFAULTS: dict[str, Any] = {
@@ -13,6 +14,7 @@ TUNING_DEFAULTS: dict[str, Any] = {
     "rate": 0.0,
     "timeout": 30.0,
     "retries": 3,
+    "rate_per_property": "",  # N/s or N/min; empty: no budget per property
 }
 # The range of each tuning number, for flags and profiles alike: finite, so that no run goes unbounded
 # (no timeout at all, a pool of 10**26 connections). The service states no limits of its own.
@@ -23,3 +25,25 @@ TUNING_RANGES: dict[str, tuple[int, int] | tuple[float, float]] = {
     "timeout": (0.1, 600.0),
     "retries": (0, 20),
 }
+
+
+class Budget(NamedTuple):
+    """At most `requests` request starts per property in any window of `seconds`."""
+
+    requests: int
+    seconds: float
+
+
+BUDGET_WINDOWS = {"s": 1.0, "min": 60.0}
+BUDGET_MAX = 10_000
+_BUDGET = re.compile(r"\s*(\d+)\s*/\s*(s|min)\s*")
+
+
+def parse_budget(text: str) -> Budget | None:
+    """`N/s` or `N/min` (N from 1 to 10,000); None for an empty text; ValueError saying what is wanted otherwise."""
+    if not text.strip():
+        return None
+    match = _BUDGET.fullmatch(text)
+    if match is None or not 1 <= int(match[1]) <= BUDGET_MAX:
+        raise ValueError(f"N/s or N/min, N from 1 to {BUDGET_MAX:,} (for example 10/min)")
+    return Budget(int(match[1]), BUDGET_WINDOWS[match[2]])

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ari_cli.send.pacing import Budget
+from ari_cli.config.tuning import Budget
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,37 +8,11 @@ and synchronous, with the clock given, so that it is tested without sleeping; th
 
 from __future__ import annotations
 
-import re
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 
-WINDOWS = {"s": 1.0, "min": 60.0}
-_BUDGET = re.compile(r"\s*(\d+)\s*/\s*(s|min)\s*")
-BUDGET_MAX = 10_000
-
-
-@dataclass(frozen=True, slots=True)
-class Budget:
-    """At most `requests` request starts per property in any `seconds` window."""
-
-    requests: int
-    seconds: float
-
-    def __str__(self) -> str:
-        unit = next(name for name, seconds in WINDOWS.items() if seconds == self.seconds)
-        return f"{self.requests}/{unit}"
-
-
-def parse_budget(text: str) -> Budget:
-    """`N/s` or `N/min` (N from 1 to 10,000); ValueError saying what is wanted otherwise."""
-    match = _BUDGET.fullmatch(text)
-    if match is None or not 1 <= int(match[1]) <= BUDGET_MAX:
-        raise ValueError(
-            f"{text!r} is not a budget: give N/s or N/min with N from 1 to {BUDGET_MAX:,} (for example 10/min)"
-        )
-    return Budget(int(match[1]), WINDOWS[match[2]])
+from ari_cli.config.tuning import Budget
 
 
 class Windows:
