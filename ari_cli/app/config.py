@@ -240,7 +240,8 @@ def init(request: ConfigInit) -> None:
     if path_segment and path_segment != DEFAULT_SEGMENT:
         values["path_segment"] = path_segment
     for key, default in TUNING_DEFAULTS.items():
-        if not quiet:
+        # A budget per property is the service's to state, not a setting every profile needs: `config set` it.
+        if not quiet and key != "rate_per_property":
             answer = _ask(
                 key.replace("_", " ").capitalize(),
                 tuning_check(key),

@@ -32,7 +32,7 @@ class Tuned:
     rate: float
     timeout: float
     retries: int
-    rate_per_property: str
+    rate_per_property: str | None
 
     @classmethod
     def of(cls, settings: Settings) -> Tuned:

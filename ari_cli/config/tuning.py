@@ -39,9 +39,9 @@ BUDGET_MAX = 10_000
 _BUDGET = re.compile(r"\s*(\d+)\s*/\s*(s|min)\s*")
 
 
-def parse_budget(text: str) -> Budget | None:
-    """`N/s` or `N/min` (N from 1 to 10,000); None for an empty text; ValueError saying what is wanted otherwise."""
-    if not text.strip():
+def parse_budget(text: str | None) -> Budget | None:
+    """`N/s` or `N/min` (N from 1 to 10,000); None for none; ValueError saying what is wanted otherwise."""
+    if text is None or not text.strip():
         return None
     match = _BUDGET.fullmatch(text)
     if match is None or not 1 <= int(match[1]) <= BUDGET_MAX:

@@ -91,6 +91,9 @@ def _meaning(status: int, content: bytes, retry_after: str | None) -> Outcome:
         meaning = f" ({known.message})" if known else ""
         message = f"HTTP {status}{meaning} with {said}; the push is not confirmed"
         errors = (Problem(None, message, status, known.hint if known else None),)
+        if response is None and (gateway := gateway_answer(status, None)) is not None and gateway.retryable:
+            # A gateway's rate limit (429 without the service's JSON): its Retry-After says when to send again.
+            return Outcome(status, False, trackingid, errors, True, wait)
     transient = is_retryable(errors[0].code, status)
     return Outcome(status, False, trackingid, errors, transient, wait if transient else None)
 
