@@ -17,6 +17,7 @@ from ari_cli.app.push_settings import Tuned, settings_for
 from ari_cli.app.replay import Ready, Replayed, load, prepare
 from ari_cli.config.secrets import keys_in, mask, remember
 from ari_cli.config.settings import Connection
+from ari_cli.config.tuning import parse_budget
 from ari_cli.exits import ExitCode, UsageProblem
 from ari_cli.journal.replays import Replayed as BodySent
 from ari_cli.journal.replays import ReplayRecord
@@ -62,7 +63,11 @@ def replay(request: ReplayRequest) -> None:
             trace = (lambda t: render.trace(t, err)) if shown.verbose else None
             with _journaled(request, connection, ready, err) as answered:
                 posts = [(r.url, r.content) for r in ready]
-                sent = send_raw(posts, SendOptions(timeout=tuned.timeout), on_trace=trace)
+                sent = send_raw(
+                    posts,
+                    SendOptions(timeout=tuned.timeout, per_property=parse_budget(tuned.rate_per_property)),
+                    on_trace=trace,
+                )
                 answered(sent)
             results = [Replayed(r, s) for r, s in zip(ready, sent, strict=True)]
     # `--curl --dry-run` makes a script (`> calls.sh; bash calls.sh`): stdout holds the commands only.

@@ -23,6 +23,7 @@ from ari_cli.cli.push import (
     PathSegment,
     Profile,
     Quiet,
+    RatePerProperty,
     Report,
     Retries,
     Sandbox,
@@ -124,6 +125,7 @@ def threshold_send(
     data_form: DataForm = Form.LIST,
     timeout: Timeout = 30,
     retries: Retries = 3,
+    rate_per_property: RatePerProperty = "",
     sandbox: Sandbox = False,
     profile: Profile = None,
     config: Config = None,
@@ -136,7 +138,7 @@ def threshold_send(
 
     shared = Shared(
         dry_run, OutputOptions(output, report, curl=curl, quiet=quiet, verbose=verbose), date_format, today, data_form,
-        SendTuning(timeout=timeout, retries=retries),
+        SendTuning(timeout=timeout, retries=retries, rate_per_property=rate_per_property),
         ConnectionOptions(sandbox, profile, config, base_url, source_id, api_key_file, path_segment),
     )  # fmt: skip
     fields = {"propertyid": property, "roomid": room, **_dates(start, end, date, days), "threshold": threshold}
@@ -164,6 +166,7 @@ def maxadv_send(
     data_form: DataForm = Form.LIST,
     timeout: Timeout = 30,
     retries: Retries = 3,
+    rate_per_property: RatePerProperty = "",
     sandbox: Sandbox = False,
     profile: Profile = None,
     config: Config = None,
@@ -176,7 +179,7 @@ def maxadv_send(
 
     shared = Shared(
         dry_run, OutputOptions(output, report, curl=curl, quiet=quiet, verbose=verbose), date_format, today, data_form,
-        SendTuning(timeout=timeout, retries=retries),
+        SendTuning(timeout=timeout, retries=retries, rate_per_property=rate_per_property),
         ConnectionOptions(sandbox, profile, config, base_url, source_id, api_key_file, path_segment),
     )  # fmt: skip
     key = {"propertyid": property, "roomid": room, "rateid": rate}
@@ -229,6 +232,7 @@ def policy_send(
     data_form: DataForm = Form.LIST,
     timeout: Timeout = 30,
     retries: Retries = 3,
+    rate_per_property: RatePerProperty = "",
     sandbox: Sandbox = False,
     profile: Profile = None,
     config: Config = None,
@@ -241,7 +245,7 @@ def policy_send(
 
     shared = Shared(
         dry_run, OutputOptions(output, report, curl=curl, quiet=quiet, verbose=verbose), date_format, today, data_form,
-        SendTuning(timeout=timeout, retries=retries),
+        SendTuning(timeout=timeout, retries=retries, rate_per_property=rate_per_property),
         ConnectionOptions(sandbox, profile, config, base_url, source_id, api_key_file, path_segment),
     )  # fmt: skip
     policy = {

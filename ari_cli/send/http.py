@@ -15,6 +15,7 @@ flight at once. Nothing here touches the process: no signal handlers, no exits, 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
@@ -316,7 +317,10 @@ def send_raw(
     options: SendOptions,
     on_trace: Callable[[Trace], None] | None = None,
 ) -> list[Sent]:
-    """POST each (url, bytes) exactly as given, once and in order: no retries, no splitting (replay)."""
+    """POST each (url, bytes) exactly as given, once and in order: no retries, no splitting (replay).
+
+    The budget per property holds here too: a body's property is its `propertyid`, when it has one.
+    """
 
     def base(url: str) -> str:
         parts = urlsplit(url)
@@ -327,12 +331,15 @@ def send_raw(
 
     async def go() -> list[Sent]:
         sent: list[Sent] = []
+        windows = Windows(options.per_property)
         async with AsyncExitStack() as stack:
             clients: dict[str, httpx.AsyncClient] = {}  # by base URL: each has its own proxy rule
             for url, content in posts:
                 where = base(url)
                 if where not in clients:
                     clients[where] = await stack.enter_async_context(open_client(where, 1))
+                while (wait := windows.reserve(_property_of(content))) > 0:
+                    await asyncio.sleep(wait)
                 one = await post(clients[where], url, content, where, options.timeout)
                 if on_trace is not None:
                     on_trace(one.trace)
@@ -340,3 +347,13 @@ def send_raw(
         return sent
 
     return asyncio.run(go())
+
+
+def _property_of(content: bytes) -> str:
+    """The `propertyid` a body names ("" when it names none, or is not JSON: those share one budget)."""
+    try:
+        body = json.loads(content)
+    except ValueError:
+        return ""
+    found = body.get("propertyid") if isinstance(body, dict) else None
+    return found if isinstance(found, str) else ""
