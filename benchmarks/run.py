@@ -311,9 +311,36 @@ def sandbox_holds(requests: int, concurrency: int) -> list[Figure]:
     ]
 
 
+# A bare httpx client's loop of the same requests: what sending costs without ari-cli around it.
+BARE_HTTPX = """
+import asyncio, json, sys, time
+import httpx
+
+url, key, rows = sys.argv[1], sys.argv[2], json.load(sys.stdin)
+
+async def main() -> None:
+    queue = list(reversed(rows))
+    async with httpx.AsyncClient(limits=httpx.Limits(max_connections=8), timeout=30) as client:
+        async def worker() -> None:
+            while queue:
+                room, day, threshold = queue.pop()
+                body = {"sharepost": key, "sourceid": "cpbA1", "propertyid": "HTL001", "action": "sellthresholdupdate",
+                        "data": [{"startdateymd": day, "enddateymd": day, "roomid": room, "threshold": str(threshold)}]}
+                answer = await client.post(url, content=json.dumps(body, separators=(",", ":")).encode(),
+                                           headers={"content-type": "application/json"})
+                assert answer.status_code == 200 and answer.json()["success"] is True, answer.text
+        started = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(8)))
+        print(time.perf_counter() - started)
+
+asyncio.run(main())
+"""
+
+
 def push_throughput(requests: int, concurrencies: tuple[int, ...]) -> list[Figure]:
-    """ari-cli's own requests per second against `ari-cli sandbox --latency 0`, journal on:
-    one record per request, so that the figure is the sender's (and the journal's), not the service's."""
+    """ari-cli's own requests per second against `ari-cli sandbox --latency 0`, journal on, beside a bare
+    `httpx.AsyncClient` loop of 8 tasks sending the same one-record requests to the same sandbox process:
+    the figure is the sender's (and the journal's) cost over the HTTP client's, not the service's."""
     import socket
 
     rooms = ("DBL", "TWN", "SGL", "STE")
@@ -337,6 +364,12 @@ def push_throughput(requests: int, concurrencies: tuple[int, ...]) -> list[Figur
                 out.writerows(("HTL001", room, day.isoformat(), i % 10) for i, (room, day) in enumerate(rows))
             env = {"ARI_BASE_URL": f"http://127.0.0.1:{port}", "ARI_API_KEY": "sandbox-key-0001",
                    "ARI_SOURCE_ID": "cpbA1", "ARI_HOME": str(Path(tmp) / "home")}  # fmt: skip
+            url = f"http://127.0.0.1:{port}/v2/push_ari/cpbA1/sellthresholdupdate"
+            given = json.dumps([(room, day.isoformat(), i % 10) for i, (room, day) in enumerate(rows)])
+            bare = subprocess.run([sys.executable, "-c", BARE_HTTPX, url, "sandbox-key-0001"], input=given,
+                                  capture_output=True, text=True, check=True)  # fmt: skip
+            bare_rate = len(rows) / float(bare.stdout)
+            figures.append(Figure(f"bare httpx.AsyncClient loop: {len(rows)} requests, 8 tasks", bare_rate, "req/s"))
             for concurrency in concurrencies:
                 args = [CLI, "threshold", "push", str(data), "--no-merge", "--batch-size", "1", "--quiet",
                         "--concurrency", str(concurrency), "--output", "json"]  # fmt: skip
@@ -348,7 +381,8 @@ def push_throughput(requests: int, concurrencies: tuple[int, ...]) -> list[Figur
         server.terminate()
         server.wait(10)
     if 8 in rates:
-        figures.append(Figure("  at concurrency 8, journal on", rates[8], "req/s", ">= 1500", met=rates[8] >= 1500))
+        # The push's wall time includes its start, reading and planning, and the journal; the loop's only sending.
+        figures.append(ratio("  push at concurrency 8 / bare httpx loop", rates[8] / bare_rate, ">=", 0.6))
     if 4 in rates and 32 in rates:
         figures.append(ratio("  concurrency 32 / concurrency 4", rates[32] / rates[4], ">=", 1.0))
     return figures
