@@ -87,3 +87,15 @@ def test_a_bad_proxy_variable_does_not_matter_to_a_loopback_service(tmp_path: Pa
     # Port 9 refuses: the row fails as a connection that could not be made; the proxy was never read.
     assert done.returncode == 1, done.stderr
     assert "cannot reach http://127.0.0.1:9" in done.stdout and "proxy" not in done.stderr
+
+
+def test_a_retry_meeting_a_mistake_of_the_environment_is_not_journaled_as_a_run(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    path = str(rooms(tmp_path, 1))
+    first = _run(["threshold", "push", path, "--today", PINNED_TODAY, "--retries", "0"], env)
+    assert first.returncode == 1, first.stderr  # the host does not resolve: a row left for retry
+    done = _run(["retry", "1", "--retries", "0"], {**env, "SSL_CERT_FILE": str(tmp_path / "nowhere.pem")})
+    assert done.returncode == 4, done.stdout + done.stderr
+    assert "error: SSL_CERT_FILE names" in done.stderr and "Traceback" not in done.stderr
+    runs = json.loads(_run(["history", "--output", "json"], env).stdout)
+    assert len(runs["runs"] if isinstance(runs, dict) else runs) == 1, runs

@@ -100,6 +100,11 @@ def retry(request: RetryRequest) -> None:
         operation = Operation(source.operation)
         where = plan.exchanges[0].url.split("/v2/push_ari/")[0]
         connection = None if request.dry_run else Connection(where, settings.api_key(), plan.source_id)
+        if connection is not None:
+            # Certificates or a proxy that cannot be used: said before the retry is journaled as a run.
+            from ari_cli.send.transport import check_environment
+
+            check_environment(connection.base_url)
         if not quiet and (where, plan.source_id) != (source.base_url, source.source_id):
             err.print(f"run {source.id} went to {source.base_url} (source {source.source_id}); this retry goes to"
                       f" {where} (source {plan.source_id})", markup=False)  # fmt: skip
