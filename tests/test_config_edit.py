@@ -225,7 +225,7 @@ def test_set_columns_says_where_a_table_goes(config: Path) -> None:
 FORMS = {
     "sections": (
         '# The team.\n[profiles.a]\nbase_url = "https://a.example.com"  # the old host\nretries = 1\n\n'
-        '# Staging, below.\n[profiles.other]\nretries = 2\n'
+        "# Staging, below.\n[profiles.other]\nretries = 2\n"
     ),
     "dotted keys": (
         '# The team.\nprofiles.a.base_url = "https://a.example.com"  # the old host\nprofiles.a.retries = 1\n'
