@@ -17,7 +17,7 @@ SCRIPTS = {"bash": "ari-cli.bash", "zsh": "_ari-cli", "fish": "ari-cli.fish", "p
 
 
 def script(shell: str) -> str:
-    """The completion script Typer makes for one shell: what `ari-cli --show-completion SHELL` prints."""
+    """The completion script Typer makes for one shell: what `ari-cli completion SHELL` prints."""
     from typer.testing import CliRunner
 
     from ari_cli.cli import app

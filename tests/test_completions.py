@@ -56,7 +56,7 @@ def test_show_completion_prints_the_same_script(shell: str) -> None:
 
 
 def _bash_env(tmp_path: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ARI_", "_ARI_", "BASH_ENV"))}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ARI_", "_ARI_", "BASH_ENV", "XDG_", "ZDOTDIR"))}
     return {**env, "PATH": f"{BIN}{os.pathsep}{env.get('PATH', '')}", "HOME": str(tmp_path), "INPUTRC": "/dev/null"}
 
 
@@ -152,3 +152,123 @@ def test_interactive_bash_completes_commands_and_file_paths(tmp_path: Path) -> N
     (tmp_path / "rooms.csv").write_text("propertyid\n")
     lines = _interactive(["ari-cli thr", "ari-cli threshold push ro"], tmp_path)
     assert lines == ["ari-cli threshold", "ari-cli threshold push rooms.csv"]
+
+
+# --- `ari-cli completion SHELL` (issue 33), loaded the way the README says, in real bash, zsh and fish ------
+
+ZSH, FISH = shutil.which("zsh"), shutil.which("fish")
+needs_cli = pytest.mark.skipif(not (BIN / "ari-cli").exists(), reason="needs the ari-cli console script")
+
+
+def _run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("_TYPER_", "ARI_", "_ARI_"))}
+    return subprocess.run([str(BIN / "ari-cli"), *args], capture_output=True, text=True, env=env, timeout=60)
+
+
+@needs_cli
+@pytest.mark.parametrize("shell", [*sorted(GENERATE.SCRIPTS), "pwsh"])
+def test_completion_prints_typers_script_for_the_shell(shell: str) -> None:
+    shown = _run_cli("completion", shell)
+    assert (shown.returncode, shown.stderr) == (0, "")
+    assert shown.stdout == _run_cli("--show-completion", shell).stdout
+    named = GENERATE.SCRIPTS.get(shell, GENERATE.SCRIPTS["powershell"])
+    assert shown.stdout.rstrip("\n") == (COMPLETIONS / named).read_text(encoding="utf-8").rstrip("\n")
+
+
+@needs_cli
+def test_completion_of_an_unknown_shell_is_a_usage_error() -> None:
+    shown = _run_cli("completion", "tcsh")
+    assert (shown.returncode, shown.stdout) == (2, "")
+    assert shown.stderr == (
+        "error: shell: 'tcsh' is not one of bash, zsh, fish, powershell\n"
+        "usage: ari-cli completion [OPTIONS] SHELL   (-h for help)\n"
+    )
+
+
+def _typed(shell: list[str], setup: str, keys: list[str], tmp_path: Path) -> list[str]:
+    """Start `shell` at a pseudo-terminal, run `setup`, then type each of `keys` and TAB; the lines as completed."""
+    import pty
+    import select
+
+    main, child = pty.openpty()
+    env = {**_bash_env(tmp_path), "PS1": "$ ", "TERM": "dumb"}
+    process = subprocess.Popen(shell, stdin=child, stdout=child, stderr=child, cwd=tmp_path, env=env,
+                               start_new_session=True)  # fmt: skip
+    os.close(child)
+    seen = b""
+    try:
+        if setup:
+            os.write(main, f"{setup}\n".encode())
+        # TAB asks ari-cli; Ctrl-A then "echo OUT: " turns the completed line into output we can read.
+        for line in keys:
+            os.write(main, f"{line}\t\x01echo OUT: \r".encode())
+        os.write(main, b"exit\r")
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and seen.count(b"\nOUT:") < len(keys):
+            ready, _, _ = select.select([main], [], [], 1)
+            if ready:
+                try:
+                    seen += os.read(main, 4096)
+                except OSError:
+                    break
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+        os.close(main)
+    return [m.strip() for m in re.findall(r"\nOUT: ([^\r\n]*)", seen.decode(errors="replace"))]
+
+
+KEYS = ["ari-cli thr", "ari-cli threshold push --dry", "ari-cli compl"]
+COMPLETED = ["ari-cli threshold", "ari-cli threshold push --dry-run", "ari-cli completion"]
+
+
+def readme_line(shell: str) -> str:
+    """The README's install line for `shell`, from its table of shells."""
+    found = re.search(rf"^\| {shell} \| `([^`]+)` \|$", (ROOT / "README.md").read_text(encoding="utf-8"), re.M)
+    assert found, f"README.md has no install line for {shell}"
+    return found.group(1)
+
+
+def install(shell: str, tmp_path: Path) -> None:
+    """Run the README's line in `shell`, in a fresh HOME (tmp_path)."""
+    done = subprocess.run([shell, "-c", readme_line(Path(shell).name)], capture_output=True, text=True,
+                          cwd=tmp_path, env=_bash_env(tmp_path), timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+
+@needs_cli
+@pytest.mark.skipif(BASH is None, reason="bash is not installed")
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_bash_completes_once_the_readme_line_ran(tmp_path: Path) -> None:
+    assert BASH is not None
+    install(BASH, tmp_path)
+    assert (tmp_path / ".bashrc").read_text() == "source ~/.ari-cli.bash\n"
+    bashrc = str(tmp_path / ".bashrc")
+    assert _typed([BASH, "--noprofile", "--rcfile", bashrc, "-i"], "", KEYS, tmp_path) == COMPLETED
+
+
+@needs_cli
+@pytest.mark.skipif(ZSH is None, reason="zsh is not installed (CI installs it: apt-get install zsh)")
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_zsh_completes_once_the_readme_line_ran(tmp_path: Path) -> None:
+    assert ZSH is not None
+    # A usual ~/.zshrc runs compinit; the README's line adds its own line after it.
+    (tmp_path / ".zshrc").write_text("bindkey -e\nautoload -Uz compinit && compinit -u\n")
+    install(ZSH, tmp_path)
+    assert (tmp_path / ".zshrc").read_text().endswith("compinit -u\nsource ~/.ari-cli.zsh\n")
+    # -d: no system-wide start-up files, only the test's ~/.zshrc.
+    assert _typed([ZSH, "-d", "-i"], "", KEYS, tmp_path) == COMPLETED
+
+
+@needs_cli
+@pytest.mark.skipif(FISH is None, reason="fish is not installed (CI installs it: apt-get install fish)")
+def test_fish_completes_once_the_readme_line_ran(tmp_path: Path) -> None:
+    assert FISH is not None
+    install(FISH, tmp_path)
+    # fish answers what TAB would offer with `complete -C`, without a terminal; it finds the script itself.
+    program = "; ".join(f"complete -C '{line}'" for line in KEYS)
+    done = subprocess.run([FISH, "-c", program], capture_output=True, text=True, cwd=tmp_path,
+                          env=_bash_env(tmp_path), timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    offered = [line.split("\t")[0] for line in done.stdout.splitlines()]
+    assert offered == ["threshold", "--dry-run", "completion"]

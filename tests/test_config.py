@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from ari_cli.config.file import profile_text, with_profile
+from ari_cli.config.file import profile_text
 from ari_cli.config.settings import ConnectionFlags, resolve_settings
 from ari_cli.config.tuning import TUNING_DEFAULTS
 from ari_cli.exits import ConfigError
@@ -371,16 +371,27 @@ def test_profile_text_round_trips_through_the_reader(tmp_path: Path) -> None:
     assert settings.value("api_key") == values["api_key"] and settings.value("rate") == 2.5
 
 
-def test_with_profile_replaces_a_middle_section_and_keeps_the_next_ones_comments() -> None:
-    text = "[profiles.a]\nx = 1\n\n# about b\n[profiles.b]\ny = 2\n"
-    assert with_profile(text, "a", "[profiles.a]\nz = 3\n") == "[profiles.a]\nz = 3\n\n# about b\n[profiles.b]\ny = 2\n"
-    assert with_profile("", "a", "[profiles.a]\n") == "[profiles.a]\n"
-
-
-def test_an_inline_profile_is_not_rewritten_by_guess(tmp_path: Path) -> None:
-    config = write_config(tmp_path / "c.toml", 'profiles = { default = { base_url = "https://x.example.com" } }\n')
+def test_init_force_replaces_a_middle_profile_and_keeps_the_next_ones_comments(tmp_path: Path) -> None:
+    text = "[profiles.default]\nretries = 1\n\n# about b\n[profiles.b]\nretries = 2\n"
+    config = write_config(tmp_path / "c.toml", text)
     result = invoke(["config", "init", "--config", str(config), "--force", *SCRIPTED])
-    assert result.exit_code == 4 and "edit the file by hand" in result.stderr
+    assert result.exit_code == 0, result.stderr
+    written = config.read_text(encoding="utf-8")
+    assert written.startswith("[profiles.default]\nbase_url = ") and "retries" not in written.split("# about b")[0]
+    assert written.endswith("\n\n# about b\n[profiles.b]\nretries = 2\n")
+
+
+def test_an_inline_profile_is_replaced_in_its_own_form(tmp_path: Path) -> None:
+    # Issue 33: tomlkit edits every way of writing a profile; before, this was "edit the file by hand".
+    text = 'profiles = { default = { base_url = "https://x.example.com" } }  # one line\n'
+    config = write_config(tmp_path / "c.toml", text)
+    result = invoke(["config", "init", "--config", str(config), "--force", *SCRIPTED])
+    assert result.exit_code == 0, result.stderr
+    written = config.read_text(encoding="utf-8")
+    assert written.startswith("profiles = { default = {") and written.endswith("}  # one line\n")
+    assert written.count("\n") == 1
+    found = resolve_settings(ConnectionFlags(config=config), {"MY_ARI_KEY": "k" * 12})
+    assert (found.value("base_url"), found.value("api_key")) == ("https://push.example.com", "k" * 12)
 
 
 def test_config_profiles_without_a_file_says_how_to_make_one() -> None:
@@ -453,7 +464,7 @@ def test_init_refuses_a_key_file_that_does_not_exist(tmp_path: Path) -> None:
     assert not path.exists()
 
 
-# --- writing the file with tomli-w, and the folders ---------------------------------------------
+# --- writing the file with tomlkit, and the folders ---------------------------------------------
 
 
 def test_init_with_a_key_file_under_a_non_ascii_path_and_no_config_file(tmp_path: Path, _no_user_config: Path) -> None:

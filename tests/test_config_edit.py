@@ -216,3 +216,119 @@ def test_set_columns_says_where_a_table_goes(config: Path) -> None:
         "FIELD=HEADER to a push\n"
     )
     assert config.read_text() == TEAM
+
+
+# --- every way of writing a profile, edited as written (tomlkit) --------------------------------------
+
+# Each form with a comment above, one at the end of a line and one that introduces the next profile;
+# `other` must come out byte for byte as it went in.
+FORMS = {
+    "sections": (
+        '# The team.\n[profiles.a]\nbase_url = "https://a.example.com"  # the old host\nretries = 1\n\n'
+        "# Staging, below.\n[profiles.other]\nretries = 2\n"
+    ),
+    "dotted keys": (
+        '# The team.\nprofiles.a.base_url = "https://a.example.com"  # the old host\nprofiles.a.retries = 1\n'
+        "# Staging, below.\nprofiles.other.retries = 2\n"
+    ),
+    "inline": (
+        '# The team.\nprofiles = { a = { base_url = "https://a.example.com", retries = 1 }, other = { retries = 2 } }'
+        "  # one line\n"
+    ),
+    "columns table": (
+        '# The team.\n[profiles.a]\nbase_url = "https://a.example.com"  # the old host\nretries = 1\n\n'
+        '[profiles.a.columns]\nthreshold = "Min Rooms"\n\n# Staging, below.\n[profiles.other]\nretries = 2\n'
+    ),
+}
+SET = {
+    "sections": (
+        '# The team.\n[profiles.a]\nbase_url = "https://a.example.com"  # the old host\nretries = 1\n'
+        'source_id = "cpbZZ"\n\n# Staging, below.\n[profiles.other]\nretries = 2\n'
+    ),
+    "dotted keys": (
+        '# The team.\nprofiles.a.base_url = "https://a.example.com"  # the old host\nprofiles.a.source_id = "cpbZZ"\n'
+        "profiles.a.retries = 1\n# Staging, below.\nprofiles.other.retries = 2\n"
+    ),
+    "inline": (
+        '# The team.\nprofiles = { a = { base_url = "https://a.example.com", retries = 1, source_id = "cpbZZ"}, '
+        "other = { retries = 2 } }  # one line\n"
+    ),
+    "columns table": (
+        '# The team.\n[profiles.a]\nbase_url = "https://a.example.com"  # the old host\nretries = 1\n'
+        'source_id = "cpbZZ"\n\n[profiles.a.columns]\nthreshold = "Min Rooms"\n\n# Staging, below.\n'
+        "[profiles.other]\nretries = 2\n"
+    ),
+}
+DELETED = {
+    "sections": "# The team.\n# Staging, below.\n[profiles.other]\nretries = 2\n",
+    "dotted keys": "# The team.\n# Staging, below.\nprofiles.other.retries = 2\n",
+    "inline": "# The team.\nprofiles = {  other = { retries = 2 } }  # one line\n",
+    "columns table": "# The team.\n# Staging, below.\n[profiles.other]\nretries = 2\n",
+}
+
+
+def form(tmp_path: Path, name: str) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(FORMS[name], encoding="utf-8")
+    path.chmod(0o600)
+    return path
+
+
+@pytest.mark.parametrize("name", sorted(FORMS))
+def test_set_changes_a_profile_in_the_form_it_is_written(tmp_path: Path, name: str) -> None:
+    path = form(tmp_path, name)
+    result = invoke(["config", "set", "source_id", "cpbZZ", "--config", str(path), "--profile", "a"])
+    assert (result.exit_code, result.stderr) == (0, ""), result.stderr
+    assert result.stdout == f"Set source_id = cpbZZ in profile 'a' of {path}.\n"
+    assert path.read_text(encoding="utf-8") == SET[name]
+    changed = invoke(["config", "set", "retries", "7", "--config", str(path), "--profile", "a"])
+    assert changed.exit_code == 0, changed.stderr
+    assert path.read_text(encoding="utf-8") == SET[name].replace("retries = 1", "retries = 7")
+    assert settings(path, "a")["retries"] == 7 and settings(path, "other")["retries"] == 2
+
+
+@pytest.mark.parametrize("name", sorted(FORMS))
+def test_delete_removes_a_profile_in_any_form_and_keeps_the_comments(tmp_path: Path, name: str) -> None:
+    path = form(tmp_path, name)
+    result = invoke(["config", "delete", "a", "--config", str(path)])
+    assert (result.exit_code, result.stderr) == (0, ""), result.stderr
+    assert path.read_text(encoding="utf-8") == DELETED[name]
+    assert invoke(["config", "get", "retries", "--config", str(path), "--profile", "other"]).stdout == "2\n"
+
+
+@pytest.mark.parametrize("name", sorted(FORMS))
+def test_init_adds_a_profile_beside_any_form_and_leaves_it_byte_for_byte(tmp_path: Path, name: str) -> None:
+    path = form(tmp_path, name)
+    args = ["--base-url", "https://new.example.com", "--source-id", "cpbN1", "--api-key-env", "NEW_KEY"]
+    result = invoke(["config", "init", "--config", str(path), "--profile", "new", *args])
+    assert result.exit_code == 0, result.stderr
+    text = path.read_text(encoding="utf-8")
+    if name == "inline":  # a table written on one line takes the new profile in the same line
+        assert text == FORMS[name].replace(
+            "} }  # one line",
+            '}, new = {base_url = "https://new.example.com", source_id = "cpbN1", api_key_env = "NEW_KEY"}}  # one line',
+        )
+    else:
+        assert text.startswith(FORMS[name] + "\n[profiles.new]\n")
+    found = resolve_settings(ConnectionFlags(config=path, profile="new"), {"NEW_KEY": "n" * 12})
+    assert found.value("source_id") == "cpbN1"
+    assert settings(path, "a")["base_url"] == "https://a.example.com"
+
+
+def test_an_edit_tomlkit_cannot_make_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
+    # A profile whose columns are dotted keys under [profiles]: tomlkit 0.13.3 to 0.15.2 fail to rewrite it whole.
+    text = '[profiles]\ndefault.columns.threshold = "Min"\ndefault.retries = 1\nother.retries = 2\n'
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    path.chmod(0o600)
+    args = ["--base-url", "https://new.example.com", "--source-id", "cpbN1", "--api-key-env", "NEW_KEY"]
+    result = invoke(["config", "init", "--config", str(path), "--force", *args])
+    assert result.exit_code == 4 and result.stdout == ""
+    assert result.stderr == (
+        f"error: cannot write profile 'default' in {path} automatically\n"
+        "hint: edit the file by hand, or give --config PATH to write a new file\n"
+    )
+    assert path.read_text(encoding="utf-8") == text
+    # What tomlkit can do on the same file still works.
+    assert invoke(["config", "set", "retries", "4", "--config", str(path)]).exit_code == 0
+    assert path.read_text(encoding="utf-8") == text.replace("default.retries = 1", "default.retries = 4")

@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -202,3 +203,72 @@ def test_replay_curl_dry_run_is_a_script_bash_runs(tmp_path: Path, sandbox: Any)
     codes = [[e["code"] for e in json.loads(a).get("errors", [])] for a in answers]
     assert codes == [[], [452], [402]]
     assert done.stdout.endswith(b"}\n")
+
+
+# --- issue 33: support's curl is the partner's call ----------------------------------------------------
+
+PARTNER_KEY = "partner-own-key-0042"  # not the sandbox's: the partner got 415 with it
+ARI_CLI = str(Path(sys.executable).parent / "ari-cli")
+
+
+def run_cli(args: list[str], tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """The console script in a fresh HOME, with no ARI_ settings but `env`."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("ARI_", "PARTNER_"))}
+    return subprocess.run(
+        [ARI_CLI, *args], capture_output=True, text=True, cwd=tmp_path, stdin=subprocess.DEVNULL, timeout=120,
+        env={**base, "HOME": str(tmp_path), "ARI_HOME": str(tmp_path / "journal"), **env},
+    )  # fmt: skip
+
+
+def partner_file(tmp_path: Path) -> Path:
+    bodies = [
+        {"sharepost": PARTNER_KEY, "sourceid": "cpbA1", "propertyid": "HTL001", "action": "sellthresholdupdate",
+         "data": [{"startdateymd": day(1), "enddateymd": day(2), "roomid": "DBL", "threshold": "2"}]},
+        {"sharepost": "<API_KEY>", "propertyid": "HTL001", "action": "sellthresholdupdate",
+         "data": [{"startdateymd": day(1), "enddateymd": day(2), "roomid": "DBL", "threshold": "3"}]},
+    ]  # fmt: skip
+    path = tmp_path / "partner-call.json"
+    path.write_text(json.dumps(bodies, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def test_replay_curl_leaves_the_partners_own_key_to_the_partner_variable(tmp_path: Path, sandbox: Any) -> None:
+    path = partner_file(tmp_path)
+    env = sandbox_env(sandbox)
+    result = run_cli(["replay", path.name, "--curl", "--output", "json"], tmp_path, **env)
+    assert result.returncode == 1, result.stderr  # the partner's body fails as the partner's call did
+    by_tool = [json.loads(b["response"]) for b in json.loads(result.stdout)["bodies"]]
+    assert [[e["code"] for e in a.get("errors", [])] for a in by_tool] == [[415], []]
+    assert PARTNER_KEY not in result.stdout + result.stderr and sandbox.api_key not in result.stderr
+    partner_call, filled_call = commands(result.stderr)
+    assert '"$PARTNER_API_KEY"' in partner_call and '"$ARI_API_KEY"' not in partner_call
+    assert '"$ARI_API_KEY"' in filled_call and "PARTNER" not in filled_call
+    # The comment says so, above the partner's command only.
+    assert result.stderr.count("# The body carries the partner's own key (sharepost): set PARTNER_API_KEY") == 1
+    assert result.stderr.index("set PARTNER_API_KEY") < result.stderr.index(partner_call)
+    sandbox.reset()
+    # With both variables set, each command sends what replay sent: the partner's key gets the partner's 415.
+    keys = {"ARI_API_KEY": sandbox.api_key, "PARTNER_API_KEY": PARTNER_KEY}
+    by_curl = [json.loads(bash(c, **keys)) for c in (partner_call, filled_call)]
+    assert [without_tracking(a) for a in by_curl] == [without_tracking(a) for a in by_tool]
+    assert by_curl[0]["errors"] == [{"code": 415, "message": by_tool[0]["errors"][0]["message"]}]
+    # It is the variable that the command reads: given the right key, the same command succeeds.
+    assert json.loads(bash(partner_call, PARTNER_API_KEY=sandbox.api_key))["success"] is True
+
+
+def test_replay_curl_dry_run_without_configuration_claims_no_filling(tmp_path: Path, sandbox: Any) -> None:
+    path = partner_file(tmp_path)
+    shown = run_cli(["replay", path.name, "--curl", "--dry-run"], tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert "filled from the configuration" not in shown.stderr
+    assert "property HTL001; not filled (nothing is configured): sharepost, sourceid\n" in shown.stderr
+    assert "POST <base_url>/v2/push_ari/<source_id>/sellthresholdupdate" in shown.stderr
+    assert "%3C" not in shown.stdout + shown.stderr and PARTNER_KEY not in shown.stdout + shown.stderr
+    script = tmp_path / "calls.sh"
+    script.write_text(shown.stdout, encoding="utf-8")
+    env = {"PATH": os.environ["PATH"], **sandbox_env(sandbox), "PARTNER_API_KEY": PARTNER_KEY}
+    done = subprocess.run(["bash", str(script)], env=env, capture_output=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    codes = [[e["code"] for e in json.loads(a).get("errors", [])] for a in done.stdout.decode().splitlines()]
+    assert codes == [[415], []]
+    assert [json.loads(r.body)["sharepost"] for r in sandbox.received] == [PARTNER_KEY, sandbox.api_key]

@@ -18,7 +18,6 @@ from ari_cli.config.file import (
     check_new_profile,
     check_value,
     display,
-    save_profile,
 )
 from ari_cli.config.secrets import mask, remember, scrub
 from ari_cli.config.settings import (
@@ -249,6 +248,8 @@ def init(request: ConfigInit) -> None:
             )
             if answer != default:
                 values[key] = answer
+    from ari_cli.config.edit import save_profile
+
     replaced = save_profile(path, profile, values, force)
     verb = "Replaced" if replaced else "Saved"
     typer.echo(f"{verb} profile {profile!r} in {display(path)} (readable only by you).")

@@ -12,8 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
+from urllib.parse import quote
 
 from ari_cli.batch import PLACEHOLDER_KEY, PLACEHOLDER_SOURCE
+from ari_cli.config.secrets import is_placeholder
 from ari_cli.config.settings import Connection
 from ari_cli.exits import InputError
 from ari_cli.send.exchange import Sent
@@ -64,7 +66,19 @@ class Ready:
     url: str
     content: bytes
     filled: tuple[str, ...]
+    """What was filled from the configuration."""
     document: dict[str, Any]
+    unfilled: tuple[str, ...] = ()
+    """What a dry run without configuration left as the spec's placeholders, for `$ARI_API_KEY` and
+    `$ARI_SOURCE_ID` to fill in the curl commands: nothing was filled then, and nothing is said to be."""
+
+    @property
+    def partner_key(self) -> str | None:
+        """The partner's own key, when the body carries one (not filled, not empty, not a placeholder)."""
+        key = self.document.get("sharepost")
+        if "sharepost" in self.filled or not isinstance(key, str) or not key or is_placeholder(key):
+            return None
+        return key
 
 
 def _skip(text: str, at: int) -> int:
@@ -272,7 +286,13 @@ def prepare(bodies: Sequence[Body], connection: Connection | None, fill_in: bool
             source = configured_source
         propertyid = document.get("propertyid")
         segment = path_segment(template, body.operation.action, propertyid if isinstance(propertyid, str) else "")
-        ready.append(Ready(body, push_url(base, source, segment), content, filled, document))
+        url = push_url(base, source, segment)
+        if connection is None:
+            # Shown as the placeholder it is, not URL-escaped (`%3Csource_id%3E`), and filled by nothing.
+            url = url.replace(quote(PLACEHOLDER_SOURCE, safe=""), PLACEHOLDER_SOURCE)
+            ready.append(Ready(body, url, content, (), document, unfilled=filled))
+        else:
+            ready.append(Ready(body, url, content, filled, document))
     return ready
 
 

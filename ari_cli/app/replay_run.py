@@ -74,7 +74,10 @@ def replay(request: ReplayRequest) -> None:
     script = shown.curl and dry_run and output == "table"
     if shown.curl:
         requests = [(f"{r.body.source}:{r.body.line} {r.body.operation.action}", r.url, r.content) for r in ready]
-        render.curl_commands(requests, connection is not None, (out if output == "table" else err).file)
+        # The partner's own keys are theirs to send: the curl leaves them to $PARTNER_API_KEY, not to ours.
+        partner = {r.partner_key for r in ready if r.partner_key} - {connection.api_key if connection else ""}
+        stream = (out if output == "table" else err).file
+        render.curl_commands(requests, connection is not None, stream, partner)
     if output == "json":
         render_support.write_replay_json(results, dry_run, sys.stdout)
     elif output == "csv":

@@ -6,12 +6,23 @@ import typer
 from typer.completion import show_callback
 
 from ari_cli import __version__
-from ari_cli.cli import calendar, config, history, maxadv, policy, retry, samples, sandbox, support, threshold
+from ari_cli.cli import (
+    calendar,
+    completion,
+    config,
+    history,
+    maxadv,
+    policy,
+    retry,
+    samples,
+    sandbox,
+    support,
+    threshold,
+)
 from ari_cli.cli.helptext import HelpGroup
 from ari_cli.cli.usage import is_usage_error
 
 PUSH_FIRST = ("threshold", "maxadv", "policy")
-SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
 
 
 class _Boundary(HelpGroup):
@@ -79,6 +90,7 @@ app.add_typer(sandbox.app)
 app.add_typer(config.app)
 app.add_typer(history.app)
 samples.register(app)
+completion.register(app)
 
 
 def _version(value: bool) -> None:
@@ -128,7 +140,7 @@ def _named_shell(args: list[str]) -> str | None:
     for word in words:
         if word == "--show-completion":
             shell = next(words, None)
-            return shell if shell in SHELLS else None
+            return shell if shell in completion.SHELLS else None
         if word in _VALUED_ROOT_OPTIONS:
             next(words, None)
         elif not word.startswith("-"):

@@ -5,8 +5,10 @@ every start, and deferred annotations would be evaluated each time.
 """
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
+from typer.completion import show_callback
 
 from ari_cli import app as application
 
@@ -26,3 +28,51 @@ def complete_setting(incomplete: str) -> list[str]:
 def complete_run(incomplete: str) -> list[tuple[str, str]]:
     """The journal's newest run numbers, each with what it was, and `last`."""
     return [(number, said) for number, said in application.run_choices() if number.startswith(incomplete)]
+
+
+# --- `ari-cli completion SHELL`: the script, as gh and uv print theirs ---------------------------------
+
+PROG_NAME = "ari-cli"
+
+
+# Typer's shells; `pwsh` is PowerShell 7's own name for itself.
+SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
+
+
+def _shell(value: str) -> str:
+    if value not in SHELLS:
+        raise typer.BadParameter(f"{value!r} is not one of bash, zsh, fish, powershell")
+    return value
+
+
+COMPLETION_HELP = """Print the shell completion script for SHELL (bash, zsh, fish or powershell).
+
+Install it with one line, however ari-cli was installed (pipx, uv tool, pip): the script only calls ari-cli back.
+
+\f
+[bold]Examples[/bold]:
+
+  ari-cli completion bash > ~/.ari-cli.bash && echo 'source ~/.ari-cli.bash' >> ~/.bashrc
+  ari-cli completion zsh > ~/.ari-cli.zsh && echo 'source ~/.ari-cli.zsh' >> ~/.zshrc   # after compinit
+  ari-cli completion fish > ~/.config/fish/completions/ari-cli.fish
+  ari-cli completion powershell >> $PROFILE
+"""
+
+
+def completion(
+    ctx: typer.Context,
+    shell: Annotated[
+        str, typer.Argument(metavar="SHELL", callback=_shell, help="bash, zsh, fish or powershell.", show_default=False)
+    ],
+) -> None:
+    # Typer's own `--show-completion SHELL`, given the shell: the same script, printed, and the exit.
+    root = ctx.find_root().command
+    option = next(param for param in root.params if "--show-completion" in param.opts)
+    show_callback(typer.Context(root, info_name=PROG_NAME), option, shell)
+
+
+def register(app: typer.Typer) -> None:
+    """Add `completion` to the root."""
+    from ari_cli.cli.helptext import HelpCommand
+
+    app.command("completion", help=COMPLETION_HELP, cls=HelpCommand, no_args_is_help=True)(completion)

@@ -1,6 +1,6 @@
 """The config file: where it lives, the keys a profile takes, and reading it with line-exact errors.
 
-Writing (`config init`) keeps every other profile and comment as it was, and the file private.
+A new profile's text (`profile_text`) and the private write are here; changing a file as written is `edit.py`'s.
 """
 
 from __future__ import annotations
@@ -271,69 +271,19 @@ PROFILE_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
 def profile_text(name: str, values: Mapping[str, Any]) -> str:
-    """The `[profiles.NAME]` section for `values`, written by tomli-w (which escapes every value); settings
+    """The `[profiles.NAME]` section for `values`, written by tomlkit (which escapes every value); settings
     left at their defaults are shown commented out; a table (columns) follows as `[profiles.NAME.columns]`."""
-    import tomli_w
+    import tomlkit
 
     given = {key: values[key] for key in PROFILE_KEYS if values.get(key) is not None}
     scalars = {key: value for key, value in given.items() if not isinstance(value, Mapping)}
-    text = tomli_w.dumps({"profiles": {name: scalars}})
+    text = tomlkit.dumps({"profiles": {name: scalars}})
     defaults = {key: default for key, default in TUNING_DEFAULTS.items() if values.get(key) is None}
-    text += "".join(f"# {line}\n" for line in tomli_w.dumps(defaults).splitlines())
+    text += "".join(f"# {line}\n" for line in tomlkit.dumps(defaults).splitlines())
     tables = {key: value for key, value in given.items() if isinstance(value, Mapping)}
     if tables:
-        text += "\n" + tomli_w.dumps({"profiles": {name: tables}})
+        text += "\n" + tomlkit.dumps({"profiles": {name: tables}})
     return text
-
-
-def _section_span(lines: list[str], name: str) -> tuple[int, int] | None:
-    """The lines [start, end) of `[profiles.NAME]` and its tables (`[profiles.NAME.columns]`), up to the next
-    table or the comments that introduce it."""
-    start = next((i for i, line in enumerate(lines) if _is_header(line, f"profiles.{name}")), None)
-    if start is None:
-        return None
-    own = f"profiles.{name}."
-    end = next(
-        (i for i in range(start + 1, len(lines)) if (found := _HEADER.match(lines[i])) and not
-         _table(found.group(1)).startswith(own)),
-        len(lines),
-    )  # fmt: skip
-    lead = end
-    while lead > start + 1 and lines[lead - 1].lstrip().startswith("#"):
-        lead -= 1
-    if end < len(lines) and lead < end and not lines[lead - 1].strip():
-        end = lead
-    return start, end
-
-
-def _is_header(line: str, table: str) -> bool:
-    header = _HEADER.match(line)
-    return bool(header) and _table(header.group(1) if header else "") == table
-
-
-def with_profile(text: str, name: str, section: str) -> str:
-    """`text` with the profile's section replaced by `section`, or `section` added at the end."""
-    lines = text.splitlines()
-    span = _section_span(lines, name)
-    if span is None:
-        body = "\n".join(lines).rstrip("\n")
-        return (body + "\n\n" if body else "") + section
-    start, end = span
-    before = "\n".join(lines[:start]).rstrip("\n")
-    after = "\n".join(lines[end:]).strip("\n")
-    return (before + "\n\n" if before else "") + section + ("\n" + after + "\n" if after else "")
-
-
-def without_profile(text: str, name: str) -> str:
-    """`text` without the profile's section (and the comments that introduce the next one are kept)."""
-    lines = text.splitlines()
-    span = _section_span(lines, name)
-    if span is None:
-        return text
-    start, end = span
-    before = "\n".join(lines[:start]).rstrip("\n")
-    after = "\n".join(lines[end:]).strip("\n")
-    return "\n\n".join(part for part in (before, after) if part) + ("\n" if before or after else "")
 
 
 def write_private(path: Path, text: str) -> None:
@@ -363,26 +313,3 @@ def check_new_profile(path: Path, name: str, force: bool) -> ConfigFile | None:
             "or --profile NAME to add another",
         )
     return existing
-
-
-def save_profile(path: Path, name: str, values: Mapping[str, Any], force: bool) -> bool:
-    """Add or (with force) replace one profile, keeping the rest of the file; True if it replaced one."""
-    import tomllib
-
-    existing = check_new_profile(path, name, force)
-    replacing = existing is not None and name in existing.profiles
-    text = with_profile(existing.text if existing else "", name, profile_text(name, values))
-    try:
-        parsed = tomllib.loads(text).get("profiles", {})
-    except tomllib.TOMLDecodeError:
-        parsed = {}
-    if parsed.get(name) != {k: v for k, v in values.items() if v is not None} or (
-        existing is not None and set(parsed) != set(existing.profiles) | {name}
-    ):
-        # The profile was written some other way (inline or with dotted keys): do not guess.
-        raise ConfigError(
-            f"cannot rewrite profile {name!r} in {display(path)} automatically",
-            "edit the file by hand, or give --config PATH to write a new file",
-        )
-    write_private(path, text)
-    return replacing

@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import chain, pairwise
 from typing import IO, Any
@@ -312,15 +312,18 @@ def trace(exchange: Trace, err: Console) -> None:
         err.out(printable(scrub(line)), highlight=False)
 
 
-def curl_commands(requests: Iterable[tuple[str, str, bytes]], configured: bool, stream: IO[str]) -> None:
-    """Each (label, url, body) as a bash-ready curl command after a `# label` line, then a blank line."""
+def curl_commands(
+    requests: Iterable[tuple[str, str, bytes]], configured: bool, stream: IO[str], partner_keys: Collection[str] = ()
+) -> None:
+    """Each (label, url, body) as a bash-ready curl command after a `# label` line, then a blank line; a partner's
+    own key (replay) is left to `$PARTNER_API_KEY`, any other to `$ARI_API_KEY`."""
     from ari_cli.render.curl import for_request
 
     # Written as is, not through Rich, which would expand tabs and drop carriage returns in bodies. At a terminal,
     # the body's unsafe characters are written as JSON escapes: the same body, and nothing that drives the terminal.
     safe = json_printable if stream.isatty() else str
     for label, url, content in requests:
-        stream.write(f"# {printable(label)}\n{safe(for_request(url, content, configured))}\n\n")
+        stream.write(f"# {printable(label)}\n{safe(for_request(url, content, configured, partner_keys))}\n\n")
     stream.flush()
 
 

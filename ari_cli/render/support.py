@@ -233,6 +233,8 @@ def replay_text(results: Sequence[Replayed], dry_run: bool, out: Console) -> Non
             head += f", property {propertyid}"
         if ready.filled:
             head += f"; filled from the configuration: {', '.join(ready.filled)}"
+        elif ready.unfilled:
+            head += f"; not filled (nothing is configured): {', '.join(ready.unfilled)}"
         lines = [f"POST {ready.url}"]
         if sent is None:
             lines += _indented("body: ", masked_text(ready.content))
