@@ -10,14 +10,14 @@ escaped so that no value can end it (`pages.py` makes the data of each kind of p
 from __future__ import annotations
 
 import datetime as dt
-import getpass
 import json
-import socket
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
 from typing import IO, Any
+
+from ari_cli.journal.entries import who as who  # the header's "run by" is what the journal records
 
 CLEARED = "n/a"
 SHOWN_WITHOUT_SCRIPT = 2000  # ranges and row groups listed when scripts are off; the rest are counted
@@ -58,15 +58,6 @@ class About:
         if self.exit_code is None:
             return ""
         return EXIT_WORDS.get(self.exit_code, str(self.exit_code))
-
-
-def who() -> tuple[str, str]:
-    """The user and host running this process, as the header and the journal name them."""
-    try:
-        user = getpass.getuser()
-    except (KeyError, OSError):  # no name for the uid (a container's)
-        user = "unknown"
-    return user, socket.gethostname() or "unknown"
 
 
 def now() -> str:

@@ -31,7 +31,7 @@ def _month_bounds(data: MapData) -> tuple[dt.date, dt.date]:
     return first, after - dt.timedelta(days=1)
 
 
-def _map(data: MapData, start: dt.date | None = None, end: dt.date | None = None) -> dict[str, Any]:
+def map_part(data: MapData, start: dt.date | None = None, end: dt.date | None = None) -> dict[str, Any]:
     """The map's part of the page's data: dates as day numbers from `start`, which the script counts from."""
     if start is None or end is None:
         start, end = _month_bounds(data)
@@ -46,7 +46,7 @@ def _map(data: MapData, start: dt.date | None = None, end: dt.date | None = None
     }
 
 
-def _ranges_table(page: dict[str, Any]) -> list[dict[str, Any]]:
+def ranges_table(page: dict[str, Any]) -> list[dict[str, Any]]:
     """The first ranges as rows of the table shown without scripts."""
     start = dt.date.fromisoformat(page["start"])
     keys, values = page["keys"], page["values"]
@@ -133,14 +133,15 @@ def _common(shared: Shared, errors: _Errors) -> list[Any]:
     return [shared.status.value, " ".join(shared.trackingids), [errors.id(p) for p in shared.errors], shared.note]
 
 
-def _rows_tables(groups: list[list[Any]], errors: _Errors) -> dict[str, list[dict[str, Any]]]:
+def rows_tables(groups: list[list[Any]], errors: _Errors | list[list[str]]) -> dict[str, list[dict[str, Any]]]:
     """The first row groups per status, for the `<details>` shown without scripts."""
+    items = errors.items if isinstance(errors, _Errors) else errors
     by_status: dict[str, list[dict[str, Any]]] = {}
     for group in groups[:SHOWN_WITHOUT_SCRIPT]:
         source, lines, count, status, prop, room, rate, dates, value, ids, problems, note = group
         by_status.setdefault(status, []).append({
             "source": source, "lines": lines, "count": count, "key": [prop, room, rate], "dates": dates,
-            "value": value, "trackingids": ids, "errors": [errors.items[e] for e in problems], "note": note,
+            "value": value, "trackingids": ids, "errors": [items[e] for e in problems], "note": note,
         })  # fmt: skip
     return by_status
 
@@ -171,11 +172,11 @@ def write_run(run: Run, about: About, stream: IO[str]) -> None:
     for index, record in enumerate(run.records):
         data.add(record.key, record.start, record.end, text(operation, wire_value(run.operation, record)),
                  index in taken)  # fmt: skip
-    page = _map(data)
+    page = map_part(data)
     errors = _Errors()
     groups = list(_groups(run, errors))
     page.update(kind="run", rows=groups, errors=errors.items, rowCount=len(run.rows))
-    tables = {"ranges": _ranges_table(page), "rows": _rows_tables(groups, errors), "groups": len(groups),
+    tables = {"ranges": ranges_table(page), "rows": rows_tables(groups, errors), "groups": len(groups),
               "changed": "would change (dry run)" if run.dry_run else "changed by this run",
               "unknown": "not set by this run"}  # fmt: skip
     write_page(stream, about, page, tables)
@@ -194,7 +195,7 @@ def write_diff(view: Any, stream: IO[str]) -> None:
         data.add(change.key, change.start, change.end, after, change.kind in CHANGES)
         listed.append([data.key(change.key), change.start.toordinal(), change.end.toordinal(), change.kind.value,
                        before, after])  # fmt: skip
-    page = _map(data)
+    page = map_part(data)
     origin = dt.date.fromisoformat(page["start"]).toordinal()
     page.update(kind="diff", diff=[[k, a - origin, b - origin, *rest] for k, a, b, *rest in listed])
     user, host = who()
@@ -205,8 +206,18 @@ def write_diff(view: Any, stream: IO[str]) -> None:
          "kind": kind, "before": before, "after": after}
         for k, a, b, kind, before, after in page["diff"][:SHOWN_WITHOUT_SCRIPT]
     ]  # fmt: skip
-    write_page(stream, about, page, {"ranges": [], "diff": diff_rows, "diffs": len(listed), "changed": "would change",
-                                    "unknown": "not in the file"})
+    write_page(
+        stream,
+        about,
+        page,
+        {
+            "ranges": [],
+            "diff": diff_rows,
+            "diffs": len(listed),
+            "changed": "would change",
+            "unknown": "not in the file",
+        },
+    )
 
 
 def write_calendar(view: Any, stream: IO[str]) -> None:
@@ -229,13 +240,13 @@ def write_calendar(view: Any, stream: IO[str]) -> None:
             run = [day, day, value]
         if run:
             data.add(key, run[0], run[1], run[2], False)
-    page = _map(data, view.start, view.end)
+    page = map_part(data, view.start, view.end)
     page.update(kind="calendar")
     user, host = who()
+    said = f"what {view.base_url} (source {view.source_id}) last acknowledged, {view.start} to {view.end}"
     about = About(f"ari-cli {view.operation} calendar {view.propertyid}", f"{view.operation} calendar", (),
-                  view.base_url, view.source_id, now(), user, host,
-                  f"what {view.base_url} (source {view.source_id}) last acknowledged, {view.start} to {view.end}")  # fmt: skip
-    write_page(stream, about, page, {"ranges": _ranges_table(page), "changed": "", "unknown": "nothing acknowledged"})
+                  view.base_url, view.source_id, now(), user, host, said)  # fmt: skip
+    write_page(stream, about, page, {"ranges": ranges_table(page), "changed": "", "unknown": "nothing acknowledged"})
 
 
 def write_stopped(document: dict[str, Any], stream: IO[str]) -> None:
@@ -245,6 +256,6 @@ def write_stopped(document: dict[str, Any], stream: IO[str]) -> None:
     said = error["message"] + (f" ({error['hint']})" if error.get("hint") else "")
     operation = document["operation"] + (" --dry-run" if document.get("dry_run") else "")
     about = About(f"ari-cli {operation}", operation, (), None, None, now(), user, host, f"stopped: {said}")
-    page = _map(MapData())
+    page = map_part(MapData())
     page.update(kind="run", rows=[], errors=[], rowCount=0)
     write_page(stream, about, page, {"ranges": [], "rows": {}, "groups": 0, "changed": "", "unknown": "nothing set"})
