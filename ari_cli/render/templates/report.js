@@ -123,6 +123,8 @@
   var wanted = new URLSearchParams(location.search);
   function fill(name, values) {
     var select = document.getElementById("f-" + name);
+    // A value asked for in the address that no row has is still offered: it then shows that none match.
+    if (wanted.get(name) && values.indexOf(wanted.get(name)) < 0) values = values.concat([wanted.get(name)]);
     values.forEach(function (value) { select.appendChild(el("option", null, value)).value = value; });
     if (values.indexOf(wanted.get(name)) >= 0) { select.value = wanted.get(name); filters[name] = select.value; }
     select.addEventListener("change", function () { filters[name] = select.value; apply(); });
