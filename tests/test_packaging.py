@@ -58,6 +58,8 @@ def test_the_wheel_carries_samples_completions_types_and_licence(tmp_path: Path)
     (wheel,) = tmp_path.glob("hotel_ari_cli-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "ari_cli/py.typed" in names
+    # The HTML report's template, style and script are read from the package when a report is written.
+    assert {f"ari_cli/render/templates/report.{suffix}" for suffix in ("html.j2", "css", "js")} <= names
     assert {f"ari_cli/samples/{p.name}" for p in SAMPLES} <= names
     data = next(n.split("/data/")[0] for n in names if "/data/share/" in n)
     assert {

@@ -31,9 +31,6 @@
   var rangesOf = data.keys.map(function () { return []; });
   data.ranges.forEach(function (range) { rangesOf[range[0]].push(range); });
 
-  // The day number of the first Monday, where the weekend shading's seven-day pattern starts.
-  var monday = (8 - date(0).getUTCDay()) % 7;
-
   function header() {
     var months = el("div", "line head");
     var days = el("div", "line head");
@@ -50,14 +47,18 @@
       day += length;
     }
     for (day = 0; day < data.days; day++) {
-      var weekday = date(day).getUTCDay();
-      var cell = el("span", weekday === 0 || weekday === 6 ? "day we" : "day", String(date(day).getUTCDate()));
+      var cell = el("span", "day", String(date(day).getUTCDate()));
       cell.style.gridColumn = String(day + 1);
       dayTrack.appendChild(cell);
     }
     months.appendChild(monthTrack);
     days.appendChild(dayTrack);
-    return [months, days];
+    var weekends = el("div", "weekends");
+    for (day = 0; day < data.days; day++) {
+      var weekday = date(day).getUTCDay();
+      if (weekday === 0 || weekday === 6) weekends.appendChild(el("span")).style.gridColumn = String(day + 1);
+    }
+    return [months, days, weekends];
   }
 
   function line(index) {
@@ -98,7 +99,6 @@
   function drawMap() {
     var maps = document.getElementById("maps");
     maps.style.setProperty("--days", data.days);
-    maps.style.setProperty("--monday", monday);
     var heads = header();
     properties.forEach(function (property) {
       var section = el("section", "property");
@@ -107,6 +107,7 @@
       var scroller = el("div", "scroller");
       scroller.appendChild(heads[0].cloneNode(true));
       scroller.appendChild(heads[1].cloneNode(true));
+      scroller.appendChild(heads[2].cloneNode(true));
       var keys = byProperty[property].slice().sort(function (a, b) {
         return keyName(data.keys[a]) < keyName(data.keys[b]) ? -1 : 1;
       });
