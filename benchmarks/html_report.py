@@ -20,7 +20,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import START, write_export  # noqa: E402  (the nightly export of benchmarks/run.py, the same rows)
+# The nightly export of benchmarks/run.py: the same rows.
+from run import START, write_export
 
 BIN = Path(sys.executable).parent
 

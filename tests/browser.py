@@ -5,6 +5,7 @@ Where Chromium is missing the tests that need it skip, saying so; they never pas
 
 from __future__ import annotations
 
+import re
 import shutil
 import struct
 import subprocess
@@ -111,6 +112,7 @@ class Drawn:
     cells: list[Cell] = field(default_factory=list)
     rows: dict[str, list[list[str]]] = field(default_factory=dict)  # table id: its body rows' cells
     body: dict[str, str] = field(default_factory=dict)
+    weekends: list[int] = field(default_factory=list)  # the shaded columns of the first property, 1 = its first date
 
     def cell(self, room: str, day: str, property: str = "HTL001") -> Cell:
         found = [c for c in self.cells if (c.property, c.room) == (property, room) and c.first <= day <= c.last]
@@ -129,12 +131,19 @@ class _Reader(HTMLParser):
         self.table: str | None = None
         self.row: list[str] | None = None
         self.text: list[str] | None = None
+        self.weekends = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v or "" for k, v in attrs}
         classes = set(a.get("class", "").split())
         if tag == "body":
             self.drawn.body = a
+        if tag == "div" and "weekends" in classes:
+            self.weekends = not self.drawn.weekends
+        elif tag == "div":
+            self.weekends = False
+        if tag == "span" and self.weekends:
+            self.drawn.weekends.append(int(re.search(r"grid-column: (\d+)", a["style"]).group(1)))  # type: ignore[union-attr]
         if tag == "div" and "line" in classes and "head" not in classes:
             self.line = a
             self.drawn.lines.append((a["data-property"], a["data-room"], a["data-rate"], "hidden" in classes))

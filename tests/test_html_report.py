@@ -82,6 +82,8 @@ def test_each_room_has_its_line_and_each_date_its_value(pushed: Path) -> None:
     cleared = page.cell("TWN", "2027-01-03")
     assert "cleared" in cleared.classes and cleared.label.endswith("n/a (cleared), changed")
     assert not [c for c in page.cells if c.room == "TWN" and c.first <= "2027-01-05" <= c.last]
+    # Weekends are shaded: 2027-01-01 is a Friday, so the 2nd and 3rd are the first weekend.
+    assert page.weekends[:4] == [2, 3, 9, 10]
     # What this run sent and the service took is outlined.
     assert all("changed" in c.classes for c in page.cells)
 
@@ -138,24 +140,35 @@ def test_the_screenshot_is_not_blank(pushed: Path, tmp_path: Path) -> None:
 
 
 @needs_browser
-def test_text_from_files_and_from_the_service_shows_as_text(sb: Sandbox, tmp_path: Path) -> None:
+def test_a_room_id_from_the_file_shows_as_text(tmp_path: Path) -> None:
     hostile = "<script>alert(1)</script>"
+    rows = f'propertyid,roomid,start,end,threshold\nHTL001,"{hostile}",2027-01-01,2027-01-02,2\n'
+    report = tmp_path / "hostile.html"
+    done = ari("threshold", "push", str(write(tmp_path, rows)), "--dry-run", *TODAY, "--report", str(report))
+    assert done.returncode in (0, 3), done.stderr
+    html = report.read_text(encoding="utf-8")
+    assert hostile not in html  # neither in the header, the tables for readers without scripts, nor the data
+    shown = dom(report)
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in shown  # drawn as text
+    assert "<script>alert(1)" not in shown
+    assert any(row[5] == hostile for row in drawn(shown).rows["rows-table"])
+
+
+@needs_browser
+def test_a_service_message_with_html_shows_as_text(sb: Sandbox, tmp_path: Path) -> None:
     message = '<b>bold</b><img src=x onerror="document.title=1"></script><script>alert(2)</script>'
     body = {"success": False, "errors": [{"code": 451, "message": message}]}
     sb.queue_raw(422, json.dumps(body), {"Content-Type": "application/json"})
-    rows = f'propertyid,roomid,start,end,threshold\nHTL001,"{hostile}",2027-01-01,2027-01-02,2\n'
-    report = tmp_path / "hostile.html"
+    rows = "propertyid,roomid,start,end,threshold\nHTL001,DBL,2027-01-01,2027-01-02,2\n"
+    report = tmp_path / "answer.html"
     done = ari("threshold", "push", str(write(tmp_path, rows)), *TODAY, "--report", str(report), env=env_of(sb))
-    assert done.returncode in (1, 3), done.stderr
+    assert done.returncode == 1, done.stderr
     html = report.read_text(encoding="utf-8")
-    assert hostile not in html and "<b>bold</b>" not in html and "alert(2)</script>" not in html
+    assert "<b>bold</b>" not in html and "alert(2)</script>" not in html and "<img" not in html
     shown = dom(report)
-    assert "<img" not in shown and "alert(1)</script>" not in shown.replace("&lt;", "<").split("<script")[0]
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in shown  # drawn as text
-    page = drawn(shown)
-    assert any(row[5] == hostile for row in page.rows["rows-table"])
-    if done.returncode == 1:  # the id passed the checks and the service's message came back
-        assert any("<b>bold</b>" in row[10] for row in page.rows["rows-table"])
+    assert "<img" not in shown and "<b>bold" not in shown
+    [row] = drawn(shown).rows["rows-table"]
+    assert row[3] == "failed" and message in row[10]  # the message, as text
 
 
 @needs_browser
