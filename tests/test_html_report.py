@@ -244,3 +244,20 @@ def test_the_journal_records_who_ran_a_run_and_older_runs_say_unknown(
     assert ari("threshold", "push", str(write(tmp_path)), *TODAY, env=env).returncode == 0
     assert "unknown on unknown" in ari("history", "show", "1", "--output", "html", env=env).stdout
     assert f"{user} on {host}" in ari("history", "show", "2", "--output", "html", env=env).stdout
+
+
+@needs_browser
+def test_retry_writes_the_page_of_what_it_sent(sb: Sandbox, tmp_path: Path) -> None:
+    env = env_of(sb)
+    sb.queue_error(503, times=5)
+    first = ari("threshold", "push", str(write(tmp_path)), *TODAY, "--retries", "0", env=env)
+    assert first.returncode == 1, first.stderr
+    report = tmp_path / "retry.html"
+    done = ari("retry", "1", "--report", str(report), env=env)
+    assert done.returncode == 0, done.stderr
+    page = drawn(dom(report))
+    assert page.body.get("data-drawn") == "1"
+    header = report.read_text(encoding="utf-8").split("</header>")[0]
+    assert f"{sb.base_url} (source cpbA1)" in header and "0: every row done" in header
+    assert all(row[3] == "ok" for row in page.rows["rows-table"]) and page.rows["rows-table"]
+    assert "changed" in page.cell("DBL", "2027-01-05").classes
