@@ -261,3 +261,13 @@ def test_retry_writes_the_page_of_what_it_sent(sb: Sandbox, tmp_path: Path) -> N
     assert f"{sb.base_url} (source cpbA1)" in header and "0: every row done" in header
     assert all(row[3] == "ok" for row in page.rows["rows-table"]) and page.rows["rows-table"]
     assert "changed" in page.cell("DBL", "2027-01-05").classes
+
+
+def test_a_run_that_stops_before_it_has_rows_still_writes_its_page(tmp_path: Path) -> None:
+    report = tmp_path / "stopped.html"
+    missing = tmp_path / "<missing>.csv"
+    done = ari("threshold", "push", str(missing), "--dry-run", *TODAY, "--report", str(report))
+    assert done.returncode == 3, done.stderr
+    assert done.stdout == ""
+    header = report.read_text(encoding="utf-8").split("</header>")[0]
+    assert "stopped: " in header and "&lt;missing&gt;.csv" in header and "<missing>" not in header

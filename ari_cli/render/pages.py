@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator, Mapping, Sequence
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from ari_cli.render.html import SHOWN_WITHOUT_SCRIPT, About, MapData, now, who, write_page
 from ari_cli.results import Run, Shared
 from ari_cli.send.exchange import Problem
 from ari_cli.wire.errors import hint_for
+
+if TYPE_CHECKING:
+    from ari_cli.render.calendar import CalendarView
+    from ari_cli.render.diff import DiffView
 
 Key = tuple[str, ...]
 
@@ -182,22 +186,25 @@ def write_run(run: Run, about: About, stream: IO[str]) -> None:
     write_page(stream, about, page, tables)
 
 
-def write_diff(view: Any, stream: IO[str]) -> None:
-    """A diff's page (`render/diff.py`'s DiffView): the plan's values on the map, what would change outlined,
+def write_diff(view: DiffView, stream: IO[str]) -> None:
+    """A diff's page: the plan's values on the map, what would change outlined,
     and the ranges new, changed, cleared and same with before and after."""
     from ari_cli.diff import CHANGES
     from ari_cli.render.diff import summary_line, values_text
 
     data = MapData()
-    listed = []
+    shown = []
     for change in view.changes:
         before, after = values_text(view.operation, change)
         data.add(change.key, change.start, change.end, after, change.kind in CHANGES)
-        listed.append([data.key(change.key), change.start.toordinal(), change.end.toordinal(), change.kind.value,
-                       before, after])  # fmt: skip
+        shown.append((change, before, after))
     page = map_part(data)
     origin = dt.date.fromisoformat(page["start"]).toordinal()
-    page.update(kind="diff", diff=[[k, a - origin, b - origin, *rest] for k, a, b, *rest in listed])
+    listed = [
+        [data.key(c.key), c.start.toordinal() - origin, c.end.toordinal() - origin, c.kind.value, before, after]
+        for c, before, after in shown
+    ]
+    page.update(kind="diff", diff=listed)
     user, host = who()
     about = About(f"ari-cli {view.operation} diff", f"{view.operation} diff", (), view.base_url, view.source_id,
                   now(), user, host, summary_line(view))  # fmt: skip
@@ -220,8 +227,8 @@ def write_diff(view: Any, stream: IO[str]) -> None:
     )
 
 
-def write_calendar(view: Any, stream: IO[str]) -> None:
-    """A calendar's page (`render/calendar.py`'s CalendarView): what the service last acknowledged, per date."""
+def write_calendar(view: CalendarView, stream: IO[str]) -> None:
+    """A calendar's page: what the service last acknowledged, per date."""
     from ari_cli.render.history import value_text as text
 
     data = MapData()
