@@ -182,7 +182,7 @@
       keep: function (g) { return keeps(g[4], g[5], g[3]); },
       row: function (g) {
         var tr = rowLine([g[0], g[1], String(g[2]), g[3], g[4], g[5], g[6], g[7], g[8], g[9], errorsCell(g[10]),
-          g[11]], g[3]);
+          g[11]], "status-" + g[3].replace(/ /g, "-"));
         tr.dataset.status = g[3];
         return tr;
       }
@@ -197,7 +197,7 @@
       keep: function (d) { var key = data.keys[d[0]]; return keeps(key[0], key[1], d[3]); },
       row: function (d) {
         var key = data.keys[d[0]];
-        return rowLine([key[0], key[1], key[2], iso(d[1]), iso(d[2]), d[3], d[4], d[5]], d[3]);
+        return rowLine([key[0], key[1], key[2], iso(d[1]), iso(d[2]), d[3], d[4], d[5]], "kind-" + d[3]);
       }
     });
   }
