@@ -179,7 +179,7 @@ def write_run(run: Run, about: About, stream: IO[str]) -> None:
     page = map_part(data)
     errors = _Errors()
     groups = list(_groups(run, errors))
-    page.update(kind="run", rows=groups, errors=errors.items, rowCount=len(run.rows))
+    page.update(kind="run", rows=groups, errors=errors.items)
     tables = {"ranges": ranges_table(page), "rows": rows_tables(groups, errors), "groups": len(groups),
               "changed": "would change (dry run)" if run.dry_run else "changed by this run",
               "unknown": "not set by this run"}  # fmt: skip
@@ -264,5 +264,5 @@ def write_stopped(document: dict[str, Any], stream: IO[str]) -> None:
     operation = document["operation"] + (" --dry-run" if document.get("dry_run") else "")
     about = About(f"ari-cli {operation}", operation, (), None, None, now(), user, host, f"stopped: {said}")
     page = map_part(MapData())
-    page.update(kind="run", rows=[], errors=[], rowCount=0)
+    page.update(kind="run", rows=[], errors=[])
     write_page(stream, about, page, {"ranges": [], "rows": {}, "groups": 0, "changed": "", "unknown": "nothing set"})
