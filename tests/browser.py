@@ -49,6 +49,16 @@ def screenshot(page: Path, target: Path, size: str = "1400,900") -> bytes:
     return target.read_bytes()
 
 
+def pdf_pages(page: Path, target: Path) -> list[tuple[float, float]]:
+    """Chromium's print of the page: the width and height of each page, in points."""
+    assert CHROMIUM is not None
+    done = subprocess.run([CHROMIUM, *FLAGS, "--no-pdf-header-footer", f"--print-to-pdf={target}",
+                           page.resolve().as_uri()], capture_output=True, text=True, timeout=180)  # fmt: skip
+    assert done.returncode == 0 and target.exists(), done.stderr[-2000:]
+    boxes = re.findall(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", target.read_bytes())
+    return [(float(w), float(h)) for w, h in boxes]
+
+
 def png_colours(png: bytes) -> set[tuple[int, ...]]:
     """The distinct pixels of an 8-bit RGB or RGBA PNG (what Chromium writes), its filters undone."""
     assert png[:8] == b"\x89PNG\r\n\x1a\n"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from ari_cli.sandbox import Sandbox
-from tests.browser import ari, dom, drawn, needs_browser, png_colours, screenshot
+from tests.browser import ari, dom, drawn, needs_browser, pdf_pages, png_colours, screenshot
 from tests.helpers import sandbox_env
 
 ROWS = """propertyid,roomid,start,end,threshold
@@ -137,6 +137,14 @@ def test_the_screenshot_is_not_blank(pushed: Path, tmp_path: Path) -> None:
     png = screenshot(pushed, tmp_path / "shot.png")
     colours = png_colours(png)
     assert len(colours) > 20, colours
+
+
+@needs_browser
+def test_it_prints_on_a4_landscape(pushed: Path, tmp_path: Path) -> None:
+    pages = pdf_pages(pushed, tmp_path / "printed.pdf")
+    assert pages
+    for width, height in pages:
+        assert (round(width / 72 * 25.4), round(height / 72 * 25.4)) == (297, 210)  # millimetres
 
 
 @needs_browser
