@@ -156,7 +156,7 @@ def _run(request: PushRequest, shown: bool) -> Run:
         code = use_case.shown(internal, request.output, pushed.options, pushed.connection, pushed.invalid,
                               send=False, number=pushed.number)  # fmt: skip
     else:
-        use_case.write_run_report(internal, request.output)
+        use_case.write_run_report(internal, request.output, pushed.options.files, pushed.connection)
         code = internal.exit_code()
     run = Run.of(pushed, code)
     stopped = render.stopped(internal)

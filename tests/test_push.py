@@ -297,7 +297,7 @@ def test_csv_output_and_report_file(tmp_path: Path, sandbox: Any) -> None:
 def test_report_with_unknown_extension_is_a_usage_error(tmp_path: Path, sandbox: Any) -> None:
     path = threshold_file(tmp_path, f"HTL001,DBL,{day(1)},{day(2)},2")
     result = invoke(["threshold", "push", str(path), "--report", str(tmp_path / "r.txt")], env=sandbox_env(sandbox))
-    assert result.exit_code == 2 and ".csv or .json" in result.stderr
+    assert result.exit_code == 2 and ".csv, .json or .html" in result.stderr
 
 
 def test_object_form_sends_one_record_per_request(tmp_path: Path, sandbox: Any) -> None:

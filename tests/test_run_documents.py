@@ -72,7 +72,7 @@ def test_a_usage_problem_found_after_parsing_gives_one_json_document(tmp_path: P
     result = invoke(["threshold", "push", str(path), "-o", "json", "--report", str(tmp_path / "r.txt")])
     assert result.exit_code == 2
     assert the_document(result.stdout)["error"]["kind"] == "usage"
-    assert "error: --report" in result.stderr and ".csv or .json" in result.stderr
+    assert "error: --report" in result.stderr and ".csv, .json or .html" in result.stderr
     assert not (tmp_path / "r.txt").exists()
 
 

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
         DiffRequest,
         FindRequest,
         OutputFormat,
+        PageFormat,
         PushRequest,
         ReplayRequest,
         RetryRequest,
@@ -92,7 +93,7 @@ def history_runs(limit: int, operation: Operation | None, output: ViewFormat) ->
     list_runs(limit, operation, output)
 
 
-def history_show(run: str, body: bool, all_rows: bool | None, output: ViewFormat) -> None:
+def history_show(run: str, body: bool, all_rows: bool | None, output: PageFormat) -> None:
     """One run of the journal in full."""
     from ari_cli.app.history import show_run
 

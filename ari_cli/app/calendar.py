@@ -8,7 +8,7 @@ import sqlite3
 import sys
 
 from ari_cli.app.history import journal_place, parse_day
-from ari_cli.app.options import MOST_DAYS, CalendarRequest, ViewFormat
+from ari_cli.app.options import MOST_DAYS, CalendarRequest, PageFormat
 from ari_cli.config.settings import ConnectionFlags, resolve_settings
 from ari_cli.exits import AriError, UsageProblem
 from ari_cli.journal import queries as read
@@ -123,8 +123,12 @@ def calendar(request: CalendarRequest) -> None:
         raise AriError(f"no value of property {propertyid} for the rooms and rates given", f"known: {names}")
     values = {key: _days(found, first, last) for key, found in chosen.items()}
     view = render_calendar.CalendarView(operation.value, propertyid, base, source, first, last, values)
-    if request.output is ViewFormat.JSON:
+    if request.output is PageFormat.JSON:
         render_history.write_json(render_calendar.calendar_dict(view), sys.stdout)
+    elif request.output is PageFormat.HTML:
+        from ari_cli.render.pages import write_calendar
+
+        write_calendar(view, sys.stdout)
     else:
         render_calendar.calendar(view, render_history.console())
     if not any(view.shown(key) for key in chosen):

@@ -48,5 +48,22 @@ class ViewFormat(StrEnum):
     JSON = "json"
 
 
+class DiffFormat(StrEnum):
+    """What `diff` prints: a table, one JSON document, CSV, or an HTML page."""
+
+    TABLE = "table"
+    JSON = "json"
+    CSV = "csv"
+    HTML = "html"
+
+
+class PageFormat(StrEnum):
+    """What `calendar` and `history show` print: a table, one JSON document, or an HTML page."""
+
+    TABLE = "table"
+    JSON = "json"
+    HTML = "html"
+
+
 # The longest calendar shown at once.
 MOST_DAYS = 366

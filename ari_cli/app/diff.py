@@ -14,7 +14,7 @@ import sys
 
 import typer
 
-from ari_cli.app.options import DiffRequest, DiffShow, OutputFormat, PushRequest
+from ari_cli.app.options import DiffFormat, DiffRequest, DiffShow, PushRequest
 from ari_cli.app.push import nothing_sent_on_interrupt
 from ari_cli.app.push_settings import push_options, settings_for
 from ari_cli.batch import wire_value
@@ -25,6 +25,7 @@ from ari_cli.journal.queries import acknowledged
 from ari_cli.journal.store import reading
 from ari_cli.pipeline import Prepared, plan_input
 from ari_cli.render import diff as render_diff
+from ari_cli.render import pages as render_pages
 from ari_cli.render.console import console
 from ari_cli.render.report import write_error_document
 from ari_cli.render.run import notices, plural
@@ -62,7 +63,7 @@ def run_diff(request: DiffRequest) -> None:
         with nothing_sent_on_interrupt():
             code = _diff(request)
     except AriError as problem:
-        if request.output is OutputFormat.JSON:
+        if request.output is DiffFormat.JSON:
             document = render_diff.error_document(request.operation.value, problem.kind, problem.message, problem.hint)
             write_error_document(document, sys.stdout)
         raise
@@ -95,10 +96,12 @@ def _diff(request: DiffRequest) -> ExitCode:
             notices(["the journal is empty: every date is new"], err, label="note")
         changes = compare(prepared, request.operation, db, base, source)
     shown = view(prepared, request.operation, changes, base, source, request.show is DiffShow.ALL)
-    if request.output is OutputFormat.JSON:
+    if request.output is DiffFormat.JSON:
         render_diff.write_json(shown, sys.stdout)
-    elif request.output is OutputFormat.CSV:
+    elif request.output is DiffFormat.CSV:
         render_diff.write_csv(shown, sys.stdout)
+    elif request.output is DiffFormat.HTML:
+        render_pages.write_diff(shown, sys.stdout)
     else:
         render_diff.table(shown, console())
     sys.stdout.flush()

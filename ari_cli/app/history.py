@@ -8,7 +8,7 @@ import sys
 
 import typer
 
-from ari_cli.app.options import FindRequest, ViewFormat
+from ari_cli.app.options import FindRequest, PageFormat, ViewFormat
 from ari_cli.exits import AriError, UsageProblem
 from ari_cli.journal import finds as finding
 from ari_cli.journal import prune as pruning
@@ -74,7 +74,7 @@ def list_runs(limit: int, operation: Operation | None, output: ViewFormat) -> No
         echo_err(f"showing the {limit} newest runs; --limit N shows more (0: all)")
 
 
-def show_run(run: str, body: bool, all_rows: bool | None, output: ViewFormat) -> None:
+def show_run(run: str, body: bool, all_rows: bool | None, output: PageFormat) -> None:
     """One run in full; RUN is a number or `last`."""
     with reading(os.environ) as db:
         if db is None:
@@ -88,9 +88,13 @@ def show_run(run: str, body: bool, all_rows: bool | None, output: ViewFormat) ->
             number = int(run.strip())
         else:
             raise UsageProblem(f"RUN {run!r}: give a run number (see `ari-cli history`) or last")
-        whole = read.detail(db, number, whole=output is ViewFormat.JSON)
+        whole = read.detail(db, number, whole=output is not PageFormat.TABLE)
         rows = RunRows(db, whole)
-        if output is ViewFormat.JSON:
+        if output is PageFormat.HTML:
+            from ari_cli.render.pagerun import write_history_run
+
+            write_history_run(whole, rows.rows(), read.records(db, number), read.ran_by(db, number), sys.stdout)
+        elif output is PageFormat.JSON:
             rundetail.write_detail(whole, rows, lambda: read.records(db, number), sys.stdout)
         else:
             # Only the requests shown are read whole (bodies, lines): a big run's are thousands.

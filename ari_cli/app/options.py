@@ -14,11 +14,13 @@ from typing import Any, NamedTuple
 
 # The values the options offer, importable from here too as the use cases always have.
 from ari_cli.app.choices import MOST_DAYS as MOST_DAYS
+from ari_cli.app.choices import DiffFormat as DiffFormat
 from ari_cli.app.choices import DiffShow as DiffShow
 from ari_cli.app.choices import Form as Form
 from ari_cli.app.choices import InputFormat as InputFormat
 from ari_cli.app.choices import OutputFormat as OutputFormat
 from ari_cli.app.choices import Overlaps as Overlaps
+from ari_cli.app.choices import PageFormat as PageFormat
 from ari_cli.app.choices import Show as Show
 from ari_cli.app.choices import ViewFormat as ViewFormat
 from ari_cli.config.tuning import TUNING_DEFAULTS
@@ -130,7 +132,7 @@ class DiffRequest(NamedTuple):
 
     operation: Operation
     files: tuple[Path, ...] = ()
-    output: OutputFormat = OutputFormat.TABLE
+    output: DiffFormat = DiffFormat.TABLE
     show: DiffShow = DiffShow.CHANGES
     exit_code: bool = False
     """Exit 1 when anything would change (git diff's --exit-code)."""
@@ -227,7 +229,7 @@ class CalendarRequest(NamedTuple):
     end: str | None = None
     rooms: tuple[str, ...] = ()
     rates: tuple[str, ...] = ()
-    output: ViewFormat = ViewFormat.TABLE
+    output: PageFormat = PageFormat.TABLE
     connection: ConnectionOptions = ConnectionOptions()
 
 

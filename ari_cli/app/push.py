@@ -315,7 +315,7 @@ def shown(
     if not _to_stdout(lambda: _print(run, output, options, connection, err), err) and code is ExitCode.OK:
         # The results asked for were lost (a full disk): a script must not take the run for a clean one.
         code = ExitCode.FAILED
-    write_run_report(run, output)
+    write_run_report(run, output, options.files, connection)
     if invalid_input and not options.skip_invalid:
         # A send command has one setting and no --skip-invalid to offer.
         skip = "" if send else ", or give --skip-invalid to send the valid ones"
@@ -324,10 +324,16 @@ def shown(
     return code
 
 
-def write_run_report(run: Run, output: OutputOptions) -> None:
-    """Write the run's report file, if one is asked for."""
+def write_run_report(
+    run: Run, output: OutputOptions, files: Sequence[str] = (), connection: Connection | None = None
+) -> None:
+    """Write the run's report file, if one is asked for; an HTML report's header names `files` and the service."""
     if output.report is not None:
-        _write_report(lambda path: write_report(run, path), output.report)
+        from ari_cli.render.pages import run_about
+
+        service = (None, None) if connection is None else (connection.base_url, connection.source_id)
+        about = run_about(run, files, *service)
+        _write_report(lambda path: write_report(run, path, about), output.report)
 
 
 def _print(run: Run, output: OutputOptions, options: PushOptions, connection: Connection | None, err: Any) -> None:

@@ -9,9 +9,9 @@ from typing import Annotated
 import typer
 
 from ari_cli import app as application
-from ari_cli.app.choices import MOST_DAYS
+from ari_cli.app.choices import MOST_DAYS, PageFormat
 from ari_cli.cli.helptext import HelpCommand
-from ari_cli.cli.history import WHERE, Kind, Output, OutputOption
+from ari_cli.cli.history import WHERE, Kind, PageOption
 
 _CONN = "Connection (which service's values)"
 
@@ -49,7 +49,7 @@ def calendar(
     end: Annotated[str | None, typer.Option("--to", metavar="YYYY-MM-DD", help="Last date. \\[default: the end of the month after --from's]", show_default=False)] = None,
     rooms: Annotated[list[str] | None, typer.Option("--room", metavar="R", help="Only this room; may be repeated.", show_default=False)] = None,
     rates: Annotated[list[str] | None, typer.Option("--rate", metavar="R", help="Only this rate (maxadv, policy); may be repeated.", show_default=False)] = None,
-    output: OutputOption = Output.TABLE,
+    output: PageOption = PageFormat.TABLE,
     profile: Annotated[str | None, typer.Option("--profile", metavar="NAME", help="Profile of the config file. \\[env: ARI_PROFILE] \\[default: default]", show_default=False, rich_help_panel=_CONN)] = None,
     config: Annotated[Path | None, typer.Option("--config", metavar="PATH", help="Config file. \\[env: ARI_CONFIG] \\[default: the user config file]", show_default=False, rich_help_panel=_CONN)] = None,
     base_url: Annotated[str | None, typer.Option("--base-url", metavar="URL", help="Service base URL. \\[env: ARI_BASE_URL]", show_default=False, rich_help_panel=_CONN)] = None,

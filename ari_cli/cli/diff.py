@@ -6,7 +6,7 @@ from typing import Annotated
 import typer
 
 from ari_cli import app as application
-from ari_cli.app.choices import DiffShow, OutputFormat, Overlaps
+from ari_cli.app.choices import DiffFormat, DiffShow, Overlaps
 from ari_cli.cli.push import (
     AllowEmpty,
     BaseUrl,
@@ -18,7 +18,6 @@ from ari_cli.cli.push import (
     Format,
     HeaderRow,
     NoMerge,
-    Output,
     OverlapsOption,
     Policies,
     Profile,
@@ -31,6 +30,7 @@ from ari_cli.cli.push import (
 from ari_cli.wire.operations import Operation
 
 # fmt: off
+Output = Annotated[DiffFormat, typer.Option("--output", "-o", help="What goes to standard output: html is one page with a calendar of the changes.", rich_help_panel="Output")]
 ShowRanges = Annotated[DiffShow, typer.Option("--show", help="Ranges listed: those that would change (new, changed, cleared), or all of them (same too).", rich_help_panel="Output")]
 ExitCodeFlag = Annotated[bool, typer.Option("--exit-code", help="Exit 1 when anything would change, 0 when nothing would (as git diff --exit-code).", rich_help_panel="Output")]
 # fmt: on
@@ -70,7 +70,7 @@ def diff_command(operation: Operation) -> Callable[..., None]:
 
     def diff(
         files: Files,
-        output: Output = OutputFormat.TABLE,
+        output: Output = DiffFormat.TABLE,
         show: ShowRanges = DiffShow.CHANGES,
         exit_code: ExitCodeFlag = False,
         quiet: Quiet = False,

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from ari_cli import app as application
-from ari_cli.app.choices import Show, ViewFormat
+from ari_cli.app.choices import PageFormat, Show, ViewFormat
 from ari_cli.cli.completion import complete_run
 from ari_cli.cli.helptext import HelpCommand, HelpGroup
 from ari_cli.wire.operations import Operation
@@ -51,6 +51,7 @@ Rows = Show
 
 
 OutputOption = Annotated[Output, typer.Option("--output", "-o", help="A table, or one JSON document.")]
+PageOption = Annotated[PageFormat, typer.Option("--output", "-o", help="A table, one JSON document, or an HTML page.")]
 
 
 @app.callback()
@@ -91,7 +92,7 @@ def show_run(
     run: Annotated[str, typer.Argument(metavar="RUN", show_default=False, help="Run number, or last.", autocompletion=complete_run)],
     body: Annotated[bool, typer.Option("--body", help="Also show each request body (key masked) and the answer.")] = False,
     rows: Annotated[Rows | None, typer.Option("--show", help="Which rows the table lists. \\[default: failed over 50 rows, else all]", show_default=False)] = None,
-    output: OutputOption = Output.TABLE,
+    output: PageOption = PageFormat.TABLE,
 ) -> None:  # fmt: skip
     application.history_show(run, body, None if rows is None else rows is Rows.ALL, output)
 

@@ -91,3 +91,15 @@ class Answer:
     errors: list[dict[str, Any]]
     response: str | None
     seconds: float
+
+
+def who() -> tuple[str, str]:
+    """The user and host running this process: what the journal records of who ran a run."""
+    import getpass
+    import socket
+
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):  # no name for the uid (a container's)
+        user = ""
+    return user or "unknown", socket.gethostname() or "unknown"

@@ -350,3 +350,11 @@ def request_states(db: sqlite3.Connection, run_ids: Iterable[int]) -> dict[int, 
                 counts[run][state] = counts[run].get(state, 0) + 1
         counts[run] = {state: n for state, n in counts.get(run, {}).items() if n}
     return counts
+
+
+def ran_by(db: sqlite3.Connection, run: int) -> tuple[str, str]:
+    """Who ran a run (user, host); `unknown` for runs recorded before the journal kept it."""
+    from ari_cli.journal.store import has_who
+
+    row = db.execute("SELECT user, host FROM runs WHERE id = ?", (run,)).fetchone() if has_who(db) else None
+    return (row[0] or "unknown", row[1] or "unknown") if row else ("unknown", "unknown")

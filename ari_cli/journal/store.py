@@ -35,7 +35,7 @@ from ari_cli.journal.acked import paint_acked, service_id
 from ari_cli.journal.database import connect_reader, connect_writer, opened, transaction
 
 # What a run hands the store (`entries.py`), named here too: callers speak to the store.
-from ari_cli.journal.entries import Answer, NoteEntry, PlanEntry, RecordEntry, RequestEntry, RunStart
+from ari_cli.journal.entries import Answer, NoteEntry, PlanEntry, RecordEntry, RequestEntry, RunStart, who
 
 __all__ = ["Answer", "Journal", "NoteEntry", "PlanEntry", "RecordEntry", "RequestEntry", "RunStart"]
 
@@ -52,7 +52,7 @@ CREATE TABLE IF NOT EXISTS runs (
     command TEXT NOT NULL, operation TEXT NOT NULL, profile TEXT, base_url TEXT NOT NULL, source_id TEXT NOT NULL,
     options TEXT NOT NULL, retry_of INTEGER, started TEXT NOT NULL, ended TEXT, summary TEXT, exit_code INTEGER,
     sandbox INTEGER NOT NULL DEFAULT 0, sharepost TEXT, sources TEXT, rows INTEGER,
-    finished_by INTEGER, unrecorded TEXT
+    finished_by INTEGER, unrecorded TEXT, user TEXT, host TEXT
 );
 CREATE TABLE IF NOT EXISTS files (
     run INTEGER NOT NULL, position INTEGER NOT NULL, path TEXT NOT NULL, sha256 TEXT, size INTEGER,
@@ -178,9 +178,9 @@ class Journal:
         with self._write() as db:
             cursor = db.execute(
                 "INSERT INTO runs (command, operation, profile, base_url, source_id, options, retry_of, started,"
-                " sandbox, sharepost) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " sandbox, sharepost, user, host) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (start.command, start.operation, start.profile, start.base_url, start.source_id, dumps(start.options),
-                 start.retry_of, now(), int(start.sandbox), start.sharepost),
+                 start.retry_of, now(), int(start.sandbox), start.sharepost, *who()),
             )  # fmt: skip
             run = cursor.lastrowid
             assert run is not None
@@ -292,6 +292,7 @@ def _create(db: sqlite3.Connection, path: Path) -> None:
     A journal of schema 1 (a row per input row) is retired first: see `retire.py`.
     """
     if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+        _add_who(db)
         return
     with transaction(db):
         version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -301,6 +302,23 @@ def _create(db: sqlite3.Connection, path: Path) -> None:
                 if statement.strip():
                     db.execute(statement)
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+
+def has_who(db: sqlite3.Connection) -> bool:
+    """Whether the runs table records who ran each run (journals made before it was recorded do not)."""
+    return any(column[1] == "user" for column in db.execute("PRAGMA table_info(runs)"))
+
+
+def _add_who(db: sqlite3.Connection) -> None:
+    """Who ran each run (user, host) is recorded from now on: the two columns are added to a journal made
+    before, in place and without a new schema version, as older versions of ari-cli read and write past
+    them; that journal's older runs leave them empty (unknown)."""
+    if has_who(db):
+        return
+    with transaction(db):
+        if not has_who(db):  # another writer may have added them while this one waited for the lock
+            db.execute("ALTER TABLE runs ADD COLUMN user TEXT")
+            db.execute("ALTER TABLE runs ADD COLUMN host TEXT")
 
 
 def _known_version(version: int, path: Path) -> None:

@@ -15,14 +15,17 @@ import tempfile
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from ari_cli.config.secrets import scrub
 from ari_cli.exits import UsageProblem
 from ari_cli.results import Run, summary
 from ari_cli.wire.operations import Operation
 
-SUFFIXES = (".csv", ".json")
+if TYPE_CHECKING:
+    from ari_cli.render.html import About
+
+SUFFIXES = (".csv", ".json", ".html")
 
 
 def check_report(path: Path, files: Sequence[str]) -> None:
@@ -30,7 +33,7 @@ def check_report(path: Path, files: Sequence[str]) -> None:
     if path.is_dir():
         raise UsageProblem(f"--report {path}: is a folder", f"name a file in it, e.g. {path / 'report.csv'}")
     if path.suffix.lower() not in SUFFIXES:
-        raise UsageProblem(f"--report {path}: give a path ending in .csv or .json")
+        raise UsageProblem(f"--report {path}: give a path ending in .csv, .json or .html")
     folder = path.absolute().parent
     if not folder.is_dir():
         raise UsageProblem(
@@ -69,11 +72,22 @@ def write_atomically(path: Path, write: Callable[[IO[str]], object]) -> None:
         raise
 
 
-def write_report(run: Run, path: Path) -> None:
-    """The per-row results to a `.csv` or `.json` file, as `--output csv` or `--output json` writes them."""
+def write_report(run: Run, path: Path, about: About | None = None) -> None:
+    """The per-row results to a `.csv` or `.json` file, as `--output csv` or `--output json` writes them, or
+    to an `.html` page (`render/pages.py`) headed by `about`."""
     from ari_cli.render.run import write_csv, write_json
 
+    if _is_html(path):
+        from ari_cli.render.pages import run_about, write_run
+
+        heading = about or run_about(run, (), None, None)
+        write_atomically(path, lambda stream: write_run(run, heading, stream))
+        return
     write_atomically(path, lambda stream: (write_json if _is_json(path) else write_csv)(run, stream))
+
+
+def _is_html(path: Path) -> bool:
+    return path.suffix.lower() == ".html"
 
 
 def _is_json(path: Path) -> bool:
@@ -105,5 +119,9 @@ def write_error_report(document: dict[str, Any], path: Path) -> None:
 
     if _is_json(path):
         write_atomically(path, lambda stream: write_error_document(document, stream))
+    elif _is_html(path):
+        from ari_cli.render.pages import write_stopped
+
+        write_atomically(path, lambda stream: write_stopped(document, stream))
     else:
         write_atomically(path, lambda stream: stream.write(csv_line(list(CSV_FIELDS)) + "\n"))

@@ -1,0 +1,181 @@
+"""The HTML report: one self-contained page (styles and script inline, nothing fetched) made by Jinja2.
+
+The page carries ranges, never a cell per date or a line per row: a key's dates as (first, last, value)
+and the rows as runs of alike rows, in one JSON block that the page's script draws from. A million-row
+night stays a few megabytes and is drawn in seconds; without scripts, the first ranges and rows show as
+tables. Everything from files or the service is text to Jinja's autoescaping, and the JSON block is
+escaped so that no value can end it (`pages.py` makes the data of each kind of page).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib.resources import files
+from typing import IO, Any
+
+from ari_cli.journal.entries import who as who  # the header's "run by" is what the journal records
+
+CLEARED = "n/a"
+SHOWN_WITHOUT_SCRIPT = 2000  # ranges and row groups listed when scripts are off; the rest are counted
+# Viridis in seven steps, light to dark, each with the text colour that reads on it: told apart without hue
+# (colour-blind readers) and in grey print by lightness alone.
+STEPS = (("#fde725", "#000"), ("#a0da39", "#000"), ("#4ac16d", "#000"), ("#1fa187", "#000"),
+         ("#277f8e", "#fff"), ("#365c8d", "#fff"), ("#46327e", "#fff"))  # fmt: skip
+# Okabe and Ito's eight colours, safe for colour-blind readers, for values that are not numbers (policies).
+CATEGORIES = ("#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#999999")
+EXIT_WORDS = {
+    0: "0: every row done",
+    1: "1: some rows failed or were not sent",
+    2: "2: a usage error",
+    3: "3: the input has invalid rows",
+    4: "4: a configuration error",
+    130: "130: interrupted",
+    141: "141: the output was closed",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class About:
+    """The page's header: what ran, on what, where, when and by whom. Never the key."""
+
+    title: str
+    operation: str
+    files: Sequence[str] = ()
+    base_url: str | None = None
+    source_id: str | None = None
+    when: str = ""
+    user: str = "unknown"
+    host: str = "unknown"
+    summary: str = ""
+    exit_code: int | None = None
+
+    @property
+    def exit_words(self) -> str:
+        if self.exit_code is None:
+            return ""
+        return EXIT_WORDS.get(self.exit_code, str(self.exit_code))
+
+
+def now() -> str:
+    return dt.datetime.now(dt.UTC).astimezone().isoformat(timespec="seconds")
+
+
+@dataclass
+class MapData:
+    """Per key, its ranges of one value; values and keys each stored once and referred to by number."""
+
+    keys: list[tuple[str, ...]] = field(default_factory=list)
+    values: list[str] = field(default_factory=list)
+    ranges: list[list[int]] = field(default_factory=list)  # key, first, last (ordinals), value, changed
+    _key_ids: dict[tuple[str, ...], int] = field(default_factory=dict)
+    _value_ids: dict[str, int] = field(default_factory=dict)
+
+    def key(self, key: tuple[str, ...]) -> int:
+        found = self._key_ids.get(key)
+        if found is None:
+            found = self._key_ids[key] = len(self.keys)
+            self.keys.append(key)
+        return found
+
+    def value(self, value: str) -> int:
+        found = self._value_ids.get(value)
+        if found is None:
+            found = self._value_ids[value] = len(self.values)
+            self.values.append(value)
+        return found
+
+    def add(self, key: tuple[str, ...], first: dt.date, last: dt.date, value: str, changed: bool) -> None:
+        self.ranges.append([self.key(key), first.toordinal(), last.toordinal(), self.value(value), int(changed)])
+
+
+def _number(value: str) -> float | None:
+    try:
+        return float(value)
+    except ValueError:
+        return None
+
+
+def palette(values: Sequence[str]) -> tuple[list[list[str]], list[list[str]]]:
+    """Per value its background and text colour, and the legend's (background, text colour, label) steps.
+
+    Numbers take viridis steps by rank (a few high values do not wash out the rest); anything else a
+    category colour. The cleared value is drawn hatched by the page, not coloured here.
+    """
+    numbers = sorted({n for v in values if v != CLEARED and (n := _number(v)) is not None})
+    colours: list[list[str]] = []
+    legend: list[list[str]] = []
+    if len(numbers) == sum(1 for v in set(values) if v != CLEARED):
+        steps = min(len(STEPS), len(numbers)) or 1
+        rank = {n: i * steps // len(numbers) for i, n in enumerate(numbers)}
+        for value in values:
+            number = _number(value)
+            colours.append(list(STEPS[rank[number]]) if number is not None and value != CLEARED else ["", ""])
+        for step in range(steps):
+            inside = [n for n in numbers if rank[n] == step]
+            if inside:
+                low, high = _shown(inside[0]), _shown(inside[-1])
+                legend.append([*STEPS[step], low if low == high else f"{low} to {high}"])
+        return colours, legend
+    order = sorted({v for v in values if v != CLEARED})
+    category = {v: CATEGORIES[i % len(CATEGORIES)] for i, v in enumerate(order)}
+    colours = [[category[v], "#000"] if v != CLEARED else ["", ""] for v in values]
+    legend = [[category[v], "#000", v] for v in order]
+    return colours, legend
+
+
+def _shown(number: float) -> str:
+    return str(int(number)) if number.is_integer() else str(number)
+
+
+def script_json(data: Any) -> str:
+    """`data` as JSON that can sit in a `<script>` block: no `<`, `>` or `&` in it can end the block or open
+    a comment (each is written as its JSON escape, which JSON.parse reads back unchanged)."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), check_circular=False)
+    return (
+        text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+        .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    )  # fmt: skip
+
+
+@cache
+def _environment() -> Any:
+    import jinja2
+
+    # Autoescaping on for every template, whatever its name: the page is all HTML.
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("ari_cli.render", "templates"),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
+
+
+def _asset(name: str) -> str:
+    return (files("ari_cli.render") / "templates" / name).read_text(encoding="utf-8")
+
+
+def write_page(stream: IO[str], about: About, data: dict[str, Any], tables: dict[str, Any]) -> None:
+    """The page: `about` in the header, `data` in the JSON block the script draws, `tables` for readers
+    without scripts (see `pages.py`)."""
+    from markupsafe import Markup
+
+    template = _environment().get_template("report.html.j2")
+    colours, legend = palette(data.get("values", []))
+    data = {**data, "colours": colours}
+    for piece in template.generate(
+        about=about,
+        legend=legend,
+        tables=tables,
+        # The style and the script are the package's own files, and the data is escaped above: marked safe.
+        style=Markup(_asset("report.css")),
+        script=Markup(_asset("report.js")),
+        data=Markup(script_json(data)),
+        limit=SHOWN_WITHOUT_SCRIPT,
+    ):
+        stream.write(piece)
+    stream.flush()

@@ -1,0 +1,83 @@
+"""The HTML page of a journaled run (`history show RUN --output html`): its records on the map, outlined where
+the service acknowledged them, and its rows as the journal derives them, runs of alike rows at a time."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import IO, Any
+
+from ari_cli.journal.queries import RecordInfo, RunDetail, leaves
+from ari_cli.journal.rows import RowInfo
+from ari_cli.journal.store import OK
+from ari_cli.render.history import value_text
+from ari_cli.render.html import About, MapData, write_page
+from ari_cli.render.pages import lines_text, map_part, ranges_table, rows_tables
+
+
+def _problem(error: dict[str, Any]) -> list[str]:
+    """An error as the journal keeps it, as one line and what to check."""
+    from ari_cli.render.run import problem_text
+    from ari_cli.send.exchange import Problem
+    from ari_cli.wire.errors import hint_for
+
+    code, status = error.get("code"), error.get("http_status")
+    problem = Problem(code, str(error.get("message", "")), status)
+    return [problem_text(problem), hint_for(code, status) or ""]
+
+
+def _groups(rows: Iterable[RowInfo], errors: list[list[str]]) -> Iterator[list[Any]]:
+    """Consecutive rows alike but for their line and dates as one group, as `pages.py` groups a run's."""
+    ids: dict[tuple[str, str], int] = {}
+    group: list[Any] | None = None
+    lines: list[int] = []
+    for row in rows:
+        problems = []
+        for error in row.errors:
+            text, hint = _problem(error)
+            problems.append(ids.setdefault((text, hint), len(ids)))
+            if len(errors) < len(ids):
+                errors.append([text, hint])
+        alike = [row.source, row.status, row.propertyid, row.roomid, row.rateid, " ".join(row.trackingids),
+                 problems, row.note]  # fmt: skip
+        if group is not None and group[0] == alike:
+            lines.append(row.line)
+            group[1] += 1
+            if group[2] != row.value:
+                group[2] = "(several)"
+            continue
+        if group is not None:
+            yield _shown(group, lines)
+        group, lines = [alike, 1, row.value, row.dates], [row.line]
+    if group is not None:
+        yield _shown(group, lines)
+
+
+def _shown(group: list[Any], lines: list[int]) -> list[Any]:
+    (source, status, prop, room, rate, ids, problems, note), count, value, dates = group
+    return [source, lines_text(lines), count, status, prop, room, rate, dates if count == 1 else "", value, ids,
+            problems, note]  # fmt: skip
+
+
+def write_history_run(
+    whole: RunDetail, rows: Iterable[RowInfo], records: Iterable[RecordInfo], ran_by: tuple[str, str], stream: IO[str]
+) -> None:
+    """The page of run `whole`; `ran_by` is who ran it as the journal says (unknown for older runs)."""
+    run = whole.run
+    acknowledged: set[int] = set()
+    for request in leaves(whole.requests):
+        if request.state == OK:
+            acknowledged.update(request.records)
+    data = MapData()
+    for record in records:
+        value = value_text(run.operation, record.value)
+        data.add(record.key, record.start, record.end, value, record.idx in acknowledged)
+    page = map_part(data)
+    errors: list[list[str]] = []
+    groups = list(_groups(rows, errors))
+    page.update(kind="run", rows=groups, errors=errors)
+    summary = ", ".join(f"{v} {k}" for k, v in (run.summary or {}).items())
+    about = About(f"ari-cli history show {run.id}", f"{run.operation} ({run.command})", tuple(p for p, _ in run.files),
+                  run.base_url, run.source_id, run.started, *ran_by, summary, run.exit_code)  # fmt: skip
+    tables = {"ranges": ranges_table(page), "rows": rows_tables(groups, errors), "groups": len(groups),
+              "changed": "acknowledged in this run", "unknown": "not set by this run"}  # fmt: skip
+    write_page(stream, about, page, tables)

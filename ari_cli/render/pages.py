@@ -1,0 +1,268 @@
+"""The data of each HTML page (`html.py` writes it): a run's, a diff's and a calendar's.
+
+A run's map is its records (the dates it sends, outlined when the service took them, or would on a dry
+run); a diff's is its ranges, the new, changed and cleared outlined; a calendar's the journal's spans.
+The rows go as the JSON document writes them, runs of alike rows, further cut where the key changes so
+that the page can filter them by property and room.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator, Mapping, Sequence
+from typing import IO, TYPE_CHECKING, Any
+
+from ari_cli.render.html import SHOWN_WITHOUT_SCRIPT, About, MapData, now, who, write_page
+from ari_cli.results import Run, Shared
+from ari_cli.send.exchange import Problem
+from ari_cli.wire.errors import hint_for
+
+if TYPE_CHECKING:
+    from ari_cli.render.calendar import CalendarView
+    from ari_cli.render.diff import DiffView
+
+Key = tuple[str, ...]
+
+
+def _month_bounds(data: MapData) -> tuple[dt.date, dt.date]:
+    """From the first of the first month the ranges touch to the last of the last."""
+    if not data.ranges:
+        today = dt.date.today()
+        return today.replace(day=1), today
+    first = dt.date.fromordinal(min(r[1] for r in data.ranges)).replace(day=1)
+    last = dt.date.fromordinal(max(r[2] for r in data.ranges))
+    after = (last.replace(day=1) + dt.timedelta(days=32)).replace(day=1)
+    return first, after - dt.timedelta(days=1)
+
+
+def map_part(data: MapData, start: dt.date | None = None, end: dt.date | None = None) -> dict[str, Any]:
+    """The map's part of the page's data: dates as day numbers from `start`, which the script counts from."""
+    if start is None or end is None:
+        start, end = _month_bounds(data)
+    origin = start.toordinal()
+    ranges = [[k, max(a, origin) - origin, b - origin, v, c] for k, a, b, v, c in data.ranges if b >= origin]
+    return {
+        "start": start.isoformat(),
+        "days": (end - start).days + 1,
+        "keys": [list(key) + [""] * (3 - len(key)) for key in data.keys],
+        "values": data.values,
+        "ranges": ranges,
+    }
+
+
+def ranges_table(page: dict[str, Any]) -> list[dict[str, Any]]:
+    """The first ranges as rows of the table shown without scripts."""
+    start = dt.date.fromisoformat(page["start"])
+    keys, values = page["keys"], page["values"]
+    shown = []
+    for k, a, b, v, c in page["ranges"][:SHOWN_WITHOUT_SCRIPT]:
+        shown.append({
+            "key": keys[k], "first": start + dt.timedelta(days=a), "last": start + dt.timedelta(days=b),
+            "value": values[v], "changed": bool(c),
+        })  # fmt: skip
+    return shown
+
+
+def lines_text(lines: Sequence[int]) -> str:
+    """`2-40, 45, 47-50`: consecutive lines as one range."""
+    parts: list[str] = []
+    begin = previous = None
+    for line in lines:
+        if previous is not None and line == previous + 1:
+            previous = line
+            continue
+        if begin is not None:
+            parts.append(str(begin) if begin == previous else f"{begin}-{previous}")
+        begin = previous = line
+    if begin is not None:
+        parts.append(str(begin) if begin == previous else f"{begin}-{previous}")
+    return ", ".join(parts)
+
+
+class _Errors:
+    """Each distinct error once, with what to check from the spec's error table."""
+
+    def __init__(self) -> None:
+        self.items: list[list[str]] = []
+        self._ids: dict[Problem, int] = {}
+
+    def id(self, problem: Problem) -> int:
+        found = self._ids.get(problem)
+        if found is None:
+            from ari_cli.render.run import problem_text
+
+            hint = problem.hint or hint_for(problem.code, problem.http_status) or ""
+            found = self._ids[problem] = len(self.items)
+            self.items.append([problem_text(problem), hint])
+        return found
+
+
+def _groups(run: Run, errors: _Errors) -> Iterator[list[Any]]:
+    """The rows as runs of alike rows of one key: source, lines, count, status, property, room, rate, dates,
+    value, tracking ids, errors, note."""
+    rows = run.rows
+    table = rows.table
+    kinds, kind_list = table.kinds, table.kind_list
+    for first, stop, shared in rows.runs():
+        common = _common(shared, errors)
+        at = first
+        while at < stop:
+            kind = kinds[at]
+            end = at + 1
+            if kind < 0:  # a row known by its view: invalid, or a retry's
+                view = table[at]
+                key: Key = (view.propertyid, view.roomid, view.rateid)
+                dates, value = view.dates, view.value
+            else:
+                key = kind_list[kind].key
+                same_value = True
+                while end < stop and kinds[end] >= 0 and (kinds[end] == kind or kind_list[kinds[end]].key == key):
+                    same_value = same_value and kinds[end] == kind
+                    end += 1
+                if end - at == 1:
+                    view = table[at]
+                    dates, value = view.dates, view.value
+                else:
+                    low = dt.date.fromordinal(min(table.starts[at:end]))
+                    high = dt.date.fromordinal(max(table.ends[at:end]))
+                    dates = f"{low} to {high}"
+                    value = kind_list[kind].shown if same_value else "(several)"
+            padded = list(key) + [""] * (3 - len(key))
+            yield [table.source(at), lines_text(table.lines[at:end]), end - at, *common[:1], *padded[:3],
+                   dates, value, *common[1:]]  # fmt: skip
+            at = end
+
+
+def _common(shared: Shared, errors: _Errors) -> list[Any]:
+    return [shared.status.value, " ".join(shared.trackingids), [errors.id(p) for p in shared.errors], shared.note]
+
+
+def rows_tables(groups: list[list[Any]], errors: _Errors | list[list[str]]) -> dict[str, list[dict[str, Any]]]:
+    """The first row groups per status, for the `<details>` shown without scripts."""
+    items = errors.items if isinstance(errors, _Errors) else errors
+    by_status: dict[str, list[dict[str, Any]]] = {}
+    for group in groups[:SHOWN_WITHOUT_SCRIPT]:
+        source, lines, count, status, prop, room, rate, dates, value, ids, problems, note = group
+        by_status.setdefault(status, []).append({
+            "source": source, "lines": lines, "count": count, "key": [prop, room, rate], "dates": dates,
+            "value": value, "trackingids": ids, "errors": [items[e] for e in problems], "note": note,
+        })  # fmt: skip
+    return by_status
+
+
+def run_about(
+    run: Run, files: Sequence[str], base_url: str | None, source_id: str | None, title: str | None = None
+) -> About:
+    """The header of a run that this process made."""
+    from ari_cli.render.runtable import summary_line
+
+    user, host = who()
+    operation = run.operation.value + (" --dry-run" if run.dry_run else "")
+    return About(title or f"ari-cli {operation}", operation, tuple(files), base_url, source_id, now(), user, host,
+                 summary_line(run), int(run.exit_code()))  # fmt: skip
+
+
+def write_run(run: Run, about: About, stream: IO[str]) -> None:
+    """A run's page: its records on the map, outlined where sent (or planned, on a dry run), and its rows."""
+    from ari_cli.batch import wire_value
+    from ari_cli.render.history import value_text as text
+
+    taken: set[int] = set()
+    for exchange in run.exchanges:
+        if run.dry_run or (exchange.outcome is not None and exchange.outcome.success):
+            taken.update(exchange.records)
+    data = MapData()
+    operation = run.operation.value
+    for index, record in enumerate(run.records):
+        data.add(record.key, record.start, record.end, text(operation, wire_value(run.operation, record)),
+                 index in taken)  # fmt: skip
+    page = map_part(data)
+    errors = _Errors()
+    groups = list(_groups(run, errors))
+    page.update(kind="run", rows=groups, errors=errors.items)
+    tables = {"ranges": ranges_table(page), "rows": rows_tables(groups, errors), "groups": len(groups),
+              "changed": "would change (dry run)" if run.dry_run else "changed by this run",
+              "unknown": "not set by this run"}  # fmt: skip
+    write_page(stream, about, page, tables)
+
+
+def write_diff(view: DiffView, stream: IO[str]) -> None:
+    """A diff's page: the plan's values on the map, what would change outlined,
+    and the ranges new, changed, cleared and same with before and after."""
+    from ari_cli.diff import CHANGES
+    from ari_cli.render.diff import summary_line, values_text
+
+    data = MapData()
+    shown = []
+    for change in view.changes:
+        before, after = values_text(view.operation, change)
+        data.add(change.key, change.start, change.end, after, change.kind in CHANGES)
+        shown.append((change, before, after))
+    page = map_part(data)
+    origin = dt.date.fromisoformat(page["start"]).toordinal()
+    listed = [
+        [data.key(c.key), c.start.toordinal() - origin, c.end.toordinal() - origin, c.kind.value, before, after]
+        for c, before, after in shown
+    ]
+    page.update(kind="diff", diff=listed)
+    user, host = who()
+    about = About(f"ari-cli {view.operation} diff", f"{view.operation} diff", (), view.base_url, view.source_id,
+                  now(), user, host, summary_line(view))  # fmt: skip
+    diff_rows = [
+        {"key": page["keys"][k], "first": dt.date.fromordinal(a + origin), "last": dt.date.fromordinal(b + origin),
+         "kind": kind, "before": before, "after": after}
+        for k, a, b, kind, before, after in page["diff"][:SHOWN_WITHOUT_SCRIPT]
+    ]  # fmt: skip
+    write_page(
+        stream,
+        about,
+        page,
+        {
+            "ranges": [],
+            "diff": diff_rows,
+            "diffs": len(listed),
+            "changed": "would change",
+            "unknown": "not in the file",
+        },
+    )
+
+
+def write_calendar(view: CalendarView, stream: IO[str]) -> None:
+    """A calendar's page: what the service last acknowledged, per date."""
+    from ari_cli.render.history import value_text as text
+
+    data = MapData()
+    one = dt.timedelta(days=1)
+    for key in sorted(view.values):
+        days: Mapping[dt.date, str] = view.shown(key)
+        data.key(key)
+        run: list[Any] = []  # first, last, value of the range being gathered
+        for day in sorted(days):
+            value = text(view.operation, days[day])
+            if run and run[1] + one == day and run[2] == value:
+                run[1] = day
+                continue
+            if run:
+                data.add(key, run[0], run[1], run[2], False)
+            run = [day, day, value]
+        if run:
+            data.add(key, run[0], run[1], run[2], False)
+    page = map_part(data, view.start, view.end)
+    page.update(kind="calendar")
+    user, host = who()
+    said = f"what {view.base_url} (source {view.source_id}) last acknowledged, {view.start} to {view.end}"
+    about = About(f"ari-cli {view.operation} calendar {view.propertyid}", f"{view.operation} calendar", (),
+                  view.base_url, view.source_id, now(), user, host, said)  # fmt: skip
+    write_page(stream, about, page, {"ranges": ranges_table(page), "changed": "", "unknown": "nothing acknowledged"})
+
+
+def write_stopped(document: dict[str, Any], stream: IO[str]) -> None:
+    """The page of a run that stopped before it had rows: the error in the header, an empty map."""
+    error = document["error"]
+    user, host = who()
+    said = error["message"] + (f" ({error['hint']})" if error.get("hint") else "")
+    operation = document["operation"] + (" --dry-run" if document.get("dry_run") else "")
+    about = About(f"ari-cli {operation}", operation, (), None, None, now(), user, host, f"stopped: {said}")
+    page = map_part(MapData())
+    page.update(kind="run", rows=[], errors=[])
+    write_page(stream, about, page, {"ranges": [], "rows": {}, "groups": 0, "changed": "", "unknown": "nothing set"})

@@ -1,0 +1,281 @@
+"""The HTML report (`--report run.html`, `--output html`): drawn by headless Chromium, checked as a person sees it.
+
+Reports are made by the console script against the sandbox, on files each test writes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from ari_cli.sandbox import Sandbox
+from tests.browser import ari, dom, drawn, needs_browser, pdf_pages, png_colours, screenshot
+from tests.helpers import sandbox_env
+
+ROWS = """propertyid,roomid,start,end,threshold
+HTL001,DBL,2027-01-01,2027-01-10,2
+HTL001,DBL,2027-01-11,2027-01-20,4
+HTL001,TWN,2027-01-03,2027-01-04,n/a
+HTL001,STE,2027-02-01,2027-02-05,1
+HTL002,DBL,2027-01-05,2027-01-06,3
+"""
+TODAY = ("--today", "2027-01-01")
+
+
+def env_of(sb: Sandbox) -> dict[str, str]:
+    return {**os.environ, **sandbox_env(sb), "NO_COLOR": "1"}
+
+
+def write(folder: Path, text: str = ROWS, name: str = "rooms.csv") -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def pushed(sb: Sandbox, tmp_path: Path) -> Path:
+    """A push of ROWS with `--report run.html`."""
+    report = tmp_path / "run.html"
+    done = ari("threshold", "push", str(write(tmp_path)), *TODAY, "--report", str(report), env=env_of(sb))
+    assert done.returncode == 0, done.stderr
+    return report
+
+
+def test_report_path_must_end_in_a_known_suffix(tmp_path: Path) -> None:
+    done = ari("threshold", "push", str(write(tmp_path)), "--dry-run", *TODAY, "--report", str(tmp_path / "r.txt"))
+    assert done.returncode == 2
+    assert "give a path ending in .csv, .json or .html" in done.stderr
+    assert done.stdout == ""
+
+
+def test_the_page_is_self_contained_and_fetches_nothing(pushed: Path) -> None:
+    html = pushed.read_text(encoding="utf-8")
+    assert "default-src 'none'" in html  # the browser refuses any request the page might make
+    assert not re.search(r"""(src|href|action)\s*=\s*["']?\s*(https?:)?//""", html, re.IGNORECASE)
+    assert not re.search(r"url\(\s*[\"']?(https?:)?//", html, re.IGNORECASE)
+    assert not re.search(r"@import|<link\b", html, re.IGNORECASE)
+    # The header names the service, never the key.
+    assert "cpbA1" in html
+    assert "sandbox-key" not in html and "Bearer" not in html
+
+
+@needs_browser
+def test_each_room_has_its_line_and_each_date_its_value(pushed: Path) -> None:
+    page = drawn(dom(pushed))
+    assert page.body.get("data-drawn") == "1"
+    assert [(p, r) for p, r, _, _ in page.lines] == [
+        ("HTL001", "DBL"), ("HTL001", "STE"), ("HTL001", "TWN"), ("HTL002", "DBL"),
+    ]  # fmt: skip
+    assert page.cell("DBL", "2027-01-05").value == "2"
+    assert page.cell("DBL", "2027-01-15").value == "4"
+    assert page.cell("DBL", "2027-01-06", property="HTL002").value == "3"
+    stay = page.cell("STE", "2027-02-03")
+    assert stay.value == "1"
+    # The value as text on hover and for screen readers.
+    assert stay.title == stay.label == "STE, 2027-02-01 to 2027-02-05: 1, changed"
+    # Cleared dates are drawn as cleared; dates nothing set have no cell at all (unknown).
+    cleared = page.cell("TWN", "2027-01-03")
+    assert "cleared" in cleared.classes and cleared.label.endswith("n/a (cleared), changed")
+    assert not [c for c in page.cells if c.room == "TWN" and c.first <= "2027-01-05" <= c.last]
+    # Weekends are shaded: 2027-01-01 is a Friday, so the 2nd and 3rd are the first weekend.
+    assert page.weekends[:4] == [2, 3, 9, 10]
+    # What this run sent and the service took is outlined.
+    assert all("changed" in c.classes for c in page.cells)
+
+
+@needs_browser
+def test_a_dry_run_outlines_what_would_change_and_a_refused_request_is_not_outlined(
+    sb: Sandbox, tmp_path: Path
+) -> None:
+    report = tmp_path / "dry.html"
+    done = ari("threshold", "push", str(write(tmp_path)), "--dry-run", *TODAY, "--report", str(report))
+    assert done.returncode == 0, done.stderr
+    page = drawn(dom(report))
+    assert all("changed" in c.classes for c in page.cells)
+    assert "would change (dry run)" in report.read_text(encoding="utf-8")
+    # A request the service refuses: its dates are drawn, not outlined; the row says what to check.
+    sb.queue_error(422, times=1)
+    report = tmp_path / "refused.html"
+    one = "propertyid,roomid,start,end,threshold\nHTL001,DBL,2027-01-01,2027-01-02,2\n"
+    done = ari("threshold", "push", str(write(tmp_path, one, "one.csv")), *TODAY, "--report", str(report),
+               env=env_of(sb))  # fmt: skip
+    assert done.returncode == 1
+    page = drawn(dom(report))
+    assert "changed" not in page.cell("DBL", "2027-01-01").classes
+    [row] = page.rows["rows-table"]
+    assert row[3] == "failed"
+    assert "check:" in row[10]  # what to check, from the spec's error table
+
+
+@needs_browser
+def test_the_filters_narrow_the_map_and_the_rows(pushed: Path) -> None:
+    page = drawn(dom(pushed, "?room=DBL"))
+    assert page.visible_rooms() == ["DBL", "DBL"]
+    assert {row[5] for row in page.rows["rows-table"]} == {"DBL"}
+    page = drawn(dom(pushed, "?property=HTL002"))
+    assert [row[4] for row in page.rows["rows-table"]] == ["HTL002"]
+    page = drawn(dom(pushed, "?status=failed"))
+    assert page.rows["rows-table"] == []
+    page = drawn(dom(pushed, "?status=ok"))
+    assert len(page.rows["rows-table"]) == 5
+
+
+def test_without_scripts_the_ranges_and_rows_show_as_tables(pushed: Path) -> None:
+    # What a browser shows inside <noscript> when scripts are off (Chromium's --dump-dom needs scripts on).
+    html = pushed.read_text(encoding="utf-8").split("<noscript>", 1)[1]
+    assert "<td>HTL001</td><td>STE</td><td></td><td>2027-02-01</td><td>2027-02-05</td><td>1</td>" in html
+    assert "<summary>ok (5)</summary>" in html
+
+
+@needs_browser
+def test_the_screenshot_is_not_blank(pushed: Path, tmp_path: Path) -> None:
+    png = screenshot(pushed, tmp_path / "shot.png")
+    colours = png_colours(png)
+    assert len(colours) > 20, colours
+
+
+@needs_browser
+def test_it_prints_on_a4_landscape(pushed: Path, tmp_path: Path) -> None:
+    pages = pdf_pages(pushed, tmp_path / "printed.pdf")
+    assert pages
+    for width, height in pages:
+        assert (round(width / 72 * 25.4), round(height / 72 * 25.4)) == (297, 210)  # millimetres
+
+
+@needs_browser
+def test_a_room_id_from_the_file_shows_as_text(tmp_path: Path) -> None:
+    hostile = "<script>alert(1)</script>"
+    rows = f'propertyid,roomid,start,end,threshold\nHTL001,"{hostile}",2027-01-01,2027-01-02,2\n'
+    report = tmp_path / "hostile.html"
+    done = ari("threshold", "push", str(write(tmp_path, rows)), "--dry-run", *TODAY, "--report", str(report))
+    assert done.returncode in (0, 3), done.stderr
+    html = report.read_text(encoding="utf-8")
+    assert hostile not in html  # neither in the header, the tables for readers without scripts, nor the data
+    shown = dom(report)
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in shown  # drawn as text
+    assert "<script>alert(1)" not in shown
+    assert any(row[5] == hostile for row in drawn(shown).rows["rows-table"])
+
+
+@needs_browser
+def test_a_service_message_with_html_shows_as_text(sb: Sandbox, tmp_path: Path) -> None:
+    message = '<b>bold</b><img src=x onerror="document.title=1"></script><script>alert(2)</script>'
+    body = {"success": False, "errors": [{"code": 451, "message": message}]}
+    sb.queue_raw(422, json.dumps(body), {"Content-Type": "application/json"})
+    rows = "propertyid,roomid,start,end,threshold\nHTL001,DBL,2027-01-01,2027-01-02,2\n"
+    report = tmp_path / "answer.html"
+    done = ari("threshold", "push", str(write(tmp_path, rows)), *TODAY, "--report", str(report), env=env_of(sb))
+    assert done.returncode == 1, done.stderr
+    html = report.read_text(encoding="utf-8")
+    assert "<b>bold</b>" not in html and "alert(2)</script>" not in html and "<img" not in html
+    shown = dom(report)
+    assert "<img" not in shown and "<b>bold" not in shown
+    [row] = drawn(shown).rows["rows-table"]
+    assert row[3] == "failed" and message in row[10]  # the message, as text
+
+
+@needs_browser
+def test_diff_page_shows_new_changed_cleared_and_same_with_before_and_after(sb: Sandbox, tmp_path: Path) -> None:
+    env = env_of(sb)
+    assert ari("threshold", "push", str(write(tmp_path)), *TODAY, env=env).returncode == 0
+    later = """propertyid,roomid,start,end,threshold
+HTL001,DBL,2027-01-01,2027-01-10,2
+HTL001,DBL,2027-01-11,2027-01-20,5
+HTL001,STE,2027-02-01,2027-02-05,n/a
+HTL001,KNG,2027-01-01,2027-01-02,1
+"""
+    done = ari("threshold", "diff", str(write(tmp_path, later, "later.csv")), *TODAY, "--show", "all",
+               "--output", "html", env=env)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    page_file = tmp_path / "diff.html"
+    page_file.write_text(done.stdout, encoding="utf-8")
+    page = drawn(dom(page_file))
+    kinds = {(row[1], row[5]): (row[6], row[7]) for row in page.rows["diff-table"]}
+    assert kinds[("DBL", "same")] == ("2", "2")
+    assert kinds[("DBL", "changed")] == ("4", "5")
+    assert kinds[("STE", "cleared")] == ("1", "n/a")
+    assert kinds[("KNG", "new")] == ("(nothing)", "1") or kinds[("KNG", "new")][1] == "1"
+    assert "changed" in page.cell("DBL", "2027-01-12").classes
+    assert "changed" not in page.cell("DBL", "2027-01-02").classes
+    assert page.cell("DBL", "2027-01-12").value == "5"
+
+
+@needs_browser
+def test_calendar_and_history_show_pages(sb: Sandbox, tmp_path: Path) -> None:
+    env = env_of(sb)
+    assert ari("threshold", "push", str(write(tmp_path)), *TODAY, env=env).returncode == 0
+    done = ari("calendar", "threshold", "--property", "HTL001", "--from", "2027-01-01", "--to", "2027-02-28",
+               "--output", "html", env=env)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (tmp_path / "cal.html").write_text(done.stdout, encoding="utf-8")
+    page = drawn(dom(tmp_path / "cal.html"))
+    assert [r for _, r, _, _ in page.lines] == ["DBL", "STE", "TWN"]
+    assert page.cell("DBL", "2027-01-09").value == "2"
+    assert "cleared" in page.cell("TWN", "2027-01-04").classes
+    done = ari("history", "show", "last", "--output", "html", env=env)
+    assert done.returncode == 0, done.stderr
+    (tmp_path / "run.html").write_text(done.stdout, encoding="utf-8")
+    page = drawn(dom(tmp_path / "run.html"))
+    assert page.cell("DBL", "2027-01-15").value == "4"
+    assert "changed" in page.cell("DBL", "2027-01-15").classes  # acknowledged in that run
+    # Alike rows of one room next to each other are one group, as the run's own report groups them.
+    groups = page.rows["rows-table"]
+    assert [(g[1], g[2], g[5], g[8]) for g in groups] == [
+        ("2-3", "2", "DBL", "(several)"), ("4", "1", "TWN", "n/a"), ("5", "1", "STE", "1"), ("6", "1", "DBL", "3"),
+    ]  # fmt: skip
+
+
+def test_the_journal_records_who_ran_a_run_and_older_runs_say_unknown(
+    sb: Sandbox, tmp_path: Path, journal_home: Path
+) -> None:
+    env = env_of(sb)
+    assert ari("threshold", "push", str(write(tmp_path)), *TODAY, env=env).returncode == 0
+    with sqlite3.connect(journal_home / "journal.sqlite3") as db:
+        user, host = db.execute("SELECT user, host FROM runs").fetchone()
+    assert user and host and user != "unknown"
+    done = ari("history", "show", "last", "--output", "html", env=env)
+    assert f"{user} on {host}" in done.stdout
+    # A journal written before who ran was recorded: its runs say unknown, and the next push adds the columns.
+    db = sqlite3.connect(journal_home / "journal.sqlite3")
+    db.execute("ALTER TABLE runs DROP COLUMN user")
+    db.execute("ALTER TABLE runs DROP COLUMN host")
+    db.commit()
+    db.close()
+    done = ari("history", "show", "1", "--output", "html", env=env)
+    assert done.returncode == 0, done.stderr
+    assert "unknown on unknown" in done.stdout
+    assert ari("threshold", "push", str(write(tmp_path)), *TODAY, env=env).returncode == 0
+    assert "unknown on unknown" in ari("history", "show", "1", "--output", "html", env=env).stdout
+    assert f"{user} on {host}" in ari("history", "show", "2", "--output", "html", env=env).stdout
+
+
+@needs_browser
+def test_retry_writes_the_page_of_what_it_sent(sb: Sandbox, tmp_path: Path) -> None:
+    env = env_of(sb)
+    sb.queue_error(503, times=5)
+    first = ari("threshold", "push", str(write(tmp_path)), *TODAY, "--retries", "0", env=env)
+    assert first.returncode == 1, first.stderr
+    report = tmp_path / "retry.html"
+    done = ari("retry", "1", "--report", str(report), env=env)
+    assert done.returncode == 0, done.stderr
+    page = drawn(dom(report))
+    assert page.body.get("data-drawn") == "1"
+    header = report.read_text(encoding="utf-8").split("</header>")[0]
+    assert f"{sb.base_url} (source cpbA1)" in header and "0: every row done" in header
+    assert all(row[3] == "ok" for row in page.rows["rows-table"]) and page.rows["rows-table"]
+    assert "changed" in page.cell("DBL", "2027-01-05").classes
+
+
+def test_a_run_that_stops_before_it_has_rows_still_writes_its_page(tmp_path: Path) -> None:
+    report = tmp_path / "stopped.html"
+    missing = tmp_path / "<missing>.csv"
+    done = ari("threshold", "push", str(missing), "--dry-run", *TODAY, "--report", str(report))
+    assert done.returncode == 3, done.stderr
+    assert done.stdout == ""
+    header = report.read_text(encoding="utf-8").split("</header>")[0]
+    assert "stopped: " in header and "&lt;missing&gt;.csv" in header and "<missing>" not in header
