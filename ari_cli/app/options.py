@@ -156,6 +156,25 @@ class RetryRequest(NamedTuple):
         return given_tuning(self.given, PlanOptions(), self.sending)
 
 
+class RevertRequest(NamedTuple):
+    """`ari-cli revert RUN`: which run, what to do with dates left alone, and how to ask, send and show."""
+
+    run: int
+    command: str
+    dry_run: bool = False
+    yes: bool = False
+    clear_unknown: bool = False  # send n/a for dates whose earlier value the journal never saw
+    force: bool = False  # put back dates a later run changed again, too
+    output: OutputOptions = OutputOptions()
+    sending: SendTuning = SendTuning()
+    connection: ConnectionOptions = ConnectionOptions()
+    given: frozenset[str] = frozenset()
+
+    def given_tuning(self) -> dict[str, Any]:
+        """The tuning options given on the command line, by name: they win over the profile."""
+        return given_tuning(self.given, PlanOptions(), self.sending)
+
+
 class ReplayRequest(NamedTuple):
     """`ari-cli replay`: the files of request bodies, whether to fill them, and how to send and show."""
 

@@ -6,7 +6,19 @@ import typer
 from typer.completion import show_callback
 
 from ari_cli import __version__
-from ari_cli.cli import calendar, config, history, maxadv, policy, retry, samples, sandbox, support, threshold
+from ari_cli.cli import (
+    calendar,
+    config,
+    history,
+    maxadv,
+    policy,
+    retry,
+    revert,
+    samples,
+    sandbox,
+    support,
+    threshold,
+)
 from ari_cli.cli.helptext import HelpGroup
 from ari_cli.cli.usage import is_usage_error
 
@@ -71,6 +83,7 @@ Each command's --help says which columns it takes. Set up where to push once wit
 # The order of the root's --help and of completions (after PUSH_FIRST).
 support.register(app)
 retry.register(app)
+revert.register(app)
 calendar.register(app)
 app.add_typer(threshold.app)
 app.add_typer(maxadv.app)
