@@ -55,6 +55,7 @@ class Choices:
     clear_unknown: bool = False  # send CLEAR for dates whose earlier value is unknown
     clearable: bool = True  # the operation has a clearing value (threshold and maxadv; a policy has none)
     force: bool = False  # put back dates a later run changed, too
+    today: dt.date | None = None  # dates before it are past: the service takes no change to them
 
 
 def _add(pieces: list[Piece], piece: Piece) -> None:
@@ -81,7 +82,10 @@ def undo(
     found = Undo(cleared_unknown=choices.clear_unknown and choices.clearable)
     for key in sorted(reverted):
         for span in reverted[key]:
-            for start, end, held in against(now.get(key, ()), span.start, span.end):
+            if choices.today is not None and span.end < choices.today:
+                continue
+            first_day = span.start if choices.today is None else max(span.start, choices.today)
+            for start, end, held in against(now.get(key, ()), first_day, span.end):
                 later = held.run if held is not None and held.run not in runs else None
                 if later is not None and not choices.force:
                     _add(found.later, Piece(key, start, end, later=later))

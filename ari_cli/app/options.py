@@ -165,6 +165,7 @@ class RevertRequest(NamedTuple):
     yes: bool = False
     clear_unknown: bool = False  # send n/a for dates whose earlier value the journal never saw
     force: bool = False  # put back dates a later run changed again, too
+    today: dt.date | None = None  # dates before it are past: left alone
     output: OutputOptions = OutputOptions()
     sending: SendTuning = SendTuning()
     connection: ConnectionOptions = ConnectionOptions()

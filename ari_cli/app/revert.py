@@ -82,8 +82,11 @@ def _rows(operation: Operation, source: RunInfo, back: Sequence[Piece]) -> tuple
     for line, piece in enumerate(back, start=1):
         assert piece.value is not None
         key = (*piece.key, "")[:3]
-        views.append(RowView(name, line, key[0], key[1], key[2], shown_dates(piece.start, piece.end, ""), piece.value))
-        records.append(Record(piece.key, piece.start, piece.end, _value(operation, piece.value), (line - 1,)))
+        value = _value(operation, piece.value)
+        # A policy is shown in words, as a push's rows show it.
+        shown = value.describe() if operation is Operation.POLICY else piece.value
+        views.append(RowView(name, line, key[0], key[1], key[2], shown_dates(piece.start, piece.end, ""), shown))
+        records.append(Record(piece.key, piece.start, piece.end, value, (line - 1,)))
     return RowTable.of_views(views), records
 
 
@@ -119,7 +122,8 @@ def _found(request: RevertRequest) -> tuple[RunInfo, tuple[int, ...], Undo, dict
         before = held_before(db, source, runs, first, properties) if first is not None else {}
         now = acknowledged(db, source.operation, source.base_url, source.source_id, properties)
     operation = Operation(source.operation)
-    choices = Choices(request.clear_unknown, operation is not Operation.POLICY, request.force)
+    today = request.today or dt.date.today()
+    choices = Choices(request.clear_unknown, operation is not Operation.POLICY, request.force, today)
     return source, runs, undo(done, before, now, runs, choices), now
 
 
@@ -151,7 +155,7 @@ def revert(request: RevertRequest, err: Any, ask: Ask | None) -> Reverted:
     segment = request.connection.path_segment or source.options.get("path_segment") or settings.value("path_segment")
     connection = _connection(source, request, settings.api_key(), segment)
     options = PushOptions(
-        operation=operation, files=(), today=dt.date.today(), batch_size=tuned.batch_size,
+        operation=operation, files=(), today=request.today or dt.date.today(), batch_size=tuned.batch_size,
         data_form=DataForm(tuned.data_form), send=tuned.send_options(),
     )  # fmt: skip
     prepared = Prepared(table, plan, requests_for(options, connection, plan), [])

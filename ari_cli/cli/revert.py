@@ -22,6 +22,7 @@ from ari_cli.cli.push import (
     Retries,
     ShowRows,
     Timeout,
+    Today,
     Verbose,
     given,
 )
@@ -76,6 +77,7 @@ def revert(
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Send without asking (for scripts): the change is still shown.")] = False,
     clear_unknown: Annotated[bool, typer.Option("--clear-unknown", help="Send n/a for dates whose earlier value the journal never saw (threshold and maxadv).")] = False,
     force: Annotated[bool, typer.Option("--force", help="Also put back dates a later run changed again (overwriting its values).")] = False,
+    today: Today = None,
     output: Output = OutputFormat.TABLE,
     report: Report = None,
     show: ShowRows = None,
@@ -100,6 +102,7 @@ def revert(
         yes=yes,
         clear_unknown=clear_unknown,
         force=force,
+        today=today,
         output=OutputOptions(output, report, show, False, quiet, verbose, journal=not no_journal),
         sending=SendTuning(concurrency, rate, timeout, retries),
         connection=ConnectionOptions(False, profile, config, None, None, api_key_file, path_segment),
