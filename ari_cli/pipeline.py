@@ -56,6 +56,8 @@ class Prepared:
     warnings: list[str]
     notes: list[str] = field(default_factory=list)
     """What was read that a user may like to know (a row skipped, the sheet read); --quiet hides them."""
+    whole: Plan | None = None
+    """With --changed-only, the plan before the unchanged dates were dropped (what the guards judge)."""
 
     @property
     def invalid(self) -> bool:
@@ -129,7 +131,8 @@ def prepare(
         acknowledged = known({record.propertyid for record in planned.records})
         planned = keep_changed(planned, partial(wire_value, options.operation), acknowledged)
     exchanges = requests_for(options, connection, planned)
-    return Prepared(planned_input.rows, planned, exchanges, planned_input.warnings, planned_input.notes)
+    return Prepared(planned_input.rows, planned, exchanges, planned_input.warnings, planned_input.notes,
+                    planned_input.plan)  # fmt: skip
 
 
 def requests_for(options: PushOptions, connection: Connection | None, planned: Plan) -> list[Exchange]:

@@ -94,6 +94,20 @@ class SendTuning(NamedTuple):
     retries: int = 3
 
 
+class GuardOptions(NamedTuple):
+    """Guards for unattended pushes as flags (None: the profile's, if any), and whether to pass them all."""
+
+    max_changed: str | None = None
+    max_cleared: str | None = None
+    min_coverage: str | None = None
+    max_step: str | None = None
+    override: bool = False
+
+    def given(self) -> dict[str, str]:
+        """The limits given as flags, by setting name: they win over the profile's."""
+        return {name: value for name, value in self._asdict().items() if name != "override" and value is not None}
+
+
 class PushRequest(NamedTuple):
     """One push, send or retry as the command line gave it.
 
@@ -118,6 +132,7 @@ class PushRequest(NamedTuple):
     yes: bool = False
     objects: tuple[Any, ...] | None = None
     """Rows given from Python (`ari_cli.push(rows=...)`), read after the files as a JSON list of objects."""
+    guards: GuardOptions = GuardOptions()
 
     def given_tuning(self) -> dict[str, Any]:
         """The tuning options given on the command line, by name: they win over the profile."""
@@ -137,6 +152,8 @@ class DiffRequest(NamedTuple):
     inputs: InputOptions = InputOptions()
     plan: PlanOptions = PlanOptions()
     connection: ConnectionOptions = ConnectionOptions()
+    guards: GuardOptions = GuardOptions()
+    """Which guards a push of the files would trip: said, not enforced."""
 
 
 class RetryRequest(NamedTuple):

@@ -17,6 +17,7 @@ import typer
 
 from ari_cli.app.options import (
     ConnectionOptions,
+    GuardOptions,
     OutputFormat,
     OutputOptions,
     PushRequest,
@@ -177,16 +178,21 @@ def attempt(request: PushRequest, err: Any) -> Pushed:
             writable = True
         return _push(request, err)
     except AriError as problem:
-        _stopped(request, writable, problem.kind, problem.message, problem.hint)
+        _stopped(request, writable, problem.kind, problem.message, problem.hint, getattr(problem, "guard", None))
         raise
     except KeyboardInterrupt:
         _stopped(request, writable, "interrupted", "interrupted before anything was sent", None)
         raise
 
 
-def _stopped(request: PushRequest, writable: bool, kind: str, message: str, hint: str | None) -> None:
-    """The document of a run that stopped before it had rows, on stdout (`--output json`) and in the report."""
+def _stopped(
+    request: PushRequest, writable: bool, kind: str, message: str, hint: str | None, guard: Any = None
+) -> None:
+    """The document of a run that stopped before it had rows, on stdout (`--output json`) and in the report;
+    a tripped guard says which (name, figure, limit) in `error.guard`."""
     document = error_document(request.operation, request.dry_run, kind, message, hint)
+    if guard is not None:
+        document["error"]["guard"] = guard
     if request.output.format is OutputFormat.JSON:
         _to_stdout(lambda: write_error_document(document, sys.stdout), render.console(stderr=True))
     if request.output.report is not None and writable:
@@ -243,6 +249,8 @@ def _push(request: PushRequest, err: Any) -> Pushed:
                 render.notices(prepared.warnings, err)
                 if not quiet:
                     render.notices(prepared.notes, err, label="note")
+                if not prepared.invalid or options.skip_invalid:
+                    _guarded(request, settings, prepared, connection, journal, options.today, err)
                 if request.confirm:
                     from ari_cli.app.diff import confirm_push
 
@@ -263,6 +271,22 @@ def _push(request: PushRequest, err: Any) -> Pushed:
     number = recorder.run if recorder else None
     warnings.extend(prepared.warnings)
     return Pushed(run, options, connection, prepared.invalid, number, warnings, prepared.notes)
+
+
+def _guarded(
+    request: PushRequest, settings: Settings, prepared: Prepared, connection: Connection | None,
+    journal: Journal | None, today: dt.date, err: Any,
+) -> None:  # fmt: skip
+    """The guards for unattended pushes, before anything is journaled or sent: `GuardTripped` when one trips."""
+    if request.guards == GuardOptions() and not settings.guards:
+        return  # no guard is on unless a flag or the profile sets one
+    from ari_cli.app.guards import check
+
+    service = (connection.base_url, connection.source_id) if connection is not None else None
+    plan = prepared.whole or prepared.plan
+    notes = check(request.guards, settings, request.operation, plan, journal.db if journal else None, today, service)
+    if not request.output.quiet:
+        render.notices(notes, err, label="note")
 
 
 def send_recorded(

@@ -23,3 +23,12 @@ TUNING_RANGES: dict[str, tuple[int, int] | tuple[float, float]] = {
     "timeout": (0.1, 600.0),
     "retries": (0, 20),
 }
+
+# The guards for unattended pushes (`guards.py`), a profile's settings and push's flags alike (`max_changed` is
+# --max-changed): what each takes, a count of dates (N), a percentage (P%), or either. None is on unless set.
+GUARD_LIMITS: dict[str, str] = {
+    "max_changed": "either",
+    "max_cleared": "either",
+    "min_coverage": "percent",
+    "max_step": "count",
+}
