@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from ari_cli.guards import parse_limit
@@ -14,6 +15,7 @@ from tests.conftest import PINNED_TODAY
 from tests.helpers import invoke, sandbox_env
 
 TODAY = ["--today", PINNED_TODAY]
+SCHEMA = json.loads((Path(__file__).parent / "output.schema.json").read_text())
 HEAD = "propertyid,roomid,start,end,threshold\n"
 # A: 13 known dates. B: 6 changed (3 -> 7, a step of 4), 3 cleared, 5 new; covers 9 of A's 13 dates.
 A = HEAD + "HTL001,DBL,2027-01-01,2027-01-10,3\nHTL002,DBL,2027-01-01,2027-01-03,4\n"
@@ -80,6 +82,7 @@ def test_under_output_json_without_a_terminal_the_document_says_which_guard(sb: 
     assert document["error"]["kind"] == "guard"
     assert document["error"]["guard"] == {"name": "--max-step", "figure": "4", "limit": "3"}
     assert document["rows"] == [] and document["requests"] == []
+    jsonschema.validate(document, SCHEMA)
 
 
 def test_yes_never_passes_a_guard_and_override_guards_does(sb: Sandbox, pushed: Path) -> None:

@@ -211,3 +211,28 @@ def test_a_policy_push_is_reverted_to_the_policy_before(sb: Sandbox, tmp_path: P
     # A policy cannot be cleared: dates never seen before are only listed, with no --clear-unknown offered.
     assert "HTL001 TWN BAR 2027-01-01..2027-03-31" in result.stderr
     assert "--clear-unknown" not in result.stderr
+
+
+def test_python_api_reverts_and_pushes_with_guards(sb: Sandbox, tmp_path: Path) -> None:
+    import pytest
+
+    import ari_cli
+
+    (tmp_path / "a.csv").write_text(A)
+    (tmp_path / "b.csv").write_text(B)
+    where = {"base_url": sb.base_url, "source_id": sb.source_id, "api_key": sb.api_key, "today": PINNED_TODAY}
+    assert ari_cli.push("threshold", tmp_path / "a.csv", **where).ok  # type: ignore[arg-type]
+    after_a = _threshold(sb)
+    with pytest.raises(ari_cli.GuardTripped) as tripped:
+        ari_cli.push("threshold", tmp_path / "b.csv", max_changed=8, **where)  # type: ignore[arg-type]
+    assert tripped.value.exit_code == 5
+    assert tripped.value.guard == {"name": "--max-changed", "figure": "9", "limit": "8"}
+    assert ari_cli.push("threshold", tmp_path / "b.csv", max_changed="70%", **where).ok  # type: ignore[arg-type]
+
+    planned = ari_cli.revert(2, dry_run=True, today=PINNED_TODAY)
+    assert (planned.reverts, planned.run, planned.exit_code) == (2, None, 0)
+    assert [(c["start"], c["after"]) for c in planned.changes] == [("2027-01-05", "3"), ("2027-01-01", "4")]
+    assert [u["start"] for u in planned.unknown] == ["2027-01-11"]
+    done = ari_cli.revert(2, clear_unknown=True, api_key=sb.api_key, today=PINNED_TODAY)
+    assert done.run is not None and done.run.ok and done.run.journal_run == 3
+    assert _threshold(sb) == after_a
