@@ -236,3 +236,37 @@ def test_python_api_reverts_and_pushes_with_guards(sb: Sandbox, tmp_path: Path) 
     done = ari_cli.revert(2, clear_unknown=True, api_key=sb.api_key, today=PINNED_TODAY)
     assert done.run is not None and done.run.ok and done.run.journal_run == 3
     assert _threshold(sb) == after_a
+
+
+def test_values_of_pruned_runs_count_as_unknown(sb: Sandbox, tmp_path: Path, journal_home: Path) -> None:
+    import sqlite3
+
+    _push(sb, tmp_path, "a.csv", A)
+    _push(sb, tmp_path, "b.csv", B)
+    with sqlite3.connect(journal_home / "journal.sqlite3") as db:
+        db.execute("UPDATE runs SET started = '2020-01-01T00:00:00.000+00:00' WHERE id = 1")
+    pruned = invoke(["history", "prune", "--older-than", "30d", "--yes"])
+    assert pruned.exit_code == 0, pruned.output
+    result = _revert(sb, "2", "--dry-run", "-o", "json")
+    document = json.loads(result.stdout)
+    assert document["changes"] == []
+    assert [(u["propertyid"], u["start"], u["end"]) for u in document["unknown"]] == [
+        ("HTL001", "2027-01-05", "2027-01-15"),
+        ("HTL002", "2027-01-01", "2027-01-03"),
+    ]
+
+
+def test_at_a_terminal_the_revert_asks_and_no_sends_nothing(sb: Sandbox, tmp_path: Path) -> None:
+    from tests.terminal import converse
+
+    _push(sb, tmp_path, "a.csv", A)
+    _push(sb, tmp_path, "b.csv", B)
+    before = len(sb.received)
+    code, seen = converse(["revert", "2", *TODAY], [("? [y/N]", "n")], env=sandbox_env(sb))
+    assert code == 1
+    assert "Put back 9 date(s) in 2 request(s)" in seen
+    assert "error: not confirmed: nothing was sent" in seen
+    assert len(sb.received) == before
+    code, seen = converse(["revert", "2", *TODAY], [("? [y/N]", "y")], env=sandbox_env(sb))
+    assert code == 0, seen
+    assert _threshold(sb)["HTL002"]["DBL"]["2027-01-02"] == "4"
