@@ -181,3 +181,14 @@ def test_limits_read_as_given(name: str, given: object, expected: str) -> None:
 def test_limits_that_cannot_be_read(name: str, given: object) -> None:
     with pytest.raises(ValueError):
         parse_limit(name, given)
+
+
+def test_a_send_command_is_not_guarded_by_the_profile(sb: Sandbox, pushed: Path, tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[profiles.cron]\nmax_changed = 0\n")
+    config.chmod(0o600)
+    args = ["threshold", "send", "--property", "HTL001", "--room", "DBL", "--start", "2027-01-02", "--end",
+            "2027-01-02", "--threshold", "9", *TODAY, "--config", str(config), "--profile", "cron"]  # fmt: skip
+    result = invoke(args, env=sandbox_env(sb))
+    assert result.exit_code == 0, result.output
+    assert sb.state()["threshold"]["HTL001"]["DBL"]["2027-01-02"] == "9"

@@ -270,3 +270,27 @@ def test_at_a_terminal_the_revert_asks_and_no_sends_nothing(sb: Sandbox, tmp_pat
     code, seen = converse(["revert", "2", *TODAY], [("? [y/N]", "y")], env=sandbox_env(sb))
     assert code == 0, seen
     assert _threshold(sb)["HTL002"]["DBL"]["2027-01-02"] == "4"
+
+
+def test_a_run_that_went_to_its_own_sandbox_cannot_be_reverted_there(tmp_path: Path) -> None:
+    (tmp_path / "a.csv").write_text(A)
+    assert invoke(["threshold", "push", str(tmp_path / "a.csv"), "--sandbox", *TODAY]).exit_code == 0
+    (tmp_path / "b.csv").write_text(B)
+    assert invoke(["threshold", "push", str(tmp_path / "b.csv"), "--sandbox", *TODAY]).exit_code == 0
+    result = invoke(["revert", "2", "--yes", *TODAY], env={"ARI_API_KEY": "sandbox-key-0001"})
+    assert result.exit_code == 4
+    assert "error: run 2 went to a sandbox started for it" in result.stderr
+    assert "hint: there is nothing there to revert" in result.stderr
+
+
+def test_a_report_that_cannot_be_written_is_refused_before_anything_is_sent(sb: Sandbox, tmp_path: Path) -> None:
+    _push(sb, tmp_path, "a.csv", A)
+    _push(sb, tmp_path, "b.csv", B)
+    before = len(sb.received)
+    result = _revert(sb, "2", "--yes", "--report", str(tmp_path / "missing" / "r.csv"))
+    assert result.exit_code == 2
+    assert "does not exist" in result.stderr
+    assert len(sb.received) == before
+    written = _revert(sb, "2", "--yes", "--report", str(tmp_path / "r.csv"))
+    assert written.exit_code == 0
+    assert "revert of run 2" in (tmp_path / "r.csv").read_text()

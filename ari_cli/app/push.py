@@ -278,8 +278,8 @@ def _guarded(
     journal: Journal | None, today: dt.date, err: Any,
 ) -> None:  # fmt: skip
     """The guards for unattended pushes, before anything is journaled or sent: `GuardTripped` when one trips."""
-    if request.guards == GuardOptions() and not settings.guards:
-        return  # no guard is on unless a flag or the profile sets one
+    if request.rows is not None or (request.guards == GuardOptions() and not settings.guards):
+        return  # no guard is on unless a flag or the profile sets one; a send command's one setting is not guarded
     from ari_cli.app.guards import check
 
     service = (connection.base_url, connection.source_id) if connection is not None else None

@@ -127,13 +127,18 @@ def _found(request: RevertRequest) -> tuple[RunInfo, tuple[int, ...], Undo, dict
     return source, runs, undo(done, before, now, runs, choices), now
 
 
-def _connection(source: RunInfo, request: RevertRequest, key: str, segment: str) -> Connection:
-    """Where RUN sent, as `retry` sends; a sandbox started for a run ended with it."""
+def _reachable(source: RunInfo) -> None:
+    """A sandbox started for a run ended with it: nothing is there to revert."""
     if source.sandbox:
         raise ConfigError(
             f"run {source.id} went to a sandbox started for it ({source.base_url}), which ended with it",
             "there is nothing there to revert",
         )
+
+
+def _connection(source: RunInfo, key: str, segment: str) -> Connection:
+    """Where RUN sent, as `retry` sends."""
+    _reachable(source)
     return Connection(check_base_url(source.base_url), key, source.source_id, segment)
 
 
@@ -144,6 +149,8 @@ def revert(request: RevertRequest, err: Any, ask: Ask | None) -> Reverted:
     settings = settings_for(request.connection, request.given_tuning())
     tuned = Tuned.of(settings)
     source, runs, found, now = _found(request)
+    if not request.dry_run:
+        _reachable(source)  # said before anything else
     operation = Operation(source.operation)
     table, records = _rows(operation, source, found.back)
     value_of: Callable[[Record], str] = lambda record: wire_value(operation, record)  # noqa: E731
@@ -153,7 +160,7 @@ def revert(request: RevertRequest, err: Any, ask: Ask | None) -> Reverted:
     if request.dry_run or not plan.records:
         return reverted
     segment = request.connection.path_segment or source.options.get("path_segment") or settings.value("path_segment")
-    connection = _connection(source, request, settings.api_key(), segment)
+    connection = _connection(source, settings.api_key(), segment)
     options = PushOptions(
         operation=operation, files=(), today=request.today or dt.date.today(), batch_size=tuned.batch_size,
         data_form=DataForm(tuned.data_form), send=tuned.send_options(),
