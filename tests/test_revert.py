@@ -55,6 +55,7 @@ def test_push_a_push_b_revert_b_gives_a_and_reverting_the_revert_gives_b(sb: San
     runs = as_json(invoke(["history", "-o", "json"]))["runs"]
     assert [(r["id"], r["reverts"]) for r in runs] == [(4, 3), (3, 2), (2, None), (1, None)]
     assert "revert, reverts run 2" in invoke(["history"]).stdout
+    assert "run 3 (`ari-cli revert 4` undoes it)" in invoke(["history", "show", "4"]).stdout
 
 
 def test_dates_the_journal_never_saw_are_listed_and_left_alone_unless_clear_unknown(
