@@ -9,13 +9,14 @@ import os
 import sqlite3
 from collections.abc import Mapping, Sequence
 
-from ari_cli.app.options import GuardOptions
+from ari_cli.app.options import GuardOptions, PushRequest
 from ari_cli.batch import wire_value
 from ari_cli.changes import Key, Span
-from ari_cli.config.settings import Settings
+from ari_cli.config.settings import Connection, Settings
 from ari_cli.diff import diff
 from ari_cli.exits import ConfigError, GuardTripped, UsageProblem
 from ari_cli.guards import GUARDS, Guards, Known, Verdict, judge, known_dates, planned_ranges
+from ari_cli.pipeline import Prepared
 from ari_cli.plan import Plan
 from ari_cli.wire.operations import Operation
 
@@ -119,3 +120,17 @@ def said(flags: GuardOptions, settings: Settings, operation: Operation, plan: Pl
         return []
     found = verdict(guards, operation, plan, service, db, today)
     return [*found.notes, *(f"a push would trip {trip.said}" for trip in found.trips)]
+
+
+def for_push(
+    request: PushRequest, settings: Settings, prepared: Prepared, connection: Connection | None,
+    db: sqlite3.Connection | None,
+) -> list[str]:  # fmt: skip
+    """A push's guards, before anything is journaled or sent: their notes, or `GuardTripped`. A send command's one
+    setting is not guarded, and no guard is on unless a flag or the profile sets one."""
+    if request.rows is not None or (request.guards == GuardOptions() and not settings.guards):
+        return []
+    service = (connection.base_url, connection.source_id) if connection is not None else None
+    plan = prepared.whole or prepared.plan  # with --changed-only, the files' whole plan
+    today = request.plan.today or dt.date.today()
+    return check(request.guards, settings, request.operation, plan, db, today, service)

@@ -17,7 +17,6 @@ import typer
 
 from ari_cli.app.options import (
     ConnectionOptions,
-    GuardOptions,
     OutputFormat,
     OutputOptions,
     PushRequest,
@@ -188,8 +187,8 @@ def attempt(request: PushRequest, err: Any) -> Pushed:
 def _stopped(
     request: PushRequest, writable: bool, kind: str, message: str, hint: str | None, guard: Any = None
 ) -> None:
-    """The document of a run that stopped before it had rows, on stdout (`--output json`) and in the report;
-    a tripped guard says which (name, figure, limit) in `error.guard`."""
+    """The document of a run that stopped before it had rows (a tripped guard's in `error.guard`), on stdout
+    (`--output json`) and in the report."""
     document = error_document(request.operation, request.dry_run, kind, message, hint)
     if guard is not None:
         document["error"]["guard"] = guard
@@ -250,7 +249,10 @@ def _push(request: PushRequest, err: Any) -> Pushed:
                 if not quiet:
                     render.notices(prepared.notes, err, label="note")
                 if not prepared.invalid or options.skip_invalid:
-                    _guarded(request, settings, prepared, connection, journal, options.today, err)
+                    from ari_cli.app.guards import for_push
+
+                    guarded = for_push(request, settings, prepared, connection, journal.db if journal else None)
+                    render.notices([] if quiet else guarded, err, label="note")
                 if request.confirm:
                     from ari_cli.app.diff import confirm_push
 
@@ -271,22 +273,6 @@ def _push(request: PushRequest, err: Any) -> Pushed:
     number = recorder.run if recorder else None
     warnings.extend(prepared.warnings)
     return Pushed(run, options, connection, prepared.invalid, number, warnings, prepared.notes)
-
-
-def _guarded(
-    request: PushRequest, settings: Settings, prepared: Prepared, connection: Connection | None,
-    journal: Journal | None, today: dt.date, err: Any,
-) -> None:  # fmt: skip
-    """The guards for unattended pushes, before anything is journaled or sent: `GuardTripped` when one trips."""
-    if request.rows is not None or (request.guards == GuardOptions() and not settings.guards):
-        return  # no guard is on unless a flag or the profile sets one; a send command's one setting is not guarded
-    from ari_cli.app.guards import check
-
-    service = (connection.base_url, connection.source_id) if connection is not None else None
-    plan = prepared.whole or prepared.plan
-    notes = check(request.guards, settings, request.operation, plan, journal.db if journal else None, today, service)
-    if not request.output.quiet:
-        render.notices(notes, err, label="note")
 
 
 def send_recorded(
