@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -163,17 +164,14 @@ def test_the_console_script_reverts_against_a_sandbox_process(sb: Sandbox, tmp_p
     """The real `ari-cli` executable, as cron runs it: no terminal, --yes, one JSON document."""
     _push(sb, tmp_path, "a.csv", A)
     _push(sb, tmp_path, "b.csv", B)
-    after_a_dbl2 = "4"
     binary = Path(sys.executable).parent / "ari-cli"
-    import os
-
     env = {**os.environ, **sandbox_env(sb)}
     done = subprocess.run([str(binary), "revert", "2", "--yes", "-o", "json", *TODAY], env=env, capture_output=True,
                           text=True, timeout=120, stdin=subprocess.DEVNULL)  # fmt: skip
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)
     assert document["summary"]["ok"] == 2
-    assert _threshold(sb)["HTL002"]["DBL"]["2027-01-02"] == after_a_dbl2
+    assert _threshold(sb)["HTL002"]["DBL"]["2027-01-02"] == "4"  # A's value, which B cleared
 
 
 def test_undo_is_pure_and_cuts_where_what_is_known_changes() -> None:
