@@ -11,8 +11,12 @@ Use from Python (see README, "Use from Python")::
 - `push(operation, files=None, rows=None, *, dry_run=False, sandbox=False, profile=None, journal=True, ...)`
   runs a push as `ari-cli OPERATION push` does, with its options as keyword arguments, and returns a `Run`
   (`.rows`, `.summary`, `.requests`, `.exit_code`). It prints nothing unless `output=` asks for it.
+- `revert(run, *, dry_run=False, clear_unknown=False, force=False, ...)` puts back what the service held
+  before a journaled run, as `ari-cli revert RUN --yes` does, and returns a `Revert` (`.changes`, `.unknown`,
+  `.later`, `.run`, `.exit_code`).
 - `AriError` (`.exit_code`, `.message`, `.hint`) and its kinds `InputError` (3), `ConfigError` (4),
-  `UsageProblem` (2), `Interrupted` (130) and `RunFailed` (`Run.raise_for_status()`) are what it raises.
+  `UsageProblem` (2), `GuardTripped` (5: `.guard`), `Interrupted` (130) and `RunFailed`
+  (`Run.raise_for_status()`) are what it raises.
 - `Sandbox()` is the emulated push service on a loopback port: a context manager with `base_url`,
   `api_key` and `source_id`.
 
@@ -27,14 +31,26 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from ari_cli.api import push
+    from ari_cli.api_revert import Revert, revert
     from ari_cli.api_run import Error, Request, Row, Rows, Run, Summary
-    from ari_cli.exits import AriError, ConfigError, ExitCode, InputError, Interrupted, RunFailed, UsageProblem
+    from ari_cli.exits import (
+        AriError,
+        ConfigError,
+        ExitCode,
+        GuardTripped,
+        InputError,
+        Interrupted,
+        RunFailed,
+        UsageProblem,
+    )
     from ari_cli.results import Status
     from ari_cli.sandbox import Sandbox
 
 # Each public name and the module that holds it.
 _LAZY = {
     "push": "ari_cli.api",
+    "revert": "ari_cli.api_revert",
+    "Revert": "ari_cli.api_revert",
     "Run": "ari_cli.api_run",
     "Rows": "ari_cli.api_run",
     "Row": "ari_cli.api_run",
@@ -46,6 +62,7 @@ _LAZY = {
     "InputError": "ari_cli.exits",
     "ConfigError": "ari_cli.exits",
     "UsageProblem": "ari_cli.exits",
+    "GuardTripped": "ari_cli.exits",
     "Interrupted": "ari_cli.exits",
     "RunFailed": "ari_cli.exits",
     "ExitCode": "ari_cli.exits",
@@ -58,9 +75,11 @@ __all__ = [
     "ConfigError",
     "Error",
     "ExitCode",
+    "GuardTripped",
     "InputError",
     "Interrupted",
     "Request",
+    "Revert",
     "Row",
     "Rows",
     "Run",
@@ -71,6 +90,7 @@ __all__ = [
     "UsageProblem",
     "__version__",
     "push",
+    "revert",
 ]
 
 

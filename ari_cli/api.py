@@ -20,6 +20,7 @@ from ari_cli.api_run import Run
 from ari_cli.app.options import (
     ConnectionOptions,
     Form,
+    GuardOptions,
     InputFormat,
     InputOptions,
     OutputFormat,
@@ -78,6 +79,11 @@ def push(
     curl: bool = False,
     quiet: bool = False,
     verbose: bool = False,
+    max_changed: int | str | None = None,
+    max_cleared: int | str | None = None,
+    min_coverage: float | str | None = None,
+    max_step: int | str | None = None,
+    override_guards: bool = False,
 ) -> Run:
     """Push `files` and/or `rows` for `operation` ("threshold", "maxadv" or "policy"); the run's results.
 
@@ -90,7 +96,9 @@ def push(
     Returns the Run, whose `exit_code` is the command's: 0 all ok, 1 a row failed, 3 invalid rows (nothing
     sent). Raises an `AriError` (`.exit_code`, `.message`, `.hint`) when the run stops before it has
     results: unreadable input (InputError, 3), configuration (ConfigError, 4), options (UsageProblem, 2),
-    an interrupt (Interrupted, 130; with `.run` once sending began).
+    an interrupt (Interrupted, 130; with `.run` once sending began), a guard that tripped (GuardTripped, 5:
+    `max_changed=10` or `"5%"`, `max_cleared`, `min_coverage="90%"`, `max_step=20`, as the flags and the
+    profile's settings; `override_guards=True` pushes anyway).
 
     Nothing is printed unless `output` ("table", "json" or "csv") asks for the run on stdout as the
     command shows it, with its messages on stderr (`show`, `curl`, `quiet` and `verbose` apply to it).
@@ -136,6 +144,7 @@ def push(
         ),
         given=frozenset(tuning),
         objects=None if rows is None else _objects(rows),
+        guards=_guards(max_changed, max_cleared, min_coverage, max_step, override=override_guards),
     )
     if not request.files and request.objects is None:
         raise UsageProblem("nothing to push: give files, rows, or both")
@@ -249,6 +258,12 @@ def _output(
         verbose,
         journal,
     )
+
+
+def _guards(*limits: float | str | None, override: bool) -> GuardOptions:
+    """The guard arguments as the flags give them (`10`, `"5%"`), checked when the push runs."""
+    changed, cleared, coverage, step = (None if limit is None else str(limit) for limit in limits)
+    return GuardOptions(changed, cleared, coverage, step, override)
 
 
 def _key(key: str | None, key_file: PathArg | None) -> str | None:

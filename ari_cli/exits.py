@@ -18,6 +18,7 @@ class ExitCode(IntEnum):
     USAGE = 2
     INVALID_INPUT = 3
     CONFIG = 4
+    GUARD = 5  # a guard for unattended pushes tripped: nothing was sent
     INTERRUPTED = 130
     PIPE_CLOSED = 141  # as a shell reports a process ended by SIGPIPE
 
@@ -83,3 +84,18 @@ class RunFailed(AriError):
         super().__init__(message, hint="run.rows says which rows and why; `ari-cli retry` re-sends what failed")
         self.exit_code = exit_code
         self.run = run
+
+
+class GuardTripped(AriError):
+    """A guard (--max-changed, --max-cleared, --min-coverage, --max-step) tripped: nothing was sent.
+
+    `guard` is the first guard that tripped as `--output json` gives it (name, figure, limit); `guards` all of them.
+    """
+
+    exit_code = ExitCode.GUARD
+    kind = "guard"
+
+    def __init__(self, message: str, hint: str | None, guards: list[dict[str, str]]) -> None:
+        super().__init__(message, hint)
+        self.guards = guards
+        self.guard = guards[0]

@@ -56,6 +56,8 @@ class Prepared:
     warnings: list[str]
     notes: list[str] = field(default_factory=list)
     """What was read that a user may like to know (a row skipped, the sheet read); --quiet hides them."""
+    whole: Plan | None = None
+    """With --changed-only, the plan before the unchanged dates were dropped (what the guards judge)."""
 
     @property
     def invalid(self) -> bool:
@@ -128,6 +130,14 @@ def prepare(
     if options.changed_only and known is not None:
         acknowledged = known({record.propertyid for record in planned.records})
         planned = keep_changed(planned, partial(wire_value, options.operation), acknowledged)
+    exchanges = requests_for(options, connection, planned)
+    return Prepared(planned_input.rows, planned, exchanges, planned_input.warnings, planned_input.notes,
+                    planned_input.plan)  # fmt: skip
+
+
+def requests_for(options: PushOptions, connection: Connection | None, planned: Plan) -> list[Exchange]:
+    """The plan's records batched into requests, bodies built, each aimed at its URL (placeholders without a
+    connection); what a planned push and a revert's records go out as."""
     single = options.data_form is DataForm.OBJECT
     size = 1 if single or options.operation is Operation.POLICY else options.batch_size
     envelope = Envelope(connection.api_key, connection.source_id) if connection else Envelope()
@@ -142,7 +152,7 @@ def prepare(
         # Without configuration the spec's placeholders are shown, not URL-escaped.
         url = push_url(base, source, segment) if connection else f"{base}/v2/push_ari/{source}/{segment}"
         exchanges.append(Exchange(number, batch.propertyid, batch.records, body, url))
-    return Prepared(planned_input.rows, planned, exchanges, planned_input.warnings, planned_input.notes)
+    return exchanges
 
 
 def execute(

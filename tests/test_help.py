@@ -14,10 +14,10 @@ from ari_cli.cli import app
 from tests.helpers import invoke
 
 # The root's commands in the order its --help and completion list them.
-ORDER = ["replay", "explain", "errors", "retry", "calendar", "samples", "completion", "threshold", "maxadv", "policy", "sandbox",
+ORDER = ["replay", "explain", "errors", "retry", "revert", "calendar", "samples", "completion", "threshold", "maxadv", "policy", "sandbox",
          "config", "history"]  # fmt: skip
 # As --help and completion list them: the push commands, what users come for, first.
-LISTED = ["threshold", "maxadv", "policy", "replay", "explain", "errors", "retry", "calendar", "samples", "completion", "sandbox",
+LISTED = ["threshold", "maxadv", "policy", "replay", "explain", "errors", "retry", "revert", "calendar", "samples", "completion", "sandbox",
           "config", "history"]  # fmt: skip
 
 

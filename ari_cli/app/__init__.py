@@ -9,7 +9,7 @@ HTTP client, pipeline, journal or spreadsheet reader; below this line modules im
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ari_cli.app.options import (
@@ -24,9 +24,11 @@ if TYPE_CHECKING:
         PushRequest,
         ReplayRequest,
         RetryRequest,
+        RevertRequest,
         SandboxOptions,
         ViewFormat,
     )
+    from ari_cli.app.revert import Ask, Reverted
     from ari_cli.wire.operations import Operation
 
 
@@ -49,6 +51,13 @@ def run_retry(request: RetryRequest) -> None:
     from ari_cli.app.retry import retry
 
     retry(request)
+
+
+def run_revert(request: RevertRequest, err: Any, ask: Ask | None) -> Reverted:
+    """Put back what the service held before a run; the revert's plan and, unless a dry run, its run."""
+    from ari_cli.app.revert import revert
+
+    return revert(request, err, ask)
 
 
 def run_replay(request: ReplayRequest) -> None:

@@ -62,8 +62,15 @@ def _describe(settings: Settings) -> dict[str, Any]:
         "profile_found": settings.profile in settings.profiles,
         "profiles": list(settings.profiles),
         "settings": {
-            name: {"value": _shown(name, sourced.value), "source": sourced.source}
-            for name, sourced in settings.values.items()
+            **{
+                name: {"value": _shown(name, sourced.value), "source": sourced.source}
+                for name, sourced in settings.values.items()
+            },
+            # A guard is shown only when the profile sets one: none is on otherwise.
+            **{
+                name: {"value": value, "source": f"profile {settings.profile}"}
+                for name, value in settings.guards.items()
+            },
         },
         "columns": dict(settings.columns),
     }

@@ -14,7 +14,7 @@ import sys
 
 import typer
 
-from ari_cli.app.options import DiffFormat, DiffRequest, DiffShow, PushRequest
+from ari_cli.app.options import DiffFormat, DiffRequest, DiffShow, GuardOptions, OutputFormat, PushRequest
 from ari_cli.app.push import nothing_sent_on_interrupt
 from ari_cli.app.push_settings import push_options, settings_for
 from ari_cli.batch import wire_value
@@ -95,6 +95,13 @@ def _diff(request: DiffRequest) -> ExitCode:
         if db is None and not request.quiet:
             notices(["the journal is empty: every date is new"], err, label="note")
         changes = compare(prepared, request.operation, db, base, source)
+        if request.guards != GuardOptions() or settings.guards:
+            # Which guards a push of the files would trip: said, as a push would say it, not enforced.
+            from ari_cli.app.guards import said
+
+            where = (base, source)
+            guarded = said(request.guards, settings, request.operation, prepared.plan, db, options.today, where)
+            notices(guarded, err, label="guard")
     shown = view(prepared, request.operation, changes, base, source, request.show is DiffShow.ALL)
     if request.output is DiffFormat.JSON:
         render_diff.write_json(shown, sys.stdout)

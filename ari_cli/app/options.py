@@ -97,6 +97,20 @@ class SendTuning(NamedTuple):
     rate_per_property: str = ""  # N/s or N/min per property; empty: none
 
 
+class GuardOptions(NamedTuple):
+    """Guards for unattended pushes as flags (None: the profile's, if any), and whether to pass them all."""
+
+    max_changed: str | None = None
+    max_cleared: str | None = None
+    min_coverage: str | None = None
+    max_step: str | None = None
+    override: bool = False
+
+    def given(self) -> dict[str, str]:
+        """The limits given as flags, by setting name: they win over the profile's."""
+        return {name: value for name, value in self._asdict().items() if name != "override" and value is not None}
+
+
 class PushRequest(NamedTuple):
     """One push, send or retry as the command line gave it.
 
@@ -121,6 +135,7 @@ class PushRequest(NamedTuple):
     yes: bool = False
     objects: tuple[Any, ...] | None = None
     """Rows given from Python (`ari_cli.push(rows=...)`), read after the files as a JSON list of objects."""
+    guards: GuardOptions = GuardOptions()
 
     def given_tuning(self) -> dict[str, Any]:
         """The tuning options given on the command line, by name: they win over the profile."""
@@ -140,6 +155,8 @@ class DiffRequest(NamedTuple):
     inputs: InputOptions = InputOptions()
     plan: PlanOptions = PlanOptions()
     connection: ConnectionOptions = ConnectionOptions()
+    guards: GuardOptions = GuardOptions()
+    """Which guards a push of the files would trip: said, not enforced."""
 
 
 class RetryRequest(NamedTuple):
@@ -153,6 +170,26 @@ class RetryRequest(NamedTuple):
     connection: ConnectionOptions = ConnectionOptions()
     given: frozenset[str] = frozenset()
     force: bool = False  # send dates whose value a later run got acknowledged, too
+
+    def given_tuning(self) -> dict[str, Any]:
+        """The tuning options given on the command line, by name: they win over the profile."""
+        return given_tuning(self.given, PlanOptions(), self.sending)
+
+
+class RevertRequest(NamedTuple):
+    """`ari-cli revert RUN`: which run, what to do with dates left alone, and how to ask, send and show."""
+
+    run: int
+    command: str
+    dry_run: bool = False
+    yes: bool = False
+    clear_unknown: bool = False  # send n/a for dates whose earlier value the journal never saw
+    force: bool = False  # put back dates a later run changed again, too
+    today: dt.date | None = None  # dates before it are past: left alone
+    output: OutputOptions = OutputOptions()
+    sending: SendTuning = SendTuning()
+    connection: ConnectionOptions = ConnectionOptions()
+    given: frozenset[str] = frozenset()
 
     def given_tuning(self) -> dict[str, Any]:
         """The tuning options given on the command line, by name: they win over the profile."""

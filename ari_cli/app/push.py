@@ -167,16 +167,21 @@ def attempt(request: PushRequest, err: Any) -> Pushed:
             writable = True
         return _push(request, err)
     except AriError as problem:
-        _stopped(request, writable, problem.kind, problem.message, problem.hint)
+        _stopped(request, writable, problem.kind, problem.message, problem.hint, getattr(problem, "guard", None))
         raise
     except KeyboardInterrupt:
         _stopped(request, writable, "interrupted", "interrupted before anything was sent", None)
         raise
 
 
-def _stopped(request: PushRequest, writable: bool, kind: str, message: str, hint: str | None) -> None:
-    """The document of a run that stopped before it had rows, on stdout (`--output json`) and in the report."""
+def _stopped(
+    request: PushRequest, writable: bool, kind: str, message: str, hint: str | None, guard: Any = None
+) -> None:
+    """The document of a run that stopped before it had rows (a tripped guard's in `error.guard`), on stdout
+    (`--output json`) and in the report."""
     document = error_document(request.operation, request.dry_run, kind, message, hint)
+    if guard is not None:
+        document["error"]["guard"] = guard
     if request.output.format is OutputFormat.JSON:
         _to_stdout(lambda: write_error_document(document, sys.stdout), render.console(stderr=True))
     if request.output.report is not None and writable:
@@ -233,6 +238,11 @@ def _push(request: PushRequest, err: Any) -> Pushed:
                 render.notices(prepared.warnings, err)
                 if not quiet:
                     render.notices(prepared.notes, err, label="note")
+                if not prepared.invalid or options.skip_invalid:
+                    from ari_cli.app.guards import for_push
+
+                    guarded = for_push(request, settings, prepared, connection, journal.db if journal else None)
+                    render.notices([] if quiet else guarded, err, label="note")
                 if request.confirm:
                     from ari_cli.app.diff import confirm_push
 

@@ -14,6 +14,7 @@ from ari_cli.cli import (
     maxadv,
     policy,
     retry,
+    revert,
     samples,
     sandbox,
     support,
@@ -82,6 +83,7 @@ Each command's --help says which columns it takes. Set up where to push once wit
 # The order of the root's --help and of completions (after PUSH_FIRST).
 support.register(app)
 retry.register(app)
+revert.register(app)
 calendar.register(app)
 app.add_typer(threshold.app)
 app.add_typer(maxadv.app)

@@ -17,6 +17,10 @@ from ari_cli.cli.push import (
     Files,
     Format,
     HeaderRow,
+    MaxChanged,
+    MaxCleared,
+    MaxStep,
+    MinCoverage,
     NoMerge,
     OverlapsOption,
     Policies,
@@ -52,6 +56,8 @@ def diff_help(operation: Operation) -> str:
 The files are read, checked and planned as push does them (the same input options, --today and today+N dates). Each planned range of dates is new (the journal knows nothing of it: never pushed from here, or only by pushes that failed), changed (before -> after), cleared or same. {cleared} Nothing is sent, and no key is needed: the base URL and source id (flags, environment or profile) say which service's acknowledgements to compare with.
 
 --output json gives {{"operation", "summary", "changes": [{{"propertyid", "roomid", "rateid", "start", "end", "kind", "before", "after", "lines"}}]}}; --output csv the same ranges, one line each.
+
+Guards (--max-changed, --max-cleared, --min-coverage, --max-step, or the profile's) are judged as a push would judge them: those that would trip are said on standard error, with their figure and limit; a diff still exits as it would.
 
 Exit codes: 0 compared (with --exit-code: nothing would change), 1 with --exit-code when anything would change, 3 invalid input, 4 no base URL or source id, or a journal that cannot be read.
 
@@ -90,8 +96,12 @@ def diff_command(operation: Operation) -> Callable[..., None]:
         config: Config = None,
         base_url: BaseUrl = None,
         source_id: SourceId = None,
+        max_changed: MaxChanged = None,
+        max_cleared: MaxCleared = None,
+        min_coverage: MinCoverage = None,
+        max_step: MaxStep = None,
     ) -> None:
-        from ari_cli.app.options import ConnectionOptions, DiffRequest, InputOptions, PlanOptions
+        from ari_cli.app.options import ConnectionOptions, DiffRequest, GuardOptions, InputOptions, PlanOptions
 
         application.run_diff(
             DiffRequest(
@@ -114,6 +124,7 @@ def diff_command(operation: Operation) -> Callable[..., None]:
                 ),
                 plan=PlanOptions(today, not no_merge, overlaps),
                 connection=ConnectionOptions(False, profile, config, base_url, source_id),
+                guards=GuardOptions(max_changed, max_cleared, min_coverage, max_step),
             )
         )
 

@@ -25,6 +25,7 @@ _PLAN = "Planning"
 _SEND = "Sending"
 _CONN = "Connection"
 _OUT = "Output"
+_GUARD = "Guards"
 
 
 def _date(text: str) -> dt.date:
@@ -117,6 +118,11 @@ SourceId = Annotated[str | None, typer.Option("--source-id", metavar="ID", help=
 ApiKeyFile = Annotated[Path | None, typer.Option("--api-key-file", metavar="PATH", help="File holding the API key (or set ARI_API_KEY to the key itself).", show_default=False, rich_help_panel=_CONN)]
 Confirm = Annotated[bool, typer.Option("--confirm", help="Show what the push would change at the service (as diff does) and ask before sending; without a terminal give --yes too.", rich_help_panel=_SEND)]
 Yes = Annotated[bool, typer.Option("--yes", "-y", help="Answer yes to --confirm: show what would change, then send without asking (for scripts).", rich_help_panel=_SEND)]
+MaxChanged = Annotated[str | None, typer.Option("--max-changed", metavar="N|P%", help="Guard: refuse (exit 5, nothing sent) when the push would change or clear more than N dates, or P% of the dates the journal knows for the files' keys (from today on). \\[profile: max_changed]", show_default=False, rich_help_panel=_GUARD)]
+MaxCleared = Annotated[str | None, typer.Option("--max-cleared", metavar="N|P%", help="Guard: the same for dates the push would clear (n/a over a value). \\[profile: max_cleared]", show_default=False, rich_help_panel=_GUARD)]
+MinCoverage = Annotated[str | None, typer.Option("--min-coverage", metavar="P%", help="Guard: refuse when the files cover less than P% of the keys and dates (from today on) that the last push of files to this service covered: an export cut short. \\[profile: min_coverage]", show_default=False, rich_help_panel=_GUARD)]
+MaxStep = Annotated[str | None, typer.Option("--max-step", metavar="N", help="Guard (threshold, maxadv): refuse when a date's value would move by more than N from what the service holds: a typo of 100 for 10. \\[profile: max_step]", show_default=False, rich_help_panel=_GUARD)]
+OverrideGuards = Annotated[bool, typer.Option("--override-guards", help="Push although a guard trips (the guard is still said). --yes never passes a guard.", rich_help_panel=_GUARD)]
 PathSegment = Annotated[str | None, typer.Option("--path-segment", metavar="TEXT", callback=_segment, help="Last path segment; may hold {action} and {propertyid}. \\[env: ARI_PATH_SEGMENT] \\[default: {action}]", show_default=False, rich_help_panel=_CONN)]
 # fmt: on
 
@@ -164,9 +170,15 @@ def push_command(operation: Operation) -> Callable[..., None]:
         source_id: SourceId = None,
         api_key_file: ApiKeyFile = None,
         path_segment: PathSegment = None,
+        max_changed: MaxChanged = None,
+        max_cleared: MaxCleared = None,
+        min_coverage: MinCoverage = None,
+        max_step: MaxStep = None,
+        override_guards: OverrideGuards = False,
     ) -> None:
         from ari_cli.app.options import (
             ConnectionOptions,
+            GuardOptions,
             InputOptions,
             OutputOptions,
             PlanOptions,
@@ -198,6 +210,7 @@ def push_command(operation: Operation) -> Callable[..., None]:
                 given=given(ctx),
                 confirm=confirm,
                 yes=yes,
+                guards=GuardOptions(max_changed, max_cleared, min_coverage, max_step, override_guards),
             )
         )
 

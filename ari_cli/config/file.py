@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ari_cli.config.secrets import remember
-from ari_cli.config.tuning import TUNING_DEFAULTS, TUNING_RANGES, parse_budget
+from ari_cli.config.tuning import GUARD_LIMITS, TUNING_DEFAULTS, TUNING_RANGES, parse_budget
 from ari_cli.exits import ConfigError
 
 APP_NAME = "ari-cli"
@@ -26,7 +26,7 @@ DEFAULT_PROFILE = "default"
 KEY_KEYS = ("api_key", "api_key_file", "api_key_env")
 COLUMNS_KEY = "columns"
 """`[profiles.NAME.columns]`: field = "header", as --column FIELD=HEADER gives it."""
-PROFILE_KEYS = ("base_url", "source_id", *KEY_KEYS, "path_segment", *TUNING_DEFAULTS, COLUMNS_KEY)
+PROFILE_KEYS = ("base_url", "source_id", *KEY_KEYS, "path_segment", *TUNING_DEFAULTS, *GUARD_LIMITS, COLUMNS_KEY)
 TOML_HINT = (
     'text needs quotes (base_url = "https://push.example.com"), and each profile starts with a line '
     "[profiles.NAME]; `ari-cli config init --help` shows a whole file"
@@ -176,6 +176,10 @@ def check_value(key: str, value: Any) -> Any:
         if not (number and low <= value <= high):
             raise ValueError(f"a number, {low:g} to {high:g}")
         return float(value)
+    if key in GUARD_LIMITS:
+        from ari_cli.guards import parse_limit
+
+        return str(parse_limit(key, value))
     if key == COLUMNS_KEY:
         if not isinstance(value, dict) or not all(isinstance(v, str) and v.strip() for v in value.values()):
             raise ValueError('a table of field = "header" (write it as [profiles.NAME.columns])')

@@ -25,7 +25,7 @@ from ari_cli.config.file import (
     read_small,
 )
 from ari_cli.config.secrets import mask, remember
-from ari_cli.config.tuning import TUNING_DEFAULTS
+from ari_cli.config.tuning import GUARD_LIMITS, TUNING_DEFAULTS
 from ari_cli.exits import ConfigError
 from ari_cli.wire.operations import SOURCE_ID_PATTERN, segment_problem
 
@@ -110,6 +110,8 @@ class Settings:
     warnings: tuple[str, ...] = ()
     columns: Mapping[str, str] = field(default_factory=dict)
     """The profile's column mapping (field -> header); --column flags win over it field by field."""
+    guards: Mapping[str, str] = field(default_factory=dict)
+    """The profile's guards for unattended pushes (`max_changed = "5%"`); flags win over them one by one."""
 
     def value(self, name: str) -> Any:
         return self.values[name].value
@@ -365,6 +367,7 @@ def resolve_settings(
         profiles=tuple(profiles),
         warnings=(*warnings, *([key_warning] if key_warning else [])),
         columns=profile.get(COLUMNS_KEY, {}),
+        guards={key: profile[key] for key in GUARD_LIMITS if key in profile},
     )
 
 

@@ -47,3 +47,13 @@ def parse_budget(text: str | None) -> Budget | None:
     if match is None or not 1 <= int(match[1]) <= BUDGET_MAX:
         raise ValueError(f"N/s or N/min, N from 1 to {BUDGET_MAX:,} (for example 10/min)")
     return Budget(int(match[1]), BUDGET_WINDOWS[match[2]])
+
+
+# The guards for unattended pushes (`guards.py`), a profile's settings and push's flags alike (`max_changed` is
+# --max-changed): what each takes, a count of dates (N), a percentage (P%), or either. None is on unless set.
+GUARD_LIMITS: dict[str, str] = {
+    "max_changed": "either",
+    "max_cleared": "either",
+    "min_coverage": "percent",
+    "max_step": "count",
+}

@@ -56,6 +56,8 @@ def command_text(run: RunInfo) -> str:
     command = run.command.removeprefix("ari-cli ")
     if run.retry_of is not None:
         command = f"{command}, retry of {run.retry_of}"
+    if run.options.get("reverts") is not None:
+        command = f"{command}, reverts run {run.options['reverts']}"
     return f"{command} (sandbox)" if run.sandbox else command
 
 
@@ -156,6 +158,7 @@ def run_dict(run: RunInfo, states: dict[str, int] | None = None) -> dict[str, An
         "source_id": run.source_id,
         "retry_of": run.retry_of,
         "finished_by": run.finished_by,
+        "reverts": run.options.get("reverts"),
         "sandbox": run.sandbox,
         "fully_recorded": not run.unrecorded,
         "started": run.started,

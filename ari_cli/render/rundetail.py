@@ -94,6 +94,8 @@ def run_header(run: RunInfo, out: Console) -> None:
         fields.insert(1, ("retry of", text(f"run {run.retry_of}")))
     if run.finished_by is not None:
         fields.insert(1, ("finished by", text(f"run {run.finished_by} (a retry)")))
+    if run.options.get("reverts") is not None:
+        fields.insert(1, ("reverts", text(f"run {run.options['reverts']} (`ari-cli revert {run.id}` undoes it)")))
     out.print(Text(f"run {run.id}", style="bold"))
     labelled(fields, out)
     if run.unrecorded:

@@ -1,0 +1,136 @@
+"""The guards of a push (and of its dry run, and what `diff` says of them): the limits in effect (flags over the
+profile), judged against `diff`'s comparison of the plan with what the journal says the service holds, before
+anything is sent. Prints nothing: a tripped guard is `GuardTripped`; notes are returned."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import sqlite3
+from collections.abc import Mapping, Sequence
+
+from ari_cli.app.options import GuardOptions, PushRequest
+from ari_cli.batch import wire_value
+from ari_cli.changes import Key, Span
+from ari_cli.config.settings import Connection, Settings
+from ari_cli.diff import diff
+from ari_cli.exits import ConfigError, GuardTripped, UsageProblem
+from ari_cli.guards import GUARDS, Guards, Known, Verdict, judge, known_dates, planned_ranges
+from ari_cli.pipeline import Prepared
+from ari_cli.plan import Plan
+from ari_cli.wire.operations import Operation
+
+
+def limits(flags: GuardOptions, settings: Settings, operation: Operation) -> Guards:
+    """The guards in effect: each flag over the profile's setting; a limit that cannot be read is a usage error
+    (a flag) or a configuration error (the profile, checked when read already)."""
+    values: dict[str, object] = dict(settings.guards)
+    for name, value in flags.given().items():
+        try:
+            Guards.of({name: value})
+        except ValueError as expected:
+            raise UsageProblem(f"{GUARDS[name][0]} {value!r}: give {expected}") from None
+        values[name] = value
+    if operation is Operation.POLICY and values.get("max_step") is not None:
+        if "max_step" in flags.given():
+            raise UsageProblem("--max-step is for threshold and maxadv: a policy has no number to step")
+        values.pop("max_step")  # a profile shared by every operation: the step is theirs
+    try:
+        return Guards.of(values)
+    except ValueError as problem:  # a profile's value is checked as the file is read; kept for safety
+        raise ConfigError(f"a guard in profile {settings.profile}: {problem}") from None
+
+
+def _service(settings: Settings) -> tuple[str, str] | None:
+    try:
+        return settings.service()
+    except ConfigError:
+        return None  # a dry run without configuration: nothing is known, every date is new
+
+
+def verdict(
+    guards: Guards,
+    operation: Operation,
+    plan: Plan,
+    service: tuple[str, str] | None,
+    db: sqlite3.Connection | None,
+    today: dt.date,
+) -> Verdict:
+    """What the guards say of `plan` against what the journal knows of `service`."""
+    from ari_cli.journal.coverage import covered, last_push
+    from ari_cli.journal.queries import acknowledged
+
+    keys = {record.key for record in plan.records}
+    spans: Mapping[Key, Sequence[Span]] = {}
+    known = Known(0)
+    if db is not None and service is not None:
+        base, source = service
+        found = acknowledged(db, operation.value, base, source, {key[0] for key in keys})
+        spans = found
+        last = last_push(db, operation.value, base, source) if guards.min_coverage is not None else None
+        known = Known(known_dates(found, keys, today), last, None if last is None else covered(db, last, today))
+    changes = diff(plan, lambda record: wire_value(operation, record), spans)
+    planned = planned_ranges((r.key, r.start, r.end) for r in plan.records)
+    return judge(guards, changes, known, planned)
+
+
+def check(
+    flags: GuardOptions,
+    settings: Settings,
+    operation: Operation,
+    plan: Plan,
+    db: sqlite3.Connection | None,
+    today: dt.date,
+    service: tuple[str, str] | None = None,
+) -> list[str]:
+    """The notes of the guards in effect; `GuardTripped` (nothing sent) when one trips, unless overridden."""
+    guards = limits(flags, settings, operation)
+    if not guards:
+        return []
+    where = service or _service(settings)
+    if db is None:
+        from ari_cli.journal.store import reading
+
+        with reading(os.environ) as journal:
+            found = verdict(guards, operation, plan, where, journal, today)
+    else:
+        found = verdict(guards, operation, plan, where, db, today)
+    if not found.trips:
+        return found.notes
+    if flags.override:
+        names = ", ".join(trip.name for trip in found.trips)
+        return [*found.notes, f"--override-guards: pushing although {names} tripped"]
+    lines = []
+    for trip in found.trips:
+        lines.append(trip.said)
+        lines.extend(f"  {where}" for where in trip.ranges)
+    raise GuardTripped(
+        "a guard tripped, nothing was sent:\n" + "\n".join(lines),
+        "if the change is meant, raise the limit (the flag, or the profile's setting), or give --override-guards"
+        " to push anyway (--yes never passes a guard)",
+        [trip.as_dict() for trip in found.trips],
+    )
+
+
+def said(flags: GuardOptions, settings: Settings, operation: Operation, plan: Plan, db: sqlite3.Connection | None,
+         today: dt.date, service: tuple[str, str]) -> list[str]:  # fmt: skip
+    """What `diff` says of the guards: which would trip (with figure and limit), and the notes."""
+    guards = limits(flags, settings, operation)
+    if not guards:
+        return []
+    found = verdict(guards, operation, plan, service, db, today)
+    return [*found.notes, *(f"a push would trip {trip.said}" for trip in found.trips)]
+
+
+def for_push(
+    request: PushRequest, settings: Settings, prepared: Prepared, connection: Connection | None,
+    db: sqlite3.Connection | None,
+) -> list[str]:  # fmt: skip
+    """A push's guards, before anything is journaled or sent: their notes, or `GuardTripped`. A send command's one
+    setting is not guarded, and no guard is on unless a flag or the profile sets one."""
+    if request.rows is not None or (request.guards == GuardOptions() and not settings.guards):
+        return []
+    service = (connection.base_url, connection.source_id) if connection is not None else None
+    plan = prepared.whole or prepared.plan  # with --changed-only, the files' whole plan
+    today = request.plan.today or dt.date.today()
+    return check(request.guards, settings, request.operation, plan, db, today, service)

@@ -1,0 +1,166 @@
+"""`ari-cli revert RUN`: put back what the service held before a run, as the journal knows it."""
+
+from typing import Annotated, Any
+
+import typer
+
+from ari_cli import app as application
+from ari_cli.app.choices import OutputFormat
+from ari_cli.cli.helptext import HelpCommand
+from ari_cli.cli.push import (
+    ApiKeyFile,
+    Concurrency,
+    Config,
+    DryRun,
+    NoJournal,
+    Output,
+    PathSegment,
+    Profile,
+    Quiet,
+    Rate,
+    Report,
+    Retries,
+    ShowRows,
+    Timeout,
+    Today,
+    Verbose,
+    given,
+)
+
+REVERT_HELP = """Put back what the service held before a run: for every key and date the run (with the retries that finished it) got acknowledged, the value the service held just before it, as the journal knows it.
+
+Earlier values are rebuilt from what earlier runs to the same base URL and source id got acknowledged. Dates whose earlier value the journal never saw (never pushed from here, or by runs since pruned) are listed and left alone; --clear-unknown sends n/a for them (threshold and maxadv: a policy cannot be cleared, so those dates are only listed). Dates a later run changed again are left alone and named; --force puts them back anyway.
+
+The revert goes where the run went (its base URL and source id), with the key of the configuration, as `retry` does. It shows the change as `diff` does and asks at a terminal; without one, --yes sends without asking. It is a run of its own in the journal, which `history` shows as reverting RUN; reverting it restores RUN's values. Guards (--max-changed and the like) do not apply to a revert.
+
+--dry-run shows the plan (with --output json: the diff document, with "reverts", "unknown" and "later"); otherwise the run's results are shown as a push's are.
+
+Exit codes: 0 everything put back (or nothing to put back), 1 a request failed or the question was answered no, 2 no such run, a retry given instead of its run, or no terminal to ask at without --yes, 4 no key configured, a run that went to a sandbox that has ended, or a journal that cannot be read, 130 interrupted.
+
+\f
+[bold]Examples[/bold]:
+
+  ari-cli history
+  ari-cli revert 42 --dry-run
+  ari-cli revert 42
+  ari-cli revert 42 --yes --output json          # from a script
+  ari-cli revert 42 --clear-unknown --force
+"""
+
+
+def _ask(quiet: bool, yes: bool) -> Any:
+    """Show the preview on standard error and ask (or say --yes answered)."""
+    from ari_cli.app.diff import PREVIEW
+    from ari_cli.render import revert as render_revert
+    from ari_cli.render.console import console
+
+    def ask(reverted: Any, question: str) -> bool:
+        err = console(stderr=True)
+        if not (quiet and yes):
+            render_revert.table(reverted, False, err, limit=PREVIEW)
+        if yes:
+            if not quiet:
+                err.print(f"{question} yes (--yes)", markup=False)
+            return True
+        try:
+            return bool(typer.confirm(question, default=False, err=True))
+        except typer.Abort:  # end of input at the question
+            return False
+
+    return ask
+
+
+def revert(
+    ctx: typer.Context,
+    run: Annotated[int, typer.Argument(metavar="RUN", min=1, show_default=False, help="Run number, as `ari-cli history` lists it.")],
+    dry_run: DryRun = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Send without asking (for scripts): the change is still shown.")] = False,
+    clear_unknown: Annotated[bool, typer.Option("--clear-unknown", help="Send n/a for dates whose earlier value the journal never saw (threshold and maxadv).")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Also put back dates a later run changed again (overwriting its values).")] = False,
+    today: Today = None,
+    output: Output = OutputFormat.TABLE,
+    report: Report = None,
+    show: ShowRows = None,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
+    no_journal: NoJournal = False,
+    concurrency: Concurrency = 4,
+    rate: Rate = 0,
+    timeout: Timeout = 30,
+    retries: Retries = 3,
+    profile: Profile = None,
+    config: Config = None,
+    api_key_file: ApiKeyFile = None,
+    path_segment: PathSegment = None,
+) -> None:  # fmt: skip
+    from ari_cli.app.options import ConnectionOptions, OutputOptions, RevertRequest, SendTuning
+
+    request = RevertRequest(
+        run=run,
+        command=ctx.command_path,
+        dry_run=dry_run,
+        yes=yes,
+        clear_unknown=clear_unknown,
+        force=force,
+        today=today,
+        output=OutputOptions(output, report, show, False, quiet, verbose, journal=not no_journal),
+        sending=SendTuning(concurrency, rate, timeout, retries),
+        connection=ConnectionOptions(False, profile, config, None, None, api_key_file, path_segment),
+        given=given(ctx),
+    )
+    raise typer.Exit(_revert(request))
+
+
+def _revert(request: Any) -> int:
+    """Run the revert, show it as asked, and give the exit code."""
+    import sys
+
+    from ari_cli.exits import AriError, UsageProblem
+    from ari_cli.render import revert as render_revert
+    from ari_cli.render import run as render
+    from ari_cli.render.report import write_error_document
+
+    err = render.console(stderr=True)
+    form = request.output.format.value
+    try:
+        if not request.dry_run and not request.yes and not (sys.stdin.isatty() and sys.stderr.isatty()):
+            # Said before the journal is read: a script learns at once that it cannot be asked.
+            raise UsageProblem(
+                "a revert asks before sending, and there is no terminal to ask at",
+                "give --yes to be shown what would change and send without being asked; --dry-run to only see it",
+            )
+        if request.output.report is not None:
+            from ari_cli.render.report import check_report
+
+            check_report(request.output.report, ())  # before anything is sent, as a push checks it
+        reverted = application.run_revert(request, err, _ask(request.output.quiet, request.yes))
+    except AriError as problem:
+        if form == "json":
+            write_error_document(render_revert.error_document(request.run, problem.kind, problem.message,
+                                                              problem.hint), sys.stdout)  # fmt: skip
+        raise
+    render.notices(reverted.warnings, err)
+    render.notices(render_revert.left_alone(reverted), err, label="note")
+    if reverted.run is None or reverted.options is None:
+        if not request.dry_run and not request.output.quiet:
+            err.print(f"run {reverted.source.id}: nothing to put back", markup=False)
+        show_all = request.output.show is not None and request.output.show.value == "all"
+        if form == "json":
+            render_revert.write_json(reverted, show_all, sys.stdout)
+        elif form == "csv":
+            render_revert.write_csv(reverted, show_all, sys.stdout)
+        else:
+            render_revert.table(reverted, show_all, render.console())
+        return 0
+    from ari_cli.app.push import shown
+
+    code = shown(reverted.run, request.output, reverted.options, reverted.connection, False, False, reverted.number)
+    if reverted.number is not None and not request.output.quiet:
+        err.print(f"run {reverted.number} reverts run {reverted.source.id}; `ari-cli revert {reverted.number}`"
+                  " undoes it", markup=False)  # fmt: skip
+    return int(code)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the revert command to the application."""
+    app.command("revert", help=REVERT_HELP, cls=HelpCommand, no_args_is_help=True)(revert)

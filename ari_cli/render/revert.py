@@ -1,0 +1,114 @@
+"""Showing a revert: its plan in `diff`'s views (table, JSON, CSV), and the dates it leaves alone, and why."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import IO, TYPE_CHECKING, Any
+
+from rich.console import Console
+
+from ari_cli.config.secrets import scrub
+from ari_cli.records.rules import shown_dates
+from ari_cli.render import diff as render_diff
+from ari_cli.render.printable import json_printable
+from ari_cli.render.run import plural
+
+if TYPE_CHECKING:
+    from ari_cli.app.revert import Reverted
+    from ari_cli.undo import Piece
+
+MOST_NAMED = 10  # ranges named on standard error per reason; the JSON document lists them all
+
+
+def view(reverted: Reverted, show_all: bool) -> render_diff.DiffView:
+    """The revert's ranges as `diff` shows a plan: before (now) and after (the value put back)."""
+    source = reverted.source
+    return render_diff.DiffView(
+        source.operation, source.base_url, source.source_id, reverted.changes, reverted.table, show_all,
+        len(reverted.table), 0, len(reverted.plan.skipped),
+    )  # fmt: skip
+
+
+def _where(piece: Piece) -> str:
+    return f"{' '.join(piece.key)} {shown_dates(piece.start, piece.end, '')}"
+
+
+def _named(pieces: Sequence[Piece]) -> str:
+    named = ", ".join(_where(p) for p in pieces[:MOST_NAMED])
+    more = len(pieces) - MOST_NAMED
+    return named + (f" and {plural(more, 'more range')}" if more > 0 else "")
+
+
+def left_alone(reverted: Reverted) -> list[str]:
+    """What the revert leaves alone (or clears), said on standard error even with --quiet: the user asked for
+    these dates back and does not get them."""
+    found, said = reverted.undo, []
+    unknown = found.unknown
+    if unknown and found.cleared_unknown:
+        dates = sum(p.dates for p in unknown)
+        said.append(f"cleared (n/a, --clear-unknown): {plural(dates, 'date')} whose earlier value the journal never"
+                    f" saw: {_named(unknown)}")  # fmt: skip
+    elif unknown:
+        dates = sum(p.dates for p in unknown)
+        clear = "" if reverted.operation.value == "policy" else " (--clear-unknown sends n/a for them)"
+        said.append(f"left alone: {plural(dates, 'date')} whose earlier value the journal never saw (never pushed from"
+                    f" here, or by runs since pruned): {_named(unknown)}{clear}")  # fmt: skip
+    for run, dates in sorted(found.later_runs().items()):
+        pieces = [p for p in found.later if p.later == run]
+        said.append(f"left alone: {plural(dates, 'date')} that run {run} changed again after run {reverted.source.id}:"
+                    f" {_named(pieces)} (--force puts them back anyway)")  # fmt: skip
+    return said
+
+
+def _piece_dict(piece: Piece) -> dict[str, Any]:
+    key = piece.key
+    found: dict[str, Any] = {
+        "propertyid": key[0], "roomid": key[1], "rateid": key[2] if len(key) > 2 else None,
+        "start": piece.start.isoformat(), "end": piece.end.isoformat(), "dates": piece.dates,
+    }  # fmt: skip
+    if piece.later is not None:
+        found["run"] = piece.later
+    return found
+
+
+def document(reverted: Reverted, show_all: bool) -> dict[str, Any]:
+    """The diff document of the revert, with the run it reverts and the dates it leaves alone."""
+    shown = view(reverted, show_all)
+    found = reverted.undo
+    return {
+        **render_diff.head(shown),
+        "reverts": reverted.source.id,
+        "runs": list(reverted.runs),
+        "dry_run": True,
+        "summary": render_diff.summary_dict(shown.changes, shown.rows, shown.invalid, shown.skipped),
+        "changes": [render_diff.change_dict(shown, change) for change in shown.listed()],
+        "unknown": [_piece_dict(p) for p in found.unknown],
+        "cleared_unknown": found.cleared_unknown,
+        "later": [_piece_dict(p) for p in found.later],
+    }
+
+
+def write_json(reverted: Reverted, show_all: bool, stream: IO[str]) -> None:
+    indent = 2 if stream.isatty() else None
+    text = scrub(json.dumps(document(reverted, show_all), ensure_ascii=False, indent=indent))
+    stream.write((json_printable(text) if stream.isatty() else text) + "\n")
+
+
+def write_csv(reverted: Reverted, show_all: bool, stream: IO[str]) -> None:
+    render_diff.write_csv(view(reverted, show_all), stream)
+
+
+def table(reverted: Reverted, show_all: bool, out: Console, limit: int | None = None) -> None:
+    out.print(f"revert of run {reverted.source.id} ({reverted.source.command})", markup=False)
+    render_diff.table(view(reverted, show_all), out, limit)
+
+
+def error_document(run: int, kind: str, message: str, hint: str | None) -> dict[str, Any]:
+    """The document of a revert that stopped before it had a plan."""
+    return {
+        "reverts": run,
+        "error": {"kind": kind, "message": scrub(message), "hint": None if hint is None else scrub(hint)},
+        "summary": render_diff.summary_dict([]),
+        "changes": [],
+    }
