@@ -67,7 +67,7 @@ class CalamineBook:
     names, and a sheet's rows. It is imported only here, when such a workbook is read."""
 
     def __init__(self, source: Source) -> None:
-        from python_calamine import CalamineWorkbook
+        from python_calamine import CalamineWorkbook, SheetVisibleEnum
 
         if source.data is not None:
             self._book = CalamineWorkbook.from_filelike(io.BytesIO(source.data))
@@ -75,6 +75,13 @@ class CalamineBook:
             assert source.path is not None, "a source is a path or its bytes"
             self._book = CalamineWorkbook.from_path(source.path)
         self.sheet_names: list[str] = list(self._book.sheet_names)
+        self.hidden: dict[str, str] = {}
+        """A hidden sheet's name -> how it is hidden ("hidden", "very hidden"): every format tells."""
+        for sheet in self._book.sheets_metadata:
+            if sheet.visible == SheetVisibleEnum.Hidden:
+                self.hidden[sheet.name] = "hidden"
+            elif sheet.visible == SheetVisibleEnum.VeryHidden:
+                self.hidden[sheet.name] = "very hidden"
 
     def rows(self, sheet: str, where: str) -> Iterator[Row]:
         """The sheet's rows, numbered from 1 (the reader gives every row, empty ones too, from row 1)."""
@@ -197,21 +204,59 @@ def prepare_xlsx(source: Source, operation: Operation, options: ReadOptions) -> 
 
 
 def prepare_sheet(workbook: Book, source_name: str, operation: Operation, options: ReadOptions) -> Prepared:
-    """The sheet the options name (or the first) of a workbook just opened, which is closed here: the
-    rows already begun outlive it."""
+    """The sheet the options name, or else the first visible sheet that has the operation's columns, of a
+    workbook just opened, which is closed here: the rows already begun outlive it. A hidden sheet is read
+    only when named: an old version kept out of sight must never be pushed instead of today's."""
     try:
-        title = _pick_sheet(workbook, source_name, options.sheet)
-        name = sheet_source(source_name, title)
-        others = [other for other in workbook.sheet_names if other != title]
-        if options.meter is not None:
-            options.meter.start(name)
-        rows = workbook.rows(title, name)
+        if options.sheet is not None:
+            title = _pick_sheet(workbook, source_name, options.sheet)
+            prepared = _prepare_one(workbook, source_name, title, operation, options)
+            how = workbook.hidden.get(title)
+            if how is not None:
+                prepared.notes.append(f'{source_name}: read the sheet "{title}", which is {how}, as --sheet names it')
+            return prepared
+        _pick_sheet(workbook, source_name, None)  # a workbook without sheets says so
+        visible = [sheet for sheet in workbook.sheet_names if sheet not in workbook.hidden]
+        if not visible:
+            listed = ", ".join(f'"{sheet}" ({workbook.hidden[sheet]})' for sheet in workbook.sheet_names)
+            raise InputError(
+                f"{source_name}: every sheet is hidden: {listed}; hidden sheets are read only when named",
+                hint="give --sheet NAME to read a hidden sheet",
+            )
+        passed = [f'"{sheet}" ({workbook.hidden[sheet]})' for sheet in workbook.sheet_names if sheet in workbook.hidden]
+        first: Prepared | None = None
+        tried: list[str] = []
+        for title in visible:
+            prepared = _prepare_one(workbook, source_name, title, operation, options)
+            empty = isinstance(prepared.part, ListedPart)
+            if not prepared.problems and not empty:
+                break
+            first = first or prepared
+            tried.append(title)
+            passed.append(f'"{title}" (empty)' if empty else f'"{title}" (not the columns of {operation.value})')
+        else:
+            assert first is not None
+            return first  # no visible sheet fits: the first one's problems say what is missing
     finally:
         workbook.close()
-    notes = []
-    if others and options.sheet is None:
-        listed = ", ".join(f'"{other}"' for other in others)
-        notes.append(f'{source_name}: read the sheet "{title}"; the workbook also has {listed} (give --sheet NAME)')
+    others = [f'"{sheet}"' for sheet in visible if sheet != title and sheet not in tried]
+    if passed or others:
+        said = [f'read the sheet "{title}"']
+        if passed:
+            said.append(f"passed over {', '.join(passed)}")
+        if others:
+            said.append(f"the workbook also has {', '.join(others)}")
+        prepared.notes.insert(0, f"{source_name}: {'; '.join(said)} (give --sheet NAME)")
+    return prepared
+
+
+def _prepare_one(workbook: Book, source_name: str, title: str, operation: Operation, options: ReadOptions) -> Prepared:
+    """One sheet: its header now, its rows as they are checked."""
+    name = sheet_source(source_name, title)
+    if options.meter is not None:
+        options.meter.start(name)
+    rows = workbook.rows(title, name)
+    notes: list[str] = []
     header = _header(name, rows, options.header_row)
     if header is None:
         # A part without rows: the sheet is named as empty.
