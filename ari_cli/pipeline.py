@@ -56,6 +56,8 @@ class Prepared:
     warnings: list[str]
     notes: list[str] = field(default_factory=list)
     """What was read that a user may like to know (a row skipped, the sheet read); --quiet hides them."""
+    ignored: list[tuple[str, str]] = field(default_factory=list)
+    """(source, name) of each column left out."""
 
     @property
     def invalid(self) -> bool:
@@ -108,7 +110,7 @@ def plan_input(
     if empty:
         notes.extend(empty_sources(empty, options.read.allow_empty))
     planned = plan(settings, table, PlanOptions(options.today, options.merge, options.last_wins))
-    return Prepared(table, planned, [], warnings + planned.warnings, notes + planned.notes)
+    return Prepared(table, planned, [], warnings + planned.warnings, notes + planned.notes, read.ignored)
 
 
 def prepare(
@@ -142,7 +144,9 @@ def prepare(
         # Without configuration the spec's placeholders are shown, not URL-escaped.
         url = push_url(base, source, segment) if connection else f"{base}/v2/push_ari/{source}/{segment}"
         exchanges.append(Exchange(number, batch.propertyid, batch.records, body, url))
-    return Prepared(planned_input.rows, planned, exchanges, planned_input.warnings, planned_input.notes)
+    return Prepared(
+        planned_input.rows, planned, exchanges, planned_input.warnings, planned_input.notes, planned_input.ignored
+    )
 
 
 def execute(
@@ -178,4 +182,6 @@ def execute(
         exchanges = []
     else:
         rows = attribute(table, plan, exchanges, options.dry_run)
-    return Run(options.operation, options.dry_run, rows, plan.records, exchanges, prepared.warnings, interrupted)
+    run = Run(options.operation, options.dry_run, rows, plan.records, exchanges, prepared.warnings, interrupted)
+    run.ignored_columns = prepared.ignored
+    return run

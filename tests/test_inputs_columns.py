@@ -83,10 +83,10 @@ def test_aliased_header_reads() -> None:
 def test_unused_columns_give_one_warning_per_file() -> None:
     write(
         "rooms.csv",
-        "propertyid,roomid,Notes,start,end,threshold,Owner,rateid\nH1,R1,n,2027-01-01,2027-01-05,5,o,BAR\n",
+        "propertyid,roomid,Notes,start,end,threshold,Owner,maxadv\nH1,R1,n,2027-01-01,2027-01-05,5,o,BAR\n",
     )
     fields, warnings = read("rooms.csv")
-    assert warnings == ["rooms.csv: ignored columns Notes, Owner, rateid (not used by threshold)"]
+    assert warnings == ["rooms.csv: ignored columns Notes, Owner, maxadv (not used by threshold)"]
     assert fields[0] == {
         "propertyid": "H1",
         "roomid": "R1",

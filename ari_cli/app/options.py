@@ -72,6 +72,8 @@ class InputOptions(NamedTuple):
     allow_empty: bool = False
     columns: tuple[str, ...] = ()
     """--column FIELD=HEADER, as given."""
+    ignore_columns: tuple[str, ...] = ()
+    """--ignore-column NAME: columns left out with a warning, however meaningful they look."""
 
 
 class PlanOptions(NamedTuple):

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from ari_cli.config.file import (
     COLUMNS_KEY,
     DEFAULT_PROFILE,
+    IGNORE_KEY,
     ConfigFile,
     default_config_path,
     display,
@@ -110,6 +111,8 @@ class Settings:
     warnings: tuple[str, ...] = ()
     columns: Mapping[str, str] = field(default_factory=dict)
     """The profile's column mapping (field -> header); --column flags win over it field by field."""
+    ignore_columns: tuple[str, ...] = ()
+    """The profile's columns left out with a warning (`ignore_columns = ["Departure"]`), with --ignore-column's."""
 
     def value(self, name: str) -> Any:
         return self.values[name].value
@@ -365,6 +368,7 @@ def resolve_settings(
         profiles=tuple(profiles),
         warnings=(*warnings, *([key_warning] if key_warning else [])),
         columns=profile.get(COLUMNS_KEY, {}),
+        ignore_columns=tuple(profile.get(IGNORE_KEY, ())),
     )
 
 

@@ -13,7 +13,10 @@ from dataclasses import dataclass, field
 
 from ari_cli.wire.operations import Operation
 
-_COMMON = ("propertyid", "roomid", "rateid", "start", "end", "date", "days")
+WEEKDAY_FLAGS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+"""Seven columns of Y/N, one per weekday (an export's alternative to one `days` column); `weekdays.py`
+turns them into the row's `days`."""
+_COMMON = ("propertyid", "roomid", "rateid", "start", "end", "date", "days", *WEEKDAY_FLAGS)
 # A policy row: the refundable flag, one cancellation level, and the deposit.
 LEVEL_FIELDS = ("level", "policyid", "dayspriorcheckin", "penaltytype", "penaltyamount", "penaltyapplied")
 DEPOSIT_FIELDS = (
@@ -34,7 +37,9 @@ COLUMNS: dict[Operation, tuple[str, ...]] = {
 """Every canonical field each operation reads, in the order users see them."""
 
 # penaltytype and deposittype have one value each, which an empty cell or a missing column means.
-OPTIONAL: frozenset[str] = frozenset({"days", "deposittimeinterval", "policy", "penaltytype", "deposittype"})
+OPTIONAL: frozenset[str] = frozenset(
+    {"days", "deposittimeinterval", "policy", "penaltytype", "deposittype", *WEEKDAY_FLAGS}
+)
 NAMED_POLICY = "policy"
 """A policy row's column naming a policy of --policies; it stands for the level and deposit columns."""
 POLICY_VALUES: frozenset[str] = frozenset(_POLICY_VALUES)
@@ -45,11 +50,31 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "propertyid": ("property", "hotel", "hotelid"),
     "roomid": ("room", "roomtype"),
     "rateid": ("rate", "rateplan"),
-    "start": ("startdateymd", "startdate", "from"),
-    "end": ("enddateymd", "enddate", "to"),
+    # Range columns by the names exports give them; an end is the last day set (inclusive), as `Last Night`
+    # and `Valid Until` are: `Departure` and `Check-out` (the day after) are not taken for it.
+    "start": (
+        "startdateymd",
+        "startdate",
+        "from",
+        "date from",
+        "from date",
+        "valid from",
+        "begin",
+        "begin date",
+        "first night",
+        "first date",
+    ),
+    "end": ("enddateymd", "enddate", "to", "date to", "to date", "valid to", "valid until", "last night", "last date"),
     "threshold": ("sellthreshold",),
     "time": ("nights", "maxadv", "max_advance"),
     "days": ("weekday", "weekdays", "dow", "day of week", "days of week"),
+    "mon": ("monday", "mo"),
+    "tue": ("tuesday", "tu", "tues"),
+    "wed": ("wednesday", "we"),
+    "thu": ("thursday", "th", "thur", "thurs"),
+    "fri": ("friday", "fr"),
+    "sat": ("saturday", "sa"),
+    "sun": ("sunday", "su"),
 }
 
 _STRIP = re.compile(r"[\s_\-\ufeff]+")
@@ -95,7 +120,7 @@ def expected_columns(operation: Operation) -> str:
     """The expected columns of an operation, as the error messages list them."""
     shown: list[str] = []
     for name in COLUMNS[operation]:
-        if name in ("date", NAMED_POLICY):
+        if name in ("date", NAMED_POLICY, *WEEKDAY_FLAGS):
             continue
         if name == "end":
             shown.append("end (or date for start and end)")
@@ -111,8 +136,81 @@ def expected_columns(operation: Operation) -> str:
 
 def alias_hint() -> str:
     """A hint listing the accepted spellings of names."""
-    listed = "; ".join(f"{name}: {', '.join(aliases)}" for name, aliases in ALIASES.items())
-    return f"names ignore case, spaces, _ and -; also accepted: {listed}"
+    listed = "; ".join(
+        f"{name}: {', '.join(aliases)}" for name, aliases in ALIASES.items() if name not in WEEKDAY_FLAGS
+    )
+    return (
+        f"names ignore case, spaces, _ and -; also accepted: {listed}; "
+        "and for the days, seven flag columns Mon ... Sun (or Monday ... Sunday, Mo ... Su) of Y or N"
+    )
+
+
+# Columns an export adds about itself: never a setting, so only ever a warning.
+_METADATA = frozenset(
+    normalize(name)
+    for name in (
+        "export date", "exported", "exported at", "last modified", "modified", "updated", "last updated",
+        "updated at", "created", "created at", "note", "notes", "comment", "comments", "remark", "remarks",
+        "description", "author", "owner", "changed by",
+    )
+)  # fmt: skip
+# A range's bound by a name not taken for start or end (with or without "date"): which day it means (the
+# day after? the last night?) would be a guess.
+_RANGE_WORDS = frozenset(
+    ("stop", "until", "till", "til", "through", "thru", "arrival", "arrive", "departure", "depart", "checkin",
+     "checkout", "night", "firstday", "lastday", "startday", "endday", "start", "end", "begin", "from", "to",
+     "valid", "validtill", "validthrough", "stayfrom", "stayto", "nightfrom", "nightto")
+)  # fmt: skip
+_IDS = ("propertyid", "roomid", "rateid")
+_LETTERS = re.compile(r"[^a-z]+")
+_DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def _edits(a: str, b: str, most: int) -> int:
+    """The edit distance of two short names, or most + 1 when it is more than `most`."""
+    if abs(len(a) - len(b)) > most:
+        return most + 1
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, start=1):
+        current = [i]
+        for j, y in enumerate(b, start=1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        if min(current) > most:
+            return most + 1
+        previous = current
+    return previous[-1]
+
+
+def range_bound(key: str) -> bool:
+    """Whether a normalized name reads as a range's first or last day by a name not accepted for either."""
+    letters = _LETTERS.sub("", key)
+    return letters.replace("date", "") in _RANGE_WORDS
+
+
+def _weekday_like(key: str) -> bool:
+    letters = _LETTERS.sub("", key)
+    return len(letters) >= 2 and any(day.startswith(letters) or letters.startswith(day) for day in _DAY_NAMES)
+
+
+def flag_problem(names: Iterable[str], source: str, noun: str = "column") -> str | None:
+    """What is wrong with a file's weekday flag columns (canonical `names` it gives): some but not all
+    seven, or flags beside a `days` column; None when nothing is."""
+    given = [day for day in WEEKDAY_FLAGS if day in names]
+    if not given:
+        return None
+    shown = ", ".join(day.title() for day in given)
+    if "days" in names:
+        return (
+            f"{source}: a days {noun} and weekday flag {noun}s ({shown}) both give the days a row keeps to; "
+            f"keep one of them"
+        )
+    if len(given) < len(WEEKDAY_FLAGS):
+        lacking = ", ".join(day.title() for day in WEEKDAY_FLAGS if day not in given)
+        return (
+            f"{source}: weekday flag {noun}s {shown} without {lacking}: give all seven (Y or N in each), "
+            f"or one days {noun} (Mon-Fri)"
+        )
+    return None
 
 
 @dataclass
@@ -133,10 +231,16 @@ class Resolver:
     _mapped: dict[str, str] = field(default_factory=dict, init=False, repr=False)
     mapped_seen: set[str] = field(default_factory=set)
     overridden: list[tuple[str, str]] = field(default_factory=list)  # (name, field) a --column mapping replaced
+    ignore: Iterable[str] = ()
+    """--ignore-column NAME: names left out with a warning, whatever they look like."""
+    _ignore: frozenset[str] = field(default=frozenset(), init=False, repr=False)
+    _names: tuple[str, ...] = field(default=(), init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._used = frozenset(COLUMNS[self.operation])
         self._mapped = {normalize(header): name for name, header in self.mapping.items()}
+        self._ignore = frozenset(normalize(name) for name in self.ignore)
+        self._names = tuple(key for key, name in CANONICAL.items() if name in self._used)
 
     def resolve(self, name: str) -> str | None:
         """The canonical field of `name`, or None when the operation does not use it."""
@@ -157,16 +261,58 @@ class Resolver:
             result = canonical
         elif not key:
             pass  # an unnamed column: spreadsheets leave these behind after the last real one
-        elif canonical is None and (guess := suggest(name)) and CANONICAL[normalize(guess)] in self._used:
-            self.suggested.add(CANONICAL[normalize(guess)])
-            self.problems.append(f'{self.source}: {self.noun} "{shown}" is not known; did you mean "{guess}"?')
-        elif shown not in self.ignored:
-            # Another operation's column, or a name that looks like nothing we know.
-            self.ignored.append(shown)
+        elif key in self._ignore or key in _METADATA:
+            self._ignored(shown)
+        else:
+            self._unknown(shown, key, canonical)
         self._cache[name] = result
         if result is not None:
             self.seen.add(result)
         return result
+
+    def _ignored(self, shown: str) -> None:
+        if shown not in self.ignored:
+            self.ignored.append(shown)
+
+    def _unknown(self, shown: str, key: str, canonical: str | None) -> None:
+        """A name the operation does not use: an error when it looks meaningful (a value would be lost
+        without a word), else ignored with a warning."""
+        leave = f'; give --ignore-column "{shown}" to leave it out'
+        op = self.operation.value
+        quoted = f'{self.source}: {self.noun} "{shown}"'
+        if canonical in _IDS:
+            # Only threshold leaves an id out: its settings hold for every rate of a room.
+            self.problems.append(
+                f"{quoted} is not used by {op}: thresholds are per room (propertyid, roomid), for every rate{leave}"
+            )
+        elif canonical is None and _weekday_like(key):
+            self.problems.append(
+                f"{quoted} looks like a weekday, yet is not one of seven flag columns Mon ... Sun; "
+                f"give all seven (Y or N in each) or one days {self.noun} (Mon-Fri){leave}"
+            )
+        elif canonical is None and range_bound(key):
+            self.problems.append(
+                f"{quoted} looks like the first or last day of a range, by a name not taken for either: name the "
+                f'first day start and the last day set end (or map it: --column end="{shown}"){leave}'
+            )
+        elif canonical is None and (guess := self._close(key)) is not None:
+            self.suggested.add(CANONICAL[normalize(guess)])
+            self.problems.append(f'{quoted} is not known; did you mean "{guess}"?')
+        else:
+            # Another operation's column, or a name that looks like nothing we know.
+            self._ignored(shown)
+
+    def _close(self, key: str) -> str | None:
+        """The name or alias the operation uses that `key` is a misspelling of: difflib's closest, else one
+        within two edits (one for names of four letters or fewer)."""
+        guess = suggest(key)
+        meant = None if guess is None else CANONICAL[normalize(guess)]
+        # `Date To` taken for `date` would set one day of a range: date is proposed for one letter off only.
+        if meant in self._used and (meant != "date" or _edits(key, "date", 1) <= 1):
+            return guess
+        most = 1 if len(key) <= 4 else 2
+        found = min(((_edits(key, name, most), name) for name in self._names), default=(most + 1, ""))
+        return _DISPLAY[found[1]] if found[0] <= most else None
 
     def duplicate(self, first: str, second: str, canonical: str, where: str | None = None) -> None:
         """Record that two names give the same field."""
@@ -206,6 +352,10 @@ class Resolver:
             plural = "s" if len(missing) > 1 or " and " in missing[0] else ""
             self.problems.append(f"{self.source}: missing {self.noun}{plural} {', '.join(missing)}")
 
+    def left_out(self, source: str) -> list[tuple[str, str]]:
+        """(source, name) of each name left out: unused, or replaced by a --column mapping."""
+        return [(source, name) for name in [*self.ignored, *(name for name, _ in self.overridden)]]
+
     def warning(self) -> str | None:
         """The one warning naming the names this file gave that the operation does not use (or that a
         --column mapping replaced)."""
@@ -234,6 +384,9 @@ def resolve_header(names: Sequence[str], resolver: Resolver) -> list[str | None]
                 first[canonical] = name
         result.append(canonical)
     resolver.date_conflict(first)
+    flags = flag_problem(first, resolver.source, resolver.noun)
+    if flags is not None:
+        resolver.problems.append(flags)
     missing = [name for name in resolver.mapping if name not in resolver.mapped_seen]
     if missing:
         listed = ", ".join(f'"{name.strip()}"' for name in names if name.strip())
@@ -288,7 +441,11 @@ def column_mapping(operation: Operation, given: Iterable[str]) -> dict[str, str]
             raise ValueError(f'"{item}" is not FIELD=HEADER, e.g. --column threshold="Min Rooms Unsold"')
         canonical = CANONICAL.get(normalize(name))
         if canonical not in COLUMNS[operation]:
-            fields = ", ".join(c for c in COLUMNS[operation] if c != NAMED_POLICY or operation is Operation.POLICY)
+            fields = ", ".join(
+                c
+                for c in COLUMNS[operation]
+                if (c != NAMED_POLICY or operation is Operation.POLICY) and c not in WEEKDAY_FLAGS
+            )
             raise ValueError(f'"{name.strip()}" is not a field of {operation.value}; the fields are {fields}')
         if canonical in mapping and mapping[canonical] != header:
             raise ValueError(f'{canonical} is mapped twice: to "{mapping[canonical]}" and to "{header}"')

@@ -109,6 +109,7 @@ def prepare_csv(
     header_row: int | None = None,
     mapping: Mapping[str, str] | None = None,
     meter: ReadMeter | None = None,
+    ignore: tuple[str, ...] = (),
 ) -> Prepared:
     """Read a CSV file's header (on row `header_row`, or the first that holds anything); set up its rows to stream."""
     chosen, sample = _sample(source, encoding)
@@ -117,7 +118,7 @@ def prepare_csv(
     if found is None:
         return Prepared(part=None)
     names, header_end = found
-    resolver = Resolver(operation, source.name, "column", mapping or {})
+    resolver = Resolver(operation, source.name, "column", mapping or {}, ignore=ignore)
     columns = resolve_header(names, resolver)
     warning = resolver.warning()
     warnings = [warning] if warning else []
@@ -134,7 +135,7 @@ def prepare_csv(
         names=tuple(name for _, name in kept),
         given=encoding,
     )
-    return Prepared(part=CsvPart(source, layout, meter), warnings=warnings)
+    return Prepared(part=CsvPart(source, layout, meter), warnings=warnings, ignored=resolver.left_out(source.name))
 
 
 _BLOCK = 1 << 16  # characters read at a time

@@ -263,7 +263,9 @@ def _prepare_one(workbook: Book, source_name: str, title: str, operation: Operat
         return Prepared(part=ListedPart(name, []), notes=notes)
     header_line, header_cells = header
     names = [c.isoformat() if isinstance(c, dt.date) else str(c) for c in map(cell_value, header_cells)]
-    resolver = Resolver(operation, f"{name} line {header_line}", "column", dict(options.columns))
+    resolver = Resolver(
+        operation, f"{name} line {header_line}", "column", dict(options.columns), ignore=options.ignore_columns
+    )
     columns = resolve_header(names, resolver)
     warning = resolver.warning()
     unused = [warning] if warning else []
@@ -271,4 +273,5 @@ def _prepare_one(workbook: Book, source_name: str, title: str, operation: Operat
         problems = [*resolver.problems, *header_follow_up(name, header_line, names, resolver)]
         return Prepared(part=None, warnings=unused, problems=problems)
     kept = [(i, column) for i, column in enumerate(columns) if column is not None]
-    return Prepared(part=SheetPart(name, kept, rows, options.meter), warnings=unused, notes=notes)
+    part = SheetPart(name, kept, rows, options.meter)
+    return Prepared(part=part, warnings=unused, notes=notes, ignored=resolver.left_out(name))

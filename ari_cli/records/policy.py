@@ -16,7 +16,18 @@ from ari_cli.exits import InputError
 from ari_cli.inputs import Part
 from ari_cli.inputs.columns import NAMED_POLICY, POLICY_VALUES
 from ari_cli.records.dates import LayoutTally
-from ari_cli.records.rules import DateOptions, RowErrors, choice, date_range, number, required_text, text, view, whole
+from ari_cli.records.rules import (
+    DateOptions,
+    RowErrors,
+    choice,
+    date_range,
+    days_text,
+    number,
+    required_text,
+    text,
+    view,
+    whole,
+)
 from ari_cli.records.table import Kind, RowTable, Settings
 from ari_cli.records.words import describe_policy
 from ari_cli.wire.models import CancellationRule, Deposit
@@ -239,7 +250,7 @@ class PolicyChecker:
                 return
             index = self._add(line, key, shown, days, f, start, end)
             self._settings.append(
-                ((index,), Kind(key, policy, days, text(f.get("days")), shown), start.toordinal(), end.toordinal())
+                ((index,), Kind(key, policy, days, days_text(f.get("days")), shown), start.toordinal(), end.toordinal())
             )
             return
         if NAMED_POLICY in f and not any(text(f.get(k)) for k in POLICY_VALUES):
@@ -265,7 +276,7 @@ class PolicyChecker:
         self, line: int, key: tuple[str, ...], shown: str, days: frozenset[int] | None, f: dict[str, Any],
         start: dt.date, end: dt.date,
     ) -> int:  # fmt: skip
-        kind = self.table.kind(Kind(key, shown, days, text(f.get("days")), shown))
+        kind = self.table.kind(Kind(key, shown, days, days_text(f.get("days")), shown))
         self.table.add(line, kind, start.toordinal(), end.toordinal())
         return len(self.table) - 1
 
