@@ -182,7 +182,12 @@ class _PolicyRow:
 
 
 def _named(
-    errs: RowErrors, where: str, fields: Mapping[str, Any], name: str, named: Mapping[str, Policy] | None
+    errs: RowErrors,
+    where: str,
+    fields: Mapping[str, Any],
+    name: str,
+    named: Mapping[str, Policy] | None,
+    folded: Mapping[str, Policy],
 ) -> Policy | None:
     """The policy a row names; its own level and deposit columns must then be empty."""
     if named is None:
@@ -198,7 +203,7 @@ def _named(
             f'"{name}" is a named policy, so leave {", ".join(given)} empty; '
             "a row gives either a named policy or its own level and deposit",
         )
-    policy = next((p for key, p in named.items() if key.casefold() == name.casefold()), None)
+    policy = folded.get(name.casefold())
     if policy is None:
         errs.add(NAMED_POLICY, f'no policy named "{name}" in --policies; the names are {", ".join(named) or "none"}')
     return policy
@@ -214,6 +219,8 @@ class PolicyChecker:
         self.table = table
         self.single_level = single_level  # --data-form object: a policy of one level only
         self.named = named
+        # Names are matched ignoring case, looked up once per row: thousands of policies by thousands of rows.
+        self._folded = {key.casefold(): policy for key, policy in (named or {}).items()}
         self._rows: list[_PolicyRow] = []
         self._settings: list[tuple[tuple[int, ...], Kind, int, int]] = []  # (rows, kind, first day, last day)
         self.tally = LayoutTally()
@@ -237,7 +244,7 @@ class PolicyChecker:
         key = (propertyid, roomid, rateid)
         name = text(f.get(NAMED_POLICY))
         if name:
-            policy = _named(errs, where, f, name, self.named)
+            policy = _named(errs, where, f, name, self.named, self._folded)
             if policy and self.single_level and len(policy.rules) > 1:
                 errs.add(
                     NAMED_POLICY,
