@@ -18,7 +18,7 @@ from itertools import islice
 from operator import gt, le, lt
 from typing import NamedTuple
 
-from ari_cli.records.dates import weekday_runs
+from ari_cli.records.dates import weekday_spans
 from ari_cli.records.rules import RowView
 from ari_cli.records.table import Settings, Value
 
@@ -225,7 +225,7 @@ class _Planner:
             start = today.toordinal()
         if days is None:
             return [(start, end)]
-        runs = [(a.toordinal(), b.toordinal()) for a, b in weekday_runs(self.days[start], self.days[end], days)]
+        runs = weekday_spans(start, end, days)
         if not runs:
             names = ",".join(_WEEKDAYS[d] for d in sorted(days))
             why = f"no date from {self.days[start].isoformat()} to {self.days[end].isoformat()} is a {names}"
@@ -245,6 +245,8 @@ class _Planner:
         else:
             pieces = self._side_by_side(planned)
         days, rows_of, records = self.days, self.settings.rows, []
+        # The records of one row (a weekday filter's runs: a hundred a row over two years) share its refs.
+        alone: dict[int, Sequence[int]] = {}
         for start, end, value, carried in pieces:
             if self.settings.refs is not None:
                 rows = sorted({row for s in carried for row in rows_of(s)})
@@ -252,7 +254,13 @@ class _Planner:
                 rows = carried  # each row once, in order
             else:
                 rows = sorted(set(carried))
-            records.append(Record(key, days[start], days[end], value, row_refs(rows)))
+            if len(rows) == 1:
+                refs = alone.get(rows[0])
+                if refs is None:
+                    refs = alone[rows[0]] = row_refs(rows)
+            else:
+                refs = row_refs(rows)
+            records.append(Record(key, days[start], days[end], value, refs))
         return records
 
     def _side_by_side(self, planned: _KeySegments) -> list[tuple[int, int, Value, list[int]]]:
