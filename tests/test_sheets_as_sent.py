@@ -299,3 +299,34 @@ def test_metadata_and_other_columns_stay_a_warning(tmp_path: Path, sandbox: Any,
     result = push(sandbox, "threshold", str(path), "--dry-run")
     assert result.exit_code == 0, result.stderr
     assert f"warning: {path}: ignored column {column} (not used by threshold)\n" in result.stderr
+
+
+# -- 7. bounded whatever the shape ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("otherwise", [False, True])
+def test_a_sheet_whose_grid_passes_the_bound_is_refused_before_it_is_built(
+    tmp_path: Path, sandbox: Any, otherwise: bool
+) -> None:
+    # Values only in columns A and XFD over 20,000 rows: 327 million cells the reader would allocate.
+    cells = [row(i, inline(f"A{i}", "x"), inline(f"XFD{i}", "y")) for i in range(1, 20_001)]
+    if otherwise:  # cells written otherwise than spreadsheet programs do: parsed instead of searched
+        cells = [c.replace('<c r="', '<c s="0" r="') for c in cells]
+    path = write_workbook(tmp_path / "sparse.xlsx", {"Rates": cells})
+    assert path.stat().st_size < 400_000
+    result = push(sandbox, "threshold", str(path))
+    assert result.exit_code == 3
+    assert result.stderr.startswith(
+        f"error: {path}[Rates]: the sheet's values span 20,000 rows x 16,384 columns (327,680,000 cells); "
+        "refused: a workbook's sheet is read up to 8,000,000 cells, as the reader builds the whole grid\n"
+    )
+
+
+def test_a_legacy_workbook_past_its_size_bound_is_refused(tmp_path: Path, sandbox: Any) -> None:
+    path = tmp_path / "big.xls"
+    with path.open("wb") as out:
+        out.write(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1")
+        out.truncate(33 * 2**20)  # sparse: no disk to speak of
+    result = push(sandbox, "threshold", str(path))
+    assert result.exit_code == 3
+    assert f"error: {path}: 33 MiB; an .xls, .xlsb or .ods workbook is read up to 32 MiB" in result.stderr

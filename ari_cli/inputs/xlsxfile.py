@@ -19,7 +19,8 @@ from ari_cli.exits import InputError
 from ari_cli.inputs.cells import cell_value, days_value
 from ari_cli.inputs.columns import Resolver, header_follow_up, resolve_header
 from ari_cli.inputs.model import ListedPart, Part, Prepared, ReadMeter, ReadOptions, skipped_rows
-from ari_cli.inputs.ooxml import RESAVE_HINT, refuse_doctypes
+from ari_cli.inputs.ooxml import RESAVE_HINT, Package, refuse_doctypes
+from ari_cli.inputs.sheetgrid import check_grid
 from ari_cli.inputs.textio import Source
 from ari_cli.inputs.xlsxstream import Row, XlsxBook
 from ari_cli.wire.operations import Operation
@@ -38,6 +39,9 @@ STREAMED = 32 * 1024**2
 """An .xlsx or .xlsm that unpacks to more than this (about 200,000 rows of four columns) is read as a
 stream (`xlsxstream`), in the memory of a few rows; a smaller one by python-calamine, which builds the
 sheet in its own memory (about twice its XML) and reads it in about half the time (benchmarks/README.md)."""
+MAX_BINARY = 32 * 1024**2
+"""An .xls or .xlsb is read up to this size: the reader builds its sheets whole, and their cells cannot be
+counted beforehand as an .xlsx's can (benchmarks/README.md, the worst shapes)."""
 _XML_WORKBOOK = "xl/workbook.xml"  # the part an .xlsx or .xlsm has, and an .xlsb (workbook.bin) or .ods has not
 
 
@@ -66,9 +70,10 @@ class CalamineBook:
     """A workbook as python-calamine reads it (.xls, .xlsb, .ods, and .xlsx up to STREAMED): its sheets'
     names, and a sheet's rows. It is imported only here, when such a workbook is read."""
 
-    def __init__(self, source: Source) -> None:
+    def __init__(self, source: Source, package: Package | None = None) -> None:
         from python_calamine import CalamineWorkbook, SheetVisibleEnum
 
+        self._package = package  # an .xlsx's parts, to size a sheet's grid before the reader builds it
         if source.data is not None:
             self._book = CalamineWorkbook.from_filelike(io.BytesIO(source.data))
         else:
@@ -85,6 +90,8 @@ class CalamineBook:
 
     def rows(self, sheet: str, where: str) -> Iterator[Row]:
         """The sheet's rows, numbered from 1 (the reader gives every row, empty ones too, from row 1)."""
+        if self._package is not None:
+            check_grid(self._package, sheet, where)
         try:
             # The reader unpacks the whole sheet into its own memory; its rows come to Python one at a time.
             return _numbered(self._book.get_sheet_by_name(sheet).iter_rows(), where)
@@ -93,6 +100,8 @@ class CalamineBook:
 
     def close(self) -> None:
         self._book.close()
+        if self._package is not None:
+            self._package.close()
 
 
 def _numbered(rows: Iterator[list[Any]], where: str) -> Iterator[Row]:
@@ -112,8 +121,18 @@ Book = CalamineBook | XlsxBook
 def open_book(source: Source) -> Book:
     """The workbook, with the reader that suits it: see STREAMED."""
     unpacked, xml = _inspect(source)
+    if not xml:  # an .xls, .xlsb or .ods, whose cells are not sized beforehand as an .xlsx's are
+        size = source.size()
+        if size is not None and size > MAX_BINARY:
+            raise InputError(
+                f"{source.name}: {size // 2**20} MiB; an .xls, .xlsb or .ods workbook is read up to "
+                f"{MAX_BINARY // 2**20} MiB, as the reader builds its sheets whole",
+                hint="save the sheet as CSV, which is streamed whatever its size, or as .xlsx",
+            )
     try:
-        return XlsxBook(source) if xml and unpacked > STREAMED else CalamineBook(source)
+        if xml and unpacked > STREAMED:
+            return XlsxBook(source)
+        return CalamineBook(source, Package(source) if xml else None)
     except InputError:
         raise
     except Exception as problem:  # the readers fail in many ways on a damaged or foreign file
