@@ -330,3 +330,28 @@ def test_a_legacy_workbook_past_its_size_bound_is_refused(tmp_path: Path, sandbo
     result = push(sandbox, "threshold", str(path))
     assert result.exit_code == 3
     assert f"error: {path}: 33 MiB; an .xls, .xlsb or .ods workbook is read up to 32 MiB" in result.stderr
+
+
+# -- 6. header hints give the number -------------------------------------------------------------
+
+
+def test_a_csv_header_below_title_lines_is_named_by_its_number(tmp_path: Path, sandbox: Any) -> None:
+    path = tmp_path / "export.csv"
+    titles = "".join(f"Revenue report line {i}\n" for i in range(22)) + "\n"
+    path.write_text(f"{titles}propertyid,roomid,date,threshold\nHTL001,DBL,2030-02-01,2\n")
+    result = push(sandbox, "threshold", str(path))
+    assert result.exit_code == 3
+    assert f"{path}: the column names are on line 24: give --header-row 24\n" in result.stderr
+    followed = push(sandbox, "threshold", str(path), "--header-row", "24", "--dry-run")
+    assert followed.exit_code == 0, followed.stderr
+
+
+def test_a_sheet_header_below_a_merged_group_header_is_named_by_its_number(tmp_path: Path, sandbox: Any) -> None:
+    path = book(
+        tmp_path / "rates.xlsx",
+        {"Rates": [["Summer rates 2030"], [], ["Room", None, "Stay", None, "Levels"], THRESHOLD_HEAD,
+                   ["HTL001", "DBL", "2030-02-01", 2]]},
+    )  # fmt: skip
+    result = push(sandbox, "threshold", str(path))
+    assert result.exit_code == 3
+    assert f"{path}[Rates]: the column names are on line 4: give --header-row 4\n" in result.stderr

@@ -10,6 +10,7 @@ import difflib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 
 from ari_cli.wire.operations import Operation
 
@@ -406,15 +407,35 @@ def _fits(names: Sequence[str], operation: Operation) -> bool:
     return not resolver.problems
 
 
-def header_follow_up(source: str, line: int, names: Sequence[str], resolver: Resolver) -> list[str]:
-    """What to do when a header lacks required columns: use the command its columns fit, or, when
-    the line holds no known name (a title above the names), --header-row (naming what the line holds)."""
+LOOK_DOWN = 30
+"""How many rows below a header that lacks columns are looked through for the line that has them."""
+
+
+def later_header(rows: Iterable[tuple[int, Sequence[str]]], resolver: Resolver) -> int | None:
+    """The number of the first of `rows` (those below a header that lacks columns, up to LOOK_DOWN) whose
+    names give every column the operation needs: where the header really is, below titles."""
+    for number, names in islice(rows, LOOK_DOWN):
+        below = Resolver(resolver.operation, "", resolver.noun, resolver.mapping, ignore=resolver.ignore)
+        resolve_header(names, below)
+        if below.seen and not missing_columns(below.problems):
+            return number
+    return None
+
+
+def header_follow_up(
+    source: str, line: int, names: Sequence[str], resolver: Resolver, later: int | None = None
+) -> list[str]:
+    """What to do when a header lacks required columns: use the command its columns fit; give --header-row
+    with the line below that has them (`later`); or, when the line holds no known name (a title above the
+    names), --header-row (naming what the line holds)."""
     operation = resolver.operation
     if not missing_columns(resolver.problems):
         return []
     for other in Operation:
         if other is not operation and _fits(names, other):
             return [f"{source}: these are the columns of {other.value}: use ari-cli {other.value} push"]
+    if later is not None:
+        return [f"{source}: the column names are on line {later}: give --header-row {later}"]
     if resolver.seen:
         return []
     shown = ", ".join(name.strip() for name in names if name.strip())

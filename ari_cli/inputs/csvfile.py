@@ -16,7 +16,7 @@ from operator import itemgetter
 from typing import Any, BinaryIO
 
 from ari_cli.exits import InputError
-from ari_cli.inputs.columns import Resolver, header_follow_up, resolve_header
+from ari_cli.inputs.columns import Resolver, header_follow_up, later_header, missing_columns, resolve_header
 from ari_cli.inputs.model import Part, Prepared, ReadMeter, skipped_rows
 from ari_cli.inputs.textio import MAX_LINE, Source, csv_problem, decode_problem, nul_problem, pick_encoding
 from ari_cli.wire.operations import Operation
@@ -102,6 +102,17 @@ def _header(name: str, sample: str, delimiter: str, header_row: int | None) -> t
     )
 
 
+def _records(sample: str, delimiter: str, after: int) -> Iterator[tuple[int, list[str]]]:
+    """The records of the sample that begin past line `after`, numbered as --header-row counts them."""
+    reader = csv.reader(io.StringIO(sample, newline=""), **_reader_options(delimiter))
+    try:
+        for number, cells in enumerate(reader, start=1):
+            if reader.line_num > after:
+                yield number, [cell.strip() for cell in cells]
+    except csv.Error:
+        return
+
+
 def prepare_csv(
     source: Source,
     operation: Operation,
@@ -123,7 +134,10 @@ def prepare_csv(
     warning = resolver.warning()
     warnings = [warning] if warning else []
     if resolver.problems:
-        problems = [*resolver.problems, *header_follow_up(source.name, header_end, names, resolver)]
+        later = None
+        if missing_columns(resolver.problems):
+            later = later_header(_records(sample, delimiter, header_end), resolver)
+        problems = [*resolver.problems, *header_follow_up(source.name, header_end, names, resolver, later)]
         return Prepared(part=None, warnings=warnings, problems=problems)
     kept = [(i, name) for i, name in enumerate(columns) if name is not None]
     layout = _Layout(

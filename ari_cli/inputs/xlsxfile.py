@@ -17,7 +17,7 @@ from typing import Any
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.cells import cell_value, days_value
-from ari_cli.inputs.columns import Resolver, header_follow_up, resolve_header
+from ari_cli.inputs.columns import Resolver, header_follow_up, later_header, missing_columns, resolve_header
 from ari_cli.inputs.model import ListedPart, Part, Prepared, ReadMeter, ReadOptions, skipped_rows
 from ari_cli.inputs.ooxml import RESAVE_HINT, Package, refuse_doctypes
 from ari_cli.inputs.sheetgrid import check_grid
@@ -289,7 +289,9 @@ def _prepare_one(workbook: Book, source_name: str, title: str, operation: Operat
     warning = resolver.warning()
     unused = [warning] if warning else []
     if resolver.problems:
-        problems = [*resolver.problems, *header_follow_up(name, header_line, names, resolver)]
+        below = ((number, [str(cell_value(cell)) for cell in cells]) for number, cells in rows)
+        later = later_header(below, resolver) if missing_columns(resolver.problems) else None
+        problems = [*resolver.problems, *header_follow_up(name, header_line, names, resolver, later)]
         return Prepared(part=None, warnings=unused, problems=problems)
     kept = [(i, column) for i, column in enumerate(columns) if column is not None]
     part = SheetPart(name, kept, rows, options.meter)
