@@ -51,11 +51,14 @@ def overlap(folder: Path, rows: int, values: int) -> str:
     return f"overlap: {rows:>7,} rows, {values} value(s): {seconds:6.2f} s, {mib:4} MiB, exit {code}"
 
 
+DEPOSIT = 'deposit = { policy = "required", amount = 30, applied = 4, intervalunits = 0 }\n'
+
+
 def named(folder: Path, count: int) -> str:
     toml, rows = folder / f"policies-{count}.toml", folder / f"named-{count}.csv"
     with toml.open("w") as out:
         for i in range(count):
-            out.write(f"[policies.p{i}]\nrefundable = true\ndeposit = {{ policy = \"required\", amount = 30, applied = 4, intervalunits = 0 }}\n")
+            out.write(f"[policies.p{i}]\nrefundable = true\n{DEPOSIT}")
             out.write(f"[[policies.p{i}.levels]]\npolicyid = 2\ndayspriorcheckin = {1 + i % 30}\n")
             out.write("penaltyamount = 100\npenaltyapplied = 3\n\n")
     with rows.open("w") as out:
@@ -75,7 +78,8 @@ def weekdays(folder: Path, rows: int) -> tuple[str, int, int]:
             out.write(f"HTL001,R{i},{START},{end},Sat-Sun,2\n")
     seconds, code, mib = dry_run("threshold", "push", str(path))
     records = rows * sum(1 for d in range(730) if (START + dt.timedelta(days=d)).weekday() == 5)
-    return f"weekdays: {rows:>7,} rows, about {records:,} records: {seconds:6.2f} s, {mib:4} MiB, exit {code}", mib, records
+    line = f"weekdays: {rows:>7,} rows, about {records:,} records: {seconds:6.2f} s, {mib:4} MiB, exit {code}"
+    return line, mib, records
 
 
 def main() -> None:
