@@ -20,6 +20,7 @@ from ari_cli.api_run import Run
 from ari_cli.app.options import (
     ConnectionOptions,
     Form,
+    HiddenRows,
     InputFormat,
     InputOptions,
     OutputFormat,
@@ -60,6 +61,7 @@ def push(
     policies: PathArg | None = None,
     columns: Mapping[str, str] | None = None,
     ignore_columns: Sequence[str] = (),
+    hidden_rows: str | None = None,
     allow_empty: bool = False,
     skip_invalid: bool = False,
     today: dt.date | str | None = None,
@@ -115,6 +117,7 @@ def push(
             allow_empty,
             tuple(f"{name}={header}" for name, header in (columns or {}).items()),
             ignore_columns=_names("ignore_columns", ignore_columns),
+            hidden_rows=None if hidden_rows is None else _choice("hidden_rows", hidden_rows, HiddenRows),
         ),
         plan=PlanOptions(
             _today(today),

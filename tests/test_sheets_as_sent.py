@@ -355,3 +355,54 @@ def test_a_sheet_header_below_a_merged_group_header_is_named_by_its_number(tmp_p
     result = push(sandbox, "threshold", str(path))
     assert result.exit_code == 3
     assert f"{path}[Rates]: the column names are on line 4: give --header-row 4\n" in result.stderr
+
+
+# -- 5. rows a person would not count ------------------------------------------------------------
+
+
+def hidden_book(path: Path) -> Path:
+    """Rows 3 and 4 hidden (as a filter hides them), row 2 and 5 shown."""
+    rows = [THRESHOLD_HEAD, *(["HTL001", "DBL", f"2030-02-0{i}", i] for i in range(1, 5))]
+    made = book(path, {"Rates": rows})
+    workbook_ = openpyxl.load_workbook(made)
+    sheet = workbook_["Rates"]
+    for line in (3, 4):
+        sheet.row_dimensions[line].hidden = True
+    workbook_.save(made)
+    return made
+
+
+def test_hidden_or_filtered_out_rows_are_an_input_error_naming_their_lines(tmp_path: Path, sandbox: Any) -> None:
+    path = hidden_book(tmp_path / "rates.xlsx")
+    result = push(sandbox, "threshold", str(path))
+    assert result.exit_code == 3
+    assert result.stderr.startswith(
+        f"error: {path}[Rates] lines 3, 4: hidden or filtered out in the workbook, so a person reading the sheet "
+        "would not count them\nhint: give --hidden-rows skip to leave them out, or --hidden-rows include to read them"
+    )
+    assert "nothing was sent" in result.stderr or result.stdout == ""
+
+
+@pytest.mark.parametrize(("mode", "values"), [("skip", ["1", "4"]), ("include", ["1", "2", "3", "4"])])
+def test_hidden_rows_skip_or_include(tmp_path: Path, sandbox: Any, mode: str, values: list[str]) -> None:
+    path = hidden_book(tmp_path / "rates.xlsx")
+    result = push(sandbox, "threshold", str(path), "--hidden-rows", mode, "--no-merge", "--dry-run", "--output", "json")
+    assert result.exit_code == 0, result.stderr
+    assert [r["threshold"] for r in sent(result)] == values
+    if mode == "skip":
+        assert f"note: {path}[Rates] lines 3, 4: hidden or filtered out in the workbook; left out\n" in result.stderr
+
+
+def test_hidden_rows_in_a_streamed_workbook(tmp_path: Path, sandbox: Any) -> None:
+    head = row(1, *(inline(f"{c}1", n) for c, n in zip("ABCD", THRESHOLD_HEAD, strict=True)))
+    cells = [head] + [
+        row(i, inline(f"A{i}", "HTL001"), inline(f"B{i}", "DBL"), inline(f"C{i}", f"2030-02-0{i}"), number(f"D{i}", i))
+        for i in range(2, 5)
+    ]
+    cells[2] = cells[2].replace('<row r="3">', '<row r="3" hidden="1">')
+    path = write_workbook(
+        tmp_path / "rates.xlsx", {"Rates": cells}, pictures={"image1.png": os.urandom(STREAMED + 2**20)}
+    )
+    result = push(sandbox, "threshold", str(path))
+    assert result.exit_code == 3
+    assert f"error: {path}[Rates] line 3: hidden or filtered out in the workbook" in result.stderr

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 from ari_cli.app.choices import MOST_DAYS as MOST_DAYS
 from ari_cli.app.choices import DiffShow as DiffShow
 from ari_cli.app.choices import Form as Form
+from ari_cli.app.choices import HiddenRows as HiddenRows
 from ari_cli.app.choices import InputFormat as InputFormat
 from ari_cli.app.choices import OutputFormat as OutputFormat
 from ari_cli.app.choices import Overlaps as Overlaps
@@ -74,6 +75,8 @@ class InputOptions(NamedTuple):
     """--column FIELD=HEADER, as given."""
     ignore_columns: tuple[str, ...] = ()
     """--ignore-column NAME: columns left out with a warning, however meaningful they look."""
+    hidden_rows: HiddenRows | None = None
+    """--hidden-rows: a workbook's hidden or filtered-out rows skipped or read; None: an error."""
 
 
 class PlanOptions(NamedTuple):

@@ -122,6 +122,8 @@ class ReadOptions:
     """--column FIELD=HEADER: (canonical field, header) pairs, which win over names and aliases."""
     allow_empty: bool = False
     """A file with no rows is a note rather than an error (an export that may rightly be empty)."""
+    hidden_rows: str | None = None
+    """A workbook's hidden or filtered-out rows: None an error, "skip" left out with a note, "include" read."""
     ignore_columns: tuple[str, ...] = ()
     """Columns left out with a warning however meaningful they look (--ignore-column, the profile's)."""
     meter: ReadMeter | None = field(default=None, compare=False, repr=False)

@@ -28,18 +28,21 @@ _SCAN = 1 << 20
 _CELLS = (b"<c ", b"<c>")
 _REF = b'<c r="'
 _VALUED = re.compile(rb'<c r="([A-Z]{1,3})([0-9]{1,7})"[^>/]*>')  # a cell not closed at once: it holds something
+_HIDDEN_ROW = re.compile(rb'<row r="([0-9]{1,7})"[^>]*? hidden="(?:1|true)"')
 _VALUED_COLUMN = re.compile(rb'<c r="([A-Z]{1,3})[0-9]{1,7}"[^>/]*>')
 
 
-def check_grid(package: Package, sheet: str, where: str) -> None:
-    """Refuse `sheet` when the grid the reader would build for it passes MAX_CELLS."""
+def check_grid(package: Package, sheet: str, where: str) -> set[int]:
+    """Refuse `sheet` when the grid the reader would build for it passes MAX_CELLS; the rows it hides."""
     if sheet not in package.sheets:
-        return  # the reader says what is wrong
+        return set()  # the reader says what is wrong
+    hidden: set[int] = set()
     with package.sheet_part(sheet, where) as part:
-        found = _searched(part, where)
+        found = _searched(part, where, hidden)
     if found is None:
+        hidden.clear()
         with package.sheet_part(sheet, where) as part:
-            found = _extent(part, where)
+            found = _extent(part, where, hidden)
     rows, columns = found
     cells = rows * columns
     if cells > MAX_CELLS:
@@ -49,9 +52,10 @@ def check_grid(package: Package, sheet: str, where: str) -> None:
             hint="delete the rows and columns past the data (a value far right or far down), or save the sheet "
             "as CSV, which is streamed whatever its size",
         )
+    return hidden
 
 
-def _searched(part: IO[bytes], where: str) -> tuple[int, int] | None:
+def _searched(part: IO[bytes], where: str, hidden: set[int]) -> tuple[int, int] | None:
     """The rows and columns from the first to the last that hold a value, from the cells' references as
     spreadsheet programs write them (`<c r="B7" ...>`, rows in order); None when some cell is written
     otherwise (no prefix, `r` first), for `_extent` to parse."""
@@ -76,6 +80,8 @@ def _searched(part: IO[bytes], where: str) -> tuple[int, int] | None:
                     break
                 at = text.rfind(_REF, 0, at)
             letters.update(_VALUED_COLUMN.findall(text))
+            if b' hidden="' in text:
+                hidden.update(int(row) for row in _HIDDEN_ROW.findall(text))
             if not block:
                 break
     except DAMAGED as problem:
@@ -86,7 +92,7 @@ def _searched(part: IO[bytes], where: str) -> tuple[int, int] | None:
     return bottom - top + 1, max(columns) - min(columns) + 1
 
 
-def _extent(part: IO[bytes], where: str) -> tuple[int, int]:
+def _extent(part: IO[bytes], where: str, hidden: set[int]) -> tuple[int, int]:
     """`_searched` for any sheet, by parsing it."""
     parser = xml_parser()
     state = {"row": 0, "column": -1, "top": 0, "bottom": -1, "left": MAX_COLUMNS, "right": -1}
@@ -106,6 +112,8 @@ def _extent(part: IO[bytes], where: str) -> tuple[int, int]:
             at = attrs.get("r")
             state["row"] = state["row"] + 1 if at is None or not at.isdigit() else int(at)
             state["column"] = -1
+            if attrs.get("hidden") in ("1", "true"):
+                hidden.add(state["row"])
 
     parser.StartElementHandler = start
     try:

@@ -74,6 +74,8 @@ class CalamineBook:
         from python_calamine import CalamineWorkbook, SheetVisibleEnum
 
         self._package = package  # an .xlsx's parts, to size a sheet's grid before the reader builds it
+        self.hidden_rows: set[int] = set()
+        """The rows of the sheet last read that it hides (an .xlsx's, as the reader does not say)."""
         if source.data is not None:
             self._book = CalamineWorkbook.from_filelike(io.BytesIO(source.data))
         else:
@@ -90,8 +92,9 @@ class CalamineBook:
 
     def rows(self, sheet: str, where: str) -> Iterator[Row]:
         """The sheet's rows, numbered from 1 (the reader gives every row, empty ones too, from row 1)."""
+        self.hidden_rows = set()
         if self._package is not None:
-            check_grid(self._package, sheet, where)
+            self.hidden_rows = check_grid(self._package, sheet, where)
         try:
             # The reader unpacks the whole sheet into its own memory; its rows come to Python one at a time.
             return _numbered(self._book.get_sheet_by_name(sheet).iter_rows(), where)
@@ -180,17 +183,33 @@ def _header(name: str, rows: Iterator[Row], header_row: int | None) -> Row | Non
     )
 
 
+def _lines(numbers: Sequence[int]) -> str:
+    shown = ", ".join(map(str, numbers[:10])) + (f" and {len(numbers) - 10} more" if len(numbers) > 10 else "")
+    return f"line {shown}" if len(numbers) == 1 else f"lines {shown}"
+
+
 class SheetPart(Part):
     """A sheet's rows after its header, each turned into what CSV would hold as it is read: the rows are
     never all held in Python, and the reader's copy of the sheet is let go once they are spent."""
 
     plain_cells = True  # cell_value gives no bool (TRUE is "true") and a whole number as an int
 
-    def __init__(self, name: str, kept: list[tuple[int, str]], rows: Iterator[Row], meter: ReadMeter | None) -> None:
+    def __init__(
+        self,
+        name: str,
+        kept: list[tuple[int, str]],
+        rows: Iterator[Row],
+        meter: ReadMeter | None,
+        hidden: set[int] | None = None,
+        hidden_rows: str | None = None,
+    ) -> None:
         super().__init__(name, {column: i for i, (_, column) in enumerate(kept)})
         self.kept = kept
         self._rows = rows
         self.meter = meter
+        self.hidden = hidden if hidden is not None else set()
+        """The rows the sheet hides (filled as the stream reads them): an error unless `hidden_rows` says."""
+        self.hidden_rows = hidden_rows
 
     def rows(self) -> Iterator[tuple[int, Sequence[Any]]]:
         """Each row but empty ones, with its number, its cells in the order of `columns`."""
@@ -202,7 +221,12 @@ class SheetPart(Part):
         # a typed 5 would become 1900-01-05.
         convert = [days_value if column == "days" else cell_value for _, column in self.kept]
         skipped: list[int] = []  # rows where only columns this command does not read hold something
+        hidden, unseen = self.hidden, []  # the rows the sheet hides, which a person would not count
         for number, cells in rows:
+            if number in hidden and self.hidden_rows != "include":
+                if not _blank(cells):
+                    unseen.append(number)
+                continue
             if meter is not None and not number & 1023:
                 meter.rows = number
             if len(cells) < width:  # python-calamine gives rows as wide as the sheet; the stream, up to their last cell
@@ -215,6 +239,15 @@ class SheetPart(Part):
             yield number, values
         if skipped:
             self.notes.append(skipped_rows(self.source, skipped))
+        if unseen and self.hidden_rows == "skip":
+            self.notes.append(f"{self.source} {_lines(unseen)}: hidden or filtered out in the workbook; left out")
+        elif unseen:
+            raise InputError(
+                f"{self.source} {_lines(unseen)}: hidden or filtered out in the workbook, so a person reading the "
+                "sheet would not count them",
+                hint="give --hidden-rows skip to leave them out, or --hidden-rows include to read them; or show "
+                "them in the workbook (clear the filter, unhide the rows)",
+            )
 
 
 def prepare_xlsx(source: Source, operation: Operation, options: ReadOptions) -> Prepared:
@@ -294,5 +327,5 @@ def _prepare_one(workbook: Book, source_name: str, title: str, operation: Operat
         problems = [*resolver.problems, *header_follow_up(name, header_line, names, resolver, later)]
         return Prepared(part=None, warnings=unused, problems=problems)
     kept = [(i, column) for i, column in enumerate(columns) if column is not None]
-    part = SheetPart(name, kept, rows, options.meter)
+    part = SheetPart(name, kept, rows, options.meter, workbook.hidden_rows, options.hidden_rows)
     return Prepared(part=part, warnings=unused, notes=notes, ignored=resolver.left_out(name))

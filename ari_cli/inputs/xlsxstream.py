@@ -27,12 +27,21 @@ _DIGITS = "0123456789"
 class XlsxBook(Package):
     """An .xlsx or .xlsm workbook whose sheets are read as a stream."""
 
+    def __init__(self, source: Any) -> None:
+        super().__init__(source)
+        self.hidden_rows: set[int] = set()
+        """The rows read so far that the sheet hides (hidden, or filtered out): each is in it before it is
+        handed on."""
+
     def rows(self, sheet: str, where: str) -> Iterator[Row]:
         """The rows of `sheet` that hold cells, in the file's order, as they are parsed; `where` names the
         sheet in messages. The sheet's part is opened now: the rows outlive `close()`."""
         strings = self.strings()
         dates, durations = self.styles()
-        return _sheet_rows(self.sheet_part(sheet, where), where, strings, dates, durations, self.date1904)
+        self.hidden_rows = set()
+        return _sheet_rows(
+            self.sheet_part(sheet, where), where, strings, dates, durations, self.date1904, self.hidden_rows
+        )
 
 
 class _Columns(dict[str, int]):
@@ -54,7 +63,13 @@ _COLUMNS = _Columns()
 
 
 def _sheet_rows(
-    stream: IO[bytes], where: str, strings: list[str], dates: frozenset[str], durations: frozenset[str], date1904: bool
+    stream: IO[bytes],
+    where: str,
+    strings: list[str],
+    dates: frozenset[str],
+    durations: frozenset[str],
+    date1904: bool,
+    hidden: set[int],
 ) -> Iterator[Row]:
     """A sheet's rows, parsed a block at a time: each block's finished rows are handed on before the next
     is read. The handlers keep their state in local variables: they run for every cell of the sheet."""
@@ -139,6 +154,8 @@ def _sheet_rows(
                 number = number + 1 if at is None else int(at)
             except ValueError:
                 raise InputError(f'{where}: a row numbered "{at}"', hint=RESAVE_HINT) from None
+            if attrs.get("hidden") in ("1", "true"):
+                hidden.add(number)
             column, taking = -1, False
         else:
             taking = False
