@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -406,3 +407,56 @@ def test_hidden_rows_in_a_streamed_workbook(tmp_path: Path, sandbox: Any) -> Non
     result = push(sandbox, "threshold", str(path))
     assert result.exit_code == 3
     assert f"error: {path}[Rates] line 3: hidden or filtered out in the workbook" in result.stderr
+
+
+def test_cells_that_read_as_empty_and_are_not_are_named(tmp_path: Path, sandbox: Any) -> None:
+    made = openpyxl.Workbook()
+    sheet = made.active
+    assert sheet is not None
+    sheet.title = "Rates"
+    sheet.append(THRESHOLD_HEAD)
+    sheet.append(["HTL001", "DBL", "2030-02-01", "=1+1"])  # a formula openpyxl saves without its value
+    sheet.append(["HTL001", None, "2030-02-02", 2])
+    sheet.append(["HTL001", None, "2030-02-03", 2])
+    sheet.merge_cells("B2:B4")
+    sheet["B2"] = "DBL"
+    path = tmp_path / "rates.xlsx"
+    made.save(path)
+    # An error cell, written as a spreadsheet program writes it.
+    with zipfile.ZipFile(path) as original:
+        parts = {info.filename: original.read(info) for info in original.infolist()}
+    sheet_xml = parts["xl/worksheets/sheet1.xml"].decode()
+    parts["xl/worksheets/sheet1.xml"] = sheet_xml.replace(
+        '<c r="D3" t="n"><v>2</v></c>', '<c r="D3" t="e"><f>VLOOKUP(A3,X,2)</f><v>#N/A</v></c>'
+    ).encode()
+    with zipfile.ZipFile(path, "w") as rewritten:
+        for name, data in parts.items():
+            rewritten.writestr(name, data)
+    result = push(sandbox, "threshold", str(path))
+    assert result.exit_code == 3
+    lines = result.stderr.splitlines()
+    assert (
+        f"error: {path}[Rates] line 2, threshold: a formula with no saved value: open and save the workbook in a spreadsheet program"
+        in lines
+    )
+    assert (
+        f"{path}[Rates] line 3, roomid: merged with B2, whose value only the first cell holds: unmerge the cells"
+        in lines
+    )
+    assert f"{path}[Rates] line 3, threshold: #N/A (an error cell)" in lines
+    assert "is empty" not in result.stderr
+
+
+def test_a_hidden_column_holding_values_is_named_in_a_note(tmp_path: Path, sandbox: Any) -> None:
+    made = openpyxl.Workbook()
+    sheet = made.active
+    assert sheet is not None
+    sheet.title = "Rates"
+    sheet.append(THRESHOLD_HEAD)
+    sheet.append(["HTL001", "DBL", "2030-02-01", 2])
+    sheet.column_dimensions["D"].hidden = True
+    path = tmp_path / "rates.xlsx"
+    made.save(path)
+    result = push(sandbox, "threshold", str(path), "--dry-run")
+    assert result.exit_code == 0, result.stderr
+    assert f"note: {path}[Rates]: column D (threshold) hidden in the workbook; read\n" in result.stderr

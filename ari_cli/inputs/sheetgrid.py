@@ -13,6 +13,7 @@ is parsed instead, with expat (standard library; its DOCTYPE already refused).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import IO, Any
 
 from ari_cli.exits import InputError
@@ -28,21 +29,67 @@ _SCAN = 1 << 20
 _CELLS = (b"<c ", b"<c>")
 _REF = b'<c r="'
 _VALUED = re.compile(rb'<c r="([A-Z]{1,3})([0-9]{1,7})"[^>/]*>')  # a cell not closed at once: it holds something
+_ERROR_CELL = re.compile(
+    rb'<c r="([A-Z]{1,3})([0-9]{1,7})"[^>]*? t="e"[^>/]*>\s*(?:<f[^>]*/>|<f[^>]*>[^<]*</f>)?\s*<v>([^<]*)</v>'
+)
+_UNSAVED = re.compile(
+    rb'<c r="([A-Z]{1,3})([0-9]{1,7})"[^>/]*>\s*(?:<f[^>]*/>|<f[^>]*>[^<]*</f>)\s*(?:<v\s*/>|<v>\s*</v>)?\s*</c>'
+)
+_MERGED = re.compile(rb'<mergeCell ref="([A-Z]{1,3})([0-9]{1,7}):([A-Z]{1,3})([0-9]{1,7})"')
+_COLUMN_SPAN = re.compile(rb"<col\b[^>]*>")
+_ATTRIBUTE = re.compile(rb'(\w+)="([^"]*)"')
 _HIDDEN_ROW = re.compile(rb'<row r="([0-9]{1,7})"[^>]*? hidden="(?:1|true)"')
 _VALUED_COLUMN = re.compile(rb'<c r="([A-Z]{1,3})[0-9]{1,7}"[^>/]*>')
 
 
-def check_grid(package: Package, sheet: str, where: str) -> set[int]:
-    """Refuse `sheet` when the grid the reader would build for it passes MAX_CELLS; the rows it hides."""
+@dataclass
+class Marks:
+    """What the reader does not tell of a sheet's cells: rows it hides, cells that read as empty though they
+    are not (an error, a formula with no saved value, a merged cell), columns it hides."""
+
+    hidden_rows: set[int] = field(default_factory=set)
+    cells: dict[tuple[int, int], str] = field(default_factory=dict)
+    """(row, column from 0) -> what the cell is, for a message: `#N/A (an error cell)`."""
+    merged: list[tuple[int, int, int, int]] = field(default_factory=list)
+    """(first row, first column, last row, last column) of each merged range."""
+    hidden_columns: set[int] = field(default_factory=set)
+
+    def what(self, row: int, column: int) -> str | None:
+        """What an empty-reading cell really is, or None."""
+        found = self.cells.get((row, column))
+        if found is not None:
+            return found
+        for top, left, bottom, right in self.merged:
+            if top <= row <= bottom and left <= column <= right and (row, column) != (top, left):
+                return f"merged with {column_name(left)}{top}, whose value only the first cell holds: unmerge the cells"
+        return None
+
+
+def column_name(column: int) -> str:
+    """A column from 0 as a sheet names it (0 is A)."""
+    letters = ""
+    column += 1
+    while column:
+        column, rest = divmod(column - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
+UNSAVED = "a formula with no saved value: open and save the workbook in a spreadsheet program"
+
+
+def check_grid(package: Package, sheet: str, where: str) -> Marks:
+    """Refuse `sheet` when the grid the reader would build for it passes MAX_CELLS; what the reader does not
+    tell of its cells."""
+    marks = Marks()
     if sheet not in package.sheets:
-        return set()  # the reader says what is wrong
-    hidden: set[int] = set()
+        return marks  # the reader says what is wrong
     with package.sheet_part(sheet, where) as part:
-        found = _searched(part, where, hidden)
+        found = _searched(part, where, marks)
     if found is None:
-        hidden.clear()
+        marks = Marks()
         with package.sheet_part(sheet, where) as part:
-            found = _extent(part, where, hidden)
+            found = _extent(part, where, marks.hidden_rows)
     rows, columns = found
     cells = rows * columns
     if cells > MAX_CELLS:
@@ -52,10 +99,10 @@ def check_grid(package: Package, sheet: str, where: str) -> set[int]:
             hint="delete the rows and columns past the data (a value far right or far down), or save the sheet "
             "as CSV, which is streamed whatever its size",
         )
-    return hidden
+    return marks
 
 
-def _searched(part: IO[bytes], where: str, hidden: set[int]) -> tuple[int, int] | None:
+def _searched(part: IO[bytes], where: str, marks: Marks) -> tuple[int, int] | None:
     """The rows and columns from the first to the last that hold a value, from the cells' references as
     spreadsheet programs write them (`<c r="B7" ...>`, rows in order); None when some cell is written
     otherwise (no prefix, `r` first), for `_extent` to parse."""
@@ -80,8 +127,7 @@ def _searched(part: IO[bytes], where: str, hidden: set[int]) -> tuple[int, int] 
                     break
                 at = text.rfind(_REF, 0, at)
             letters.update(_VALUED_COLUMN.findall(text))
-            if b' hidden="' in text:
-                hidden.update(int(row) for row in _HIDDEN_ROW.findall(text))
+            _marked(text, marks)
             if not block:
                 break
     except DAMAGED as problem:
@@ -90,6 +136,27 @@ def _searched(part: IO[bytes], where: str, hidden: set[int]) -> tuple[int, int] 
         return 0, 0
     columns = [_column(column.decode()) for column in letters]
     return bottom - top + 1, max(columns) - min(columns) + 1
+
+
+def _marked(text: bytes, marks: Marks) -> None:
+    """What a block of the sheet tells that the reader does not (each looked for only where it may be)."""
+    if b' hidden="' in text:
+        marks.hidden_rows.update(int(row) for row in _HIDDEN_ROW.findall(text))
+    if b' t="e"' in text:
+        for letters, row, error in _ERROR_CELL.findall(text):
+            marks.cells[int(row), _column(letters.decode())] = f"{error.decode().strip()} (an error cell)"
+    if b"<f" in text:
+        for letters, row in _UNSAVED.findall(text):
+            marks.cells[int(row), _column(letters.decode())] = UNSAVED
+    if b"<mergeCell " in text:
+        for left, top, right, bottom in _MERGED.findall(text):
+            marks.merged.append((int(top), _column(left.decode()), int(bottom), _column(right.decode())))
+    if b"<col " in text:
+        for element in _COLUMN_SPAN.findall(text):
+            attrs = dict(_ATTRIBUTE.findall(element))
+            if attrs.get(b"hidden") in (b"1", b"true") and attrs.get(b"min", b"").isdigit():
+                low, high = int(attrs[b"min"]), int(attrs.get(b"max", attrs[b"min"]))
+                marks.hidden_columns.update(range(low - 1, min(high, MAX_COLUMNS)))
 
 
 def _extent(part: IO[bytes], where: str, hidden: set[int]) -> tuple[int, int]:

@@ -20,7 +20,7 @@ from ari_cli.inputs.cells import cell_value, days_value
 from ari_cli.inputs.columns import Resolver, header_follow_up, later_header, missing_columns, resolve_header
 from ari_cli.inputs.model import ListedPart, Part, Prepared, ReadMeter, ReadOptions, skipped_rows
 from ari_cli.inputs.ooxml import RESAVE_HINT, Package, refuse_doctypes
-from ari_cli.inputs.sheetgrid import check_grid
+from ari_cli.inputs.sheetgrid import Marks, check_grid, column_name
 from ari_cli.inputs.textio import Source
 from ari_cli.inputs.xlsxstream import Row, XlsxBook
 from ari_cli.wire.operations import Operation
@@ -74,8 +74,8 @@ class CalamineBook:
         from python_calamine import CalamineWorkbook, SheetVisibleEnum
 
         self._package = package  # an .xlsx's parts, to size a sheet's grid before the reader builds it
-        self.hidden_rows: set[int] = set()
-        """The rows of the sheet last read that it hides (an .xlsx's, as the reader does not say)."""
+        self.marks = Marks()
+        """What the reader does not tell of the sheet last read (an .xlsx's, from our own pass)."""
         if source.data is not None:
             self._book = CalamineWorkbook.from_filelike(io.BytesIO(source.data))
         else:
@@ -92,9 +92,9 @@ class CalamineBook:
 
     def rows(self, sheet: str, where: str) -> Iterator[Row]:
         """The sheet's rows, numbered from 1 (the reader gives every row, empty ones too, from row 1)."""
-        self.hidden_rows = set()
+        self.marks = Marks()
         if self._package is not None:
-            self.hidden_rows = check_grid(self._package, sheet, where)
+            self.marks = check_grid(self._package, sheet, where)
         try:
             # The reader unpacks the whole sheet into its own memory; its rows come to Python one at a time.
             return _numbered(self._book.get_sheet_by_name(sheet).iter_rows(), where)
@@ -200,15 +200,16 @@ class SheetPart(Part):
         kept: list[tuple[int, str]],
         rows: Iterator[Row],
         meter: ReadMeter | None,
-        hidden: set[int] | None = None,
+        marks: Marks | None = None,
         hidden_rows: str | None = None,
     ) -> None:
         super().__init__(name, {column: i for i, (_, column) in enumerate(kept)})
         self.kept = kept
         self._rows = rows
         self.meter = meter
-        self.hidden = hidden if hidden is not None else set()
-        """The rows the sheet hides (filled as the stream reads them): an error unless `hidden_rows` says."""
+        self.marks = marks if marks is not None else Marks()
+        """What the reader does not tell: rows the sheet hides (filled as the stream reads them), an error
+        unless `hidden_rows` says; cells that read as empty and are not, an error."""
         self.hidden_rows = hidden_rows
 
     def rows(self) -> Iterator[tuple[int, Sequence[Any]]]:
@@ -221,7 +222,10 @@ class SheetPart(Part):
         # a typed 5 would become 1900-01-05.
         convert = [days_value if column == "days" else cell_value for _, column in self.kept]
         skipped: list[int] = []  # rows where only columns this command does not read hold something
-        hidden, unseen = self.hidden, []  # the rows the sheet hides, which a person would not count
+        hidden, unseen = self.marks.hidden_rows, []  # the rows the sheet hides, which a person would not count
+        marked = self.marks.cells or self.marks.merged
+        named = [(i, column) for i, (_, column) in enumerate(self.kept)]
+        odd: list[str] = []  # cells that read as empty and are not
         for number, cells in rows:
             if number in hidden and self.hidden_rows != "include":
                 if not _blank(cells):
@@ -232,6 +236,11 @@ class SheetPart(Part):
             if len(cells) < width:  # python-calamine gives rows as wide as the sheet; the stream, up to their last cell
                 cells = [*cells, *[""] * (width - len(cells))]
             values = tuple(map(call, convert, map(cells.__getitem__, picked)))
+            if marked and "" in values:
+                for i, column in named:
+                    what = values[i] == "" and self.marks.what(number, picked[i])
+                    if what:
+                        odd.append(f"{self.source} line {number}, {column}: {what}")
             if values.count("") == len(values):
                 if not _blank(cells):
                     skipped.append(number)  # a comment in Notes, say
@@ -239,6 +248,9 @@ class SheetPart(Part):
             yield number, values
         if skipped:
             self.notes.append(skipped_rows(self.source, skipped))
+        if odd:
+            shown = odd[:20] + ([f"and {len(odd) - 20} more such cells"] if len(odd) > 20 else [])
+            raise InputError("\n".join(shown), hint="the cell reads as empty, yet it is not: fix it in the workbook")
         if unseen and self.hidden_rows == "skip":
             self.notes.append(f"{self.source} {_lines(unseen)}: hidden or filtered out in the workbook; left out")
         elif unseen:
@@ -327,5 +339,9 @@ def _prepare_one(workbook: Book, source_name: str, title: str, operation: Operat
         problems = [*resolver.problems, *header_follow_up(name, header_line, names, resolver, later)]
         return Prepared(part=None, warnings=unused, problems=problems)
     kept = [(i, column) for i, column in enumerate(columns) if column is not None]
-    part = SheetPart(name, kept, rows, options.meter, workbook.hidden_rows, options.hidden_rows)
+    marks = workbook.marks if isinstance(workbook, CalamineBook) else Marks(hidden_rows=workbook.hidden_rows)
+    part = SheetPart(name, kept, rows, options.meter, marks, options.hidden_rows)
+    hidden = [f"{column_name(i)} ({column})" for i, column in kept if i in marks.hidden_columns]
+    if hidden:
+        notes.append(f"{name}: column{'s' if len(hidden) > 1 else ''} {', '.join(hidden)} hidden in the workbook; read")
     return Prepared(part=part, warnings=unused, notes=notes, ignored=resolver.left_out(name))
