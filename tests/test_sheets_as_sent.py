@@ -246,7 +246,7 @@ def test_date_is_never_proposed_for_a_range_bound(tmp_path: Path, sandbox: Any) 
         ("Check-in", "looks like the first or last day of a range"),
         ("Night", "looks like the first or last day of a range"),
         ("Sat.", "looks like a weekday, yet is not one of seven flag columns Mon ... Sun"),
-        ("Weds", 'is not known; did you mean "wed"?'),
+        ("Weds", "looks like a weekday, yet is not one of seven flag columns Mon ... Sun"),
         ("rateid", "is not used by threshold: thresholds are per room (propertyid, roomid), for every rate"),
         ("Rate Plan", "is not used by threshold: thresholds are per room"),
         ("Thresold", 'is not known; did you mean "threshold"?'),

@@ -190,7 +190,8 @@ def range_bound(key: str) -> bool:
 
 def _weekday_like(key: str) -> bool:
     letters = _LETTERS.sub("", key)
-    return len(letters) >= 2 and any(day.startswith(letters) or letters.startswith(day) for day in _DAY_NAMES)
+    stem = letters.removesuffix("s")  # `Weds`, `Mondays`
+    return len(stem) >= 2 and any(day.startswith(stem) for day in _DAY_NAMES)
 
 
 def flag_problem(names: Iterable[str], source: str, noun: str = "column") -> str | None:
@@ -241,7 +242,7 @@ class Resolver:
         self._used = frozenset(COLUMNS[self.operation])
         self._mapped = {normalize(header): name for name, header in self.mapping.items()}
         self._ignore = frozenset(normalize(name) for name in self.ignore)
-        self._names = tuple(key for key, name in CANONICAL.items() if name in self._used)
+        self._names = tuple(key for key, name in CANONICAL.items() if name in self._used and name not in WEEKDAY_FLAGS)
 
     def resolve(self, name: str) -> str | None:
         """The canonical field of `name`, or None when the operation does not use it."""
@@ -309,7 +310,9 @@ class Resolver:
         guess = suggest(key)
         meant = None if guess is None else CANONICAL[normalize(guess)]
         # `Date To` taken for `date` would set one day of a range: date is proposed for one letter off only.
-        if meant in self._used and (meant != "date" or _edits(key, "date", 1) <= 1):
+        # A weekday's two or three letters are near many a word (`true`, `sum`): weekdays are judged by
+        # `_weekday_like` instead.
+        if meant in self._used and meant not in WEEKDAY_FLAGS and (meant != "date" or _edits(key, "date", 1) <= 1):
             return guess
         most = 1 if len(key) <= 4 else 2
         found = min(((_edits(key, name, most), name) for name in self._names), default=(most + 1, ""))

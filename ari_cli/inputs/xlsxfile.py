@@ -42,7 +42,8 @@ sheet in its own memory (about twice its XML) and reads it in about half the tim
 MAX_BINARY = 32 * 1024**2
 """An .xls or .xlsb is read up to this size: the reader builds its sheets whole, and their cells cannot be
 counted beforehand as an .xlsx's can (benchmarks/README.md, the worst shapes)."""
-_XML_WORKBOOK = "xl/workbook.xml"  # the part an .xlsx or .xlsm has, and an .xlsb (workbook.bin) or .ods has not
+_XML_WORKBOOK = "xl/workbook.xml"
+_BLIND = ("xls", "xlsb", "ods")  # the part an .xlsx or .xlsm has, and an .xlsb (workbook.bin) or .ods has not
 
 
 def _inspect(source: Source) -> tuple[int, bool]:
@@ -76,6 +77,9 @@ class CalamineBook:
         self._package = package  # an .xlsx's parts, to size a sheet's grid before the reader builds it
         self.marks = Marks()
         """What the reader does not tell of the sheet last read (an .xlsx's, from our own pass)."""
+        suffix = (source.path or source.name).rpartition(".")[2].lower()
+        self.blind = "" if package is not None else f"an .{suffix} workbook" if suffix in _BLIND else "this workbook"
+        """How to name a workbook whose hidden rows and odd cells are not told (no pass of ours reads it)."""
         if source.data is not None:
             self._book = CalamineWorkbook.from_filelike(io.BytesIO(source.data))
         else:
@@ -341,6 +345,11 @@ def _prepare_one(workbook: Book, source_name: str, title: str, operation: Operat
     kept = [(i, column) for i, column in enumerate(columns) if column is not None]
     marks = workbook.marks if isinstance(workbook, CalamineBook) else Marks(hidden_rows=workbook.hidden_rows)
     part = SheetPart(name, kept, rows, options.meter, marks, options.hidden_rows)
+    if isinstance(workbook, CalamineBook) and workbook.blind:
+        notes.append(
+            f"{name}: {workbook.blind} does not tell hidden or filtered-out rows, error cells, formulas without a "
+            "saved value or merged cells from empty ones: check that the sheet shows every row it should"
+        )
     hidden = [f"{column_name(i)} ({column})" for i, column in kept if i in marks.hidden_columns]
     if hidden:
         notes.append(f"{name}: column{'s' if len(hidden) > 1 else ''} {', '.join(hidden)} hidden in the workbook; read")
