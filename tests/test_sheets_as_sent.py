@@ -107,11 +107,14 @@ def test_the_first_visible_sheet_with_the_columns_is_read(tmp_path: Path, sandbo
 
 
 def test_a_workbook_whose_every_sheet_is_hidden_says_so(tmp_path: Path, sandbox: Any) -> None:
-    path = book(tmp_path / "rates.xlsx", {"Old": [THRESHOLD_HEAD], "Shown": []}, {"Old": "hidden"})
-    # openpyxl refuses to save with no visible sheet: the visible one is empty, the hidden one is not read.
+    head = row(1, *(inline(f"{c}1", n) for c, n in zip("ABCD", THRESHOLD_HEAD, strict=True)))
+    path = write_workbook(tmp_path / "rates.xlsx", {"Old": [head]}, states={"Old": "veryHidden"})
     result = push(sandbox, "threshold", str(path))
     assert result.exit_code == 3
-    assert f"{path}[Shown]" in result.stderr
+    assert result.stderr.startswith(
+        f'error: {path}: every sheet is hidden: "Old" (very hidden); hidden sheets are read only when named\n'
+        "hint: give --sheet NAME to read a hidden sheet\n"
+    )
 
 
 def test_a_hidden_sheet_in_a_streamed_workbook_is_passed_over_too(tmp_path: Path, sandbox: Any) -> None:
