@@ -106,6 +106,62 @@ def test_the_first_visible_sheet_with_the_columns_is_read(tmp_path: Path, sandbo
     ) in result.stderr
 
 
+_ODS = (
+    'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+    'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+    'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+    'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" office:version="1.2"'
+)
+
+
+def ods(path: Path, sheets: dict[str, list[list[str]]], hidden: set[str]) -> Path:
+    """An OpenDocument spreadsheet as LibreOffice writes one, text cells only; `hidden` sheets not displayed."""
+
+    def table(name: str, rows: list[list[str]]) -> str:
+        styled = ' table:style-name="hide"' if name in hidden else ""
+        cells = "".join(
+            "<table:table-row>"
+            + "".join(
+                f'<table:table-cell office:value-type="string"><text:p>{v}</text:p></table:table-cell>' for v in r
+            )
+            + "</table:table-row>"
+            for r in rows
+        )
+        return f'<table:table table:name="{name}"{styled}>{cells}</table:table>'
+
+    content = (
+        f'<?xml version="1.0" encoding="UTF-8"?><office:document-content {_ODS}><office:automatic-styles>'
+        '<style:style style:name="hide" style:family="table"><style:table-properties table:display="false"/>'
+        "</style:style></office:automatic-styles><office:body><office:spreadsheet>"
+        + "".join(table(name, rows) for name, rows in sheets.items())
+        + "</office:spreadsheet></office:body></office:document-content>"
+    )
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet", zipfile.ZIP_STORED)
+        archive.writestr("content.xml", content)
+        archive.writestr(
+            "META-INF/manifest.xml",
+            '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
+            'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
+            '<manifest:file-entry manifest:full-path="/" '
+            'manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/>'
+            '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+            "</manifest:manifest>",
+        )
+    return path
+
+
+def test_a_hidden_sheet_of_an_ods_workbook_is_passed_over(tmp_path: Path, sandbox: Any) -> None:
+    rows = {"Old": [THRESHOLD_HEAD, ["HTL001", "DBL", "2030-02-01", "9"]],
+            "Today": [THRESHOLD_HEAD, ["HTL001", "DBL", "2030-02-01", "2"]]}  # fmt: skip
+    path = ods(tmp_path / "rates.ods", rows, {"Old"})
+    result = push(sandbox, "threshold", str(path), "--dry-run", "--output", "json")
+    assert result.exit_code == 0, result.stderr
+    assert f'note: {path}: read the sheet "Today"; passed over "Old" (hidden) (give --sheet NAME)\n' in result.stderr
+    assert f"note: {path}[Today]: an .ods workbook does not tell hidden or filtered-out rows" in result.stderr
+    assert [r["threshold"] for r in sent(result)] == ["2"]
+
+
 def test_a_workbook_whose_every_sheet_is_hidden_says_so(tmp_path: Path, sandbox: Any) -> None:
     head = row(1, *(inline(f"{c}1", n) for c, n in zip("ABCD", THRESHOLD_HEAD, strict=True)))
     path = write_workbook(tmp_path / "rates.xlsx", {"Old": [head]}, states={"Old": "veryHidden"})
