@@ -21,7 +21,7 @@ from typing import IO, Any
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.ooxml import BLOCK, DAMAGED, RESAVE_HINT, Package, xml_parser
-from ari_cli.inputs.xlsxstream import MAX_COLUMNS
+from ari_cli.inputs.xlsxstream import MAX_COLUMNS, UNSAVED
 
 MAX_CELLS = 8_000_000
 """The most cells (rows x columns, from the first to the last that hold a value) of a sheet python-calamine
@@ -76,9 +76,6 @@ def column_name(column: int) -> str:
         column, rest = divmod(column - 1, 26)
         letters = chr(65 + rest) + letters
     return letters
-
-
-UNSAVED = "a formula with no saved value: open and save the workbook in a spreadsheet program"
 
 
 def check_grid(package: Package, sheet: str, where: str) -> Marks:

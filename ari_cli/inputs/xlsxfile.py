@@ -227,7 +227,7 @@ class SheetPart(Part):
         convert = [days_value if column == "days" else cell_value for _, column in self.kept]
         skipped: list[int] = []  # rows where only columns this command does not read hold something
         hidden, unseen = self.marks.hidden_rows, []  # the rows the sheet hides, which a person would not count
-        marked = self.marks.cells or self.marks.merged
+        marks = self.marks  # a streamed sheet's fills as its rows are read
         named = [(i, column) for i, (_, column) in enumerate(self.kept)]
         odd: list[str] = []  # cells that read as empty and are not
         for number, cells in rows:
@@ -240,7 +240,7 @@ class SheetPart(Part):
             if len(cells) < width:  # python-calamine gives rows as wide as the sheet; the stream, up to their last cell
                 cells = [*cells, *[""] * (width - len(cells))]
             values = tuple(map(call, convert, map(cells.__getitem__, picked)))
-            if marked and "" in values:
+            if (marks.cells or marks.merged) and "" in values:
                 for i, column in named:
                     what = values[i] == "" and self.marks.what(number, picked[i])
                     if what:
@@ -343,7 +343,10 @@ def _prepare_one(workbook: Book, source_name: str, title: str, operation: Operat
         problems = [*resolver.problems, *header_follow_up(name, header_line, names, resolver, later)]
         return Prepared(part=None, warnings=unused, problems=problems)
     kept = [(i, column) for i, column in enumerate(columns) if column is not None]
-    marks = workbook.marks if isinstance(workbook, CalamineBook) else Marks(hidden_rows=workbook.hidden_rows)
+    if isinstance(workbook, CalamineBook):
+        marks = workbook.marks
+    else:  # filled as the stream reads the rows; merged cells come after them in the XML, and are not told
+        marks = Marks(hidden_rows=workbook.hidden_rows, cells=workbook.odd_cells)
     part = SheetPart(name, kept, rows, options.meter, marks, options.hidden_rows)
     if isinstance(workbook, CalamineBook) and workbook.blind:
         notes.append(
