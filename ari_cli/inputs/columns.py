@@ -10,8 +10,8 @@ import difflib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import islice
 
+from ari_cli.inputs.looks import IDS, edits, range_bound, weekday_like
 from ari_cli.wire.operations import Operation
 
 WEEKDAY_FLAGS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -155,43 +155,6 @@ _METADATA = frozenset(
         "description", "author", "owner", "changed by",
     )
 )  # fmt: skip
-# A range's bound by a name not taken for start or end (with or without "date"): which day it means (the
-# day after? the last night?) would be a guess.
-_RANGE_WORDS = frozenset(
-    ("stop", "until", "till", "til", "through", "thru", "arrival", "arrive", "departure", "depart", "checkin",
-     "checkout", "night", "firstday", "lastday", "startday", "endday", "start", "end", "begin", "from", "to",
-     "valid", "validtill", "validthrough", "stayfrom", "stayto", "nightfrom", "nightto")
-)  # fmt: skip
-_IDS = ("propertyid", "roomid", "rateid")
-_LETTERS = re.compile(r"[^a-z]+")
-_DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-
-
-def _edits(a: str, b: str, most: int) -> int:
-    """The edit distance of two short names, or most + 1 when it is more than `most`."""
-    if abs(len(a) - len(b)) > most:
-        return most + 1
-    previous = list(range(len(b) + 1))
-    for i, x in enumerate(a, start=1):
-        current = [i]
-        for j, y in enumerate(b, start=1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
-        if min(current) > most:
-            return most + 1
-        previous = current
-    return previous[-1]
-
-
-def range_bound(key: str) -> bool:
-    """Whether a normalized name reads as a range's first or last day by a name not accepted for either."""
-    letters = _LETTERS.sub("", key)
-    return letters.replace("date", "") in _RANGE_WORDS
-
-
-def _weekday_like(key: str) -> bool:
-    letters = _LETTERS.sub("", key)
-    stem = letters.removesuffix("s")  # `Weds`, `Mondays`
-    return len(stem) >= 2 and any(day.startswith(stem) for day in _DAY_NAMES)
 
 
 def flag_problem(names: Iterable[str], source: str, noun: str = "column") -> str | None:
@@ -282,12 +245,12 @@ class Resolver:
         leave = f'; give --ignore-column "{shown}" to leave it out'
         op = self.operation.value
         quoted = f'{self.source}: {self.noun} "{shown}"'
-        if canonical in _IDS:
+        if canonical in IDS:
             # Only threshold leaves an id out: its settings hold for every rate of a room.
             self.problems.append(
                 f"{quoted} is not used by {op}: thresholds are per room (propertyid, roomid), for every rate{leave}"
             )
-        elif canonical is None and _weekday_like(key):
+        elif canonical is None and weekday_like(key):
             self.problems.append(
                 f"{quoted} looks like a weekday, yet is not one of seven flag columns Mon ... Sun; "
                 f"give all seven (Y or N in each) or one days {self.noun} (Mon-Fri){leave}"
@@ -312,10 +275,10 @@ class Resolver:
         # `Date To` taken for `date` would set one day of a range: date is proposed for one letter off only.
         # A weekday's two or three letters are near many a word (`true`, `sum`): weekdays are judged by
         # `_weekday_like` instead.
-        if meant in self._used and meant not in WEEKDAY_FLAGS and (meant != "date" or _edits(key, "date", 1) <= 1):
+        if meant in self._used and meant not in WEEKDAY_FLAGS and (meant != "date" or edits(key, "date", 1) <= 1):
             return guess
         most = 1 if len(key) <= 4 else 2
-        found = min(((_edits(key, name, most), name) for name in self._names), default=(most + 1, ""))
+        found = min(((edits(key, name, most), name) for name in self._names), default=(most + 1, ""))
         return _DISPLAY[found[1]] if found[0] <= most else None
 
     def duplicate(self, first: str, second: str, canonical: str, where: str | None = None) -> None:
@@ -402,54 +365,6 @@ def resolve_header(names: Sequence[str], resolver: Resolver) -> list[str | None]
         resolver.suggested.update(missing)  # reported once, not again as missing
     resolver.check_required()
     return result
-
-
-def _fits(names: Sequence[str], operation: Operation) -> bool:
-    resolver = Resolver(operation, "")
-    resolve_header(names, resolver)
-    return not resolver.problems
-
-
-LOOK_DOWN = 30
-"""How many rows below a header that lacks columns are looked through for the line that has them."""
-
-
-def later_header(rows: Iterable[tuple[int, Sequence[str]]], resolver: Resolver) -> int | None:
-    """The number of the first of `rows` (those below a header that lacks columns, up to LOOK_DOWN) whose
-    names give every column the operation needs: where the header really is, below titles."""
-    for number, names in islice(rows, LOOK_DOWN):
-        below = Resolver(resolver.operation, "", resolver.noun, resolver.mapping, ignore=resolver.ignore)
-        resolve_header(names, below)
-        if below.seen and not missing_columns(below.problems):
-            return number
-    return None
-
-
-def header_follow_up(
-    source: str, line: int, names: Sequence[str], resolver: Resolver, later: int | None = None
-) -> list[str]:
-    """What to do when a header lacks required columns: use the command its columns fit; give --header-row
-    with the line below that has them (`later`); or, when the line holds no known name (a title above the
-    names), --header-row (naming what the line holds)."""
-    operation = resolver.operation
-    if not missing_columns(resolver.problems):
-        return []
-    for other in Operation:
-        if other is not operation and _fits(names, other):
-            return [f"{source}: these are the columns of {other.value}: use ari-cli {other.value} push"]
-    if later is not None:
-        return [f"{source}: the column names are on line {later}: give --header-row {later}"]
-    if resolver.seen:
-        return []
-    shown = ", ".join(name.strip() for name in names if name.strip())
-    if len(shown) > 60:
-        shown = shown[:57] + "..."
-    return [f'{source}: line {line} holds "{shown}"; if the column names are on a later line, give --header-row N']
-
-
-def missing_columns(problems: Iterable[str]) -> bool:
-    """Whether the header problems include required columns that no name gave."""
-    return any(": missing column" in problem for problem in problems)
 
 
 def column_mapping(operation: Operation, given: Iterable[str]) -> dict[str, str]:

@@ -16,7 +16,8 @@ from operator import itemgetter
 from typing import Any, BinaryIO
 
 from ari_cli.exits import InputError
-from ari_cli.inputs.columns import Resolver, header_follow_up, later_header, missing_columns, resolve_header
+from ari_cli.inputs.columns import Resolver, resolve_header
+from ari_cli.inputs.hints import follow_up
 from ari_cli.inputs.model import Part, Prepared, ReadMeter, skipped_rows
 from ari_cli.inputs.textio import MAX_LINE, Source, csv_problem, decode_problem, nul_problem, pick_encoding
 from ari_cli.wire.operations import Operation
@@ -134,10 +135,8 @@ def prepare_csv(
     warning = resolver.warning()
     warnings = [warning] if warning else []
     if resolver.problems:
-        later = None
-        if missing_columns(resolver.problems):
-            later = later_header(_records(sample, delimiter, header_end), resolver)
-        problems = [*resolver.problems, *header_follow_up(source.name, header_end, names, resolver, later)]
+        below = _records(sample, delimiter, header_end)
+        problems = [*resolver.problems, *follow_up(source.name, header_end, names, resolver, below)]
         return Prepared(part=None, warnings=warnings, problems=problems)
     kept = [(i, name) for i, name in enumerate(columns) if name is not None]
     layout = _Layout(

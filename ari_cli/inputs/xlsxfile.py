@@ -17,7 +17,8 @@ from typing import Any
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.cells import cell_value, days_value
-from ari_cli.inputs.columns import Resolver, header_follow_up, later_header, missing_columns, resolve_header
+from ari_cli.inputs.columns import Resolver, resolve_header
+from ari_cli.inputs.hints import follow_up
 from ari_cli.inputs.model import ListedPart, Part, Prepared, ReadMeter, ReadOptions, skipped_rows
 from ari_cli.inputs.ooxml import RESAVE_HINT, Package, refuse_doctypes
 from ari_cli.inputs.sheetgrid import Marks, check_grid, column_name
@@ -339,8 +340,7 @@ def _prepare_one(workbook: Book, source_name: str, title: str, operation: Operat
     unused = [warning] if warning else []
     if resolver.problems:
         below = ((number, [str(cell_value(cell)) for cell in cells]) for number, cells in rows)
-        later = later_header(below, resolver) if missing_columns(resolver.problems) else None
-        problems = [*resolver.problems, *header_follow_up(name, header_line, names, resolver, later)]
+        problems = [*resolver.problems, *follow_up(name, header_line, names, resolver, below)]
         return Prepared(part=None, warnings=unused, problems=problems)
     kept = [(i, column) for i, column in enumerate(columns) if column is not None]
     if isinstance(workbook, CalamineBook):
