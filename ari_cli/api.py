@@ -11,7 +11,7 @@ import asyncio
 import datetime as dt
 import os
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, TypeVar
@@ -21,6 +21,7 @@ from ari_cli.app.options import (
     ConnectionOptions,
     Form,
     GuardOptions,
+    HiddenRows,
     InputFormat,
     InputOptions,
     OutputFormat,
@@ -60,6 +61,8 @@ def push(
     header_row: int | None = None,
     policies: PathArg | None = None,
     columns: Mapping[str, str] | None = None,
+    ignore_columns: Sequence[str] = (),
+    hidden_rows: str | None = None,
     allow_empty: bool = False,
     skip_invalid: bool = False,
     today: dt.date | str | None = None,
@@ -122,6 +125,8 @@ def push(
             skip_invalid,
             allow_empty,
             tuple(f"{name}={header}" for name, header in (columns or {}).items()),
+            ignore_columns=_names("ignore_columns", ignore_columns),
+            hidden_rows=None if hidden_rows is None else _choice("hidden_rows", hidden_rows, HiddenRows),
         ),
         plan=PlanOptions(
             _today(today),
@@ -272,6 +277,13 @@ def _key(key: str | None, key_file: PathArg | None) -> str | None:
     if key is not None and not isinstance(key, str):
         raise UsageProblem("api_key: give the key as text")
     return key
+
+
+def _names(name: str, value: Sequence[str]) -> tuple[str, ...]:
+    """A sequence of column names (a lone string would be its letters)."""
+    if isinstance(value, str) or not all(isinstance(item, str) for item in value):
+        raise UsageProblem(f'{name}={value!r}: give a list of column names, e.g. ["Departure"]')
+    return tuple(value)
 
 
 def _header_row(value: int | None) -> int | None:

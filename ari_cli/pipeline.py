@@ -58,6 +58,8 @@ class Prepared:
     """What was read that a user may like to know (a row skipped, the sheet read); --quiet hides them."""
     whole: Plan | None = None
     """With --changed-only, the plan before the unchanged dates were dropped (what the guards judge)."""
+    ignored: list[tuple[str, str]] = field(default_factory=list)
+    """(source, name) of each column left out."""
 
     @property
     def invalid(self) -> bool:
@@ -110,7 +112,7 @@ def plan_input(
     if empty:
         notes.extend(empty_sources(empty, options.read.allow_empty))
     planned = plan(settings, table, PlanOptions(options.today, options.merge, options.last_wins))
-    return Prepared(table, planned, [], warnings + planned.warnings, notes + planned.notes)
+    return Prepared(table, planned, [], warnings + planned.warnings, notes + planned.notes, ignored=read.ignored)
 
 
 def prepare(
@@ -132,7 +134,7 @@ def prepare(
         planned = keep_changed(planned, partial(wire_value, options.operation), acknowledged)
     exchanges = requests_for(options, connection, planned)
     return Prepared(planned_input.rows, planned, exchanges, planned_input.warnings, planned_input.notes,
-                    planned_input.plan)  # fmt: skip
+                    whole=planned_input.plan, ignored=planned_input.ignored)  # fmt: skip
 
 
 def requests_for(options: PushOptions, connection: Connection | None, planned: Plan) -> list[Exchange]:
@@ -188,4 +190,6 @@ def execute(
         exchanges = []
     else:
         rows = attribute(table, plan, exchanges, options.dry_run)
-    return Run(options.operation, options.dry_run, rows, plan.records, exchanges, prepared.warnings, interrupted)
+    run = Run(options.operation, options.dry_run, rows, plan.records, exchanges, prepared.warnings, interrupted)
+    run.ignored_columns = prepared.ignored
+    return run

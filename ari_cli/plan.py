@@ -18,7 +18,7 @@ from itertools import islice
 from operator import gt, le, lt
 from typing import NamedTuple
 
-from ari_cli.records.dates import weekday_runs
+from ari_cli.records.dates import weekday_spans
 from ari_cli.records.rules import RowView
 from ari_cli.records.table import Settings, Value
 
@@ -225,7 +225,7 @@ class _Planner:
             start = today.toordinal()
         if days is None:
             return [(start, end)]
-        runs = [(a.toordinal(), b.toordinal()) for a, b in weekday_runs(self.days[start], self.days[end], days)]
+        runs = weekday_spans(start, end, days)
         if not runs:
             names = ",".join(_WEEKDAYS[d] for d in sorted(days))
             why = f"no date from {self.days[start].isoformat()} to {self.days[end].isoformat()} is a {names}"
@@ -245,6 +245,8 @@ class _Planner:
         else:
             pieces = self._side_by_side(planned)
         days, rows_of, records = self.days, self.settings.rows, []
+        # The records of one row (a weekday filter's runs: a hundred a row over two years) share its refs.
+        alone: dict[int, Sequence[int]] = {}
         for start, end, value, carried in pieces:
             if self.settings.refs is not None:
                 rows = sorted({row for s in carried for row in rows_of(s)})
@@ -252,7 +254,13 @@ class _Planner:
                 rows = carried  # each row once, in order
             else:
                 rows = sorted(set(carried))
-            records.append(Record(key, days[start], days[end], value, row_refs(rows)))
+            if len(rows) == 1:
+                refs = alone.get(rows[0])
+                if refs is None:
+                    refs = alone[rows[0]] = row_refs(rows)
+            else:
+                refs = row_refs(rows)
+            records.append(Record(key, days[start], days[end], value, refs))
         return records
 
     def _side_by_side(self, planned: _KeySegments) -> list[tuple[int, int, Value, list[int]]]:
@@ -285,7 +293,12 @@ class _Planner:
                 clusters = _clusters([seg for seg in segments if seg[1] not in bad])
         pieces: list[tuple[int, int, Value, list[int]]] = []  # (first day, last day, value, settings)
         for cluster in clusters:
-            if len(cluster) == 1 or (not self.options.merge and len({self.value(seg) for seg in cluster}) == 1):
+            one = len(cluster) == 1 or len({self.value(seg) for seg in cluster}) == 1
+            if one and self.options.merge:
+                # One value over dates that overlap: one piece (a cluster's dates have no gap), in linear time.
+                settings = sorted(seg[1] for seg in cluster)
+                pieces.append((cluster[0][0], max(seg[2] for seg in cluster), self.value(cluster[0]), settings))
+            elif one:
                 pieces.extend(
                     (start, end, self.value((start, setting, end)), [setting]) for start, setting, end in cluster
                 )
@@ -301,6 +314,8 @@ class _Planner:
         """
         bad: set[int] = set()
         for cluster in clusters:
+            if len({self.value(seg) for seg in cluster}) == 1:
+                continue  # one value: nothing conflicts (and looking would take time in the square of its size)
             ordered = sorted(cluster, key=lambda seg: seg[1])
             # The first segment of each value, in input order: the first conflict is almost always one.
             firsts = list({self.value(seg): seg for seg in reversed(ordered)}.values())
@@ -333,24 +348,26 @@ class _Planner:
     def _paint(self, cluster: list[Segment]) -> list[tuple[int, int, Value, list[int]]]:
         """Later settings paint over earlier ones, date by date; equal values share the date."""
         first = cluster[0][0]
-        cells: list[tuple[Value, frozenset[int]] | None] = [None] * (max(seg[2] for seg in cluster) - first + 1)
+        # Per date, its value and the settings that last set it so, in input order: a list grown in place (a
+        # set made afresh per date and setting took time in the square of the settings sharing dates).
+        cells: list[tuple[Value, list[int]] | None] = [None] * (max(seg[2] for seg in cluster) - first + 1)
         for seg in sorted(cluster, key=lambda seg: seg[1]):
             value = self.value(seg)
             for i in range(seg[0] - first, seg[2] - first + 1):
                 cell = cells[i]
                 if cell is not None and cell[0] == value:
-                    cells[i] = (value, cell[1] | {seg[1]})
+                    cell[1].append(seg[1])
                 else:
-                    cells[i] = (value, frozenset((seg[1],)))
+                    cells[i] = (value, [seg[1]])
         pieces: list[tuple[int, int, Value, list[int]]] = []
-        last: tuple[Value, frozenset[int]] | None = None
+        last: tuple[Value, list[int]] | None = None
         for i, cell in enumerate(cells):
             assert cell is not None  # a cluster's segments cover every date of its span
-            if cell == last:
+            if last is not None and cell[0] == last[0] and cell[1] == last[1]:
                 start, _, value, carried = pieces[-1]
                 pieces[-1] = (start, first + i, value, carried)
             else:
-                pieces.append((first + i, first + i, cell[0], sorted(cell[1])))
+                pieces.append((first + i, first + i, cell[0], list(cell[1])))
             last = cell
         return pieces
 

@@ -201,6 +201,8 @@ class Run:
     exchanges: list[Exchange]
     warnings: list[str] = field(default_factory=list)
     interrupted: bool = False
+    ignored_columns: list[tuple[str, str]] = field(default_factory=list)
+    """(source, name) of each input column left out with a warning."""
 
     def summary(self) -> dict[str, int]:
         return summary(len(self.rows), len(self.records), len(self.exchanges), self.rows.counts())

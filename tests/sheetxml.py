@@ -71,12 +71,14 @@ def write_workbook(
     date1904: bool = False,
     doctype: str | None = None,
     pictures: Mapping[str, bytes] | None = None,
+    states: Mapping[str, str] | None = None,
 ) -> Path:
     """A workbook of these sheets, in order, each the `<row>` elements given (written as they come).
 
     `cell_formats` are the styles' number format ids, in the order cells name them by `s=`: by default
     style 1 is the custom format 164, `yyyy-mm-dd`. `doctype` names a part that gets a DOCTYPE. `pictures`
     are parts under xl/media/, stored as they are (a picture packs no further), as an image pasted in adds.
+    `states` gives a sheet's `state=` ("hidden", "veryHidden").
     """
     formats = {164: "yyyy-mm-dd"} if formats is None else formats
     names = list(sheets)
@@ -107,7 +109,8 @@ def write_workbook(
             f'{DECLARATION}<workbook xmlns="{MAIN}" xmlns:r="{RELS}">'
             f"<workbookPr{WORKBOOK_1904 if date1904 else ''}/><sheets>"
             + "".join(
-                f'<sheet name="{escape(name, {chr(34): "&quot;"})}" sheetId="{i}" r:id="rId{i}"/>'
+                f'<sheet name="{escape(name, {chr(34): "&quot;"})}" sheetId="{i}" r:id="rId{i}"'
+                + (f' state="{states[name]}"/>' if states and name in states else "/>")
                 for i, name in enumerate(names, start=1)
             )
             + "</sheets></workbook>"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ari_cli.records.dates import parse_date, parse_days, weekday_runs
 
@@ -211,3 +213,24 @@ def test_weekday_runs_over_a_long_range_cover_every_matching_day() -> None:
     covered = [run[0] + dt.timedelta(days=i) for run in runs for i in range((run[1] - run[0]).days + 1)]
     expected = [start + dt.timedelta(days=i) for i in range((end - start).days + 1)]
     assert covered == [day for day in expected if day.weekday() < 5]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    start=st.dates(min_value=dt.date(2024, 1, 1), max_value=dt.date(2031, 12, 31)),
+    length=st.integers(min_value=-3, max_value=800),
+    days=st.frozensets(st.integers(min_value=0, max_value=6)),
+)
+def test_weekday_runs_are_those_a_walk_date_by_date_finds(start: dt.date, length: int, days: frozenset[int]) -> None:
+    # The plain reference: every date looked at, runs joined as they touch.
+    end = start + dt.timedelta(days=length)
+    expected: list[tuple[dt.date, dt.date]] = []
+    day = start
+    while day <= end:
+        if day.weekday() in days:
+            if expected and expected[-1][1] + dt.timedelta(days=1) == day:
+                expected[-1] = (expected[-1][0], day)
+            else:
+                expected.append((day, day))
+        day += dt.timedelta(days=1)
+    assert weekday_runs(start, end, days) == expected

@@ -92,6 +92,16 @@ def test_an_endless_standard_input_stops_within_bounds(tmp_path: Path) -> None:
     assert done.seconds < 10 and done.peak_mib < 300
 
 
+def test_a_line_that_never_ends_on_standard_input_stops_within_bounds(tmp_path: Path) -> None:
+    done = run(["threshold", "push", "-", "--format", "csv", "--dry-run"], tmp_path, endless=b"HTL001," * 1000)
+    assert done.code == 3
+    assert done.stderr == (
+        "error: standard input: more than 128 MiB; standard input, pipes and devices are read up to that\n"
+        "hint: give the export as a regular file, which is streamed, or split it\n"
+    )
+    assert done.peak_mib < 300
+
+
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
 def test_a_device_given_as_a_file_stops_within_bounds(tmp_path: Path, device: str) -> None:
     if not Path(device).exists():

@@ -8,7 +8,7 @@ import pytest
 
 from ari_cli.exits import InputError
 from ari_cli.inputs import ReadOptions, read_rows
-from ari_cli.inputs.columns import CANONICAL, COLUMNS, expected_columns, normalize, suggest
+from ari_cli.inputs.columns import CANONICAL, COLUMNS, WEEKDAY_FLAGS, expected_columns, normalize, suggest
 from ari_cli.wire.models import Operation
 
 ROW = "H1,R1,2027-01-01,2027-01-05,5"
@@ -83,10 +83,10 @@ def test_aliased_header_reads() -> None:
 def test_unused_columns_give_one_warning_per_file() -> None:
     write(
         "rooms.csv",
-        "propertyid,roomid,Notes,start,end,threshold,Owner,rateid\nH1,R1,n,2027-01-01,2027-01-05,5,o,BAR\n",
+        "propertyid,roomid,Notes,start,end,threshold,Owner,maxadv\nH1,R1,n,2027-01-01,2027-01-05,5,o,BAR\n",
     )
     fields, warnings = read("rooms.csv")
-    assert warnings == ["rooms.csv: ignored columns Notes, Owner, rateid (not used by threshold)"]
+    assert warnings == ["rooms.csv: ignored columns Notes, Owner, maxadv (not used by threshold)"]
     assert fields[0] == {
         "propertyid": "H1",
         "roomid": "R1",
@@ -212,7 +212,8 @@ def test_header_problems_of_all_files_come_in_one_error() -> None:
 
 
 def test_policy_needs_every_policy_column_but_the_time_interval() -> None:
-    names = [n for n in COLUMNS[Operation.POLICY] if n not in ("date", "days", "deposittimeinterval", "policy")]
+    skipped = ("date", "days", "deposittimeinterval", "policy", *WEEKDAY_FLAGS)
+    names = [n for n in COLUMNS[Operation.POLICY] if n not in skipped]
     write("policy.csv", ",".join(names) + "\n" + ",".join("1" for _ in names) + "\n")
     fields, warnings = read("policy.csv", operation=Operation.POLICY)
     assert list(fields[0]) == names

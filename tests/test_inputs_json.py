@@ -91,10 +91,10 @@ def test_unused_keys_warn_once() -> None:
     write(
         "rooms.json",
         '[{"propertyid":"H","roomid":"R","date":"2027-01-01","threshold":1,"notes":{"a":1}},'
-        '{"propertyid":"H","roomid":"R","date":"2027-01-02","threshold":1,"notes":"x","rateid":"B"}]',
+        '{"propertyid":"H","roomid":"R","date":"2027-01-02","threshold":1,"notes":"x","time":"B"}]',
     )
     result = read_rows(["rooms.json"], T, ReadOptions())
-    assert result.warnings == ["rooms.json: ignored keys notes, rateid (not used by threshold)"]
+    assert result.warnings == ["rooms.json: ignored keys notes, time (not used by threshold)"]
 
 
 @pytest.mark.parametrize(

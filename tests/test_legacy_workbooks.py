@@ -65,6 +65,9 @@ def test_an_xls_workbook_gives_its_rows_with_date_cells_numbers_and_notes(tmp_pa
     assert result.stderr.splitlines() == [
         f"warning: {source} line 1: ignored column Notes (not used by threshold)",
         f'note: {name}: read the sheet "Rates"; the workbook also has "Typed" (give --sheet NAME)',
+        f"note: {source}: an .{name.rpartition('.')[2]} workbook does not tell hidden or filtered-out rows, error "
+        "cells, formulas without a saved value or merged cells from empty ones: check that the sheet shows every "
+        "row it should",
         f"note: {source} line 6: skipped, as the columns this command reads are empty there",
     ]
 

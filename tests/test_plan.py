@@ -5,7 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+import hypothesis
 import pytest
+from hypothesis import strategies as st
 
 from ari_cli.plan import Plan, PlanOptions, Record, plan
 from ari_cli.records.rules import RowView
@@ -163,3 +165,49 @@ def test_planning_is_deterministic(merge: bool) -> None:
         ("2027-02-20", "2027-02-22", "5"),
     )
     assert run(rows, merge=merge)[0] == run(list(rows), merge=merge)[0]
+
+
+def _painted(rows: list[tuple[int, int, str]]) -> list[tuple[int, int, str, tuple[int, ...]]]:
+    """The plain reference: each date painted in input order (an equal value joins the rows that set it,
+    another replaces them), then maximal runs of consecutive dates of one value, with every row they carry."""
+    cells: dict[int, tuple[str, list[int]]] = {}
+    for row, (start, end, value) in enumerate(rows):
+        for day in range(start, end + 1):
+            cell = cells.get(day)
+            cells[day] = (value, [*cell[1], row]) if cell is not None and cell[0] == value else (value, [row])
+    runs: list[tuple[int, int, str, tuple[int, ...]]] = []
+    for day in sorted(cells):
+        value, carried = cells[day]
+        if runs and runs[-1][1] == day - 1 and runs[-1][2] == value:
+            first, _, _, before = runs[-1]
+            runs[-1] = (first, day, value, tuple(sorted({*before, *carried})))
+        else:
+            runs.append((day, day, value, tuple(carried)))
+    return runs
+
+
+@hypothesis.settings(max_examples=200, deadline=None)
+@hypothesis.given(
+    rows=st.lists(
+        st.tuples(st.integers(0, 40), st.integers(0, 10), st.sampled_from(["1", "2", "3"])), min_size=1, max_size=40
+    ),
+    last_wins=st.booleans(),
+)
+def test_overlapping_rows_of_one_key_plan_as_painting_date_by_date(
+    rows: list[tuple[int, int, str]], last_wins: bool
+) -> None:
+    base = TODAY.toordinal() + 1
+    given = [(base + start, base + start + length, value) for start, length, value in rows]
+    if not last_wins:  # without last-wins only one value may overlap itself
+        given = [(start, end, "1") for start, end, _ in given]
+    kinds = [Kind(KEY, value, None, "", value) for value in ("1", "2", "3")]
+    settings_ = Settings(
+        kinds=[int(value) - 1 for _, _, value in given],
+        starts=[start for start, _, _ in given],
+        ends=[end for _, end, _ in given],
+        kind_list=kinds,
+    )
+    planned = plan(settings_, views(len(given)), PlanOptions(TODAY, merge=True, last_wins=last_wins))
+    assert not planned.invalid
+    got = [(r.start.toordinal(), r.end.toordinal(), r.value, tuple(r.refs)) for r in planned.records]
+    assert got == _painted(given)

@@ -119,7 +119,7 @@ def test_cells_that_are_not_what_the_column_needs_get_the_same_messages_streamed
         row(2, inline("A2", "HTL001"), inline("B2", "DBL"), number("C2", serial, 1), number("D2", 2)),
         row(3, inline("A3", "HTL001"), inline("B3", "DBL"), number("C3", 46391), number("D3", 2)),  # a plain number
         row(4, inline("A4", "HTL001"), inline("B4", "TWN"), number("C4", serial, 1), '<c r="D4" t="b"><v>1</v></c>'),
-        row(5, inline("A5", "HTL001"), inline("B5", "SGL"), number("C5", serial, 1), '<c r="D5" t="e"><v>#N/A</v></c>'),
+        row(5, inline("A5", "HTL001"), inline("B5", "SGL"), number("C5", serial, 1), number("D5", "2.25")),
         row(6, inline("A6", "HTL001"), inline("B6", "STE"), number("C6", "0.75", 5), number("D6", 2)),  # a time
         row(7, inline("A7", "HTL001"), inline("B7", "FAM"), number("C7", 5, 4), number("D7", 2)),  # "Day 5"
         row(8, inline("A8", "HTL001"), inline("B8", "KNG"), number("C8", serial, 1), number("D8", "2.5")),
@@ -132,7 +132,7 @@ def test_cells_that_are_not_what_the_column_needs_get_the_same_messages_streamed
     for message in (
         f"{where} line 3, date: 46391 is not a date: the cell holds a number; make it a date cell, or write YYYY-MM-DD",
         f"{where} line 4, threshold: 'true' is not a whole number 0-999 or n/a to clear",
-        f"{where} line 5, threshold: is empty; give a whole number 0-999 or n/a to clear",
+        f"{where} line 5, threshold: '2.25' is not a whole number 0-999 or n/a to clear",
         f'{where} line 6, date: "18:00:00" is not a date; give YYYY-MM-DD, today or today+N',
         f"{where} line 7, date: 5 is not a date: the cell holds a number; make it a date cell, or write YYYY-MM-DD",
         f"{where} line 8, threshold: '2.5' is not a whole number 0-999 or n/a to clear",
@@ -143,6 +143,29 @@ def test_cells_that_are_not_what_the_column_needs_get_the_same_messages_streamed
     assert "line 2" not in done.stderr
     assert next(line for line in done.stdout.splitlines() if "[Rates]:2 " in line).split("|")[4].strip() == "2030-07-01"
     assert "8 rows: 0 planned, 0 failed, 7 invalid, 1 skipped" in done.stdout
+
+
+def test_an_error_cell_or_a_formula_without_its_value_is_named_by_either_reader(tmp_path: Path) -> None:
+    # Both read as empty cells; neither is "is empty" (issue 29): the run stops, naming each.
+    rows = [
+        row(1, inline("A1", "propertyid"), inline("B1", "roomid"), inline("C1", "date"), inline("D1", "threshold")),
+        row(
+            2,
+            inline("A2", "HTL001"),
+            inline("B2", "SGL"),
+            inline("C2", "2030-07-01"),
+            '<c r="D2" t="e"><v>#N/A</v></c>',
+        ),
+        row(3, inline("A3", "HTL001"), inline("B3", "DBL"), inline("C3", "2030-07-01"), '<c r="D3"><f>A1+1</f></c>'),
+    ]
+    small, big = both(tmp_path, "odd.xlsx", rows)
+    done = the_same(small, big, "--dry-run", "--today", TODAY)
+    assert done.returncode == 3
+    assert done.stderr.splitlines()[:2] == [
+        f"error: {big.name}[Rates] line 2, threshold: #N/A (an error cell)",
+        f"{big.name}[Rates] line 3, threshold: a formula with no saved value: open and save the workbook in a "
+        "spreadsheet program",
+    ]
 
 
 def test_an_elapsed_time_too_long_for_python_is_an_input_error_in_either_reader(tmp_path: Path) -> None:

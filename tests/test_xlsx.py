@@ -206,7 +206,7 @@ def test_header_row_below_titles(tmp_path: Path, sandbox: Any) -> None:
     without = push("threshold", path, sandbox)
     assert without.exit_code == 3
     assert f"{path}[Rates] line 1: missing columns" in without.stderr
-    assert "give --header-row N" in without.stderr
+    assert f"{path}[Rates]: the column names are on line 4: give --header-row 4\n" in without.stderr
     result = push("threshold", path, sandbox, "--header-row", "4")
     assert result.exit_code == 0, result.stdout + result.stderr
     assert sandbox.state()["threshold"] == {"HTL002": {"KNG": dict.fromkeys(dates(day(8), day(9)), "2")}}

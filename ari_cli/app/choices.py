@@ -29,6 +29,11 @@ class Overlaps(StrEnum):
     LAST_WINS = "last-wins"
 
 
+class HiddenRows(StrEnum):
+    SKIP = "skip"
+    INCLUDE = "include"
+
+
 class Show(StrEnum):
     ALL = "all"
     FAILED = "failed"

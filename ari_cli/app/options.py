@@ -17,6 +17,7 @@ from ari_cli.app.choices import MOST_DAYS as MOST_DAYS
 from ari_cli.app.choices import DiffFormat as DiffFormat
 from ari_cli.app.choices import DiffShow as DiffShow
 from ari_cli.app.choices import Form as Form
+from ari_cli.app.choices import HiddenRows as HiddenRows
 from ari_cli.app.choices import InputFormat as InputFormat
 from ari_cli.app.choices import OutputFormat as OutputFormat
 from ari_cli.app.choices import Overlaps as Overlaps
@@ -74,6 +75,10 @@ class InputOptions(NamedTuple):
     allow_empty: bool = False
     columns: tuple[str, ...] = ()
     """--column FIELD=HEADER, as given."""
+    ignore_columns: tuple[str, ...] = ()
+    """--ignore-column NAME: columns left out with a warning, however meaningful they look."""
+    hidden_rows: HiddenRows | None = None
+    """--hidden-rows: a workbook's hidden or filtered-out rows skipped or read; None: an error."""
 
 
 class PlanOptions(NamedTuple):

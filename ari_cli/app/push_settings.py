@@ -61,7 +61,9 @@ def _policies(operation: Operation, request: PushRequest) -> str | None:
     return None if path is None else str(path)
 
 
-def _options(request: PushRequest, tuned: Tuned, profile_columns: Mapping[str, str]) -> PushOptions:
+def _options(
+    request: PushRequest, tuned: Tuned, profile_columns: Mapping[str, str], profile_ignored: tuple[str, ...] = ()
+) -> PushOptions:
     files = tuple(str(f) for f in request.files)
     if files.count("-") > 1:
         raise UsageProblem("standard input (-) can be read only once")
@@ -77,6 +79,8 @@ def _options(request: PushRequest, tuned: Tuned, profile_columns: Mapping[str, s
             header_row=inputs.header_row,
             allow_empty=inputs.allow_empty,
             columns=_mapping(request.operation, inputs.columns, profile_columns),
+            ignore_columns=(*profile_ignored, *inputs.ignore_columns),
+            hidden_rows=None if inputs.hidden_rows is None else inputs.hidden_rows.value,
             meter=ReadMeter(),
         ),
         date_format=inputs.date_format,
@@ -94,7 +98,7 @@ def _options(request: PushRequest, tuned: Tuned, profile_columns: Mapping[str, s
 
 def push_options(request: PushRequest, settings: Settings) -> PushOptions:
     """The pipeline's options of a push (or of a diff of one), as the command line and the settings give them."""
-    return _options(request, Tuned.of(settings), settings.columns)
+    return _options(request, Tuned.of(settings), settings.columns, settings.ignore_columns)
 
 
 def _mapping(operation: Operation, given: tuple[str, ...], profile: Mapping[str, str]) -> tuple[tuple[str, str], ...]:

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from ari_cli import app as application
-from ari_cli.app.choices import Form, InputFormat, OutputFormat, Overlaps, Show
+from ari_cli.app.choices import Form, HiddenRows, InputFormat, OutputFormat, Overlaps, Show
 from ari_cli.cli.completion import complete_profile
 from ari_cli.config.tuning import TUNING_RANGES
 from ari_cli.wire.operations import Operation, segment_problem
@@ -97,6 +97,8 @@ Sheet = Annotated[str | None, typer.Option("--sheet", metavar="NAME", help="Work
 HeaderRow = Annotated[int | None, typer.Option("--header-row", min=1, metavar="N", help="Row that holds the column names, when titles sit above it. \\[default: the first row with values]", show_default=False, rich_help_panel=_IN)]
 Policies = Annotated[Path | None, typer.Option("--policies", metavar="FILE", help="TOML file of named policies, which a policy file's policy column may name (policy push).", show_default=False, rich_help_panel=_IN)]
 ColumnMap = Annotated[list[str] | None, typer.Option("--column", metavar="FIELD=HEADER", help='The column that gives FIELD, named as the file names it, e.g. --column threshold="Min Rooms Unsold" (repeatable; wins over names and aliases).', show_default=False, rich_help_panel=_IN)]
+IgnoreColumn = Annotated[list[str] | None, typer.Option("--ignore-column", metavar="NAME", help="Leave the column NAME out with a warning, though it looks meaningful (a weekday, a range bound, an id the command does not use, a near-miss of a column name); repeatable.", show_default=False, rich_help_panel=_IN)]
+HiddenRowsOption = Annotated[HiddenRows | None, typer.Option("--hidden-rows", help="A workbook's hidden or filtered-out rows (.xlsx, .xlsm): skip them, or include them. \\[default: an error naming them]", show_default=False, rich_help_panel=_IN)]
 AllowEmpty = Annotated[bool, typer.Option("--allow-empty", help="A file with no rows is a note, not an error (for exports that may rightly be empty).", rich_help_panel=_IN)]
 SkipInvalid = Annotated[bool, typer.Option("--skip-invalid", help="Send the valid rows and report the invalid ones, instead of sending nothing.", rich_help_panel=_IN)]
 Today = Annotated[dt.date | None, typer.Option("--today", metavar="YYYY-MM-DD", parser=_date, help="The date taken as today. \\[default: the local date]", show_default=False, rich_help_panel=_PLAN)]
@@ -150,6 +152,8 @@ def push_command(operation: Operation) -> Callable[..., None]:
         skip_invalid: SkipInvalid = False,
         allow_empty: AllowEmpty = False,
         column: ColumnMap = None,
+        ignore_column: IgnoreColumn = None,
+        hidden_rows: HiddenRowsOption = None,
         today: Today = None,
         no_merge: NoMerge = False,
         overlaps: OverlapsOption = Overlaps.ERROR,
@@ -203,6 +207,8 @@ def push_command(operation: Operation) -> Callable[..., None]:
                     skip_invalid,
                     allow_empty,
                     tuple(column or ()),
+                    ignore_columns=tuple(ignore_column or ()),
+                    hidden_rows=hidden_rows,
                 ),
                 plan=PlanOptions(today, not no_merge, overlaps, batch_size, changed_only, data_form),
                 sending=SendTuning(concurrency, rate, timeout, retries, rate_per_property),

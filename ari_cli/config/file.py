@@ -26,7 +26,9 @@ DEFAULT_PROFILE = "default"
 KEY_KEYS = ("api_key", "api_key_file", "api_key_env")
 COLUMNS_KEY = "columns"
 """`[profiles.NAME.columns]`: field = "header", as --column FIELD=HEADER gives it."""
-PROFILE_KEYS = ("base_url", "source_id", *KEY_KEYS, "path_segment", *TUNING_DEFAULTS, *GUARD_LIMITS, COLUMNS_KEY)
+IGNORE_KEY = "ignore_columns"
+"""`ignore_columns = ["Departure"]`: as --ignore-column NAME gives them."""
+PROFILE_KEYS = ("base_url", "source_id", *KEY_KEYS, "path_segment", *TUNING_DEFAULTS, *GUARD_LIMITS, COLUMNS_KEY, IGNORE_KEY)
 TOML_HINT = (
     'text needs quotes (base_url = "https://push.example.com"), and each profile starts with a line '
     "[profiles.NAME]; `ari-cli config init --help` shows a whole file"
@@ -189,6 +191,10 @@ def check_value(key: str, value: Any) -> Any:
             raise ValueError('a budget in quotes: "N/s" or "N/min"')
         budget = parse_budget(value)
         return "" if budget is None else value.replace(" ", "")
+    if key == IGNORE_KEY:
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+            raise ValueError('a list of column names, e.g. ["Departure", "Notes"]')
+        return [name.strip() for name in value]
     if key == "data_form":
         if value not in ("list", "object"):
             raise ValueError('"list" or "object"')

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from ari_cli.config.file import (
     COLUMNS_KEY,
     DEFAULT_PROFILE,
+    IGNORE_KEY,
     ConfigFile,
     default_config_path,
     display,
@@ -112,6 +113,8 @@ class Settings:
     """The profile's column mapping (field -> header); --column flags win over it field by field."""
     guards: Mapping[str, str] = field(default_factory=dict)
     """The profile's guards for unattended pushes (`max_changed = "5%"`); flags win over them one by one."""
+    ignore_columns: tuple[str, ...] = ()
+    """The profile's columns left out with a warning (`ignore_columns = ["Departure"]`), with --ignore-column's."""
 
     def value(self, name: str) -> Any:
         return self.values[name].value
@@ -368,6 +371,7 @@ def resolve_settings(
         warnings=(*warnings, *([key_warning] if key_warning else [])),
         columns=profile.get(COLUMNS_KEY, {}),
         guards={key: profile[key] for key in GUARD_LIMITS if key in profile},
+        ignore_columns=tuple(profile.get(IGNORE_KEY, ())),
     )
 
 

@@ -11,9 +11,13 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ari_cli.inputs.looks import IDS, edits, range_bound, weekday_like
 from ari_cli.wire.operations import Operation
 
-_COMMON = ("propertyid", "roomid", "rateid", "start", "end", "date", "days")
+WEEKDAY_FLAGS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+"""Seven columns of Y/N, one per weekday (an export's alternative to one `days` column); `weekdays.py`
+turns them into the row's `days`."""
+_COMMON = ("propertyid", "roomid", "rateid", "start", "end", "date", "days", *WEEKDAY_FLAGS)
 # A policy row: the refundable flag, one cancellation level, and the deposit.
 LEVEL_FIELDS = ("level", "policyid", "dayspriorcheckin", "penaltytype", "penaltyamount", "penaltyapplied")
 DEPOSIT_FIELDS = (
@@ -34,7 +38,9 @@ COLUMNS: dict[Operation, tuple[str, ...]] = {
 """Every canonical field each operation reads, in the order users see them."""
 
 # penaltytype and deposittype have one value each, which an empty cell or a missing column means.
-OPTIONAL: frozenset[str] = frozenset({"days", "deposittimeinterval", "policy", "penaltytype", "deposittype"})
+OPTIONAL: frozenset[str] = frozenset(
+    {"days", "deposittimeinterval", "policy", "penaltytype", "deposittype", *WEEKDAY_FLAGS}
+)
 NAMED_POLICY = "policy"
 """A policy row's column naming a policy of --policies; it stands for the level and deposit columns."""
 POLICY_VALUES: frozenset[str] = frozenset(_POLICY_VALUES)
@@ -45,11 +51,31 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "propertyid": ("property", "hotel", "hotelid"),
     "roomid": ("room", "roomtype"),
     "rateid": ("rate", "rateplan"),
-    "start": ("startdateymd", "startdate", "from"),
-    "end": ("enddateymd", "enddate", "to"),
+    # Range columns by the names exports give them; an end is the last day set (inclusive), as `Last Night`
+    # and `Valid Until` are: `Departure` and `Check-out` (the day after) are not taken for it.
+    "start": (
+        "startdateymd",
+        "startdate",
+        "from",
+        "date from",
+        "from date",
+        "valid from",
+        "begin",
+        "begin date",
+        "first night",
+        "first date",
+    ),
+    "end": ("enddateymd", "enddate", "to", "date to", "to date", "valid to", "valid until", "last night", "last date"),
     "threshold": ("sellthreshold",),
     "time": ("nights", "maxadv", "max_advance"),
     "days": ("weekday", "weekdays", "dow", "day of week", "days of week"),
+    "mon": ("monday", "mo"),
+    "tue": ("tuesday", "tu", "tues"),
+    "wed": ("wednesday", "we"),
+    "thu": ("thursday", "th", "thur", "thurs"),
+    "fri": ("friday", "fr"),
+    "sat": ("saturday", "sa"),
+    "sun": ("sunday", "su"),
 }
 
 _STRIP = re.compile(r"[\s_\-\ufeff]+")
@@ -95,7 +121,7 @@ def expected_columns(operation: Operation) -> str:
     """The expected columns of an operation, as the error messages list them."""
     shown: list[str] = []
     for name in COLUMNS[operation]:
-        if name in ("date", NAMED_POLICY):
+        if name in ("date", NAMED_POLICY, *WEEKDAY_FLAGS):
             continue
         if name == "end":
             shown.append("end (or date for start and end)")
@@ -111,8 +137,45 @@ def expected_columns(operation: Operation) -> str:
 
 def alias_hint() -> str:
     """A hint listing the accepted spellings of names."""
-    listed = "; ".join(f"{name}: {', '.join(aliases)}" for name, aliases in ALIASES.items())
-    return f"names ignore case, spaces, _ and -; also accepted: {listed}"
+    listed = "; ".join(
+        f"{name}: {', '.join(aliases)}" for name, aliases in ALIASES.items() if name not in WEEKDAY_FLAGS
+    )
+    return (
+        f"names ignore case, spaces, _ and -; also accepted: {listed}; "
+        "and for the days, seven flag columns Mon ... Sun (or Monday ... Sunday, Mo ... Su) of Y or N"
+    )
+
+
+# Columns an export adds about itself: never a setting, so only ever a warning.
+_METADATA = frozenset(
+    normalize(name)
+    for name in (
+        "export date", "exported", "exported at", "last modified", "modified", "updated", "last updated",
+        "updated at", "created", "created at", "note", "notes", "comment", "comments", "remark", "remarks",
+        "description", "author", "owner", "changed by",
+    )
+)  # fmt: skip
+
+
+def flag_problem(names: Iterable[str], source: str, noun: str = "column") -> str | None:
+    """What is wrong with a file's weekday flag columns (canonical `names` it gives): some but not all
+    seven, or flags beside a `days` column; None when nothing is."""
+    given = [day for day in WEEKDAY_FLAGS if day in names]
+    if not given:
+        return None
+    shown = ", ".join(day.title() for day in given)
+    if "days" in names:
+        return (
+            f"{source}: a days {noun} and weekday flag {noun}s ({shown}) both give the days a row keeps to; "
+            f"keep one of them"
+        )
+    if len(given) < len(WEEKDAY_FLAGS):
+        lacking = ", ".join(day.title() for day in WEEKDAY_FLAGS if day not in given)
+        return (
+            f"{source}: weekday flag {noun}s {shown} without {lacking}: give all seven (Y or N in each), "
+            f"or one days {noun} (Mon-Fri)"
+        )
+    return None
 
 
 @dataclass
@@ -133,10 +196,16 @@ class Resolver:
     _mapped: dict[str, str] = field(default_factory=dict, init=False, repr=False)
     mapped_seen: set[str] = field(default_factory=set)
     overridden: list[tuple[str, str]] = field(default_factory=list)  # (name, field) a --column mapping replaced
+    ignore: Iterable[str] = ()
+    """--ignore-column NAME: names left out with a warning, whatever they look like."""
+    _ignore: frozenset[str] = field(default=frozenset(), init=False, repr=False)
+    _names: tuple[str, ...] = field(default=(), init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._used = frozenset(COLUMNS[self.operation])
         self._mapped = {normalize(header): name for name, header in self.mapping.items()}
+        self._ignore = frozenset(normalize(name) for name in self.ignore)
+        self._names = tuple(key for key, name in CANONICAL.items() if name in self._used and name not in WEEKDAY_FLAGS)
 
     def resolve(self, name: str) -> str | None:
         """The canonical field of `name`, or None when the operation does not use it."""
@@ -157,16 +226,60 @@ class Resolver:
             result = canonical
         elif not key:
             pass  # an unnamed column: spreadsheets leave these behind after the last real one
-        elif canonical is None and (guess := suggest(name)) and CANONICAL[normalize(guess)] in self._used:
-            self.suggested.add(CANONICAL[normalize(guess)])
-            self.problems.append(f'{self.source}: {self.noun} "{shown}" is not known; did you mean "{guess}"?')
-        elif shown not in self.ignored:
-            # Another operation's column, or a name that looks like nothing we know.
-            self.ignored.append(shown)
+        elif key in self._ignore or key in _METADATA:
+            self._ignored(shown)
+        else:
+            self._unknown(shown, key, canonical)
         self._cache[name] = result
         if result is not None:
             self.seen.add(result)
         return result
+
+    def _ignored(self, shown: str) -> None:
+        if shown not in self.ignored:
+            self.ignored.append(shown)
+
+    def _unknown(self, shown: str, key: str, canonical: str | None) -> None:
+        """A name the operation does not use: an error when it looks meaningful (a value would be lost
+        without a word), else ignored with a warning."""
+        leave = f'; give --ignore-column "{shown}" to leave it out'
+        op = self.operation.value
+        quoted = f'{self.source}: {self.noun} "{shown}"'
+        if canonical in IDS:
+            # Only threshold leaves an id out: its settings hold for every rate of a room.
+            self.problems.append(
+                f"{quoted} is not used by {op}: thresholds are per room (propertyid, roomid), for every rate{leave}"
+            )
+        elif canonical is None and weekday_like(key):
+            self.problems.append(
+                f"{quoted} looks like a weekday, yet is not one of seven flag columns Mon ... Sun; "
+                f"give all seven (Y or N in each) or one days {self.noun} (Mon-Fri){leave}"
+            )
+        elif canonical is None and range_bound(key):
+            self.problems.append(
+                f"{quoted} looks like the first or last day of a range, by a name not taken for either: name the "
+                f'first day start and the last day set end (or map it: --column end="{shown}"){leave}'
+            )
+        elif canonical is None and (guess := self._close(key)) is not None:
+            self.suggested.add(CANONICAL[normalize(guess)])
+            self.problems.append(f'{quoted} is not known; did you mean "{guess}"?')
+        else:
+            # Another operation's column, or a name that looks like nothing we know.
+            self._ignored(shown)
+
+    def _close(self, key: str) -> str | None:
+        """The name or alias the operation uses that `key` is a misspelling of: difflib's closest, else one
+        within two edits (one for names of four letters or fewer)."""
+        guess = suggest(key)
+        meant = None if guess is None else CANONICAL[normalize(guess)]
+        # `Date To` taken for `date` would set one day of a range: date is proposed for one letter off only.
+        # A weekday's two or three letters are near many a word (`true`, `sum`): weekdays are judged by
+        # `_weekday_like` instead.
+        if meant in self._used and meant not in WEEKDAY_FLAGS and (meant != "date" or edits(key, "date", 1) <= 1):
+            return guess
+        most = 1 if len(key) <= 4 else 2
+        found = min(((edits(key, name, most), name) for name in self._names), default=(most + 1, ""))
+        return _DISPLAY[found[1]] if found[0] <= most else None
 
     def duplicate(self, first: str, second: str, canonical: str, where: str | None = None) -> None:
         """Record that two names give the same field."""
@@ -206,6 +319,10 @@ class Resolver:
             plural = "s" if len(missing) > 1 or " and " in missing[0] else ""
             self.problems.append(f"{self.source}: missing {self.noun}{plural} {', '.join(missing)}")
 
+    def left_out(self, source: str) -> list[tuple[str, str]]:
+        """(source, name) of each name left out: unused, or replaced by a --column mapping."""
+        return [(source, name) for name in [*self.ignored, *(name for name, _ in self.overridden)]]
+
     def warning(self) -> str | None:
         """The one warning naming the names this file gave that the operation does not use (or that a
         --column mapping replaced)."""
@@ -234,6 +351,9 @@ def resolve_header(names: Sequence[str], resolver: Resolver) -> list[str | None]
                 first[canonical] = name
         result.append(canonical)
     resolver.date_conflict(first)
+    flags = flag_problem(first, resolver.source, resolver.noun)
+    if flags is not None:
+        resolver.problems.append(flags)
     missing = [name for name in resolver.mapping if name not in resolver.mapped_seen]
     if missing:
         listed = ", ".join(f'"{name.strip()}"' for name in names if name.strip())
@@ -245,34 +365,6 @@ def resolve_header(names: Sequence[str], resolver: Resolver) -> list[str | None]
         resolver.suggested.update(missing)  # reported once, not again as missing
     resolver.check_required()
     return result
-
-
-def _fits(names: Sequence[str], operation: Operation) -> bool:
-    resolver = Resolver(operation, "")
-    resolve_header(names, resolver)
-    return not resolver.problems
-
-
-def header_follow_up(source: str, line: int, names: Sequence[str], resolver: Resolver) -> list[str]:
-    """What to do when a header lacks required columns: use the command its columns fit, or, when
-    the line holds no known name (a title above the names), --header-row (naming what the line holds)."""
-    operation = resolver.operation
-    if not missing_columns(resolver.problems):
-        return []
-    for other in Operation:
-        if other is not operation and _fits(names, other):
-            return [f"{source}: these are the columns of {other.value}: use ari-cli {other.value} push"]
-    if resolver.seen:
-        return []
-    shown = ", ".join(name.strip() for name in names if name.strip())
-    if len(shown) > 60:
-        shown = shown[:57] + "..."
-    return [f'{source}: line {line} holds "{shown}"; if the column names are on a later line, give --header-row N']
-
-
-def missing_columns(problems: Iterable[str]) -> bool:
-    """Whether the header problems include required columns that no name gave."""
-    return any(": missing column" in problem for problem in problems)
 
 
 def column_mapping(operation: Operation, given: Iterable[str]) -> dict[str, str]:
@@ -288,7 +380,11 @@ def column_mapping(operation: Operation, given: Iterable[str]) -> dict[str, str]
             raise ValueError(f'"{item}" is not FIELD=HEADER, e.g. --column threshold="Min Rooms Unsold"')
         canonical = CANONICAL.get(normalize(name))
         if canonical not in COLUMNS[operation]:
-            fields = ", ".join(c for c in COLUMNS[operation] if c != NAMED_POLICY or operation is Operation.POLICY)
+            fields = ", ".join(
+                c
+                for c in COLUMNS[operation]
+                if (c != NAMED_POLICY or operation is Operation.POLICY) and c not in WEEKDAY_FLAGS
+            )
             raise ValueError(f'"{name.strip()}" is not a field of {operation.value}; the fields are {fields}')
         if canonical in mapping and mapping[canonical] != header:
             raise ValueError(f'{canonical} is mapped twice: to "{mapping[canonical]}" and to "{header}"')

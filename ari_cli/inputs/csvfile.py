@@ -16,7 +16,8 @@ from operator import itemgetter
 from typing import Any, BinaryIO
 
 from ari_cli.exits import InputError
-from ari_cli.inputs.columns import Resolver, header_follow_up, resolve_header
+from ari_cli.inputs.columns import Resolver, resolve_header
+from ari_cli.inputs.hints import follow_up
 from ari_cli.inputs.model import Part, Prepared, ReadMeter, skipped_rows
 from ari_cli.inputs.textio import MAX_LINE, Source, csv_problem, decode_problem, nul_problem, pick_encoding
 from ari_cli.wire.operations import Operation
@@ -102,6 +103,17 @@ def _header(name: str, sample: str, delimiter: str, header_row: int | None) -> t
     )
 
 
+def _records(sample: str, delimiter: str, after: int) -> Iterator[tuple[int, list[str]]]:
+    """The records of the sample that begin past line `after`, numbered as --header-row counts them."""
+    reader = csv.reader(io.StringIO(sample, newline=""), **_reader_options(delimiter))
+    try:
+        for number, cells in enumerate(reader, start=1):
+            if reader.line_num > after:
+                yield number, [cell.strip() for cell in cells]
+    except csv.Error:
+        return
+
+
 def prepare_csv(
     source: Source,
     operation: Operation,
@@ -109,6 +121,7 @@ def prepare_csv(
     header_row: int | None = None,
     mapping: Mapping[str, str] | None = None,
     meter: ReadMeter | None = None,
+    ignore: tuple[str, ...] = (),
 ) -> Prepared:
     """Read a CSV file's header (on row `header_row`, or the first that holds anything); set up its rows to stream."""
     chosen, sample = _sample(source, encoding)
@@ -117,12 +130,13 @@ def prepare_csv(
     if found is None:
         return Prepared(part=None)
     names, header_end = found
-    resolver = Resolver(operation, source.name, "column", mapping or {})
+    resolver = Resolver(operation, source.name, "column", mapping or {}, ignore=ignore)
     columns = resolve_header(names, resolver)
     warning = resolver.warning()
     warnings = [warning] if warning else []
     if resolver.problems:
-        problems = [*resolver.problems, *header_follow_up(source.name, header_end, names, resolver)]
+        below = _records(sample, delimiter, header_end)
+        problems = [*resolver.problems, *follow_up(source.name, header_end, names, resolver, below)]
         return Prepared(part=None, warnings=warnings, problems=problems)
     kept = [(i, name) for i, name in enumerate(columns) if name is not None]
     layout = _Layout(
@@ -134,7 +148,7 @@ def prepare_csv(
         names=tuple(name for _, name in kept),
         given=encoding,
     )
-    return Prepared(part=CsvPart(source, layout, meter), warnings=warnings)
+    return Prepared(part=CsvPart(source, layout, meter), warnings=warnings, ignored=resolver.left_out(source.name))
 
 
 _BLOCK = 1 << 16  # characters read at a time

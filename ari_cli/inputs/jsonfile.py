@@ -231,6 +231,7 @@ def prepare_json(
     format_: str,
     mapping: Mapping[str, str] | None = None,
     meter: ReadMeter | None = None,
+    ignore: tuple[str, ...] = (),
 ) -> Prepared:
     """Read a JSON or JSON Lines file whole: flat rows, API request bodies, or policies."""
     if meter is not None:
@@ -246,11 +247,15 @@ def prepare_json(
         items = flattener.from_document(load_json(source.name, text))
     if meter is not None:
         meter.rows = len(items)
-    return _prepared(source.name, items, operation, mapping)
+    return _prepared(source.name, items, operation, mapping, ignore)
 
 
 def prepare_objects(
-    name: str, objects: Iterable[Any], operation: Operation, mapping: Mapping[str, str] | None = None
+    name: str,
+    objects: Iterable[Any],
+    operation: Operation,
+    mapping: Mapping[str, str] | None = None,
+    ignore: tuple[str, ...] = (),
 ) -> Prepared:
     """Rows given as Python mappings (the API's `rows`), read as a JSON list of objects is: each one's
     line is its place in the list, from 1."""
@@ -262,15 +267,17 @@ def prepare_objects(
             if odd is not None:
                 raise InputError(f"{name} line {line}: the key {odd!r} is not text; name each field by a string")
         items.append((line, item))
-    return _prepared(name, Flattener(name, operation).from_lines(items), operation, mapping)
+    return _prepared(name, Flattener(name, operation).from_lines(items), operation, mapping, ignore)
 
 
 def _prepared(name: str, items: Iterable[tuple[int, dict[str, Any]]], operation: Operation,
-              mapping: Mapping[str, str] | None) -> Prepared:  # fmt: skip
-    resolver = Resolver(operation, name, "key", mapping or {})
+              mapping: Mapping[str, str] | None, ignore: tuple[str, ...] = ()) -> Prepared:  # fmt: skip
+    resolver = Resolver(operation, name, "key", mapping or {}, ignore=ignore)
     rows = to_rows(name, items, resolver)
     if rows:
         resolver.check_required()
     warning = resolver.warning()
     part = ListedPart(name, rows) if rows else None
-    return Prepared(part=part, warnings=[warning] if warning else [], problems=resolver.problems)
+    return Prepared(
+        part=part, warnings=[warning] if warning else [], problems=resolver.problems, ignored=resolver.left_out(name)
+    )

@@ -122,6 +122,10 @@ class ReadOptions:
     """--column FIELD=HEADER: (canonical field, header) pairs, which win over names and aliases."""
     allow_empty: bool = False
     """A file with no rows is a note rather than an error (an export that may rightly be empty)."""
+    hidden_rows: str | None = None
+    """A workbook's hidden or filtered-out rows: None an error, "skip" left out with a note, "include" read."""
+    ignore_columns: tuple[str, ...] = ()
+    """Columns left out with a warning however meaningful they look (--ignore-column, the profile's)."""
     meter: ReadMeter | None = field(default=None, compare=False, repr=False)
     """Hears how far reading has got (a sign of life at the terminal)."""
 
@@ -135,6 +139,8 @@ class ReadResult:
     notes: list[str] = field(default_factory=list)
     empty: list[str] = field(default_factory=list)
     """The sources that have no header at all (their parts are left out)."""
+    ignored: list[tuple[str, str]] = field(default_factory=list)
+    """(source, name) of each column left out with a warning."""
 
     @property
     def rows(self) -> Iterator[SourceRow]:
@@ -150,3 +156,5 @@ class Prepared:
     warnings: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    ignored: list[tuple[str, str]] = field(default_factory=list)
+    """(source, name) of each column left out: the run's document lists them."""

@@ -26,6 +26,7 @@ MAX_SHARED_STRINGS = 64 * 2**20
 """The shared strings are held whole (a cell names one by its number): a part of at most this many bytes,
 about three times as much in memory for short texts, is read."""
 BLOCK = 1 << 16
+_HIDDEN = {"hidden": "hidden", "veryHidden": "very hidden"}
 _OFFICE_DOCUMENT = "/officeDocument"
 DAMAGED = (zipfile.BadZipFile, zlib.error, OSError, EOFError)  # what unpacking a damaged part raises
 
@@ -96,6 +97,8 @@ class Package:
                 posixpath.dirname(main),
             )
             self.sheets: dict[str, str] = {}
+            self.hidden: dict[str, str] = {}
+            """A hidden sheet's name -> how it is hidden ("hidden", "very hidden")."""
             self.date1904 = False
             self._read(main, self._workbook)
         except BaseException:
@@ -151,7 +154,11 @@ class Package:
             self.date1904 = attrs.get("date1904", "0").lower() in ("1", "true")
         elif name == "sheet":
             relation = next((value for key, value in attrs.items() if ":" in key and _local(key) == "id"), "")
-            self.sheets[attrs.get("name", "")] = self._parts.get(relation, ("", ""))[1]
+            name = attrs.get("name", "")
+            self.sheets[name] = self._parts.get(relation, ("", ""))[1]
+            state = attrs.get("state", "visible")
+            if state in _HIDDEN:
+                self.hidden[name] = _HIDDEN[state]
 
     @property
     def sheet_names(self) -> list[str]:

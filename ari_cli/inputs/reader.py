@@ -27,6 +27,7 @@ from ari_cli.inputs.textio import (
     read_stream,
     sniff_format,
 )
+from ari_cli.inputs.weekdays import with_weekday_flags
 from ari_cli.inputs.xlsxfile import prepare_xlsx
 from ari_cli.wire.operations import Operation
 
@@ -67,9 +68,17 @@ def _prepare(source: Source, operation: Operation, options: ReadOptions) -> Prep
         format_ = sniff_format(decode_all(source.name, source.data, options.encoding))
     if format_ == "csv":
         return prepare_csv(
-            source, operation, options.encoding, options.header_row, dict(options.columns), options.meter
+            source,
+            operation,
+            options.encoding,
+            options.header_row,
+            dict(options.columns),
+            options.meter,
+            options.ignore_columns,
         )
-    return prepare_json(source, operation, options.encoding, format_, dict(options.columns), options.meter)
+    return prepare_json(
+        source, operation, options.encoding, format_, dict(options.columns), options.meter, options.ignore_columns
+    )
 
 
 def _combined(messages: list[str], hints: list[str], problems: bool, operation: Operation) -> InputError:
@@ -96,6 +105,7 @@ def read_rows(
     warnings: list[str] = []
     notes: list[str] = []
     empty: list[str] = []
+    ignored: list[tuple[str, str]] = []
     parts: list[Part] = []
     stdin_taken = False
     for path in paths:
@@ -116,22 +126,29 @@ def read_rows(
         problems = problems or bool(prepared.problems)
         warnings.extend(prepared.warnings)
         notes.extend(prepared.notes)
+        ignored.extend(prepared.ignored)
         if prepared.part is not None:
-            parts.append(prepared.part)
+            try:
+                parts.append(with_weekday_flags(prepared.part))
+            except InputError as failure:
+                failures.append(failure)
+                messages.append(failure.message)
         elif not prepared.problems:
             empty.append(source.name)
     if len(failures) == 1 and not problems:
         raise failures[0]
     if messages:
         raise _combined(messages, [f.hint for f in failures if f.hint], problems, operation)
-    return ReadResult(parts, warnings, notes, empty)
+    return ReadResult(parts, warnings, notes, empty, ignored)
 
 
 def read_objects(objects: Iterable[Any], operation: Operation, options: ReadOptions, read: ReadResult) -> ReadResult:
     """`read` (the files' rows) and then rows given from Python, as a JSON list of objects would give them."""
-    prepared = prepare_objects(ROWS_NAME, objects, operation, dict(options.columns))
+    prepared = prepare_objects(ROWS_NAME, objects, operation, dict(options.columns), options.ignore_columns)
     if prepared.problems:
         raise _combined(prepared.problems, [], True, operation)
-    parts = [*read.parts, prepared.part] if prepared.part is not None else read.parts
+    parts = [*read.parts, with_weekday_flags(prepared.part)] if prepared.part is not None else read.parts
     empty = read.empty if prepared.part is not None else [*read.empty, ROWS_NAME]
-    return ReadResult(parts, [*read.warnings, *prepared.warnings], read.notes, empty)
+    return ReadResult(
+        parts, [*read.warnings, *prepared.warnings], read.notes, empty, [*read.ignored, *prepared.ignored]
+    )

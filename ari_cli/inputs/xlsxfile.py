@@ -17,9 +17,11 @@ from typing import Any
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.cells import cell_value, days_value
-from ari_cli.inputs.columns import Resolver, header_follow_up, resolve_header
+from ari_cli.inputs.columns import Resolver, resolve_header
+from ari_cli.inputs.hints import follow_up
 from ari_cli.inputs.model import ListedPart, Part, Prepared, ReadMeter, ReadOptions, skipped_rows
-from ari_cli.inputs.ooxml import RESAVE_HINT, refuse_doctypes
+from ari_cli.inputs.ooxml import RESAVE_HINT, Package, refuse_doctypes
+from ari_cli.inputs.sheetgrid import Marks, check_grid, column_name
 from ari_cli.inputs.textio import Source
 from ari_cli.inputs.xlsxstream import Row, XlsxBook
 from ari_cli.wire.operations import Operation
@@ -38,7 +40,11 @@ STREAMED = 32 * 1024**2
 """An .xlsx or .xlsm that unpacks to more than this (about 200,000 rows of four columns) is read as a
 stream (`xlsxstream`), in the memory of a few rows; a smaller one by python-calamine, which builds the
 sheet in its own memory (about twice its XML) and reads it in about half the time (benchmarks/README.md)."""
-_XML_WORKBOOK = "xl/workbook.xml"  # the part an .xlsx or .xlsm has, and an .xlsb (workbook.bin) or .ods has not
+MAX_BINARY = 32 * 1024**2
+"""An .xls or .xlsb is read up to this size: the reader builds its sheets whole, and their cells cannot be
+counted beforehand as an .xlsx's can (benchmarks/README.md, the worst shapes)."""
+_XML_WORKBOOK = "xl/workbook.xml"
+_BLIND = ("xls", "xlsb", "ods")  # the part an .xlsx or .xlsm has, and an .xlsb (workbook.bin) or .ods has not
 
 
 def _inspect(source: Source) -> tuple[int, bool]:
@@ -66,18 +72,34 @@ class CalamineBook:
     """A workbook as python-calamine reads it (.xls, .xlsb, .ods, and .xlsx up to STREAMED): its sheets'
     names, and a sheet's rows. It is imported only here, when such a workbook is read."""
 
-    def __init__(self, source: Source) -> None:
-        from python_calamine import CalamineWorkbook
+    def __init__(self, source: Source, package: Package | None = None) -> None:
+        from python_calamine import CalamineWorkbook, SheetVisibleEnum
 
+        self._package = package  # an .xlsx's parts, to size a sheet's grid before the reader builds it
+        self.marks = Marks()
+        """What the reader does not tell of the sheet last read (an .xlsx's, from our own pass)."""
+        suffix = (source.path or source.name).rpartition(".")[2].lower()
+        self.blind = "" if package is not None else f"an .{suffix} workbook" if suffix in _BLIND else "this workbook"
+        """How to name a workbook whose hidden rows and odd cells are not told (no pass of ours reads it)."""
         if source.data is not None:
             self._book = CalamineWorkbook.from_filelike(io.BytesIO(source.data))
         else:
             assert source.path is not None, "a source is a path or its bytes"
             self._book = CalamineWorkbook.from_path(source.path)
         self.sheet_names: list[str] = list(self._book.sheet_names)
+        self.hidden: dict[str, str] = {}
+        """A hidden sheet's name -> how it is hidden ("hidden", "very hidden"): every format tells."""
+        for sheet in self._book.sheets_metadata:
+            if sheet.visible == SheetVisibleEnum.Hidden:
+                self.hidden[sheet.name] = "hidden"
+            elif sheet.visible == SheetVisibleEnum.VeryHidden:
+                self.hidden[sheet.name] = "very hidden"
 
     def rows(self, sheet: str, where: str) -> Iterator[Row]:
         """The sheet's rows, numbered from 1 (the reader gives every row, empty ones too, from row 1)."""
+        self.marks = Marks()
+        if self._package is not None:
+            self.marks = check_grid(self._package, sheet, where)
         try:
             # The reader unpacks the whole sheet into its own memory; its rows come to Python one at a time.
             return _numbered(self._book.get_sheet_by_name(sheet).iter_rows(), where)
@@ -86,6 +108,8 @@ class CalamineBook:
 
     def close(self) -> None:
         self._book.close()
+        if self._package is not None:
+            self._package.close()
 
 
 def _numbered(rows: Iterator[list[Any]], where: str) -> Iterator[Row]:
@@ -105,8 +129,18 @@ Book = CalamineBook | XlsxBook
 def open_book(source: Source) -> Book:
     """The workbook, with the reader that suits it: see STREAMED."""
     unpacked, xml = _inspect(source)
+    if not xml:  # an .xls, .xlsb or .ods, whose cells are not sized beforehand as an .xlsx's are
+        size = source.size()
+        if size is not None and size > MAX_BINARY:
+            raise InputError(
+                f"{source.name}: {size // 2**20} MiB; an .xls, .xlsb or .ods workbook is read up to "
+                f"{MAX_BINARY // 2**20} MiB, as the reader builds its sheets whole",
+                hint="save the sheet as CSV, which is streamed whatever its size, or as .xlsx",
+            )
     try:
-        return XlsxBook(source) if xml and unpacked > STREAMED else CalamineBook(source)
+        if xml and unpacked > STREAMED:
+            return XlsxBook(source)
+        return CalamineBook(source, Package(source) if xml else None)
     except InputError:
         raise
     except Exception as problem:  # the readers fail in many ways on a damaged or foreign file
@@ -154,17 +188,34 @@ def _header(name: str, rows: Iterator[Row], header_row: int | None) -> Row | Non
     )
 
 
+def _lines(numbers: Sequence[int]) -> str:
+    shown = ", ".join(map(str, numbers[:10])) + (f" and {len(numbers) - 10} more" if len(numbers) > 10 else "")
+    return f"line {shown}" if len(numbers) == 1 else f"lines {shown}"
+
+
 class SheetPart(Part):
     """A sheet's rows after its header, each turned into what CSV would hold as it is read: the rows are
     never all held in Python, and the reader's copy of the sheet is let go once they are spent."""
 
     plain_cells = True  # cell_value gives no bool (TRUE is "true") and a whole number as an int
 
-    def __init__(self, name: str, kept: list[tuple[int, str]], rows: Iterator[Row], meter: ReadMeter | None) -> None:
+    def __init__(
+        self,
+        name: str,
+        kept: list[tuple[int, str]],
+        rows: Iterator[Row],
+        meter: ReadMeter | None,
+        marks: Marks | None = None,
+        hidden_rows: str | None = None,
+    ) -> None:
         super().__init__(name, {column: i for i, (_, column) in enumerate(kept)})
         self.kept = kept
         self._rows = rows
         self.meter = meter
+        self.marks = marks if marks is not None else Marks()
+        """What the reader does not tell: rows the sheet hides (filled as the stream reads them), an error
+        unless `hidden_rows` says; cells that read as empty and are not, an error."""
+        self.hidden_rows = hidden_rows
 
     def rows(self) -> Iterator[tuple[int, Sequence[Any]]]:
         """Each row but empty ones, with its number, its cells in the order of `columns`."""
@@ -176,12 +227,25 @@ class SheetPart(Part):
         # a typed 5 would become 1900-01-05.
         convert = [days_value if column == "days" else cell_value for _, column in self.kept]
         skipped: list[int] = []  # rows where only columns this command does not read hold something
+        hidden, unseen = self.marks.hidden_rows, []  # the rows the sheet hides, which a person would not count
+        marks = self.marks  # a streamed sheet's fills as its rows are read
+        named = [(i, column) for i, (_, column) in enumerate(self.kept)]
+        odd: list[str] = []  # cells that read as empty and are not
         for number, cells in rows:
+            if number in hidden and self.hidden_rows != "include":
+                if not _blank(cells):
+                    unseen.append(number)
+                continue
             if meter is not None and not number & 1023:
                 meter.rows = number
             if len(cells) < width:  # python-calamine gives rows as wide as the sheet; the stream, up to their last cell
                 cells = [*cells, *[""] * (width - len(cells))]
             values = tuple(map(call, convert, map(cells.__getitem__, picked)))
+            if (marks.cells or marks.merged) and "" in values:
+                for i, column in named:
+                    what = values[i] == "" and self.marks.what(number, picked[i])
+                    if what:
+                        odd.append(f"{self.source} line {number}, {column}: {what}")
             if values.count("") == len(values):
                 if not _blank(cells):
                     skipped.append(number)  # a comment in Notes, say
@@ -189,6 +253,18 @@ class SheetPart(Part):
             yield number, values
         if skipped:
             self.notes.append(skipped_rows(self.source, skipped))
+        if odd:
+            shown = odd[:20] + ([f"and {len(odd) - 20} more such cells"] if len(odd) > 20 else [])
+            raise InputError("\n".join(shown), hint="the cell reads as empty, yet it is not: fix it in the workbook")
+        if unseen and self.hidden_rows == "skip":
+            self.notes.append(f"{self.source} {_lines(unseen)}: hidden or filtered out in the workbook; left out")
+        elif unseen:
+            raise InputError(
+                f"{self.source} {_lines(unseen)}: hidden or filtered out in the workbook, so a person reading the "
+                "sheet would not count them",
+                hint="give --hidden-rows skip to leave them out, or --hidden-rows include to read them; or show "
+                "them in the workbook (clear the filter, unhide the rows)",
+            )
 
 
 def prepare_xlsx(source: Source, operation: Operation, options: ReadOptions) -> Prepared:
@@ -197,33 +273,87 @@ def prepare_xlsx(source: Source, operation: Operation, options: ReadOptions) -> 
 
 
 def prepare_sheet(workbook: Book, source_name: str, operation: Operation, options: ReadOptions) -> Prepared:
-    """The sheet the options name (or the first) of a workbook just opened, which is closed here: the
-    rows already begun outlive it."""
+    """The sheet the options name, or else the first visible sheet that has the operation's columns, of a
+    workbook just opened, which is closed here: the rows already begun outlive it. A hidden sheet is read
+    only when named: an old version kept out of sight must never be pushed instead of today's."""
     try:
-        title = _pick_sheet(workbook, source_name, options.sheet)
-        name = sheet_source(source_name, title)
-        others = [other for other in workbook.sheet_names if other != title]
-        if options.meter is not None:
-            options.meter.start(name)
-        rows = workbook.rows(title, name)
+        if options.sheet is not None:
+            title = _pick_sheet(workbook, source_name, options.sheet)
+            prepared = _prepare_one(workbook, source_name, title, operation, options)
+            how = workbook.hidden.get(title)
+            if how is not None:
+                prepared.notes.append(f'{source_name}: read the sheet "{title}", which is {how}, as --sheet names it')
+            return prepared
+        _pick_sheet(workbook, source_name, None)  # a workbook without sheets says so
+        visible = [sheet for sheet in workbook.sheet_names if sheet not in workbook.hidden]
+        if not visible:
+            listed = ", ".join(f'"{sheet}" ({workbook.hidden[sheet]})' for sheet in workbook.sheet_names)
+            raise InputError(
+                f"{source_name}: every sheet is hidden: {listed}; hidden sheets are read only when named",
+                hint="give --sheet NAME to read a hidden sheet",
+            )
+        passed = [f'"{sheet}" ({workbook.hidden[sheet]})' for sheet in workbook.sheet_names if sheet in workbook.hidden]
+        first: Prepared | None = None
+        tried: list[str] = []
+        for title in visible:
+            prepared = _prepare_one(workbook, source_name, title, operation, options)
+            empty = isinstance(prepared.part, ListedPart)
+            if not prepared.problems and not empty:
+                break
+            first = first or prepared
+            tried.append(title)
+            passed.append(f'"{title}" (empty)' if empty else f'"{title}" (not the columns of {operation.value})')
+        else:
+            assert first is not None
+            return first  # no visible sheet fits: the first one's problems say what is missing
     finally:
         workbook.close()
-    notes = []
-    if others and options.sheet is None:
-        listed = ", ".join(f'"{other}"' for other in others)
-        notes.append(f'{source_name}: read the sheet "{title}"; the workbook also has {listed} (give --sheet NAME)')
+    others = [f'"{sheet}"' for sheet in visible if sheet != title and sheet not in tried]
+    if passed or others:
+        said = [f'read the sheet "{title}"']
+        if passed:
+            said.append(f"passed over {', '.join(passed)}")
+        if others:
+            said.append(f"the workbook also has {', '.join(others)}")
+        prepared.notes.insert(0, f"{source_name}: {'; '.join(said)} (give --sheet NAME)")
+    return prepared
+
+
+def _prepare_one(workbook: Book, source_name: str, title: str, operation: Operation, options: ReadOptions) -> Prepared:
+    """One sheet: its header now, its rows as they are checked."""
+    name = sheet_source(source_name, title)
+    if options.meter is not None:
+        options.meter.start(name)
+    rows = workbook.rows(title, name)
+    notes: list[str] = []
     header = _header(name, rows, options.header_row)
     if header is None:
         # A part without rows: the sheet is named as empty.
         return Prepared(part=ListedPart(name, []), notes=notes)
     header_line, header_cells = header
     names = [c.isoformat() if isinstance(c, dt.date) else str(c) for c in map(cell_value, header_cells)]
-    resolver = Resolver(operation, f"{name} line {header_line}", "column", dict(options.columns))
+    resolver = Resolver(
+        operation, f"{name} line {header_line}", "column", dict(options.columns), ignore=options.ignore_columns
+    )
     columns = resolve_header(names, resolver)
     warning = resolver.warning()
     unused = [warning] if warning else []
     if resolver.problems:
-        problems = [*resolver.problems, *header_follow_up(name, header_line, names, resolver)]
+        below = ((number, [str(cell_value(cell)) for cell in cells]) for number, cells in rows)
+        problems = [*resolver.problems, *follow_up(name, header_line, names, resolver, below)]
         return Prepared(part=None, warnings=unused, problems=problems)
     kept = [(i, column) for i, column in enumerate(columns) if column is not None]
-    return Prepared(part=SheetPart(name, kept, rows, options.meter), warnings=unused, notes=notes)
+    if isinstance(workbook, CalamineBook):
+        marks = workbook.marks
+    else:  # filled as the stream reads the rows; merged cells come after them in the XML, and are not told
+        marks = Marks(hidden_rows=workbook.hidden_rows, cells=workbook.odd_cells)
+    part = SheetPart(name, kept, rows, options.meter, marks, options.hidden_rows)
+    if isinstance(workbook, CalamineBook) and workbook.blind:
+        notes.append(
+            f"{name}: {workbook.blind} does not tell hidden or filtered-out rows, error cells, formulas without a "
+            "saved value or merged cells from empty ones: check that the sheet shows every row it should"
+        )
+    hidden = [f"{column_name(i)} ({column})" for i, column in kept if i in marks.hidden_columns]
+    if hidden:
+        notes.append(f"{name}: column{'s' if len(hidden) > 1 else ''} {', '.join(hidden)} hidden in the workbook; read")
+    return Prepared(part=part, warnings=unused, notes=notes, ignored=resolver.left_out(name))

@@ -22,17 +22,38 @@ Row = tuple[int, list[Any]]  # a sheet's row number and its cells, placed by the
 MAX_COLUMNS = 16_384
 """Excel's last column is XFD: a cell past it is refused, so that a row is bounded."""
 _DIGITS = "0123456789"
+UNSAVED = "a formula with no saved value: open and save the workbook in a spreadsheet program"
+"""What a formula cell without its saved value is (the reader gives it as empty)."""
 
 
 class XlsxBook(Package):
     """An .xlsx or .xlsm workbook whose sheets are read as a stream."""
+
+    def __init__(self, source: Any) -> None:
+        super().__init__(source)
+        self.hidden_rows: set[int] = set()
+        """The rows read so far that the sheet hides (hidden, or filtered out): each is in it before it is
+        handed on."""
+        self.odd_cells: dict[tuple[int, int], str] = {}
+        """(row, column) -> what a cell read as empty is (an error, a formula with no saved value), filled as
+        `hidden_rows` is."""
 
     def rows(self, sheet: str, where: str) -> Iterator[Row]:
         """The rows of `sheet` that hold cells, in the file's order, as they are parsed; `where` names the
         sheet in messages. The sheet's part is opened now: the rows outlive `close()`."""
         strings = self.strings()
         dates, durations = self.styles()
-        return _sheet_rows(self.sheet_part(sheet, where), where, strings, dates, durations, self.date1904)
+        self.hidden_rows, self.odd_cells = set(), {}
+        return _sheet_rows(
+            self.sheet_part(sheet, where),
+            where,
+            strings,
+            dates,
+            durations,
+            self.date1904,
+            self.hidden_rows,
+            self.odd_cells,
+        )
 
 
 class _Columns(dict[str, int]):
@@ -54,7 +75,14 @@ _COLUMNS = _Columns()
 
 
 def _sheet_rows(
-    stream: IO[bytes], where: str, strings: list[str], dates: frozenset[str], durations: frozenset[str], date1904: bool
+    stream: IO[bytes],
+    where: str,
+    strings: list[str],
+    dates: frozenset[str],
+    durations: frozenset[str],
+    date1904: bool,
+    hidden: set[int],
+    odd: dict[tuple[int, int], str],
 ) -> Iterator[Row]:
     """A sheet's rows, parsed a block at a time: each block's finished rows are handed on before the next
     is read. The handlers keep their state in local variables: they run for every cell of the sheet."""
@@ -71,7 +99,8 @@ def _sheet_rows(
     phonetic = False  # within the phonetic guide of an inline string: its text is not the cell's
     pending = False  # a cell is read and not yet placed in `cells`
     known_dates: dict[str, Any] = {}
-    c = v = t = row = rph = inline = ""  # the names of the elements read, set when the worksheet starts
+    formula = False  # the cell has a formula (`<f>`)
+    c = v = t = row = rph = inline = f = ""  # the names of the elements read, set when the worksheet starts
 
     def place() -> None:
         """The cell just read, as a value, in its column."""
@@ -79,6 +108,8 @@ def _sheet_rows(
         pending = False
         if text is None:
             found: Any = ""
+            if formula:
+                odd[number, column] = UNSAVED
         elif kind is None:  # most cells: a number
             try:
                 found = serial = float(text)
@@ -99,6 +130,8 @@ def _sheet_rows(
                                  "workbook lacks", hint=RESAVE_HINT) from None  # fmt: skip
         else:
             found = _typed(kind, text)
+            if kind == "e":
+                odd[number, column] = f"{text.strip()} (an error cell)"
         if column == len(cells):
             cells.append(found)
         elif column > len(cells):
@@ -108,7 +141,7 @@ def _sheet_rows(
             cells[column] = found
 
     def start(name: str, attrs: dict[str, str]) -> None:
-        nonlocal cells, number, column, kind, style, text, taking, phonetic, pending
+        nonlocal cells, number, column, kind, style, text, taking, phonetic, pending, formula
         if name == c:
             if pending:
                 place()
@@ -124,6 +157,7 @@ def _sheet_rows(
             if column >= MAX_COLUMNS:
                 raise InputError(f"{where} line {number}: more than {MAX_COLUMNS} cells in a row", hint=RESAVE_HINT)
             kind, style, text, taking, phonetic, pending = attrs.get("t"), attrs.get("s"), None, False, False, True
+            formula = False
         elif name == v:
             taking = True
         elif name == t:
@@ -139,11 +173,15 @@ def _sheet_rows(
                 number = number + 1 if at is None else int(at)
             except ValueError:
                 raise InputError(f'{where}: a row numbered "{at}"', hint=RESAVE_HINT) from None
+            if attrs.get("hidden") in ("1", "true"):
+                hidden.add(number)
             column, taking = -1, False
         else:
             taking = False
             if name == rph:
                 phonetic = True
+            elif name == f:
+                formula = True
             elif name == inline:
                 # An inline string's runs are joined without what lies between them.
                 parser.EndElementHandler = end_inline
@@ -167,9 +205,9 @@ def _sheet_rows(
 
     def root(name: str, attrs: dict[str, str]) -> None:
         """The worksheet: its prefix, if it gives the main namespace one, is that of every name."""
-        nonlocal c, v, t, row, rph, inline
+        nonlocal c, v, t, row, rph, inline, f
         prefix = name[: name.index(":") + 1] if ":" in name else ""
-        c, v, t, row, rph, inline = (prefix + local for local in ("c", "v", "t", "row", "rPh", "is"))
+        c, v, t, row, rph, inline, f = (prefix + local for local in ("c", "v", "t", "row", "rPh", "is", "f"))
         parser.StartElementHandler = start
 
     parser.StartElementHandler = root

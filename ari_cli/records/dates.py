@@ -5,8 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from dateutil.rrule import DAILY, rrule
-
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
 _RELATIVE = re.compile(r"today(?:\s*([+-])\s*(\d+))?", re.IGNORECASE)
 _MASK = re.compile(r"[01]{7}")
@@ -162,16 +160,32 @@ def parse_days(text: str) -> frozenset[int]:
 
 def weekday_runs(start: dt.date, end: dt.date, days: frozenset[int]) -> list[tuple[dt.date, dt.date]]:
     """The maximal runs of consecutive dates in [start, end] whose weekday is in `days`, in order."""
+    found = weekday_spans(start.toordinal(), end.toordinal(), days)
+    return [(dt.date.fromordinal(first), dt.date.fromordinal(last)) for first, last in found]
+
+
+def weekday_spans(start: int, end: int, days: frozenset[int]) -> list[tuple[int, int]]:
+    """`weekday_runs` in day ordinals: a step per run, not per date (a two-year range kept to Sat-Sun is 104
+    steps), from how far each weekday's run reaches and how far the next kept weekday lies."""
     if start > end or not days:
         return []
     if days >= ALL_DAYS:
         return [(start, end)]
-    runs: list[tuple[dt.date, dt.date]] = []
-    one_day = dt.timedelta(days=1)
-    for moment in rrule(DAILY, dtstart=start, until=end, byweekday=sorted(days)):
-        day = moment.date()
-        if runs and runs[-1][1] + one_day == day:
-            runs[-1] = (runs[-1][0], day)
+    reach = [0] * 7  # from a kept weekday: how many days in a row are kept
+    skip = [0] * 7  # from a weekday not kept: how many days to the next kept one
+    for weekday in range(7):
+        if weekday in days:
+            while (weekday + reach[weekday]) % 7 in days:
+                reach[weekday] += 1
         else:
-            runs.append((day, day))
-    return runs
+            while (weekday + skip[weekday]) % 7 not in days:
+                skip[weekday] += 1
+    runs: list[tuple[int, int]] = []
+    day = start
+    while True:
+        day += skip[(day + 6) % 7]  # ordinal 1 (1 January of year 1) is a Monday
+        if day > end:
+            return runs
+        last = min(day + reach[(day + 6) % 7] - 1, end)
+        runs.append((day, last))
+        day = last + 1

@@ -17,6 +17,7 @@ from ari_cli.records.rules import (
     DateOptions,
     RowErrors,
     date_range,
+    days_text,
     level_value,
     one_date,
     required_text,
@@ -171,7 +172,7 @@ class LevelChecker:
         """The weekdays kept (None: every day), and the filter as the user wrote it."""
         errs = RowErrors("")
         days = weekday_filter(errs, {"days": cell})
-        return None if errs.messages else (days, text(cell))
+        return None if errs.messages else (days, days_text(cell))
 
     def _key(self, errs: RowErrors, fields: dict[str, Any]) -> tuple[str, ...] | None:
         propertyid = required_text(errs, fields, "propertyid")

@@ -16,7 +16,18 @@ from ari_cli.exits import InputError
 from ari_cli.inputs import Part
 from ari_cli.inputs.columns import NAMED_POLICY, POLICY_VALUES
 from ari_cli.records.dates import LayoutTally
-from ari_cli.records.rules import DateOptions, RowErrors, choice, date_range, number, required_text, text, view, whole
+from ari_cli.records.rules import (
+    DateOptions,
+    RowErrors,
+    choice,
+    date_range,
+    days_text,
+    number,
+    required_text,
+    text,
+    view,
+    whole,
+)
 from ari_cli.records.table import Kind, RowTable, Settings
 from ari_cli.records.words import describe_policy
 from ari_cli.wire.models import CancellationRule, Deposit
@@ -171,7 +182,12 @@ class _PolicyRow:
 
 
 def _named(
-    errs: RowErrors, where: str, fields: Mapping[str, Any], name: str, named: Mapping[str, Policy] | None
+    errs: RowErrors,
+    where: str,
+    fields: Mapping[str, Any],
+    name: str,
+    named: Mapping[str, Policy] | None,
+    folded: Mapping[str, Policy],
 ) -> Policy | None:
     """The policy a row names; its own level and deposit columns must then be empty."""
     if named is None:
@@ -187,7 +203,7 @@ def _named(
             f'"{name}" is a named policy, so leave {", ".join(given)} empty; '
             "a row gives either a named policy or its own level and deposit",
         )
-    policy = next((p for key, p in named.items() if key.casefold() == name.casefold()), None)
+    policy = folded.get(name.casefold())
     if policy is None:
         errs.add(NAMED_POLICY, f'no policy named "{name}" in --policies; the names are {", ".join(named) or "none"}')
     return policy
@@ -203,6 +219,8 @@ class PolicyChecker:
         self.table = table
         self.single_level = single_level  # --data-form object: a policy of one level only
         self.named = named
+        # Names are matched ignoring case, looked up once per row: thousands of policies by thousands of rows.
+        self._folded = {key.casefold(): policy for key, policy in (named or {}).items()}
         self._rows: list[_PolicyRow] = []
         self._settings: list[tuple[tuple[int, ...], Kind, int, int]] = []  # (rows, kind, first day, last day)
         self.tally = LayoutTally()
@@ -226,7 +244,7 @@ class PolicyChecker:
         key = (propertyid, roomid, rateid)
         name = text(f.get(NAMED_POLICY))
         if name:
-            policy = _named(errs, where, f, name, self.named)
+            policy = _named(errs, where, f, name, self.named, self._folded)
             if policy and self.single_level and len(policy.rules) > 1:
                 errs.add(
                     NAMED_POLICY,
@@ -239,7 +257,7 @@ class PolicyChecker:
                 return
             index = self._add(line, key, shown, days, f, start, end)
             self._settings.append(
-                ((index,), Kind(key, policy, days, text(f.get("days")), shown), start.toordinal(), end.toordinal())
+                ((index,), Kind(key, policy, days, days_text(f.get("days")), shown), start.toordinal(), end.toordinal())
             )
             return
         if NAMED_POLICY in f and not any(text(f.get(k)) for k in POLICY_VALUES):
@@ -265,7 +283,7 @@ class PolicyChecker:
         self, line: int, key: tuple[str, ...], shown: str, days: frozenset[int] | None, f: dict[str, Any],
         start: dt.date, end: dt.date,
     ) -> int:  # fmt: skip
-        kind = self.table.kind(Kind(key, shown, days, text(f.get("days")), shown))
+        kind = self.table.kind(Kind(key, shown, days, days_text(f.get("days")), shown))
         self.table.add(line, kind, start.toordinal(), end.toordinal())
         return len(self.table) - 1
 

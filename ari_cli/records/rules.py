@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ari_cli.inputs.weekdays import FLAG_NAMES, WeekdayFlags
 from ari_cli.records.dates import FIRST_YEAR, LAST_YEAR, LayoutTally, parse_date, parse_days
 from ari_cli.wire.operations import CLEAR
 
@@ -170,8 +171,11 @@ def date_range(
 
 
 def weekday_filter(errs: RowErrors, fields: Mapping[str, Any]) -> frozenset[int] | None:
-    """The weekdays a row keeps to (`Mon-Fri`, `Sat,Sun`, `1111100`), or None for every day."""
-    days_text = text(fields.get("days"))
+    """The weekdays a row keeps to (`Mon-Fri`, `Sat,Sun`, `1111100`, or seven flag columns), or None for every day."""
+    raw = fields.get("days")
+    if isinstance(raw, WeekdayFlags):
+        return _flagged_days(errs, raw)
+    days_text = text(raw)
     if not days_text:
         return None
     try:
@@ -179,6 +183,42 @@ def weekday_filter(errs: RowErrors, fields: Mapping[str, Any]) -> frozenset[int]
     except ValueError as problem:
         errs.add("days", str(problem))
         return None
+
+
+# A flag column's cell: a day is on or off (an empty cell is off); anything else is a mistake, never a guess.
+_ON = frozenset({"y", "yes", "x", "1", "true", "\u2713", "\u2714", "\u2611"})
+_OFF = frozenset({"n", "no", "", "0", "false"})
+
+
+def _flagged_days(errs: RowErrors, flags: WeekdayFlags) -> frozenset[int] | None:
+    """The days whose flag is on; an error for a cell that is neither on nor off, or a row with no day on."""
+    days: set[int] = set()
+    wrong = False
+    for number, (name, cell) in enumerate(zip(FLAG_NAMES, flags, strict=True)):
+        written = text(cell).lower()
+        if cell is True or written in _ON:
+            days.add(number)
+        elif cell is not False and written not in _OFF:
+            errs.add(name, f"{text(cell)!r} is not a weekday flag; write Y (or yes, x, 1, true, \u2713) for a day "
+                           "the row sets, and N (or no, 0, false, or nothing) for one it does not")  # fmt: skip
+            wrong = True
+    if wrong:
+        return None
+    if not days:
+        errs.add("days", "no weekday flag is on (Mon ... Sun are all N or empty): the row would set no day")
+        return None
+    return frozenset(days)
+
+
+def days_text(cell: Any) -> str:
+    """A row's weekday filter as the table shows it: as written, or, for flag columns, the days they keep."""
+    if isinstance(cell, WeekdayFlags):
+        errs = RowErrors("")
+        days = _flagged_days(errs, cell)
+        if days is None:
+            return str(cell)
+        return "" if len(days) == 7 else ",".join(FLAG_NAMES[day] for day in sorted(days))
+    return text(cell)
 
 
 def shown_dates(start: dt.date, end: dt.date, days_text: str) -> str:
@@ -191,15 +231,15 @@ def view(
     source: str, line: int, fields: Mapping[str, Any], value: str, start: dt.date | None, end: dt.date | None
 ) -> RowView:
     """A row as the table shows it: resolved dates where they parsed, the text otherwise."""
-    days_text = text(fields.get("days"))
+    written = days_text(fields.get("days"))
     if start and end:
-        dates = shown_dates(start, end, days_text)
+        dates = shown_dates(start, end, written)
     else:
         if fields.get("date") is not None:
             dates = text(fields.get("date"))
         else:
             dates = f"{text(fields.get('start'))}..{text(fields.get('end'))}"
-        if days_text:
-            dates += f" ({days_text})"
+        if written:
+            dates += f" ({written})"
     ids = (text(fields.get("propertyid")), text(fields.get("roomid")), text(fields.get("rateid")))
     return RowView(source, line, *ids, dates, value)

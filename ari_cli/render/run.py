@@ -98,9 +98,15 @@ def document(run: Run) -> dict[str, Any]:
         "dry_run": run.dry_run,
         **({"error": error} if error else {}),
         "summary": run.summary(),
+        **({"ignored_columns": ignored_columns(run)} if run.ignored_columns else {}),
         "rows": [row_dict(r) for r in run.rows],
         "requests": [request_dict(run, e) for e in run.exchanges],
     }
+
+
+def ignored_columns(run: Run) -> list[dict[str, str]]:
+    """The input columns left out with a warning, as the document lists them."""
+    return [{"source": source, "column": name} for source, name in run.ignored_columns]
 
 
 CSV_FIELDS = ("source", "line", "status", "trackingids", "errors", "note")
@@ -242,7 +248,10 @@ def write_json(run: Run, stream: IO[str]) -> None:
     error = stopped(run)
     if error:
         stream.write(separator + field("error", error))
-    stream.write(separator + field("summary", run.summary()) + separator + '"rows": ')
+    stream.write(separator + field("summary", run.summary()))
+    if run.ignored_columns:
+        stream.write(separator + field("ignored_columns", ignored_columns(run)))
+    stream.write(separator + '"rows": ')
     _write_list(stream, _row_texts(run, indent), indent)
     stream.write(separator + '"requests": ')
     _write_list(stream, (_dumps(request_dict(run, e), indent) for e in run.exchanges), indent)

@@ -1,0 +1,48 @@
+"""What an unknown column name looks like: a range's bound, a weekday, an id, a near-miss of a known name.
+
+`columns.Resolver` asks these of a name the operation does not use, so that a column that looks meaningful
+is an error (its values would be lost without a word) rather than a warning.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A range's bound by a name not taken for start or end (with or without "date"): which day it means (the
+# day after? the last night?) would be a guess.
+_RANGE_WORDS = frozenset(
+    ("stop", "until", "till", "til", "through", "thru", "arrival", "arrive", "departure", "depart", "checkin",
+     "checkout", "night", "firstday", "lastday", "startday", "endday", "start", "end", "begin", "from", "to",
+     "valid", "validtill", "validthrough", "stayfrom", "stayto", "nightfrom", "nightto")
+)  # fmt: skip
+IDS = ("propertyid", "roomid", "rateid")
+_LETTERS = re.compile(r"[^a-z]+")
+_DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def edits(a: str, b: str, most: int) -> int:
+    """The edit distance of two short names, or most + 1 when it is more than `most`."""
+    if abs(len(a) - len(b)) > most:
+        return most + 1
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, start=1):
+        current = [i]
+        for j, y in enumerate(b, start=1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        if min(current) > most:
+            return most + 1
+        previous = current
+    return previous[-1]
+
+
+def range_bound(key: str) -> bool:
+    """Whether a normalized name reads as a range's first or last day by a name not accepted for either."""
+    letters = _LETTERS.sub("", key)
+    return letters.replace("date", "") in _RANGE_WORDS
+
+
+def weekday_like(key: str) -> bool:
+    """Whether a normalized name reads as a weekday (`Sat.`, `Weds`, `Mondays`) that is not a flag column's."""
+    letters = _LETTERS.sub("", key)
+    stem = letters.removesuffix("s")  # `Weds`, `Mondays`
+    return len(stem) >= 2 and any(day.startswith(stem) for day in _DAY_NAMES)

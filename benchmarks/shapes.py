@@ -1,0 +1,122 @@
+"""The worst shapes of issue 29, each planned as a dry run in its own process: wall time and peak memory.
+
+    python benchmarks/shapes.py            # the issue's sizes (a few minutes on 2 cores)
+    python benchmarks/shapes.py --quick    # small sizes, a smoke test
+
+1. overlap: N rows of one room and one value whose 14-day ranges overlap (each starts a day after the one
+   before, so every row overlaps 13 others), planned with merging; and the same with two values alternating
+   under --overlaps last-wins (painted date by date).
+2. named: P named policies in a --policies TOML file, and a policy file of P rows naming each once.
+3. weekdays: R threshold rows of distinct rooms, each a two-year range kept to Sat-Sun (about 104 records a
+   row): peak memory per record, against the same run of one row.
+4. sparse sheet: an .xlsx whose cells sit only in columns A and XFD over 20,000 rows (170 KB): refused before
+   the reader builds its grid (exit 3), in bytes and cells, never seconds.
+
+Nothing here asserts: it prints the figures (benchmarks/README.md keeps them). Tests never time anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent)]
+
+from run import CLI, run_child  # noqa: E402
+
+START = dt.date.today() + dt.timedelta(days=1)
+TODAY = START.isoformat()
+
+
+def dry_run(*args: str) -> tuple[float, int, int]:
+    """Wall seconds, exit code and peak RSS (MiB) of a dry run against the built-in sandbox."""
+    seconds, code, kib = run_child([CLI, *args, "--dry-run", "--sandbox", "--today", TODAY, "--quiet",
+                                    "--show", "failed", "--no-journal"])  # fmt: skip
+    return seconds, code, kib // 1024
+
+
+def overlap(folder: Path, rows: int, values: int) -> str:
+    path = folder / f"overlap-{rows}-{values}.csv"
+    with path.open("w") as out:
+        out.write("propertyid,roomid,start,end,threshold\n")
+        for i in range(rows):
+            first = START + dt.timedelta(days=i % 700)
+            out.write(f"HTL001,DBL,{first},{first + dt.timedelta(days=13)},{1 + i % values}\n")
+    extra = ("--overlaps", "last-wins") if values > 1 else ()
+    seconds, code, mib = dry_run("threshold", "push", str(path), *extra)
+    return f"overlap: {rows:>7,} rows, {values} value(s): {seconds:6.2f} s, {mib:4} MiB, exit {code}"
+
+
+DEPOSIT = 'deposit = { policy = "required", amount = 30, applied = 4, intervalunits = 0 }\n'
+
+
+def named(folder: Path, count: int) -> str:
+    toml, rows = folder / f"policies-{count}.toml", folder / f"named-{count}.csv"
+    with toml.open("w") as out:
+        for i in range(count):
+            out.write(f"[policies.p{i}]\nrefundable = true\n{DEPOSIT}")
+            out.write(f"[[policies.p{i}.levels]]\npolicyid = 2\ndayspriorcheckin = {1 + i % 30}\n")
+            out.write("penaltyamount = 100\npenaltyapplied = 3\n\n")
+    with rows.open("w") as out:
+        out.write("propertyid,roomid,rateid,start,end,policy\n")
+        for i in range(count):
+            out.write(f"HTL001,R{i},BAR,{START},{START + dt.timedelta(days=30)},p{i}\n")
+    seconds, code, mib = dry_run("policy", "push", str(rows), "--policies", str(toml))
+    return f"named: {count:>7,} policies: {seconds:6.2f} s, {mib:4} MiB, exit {code}"
+
+
+def weekdays(folder: Path, rows: int) -> tuple[str, int, int]:
+    path = folder / f"weekdays-{rows}.csv"
+    end = START + dt.timedelta(days=729)
+    with path.open("w") as out:
+        out.write("propertyid,roomid,start,end,days,threshold\n")
+        for i in range(rows):
+            out.write(f"HTL001,R{i},{START},{end},Sat-Sun,2\n")
+    seconds, code, mib = dry_run("threshold", "push", str(path))
+    records = rows * sum(1 for d in range(730) if (START + dt.timedelta(days=d)).weekday() == 5)
+    line = f"weekdays: {rows:>7,} rows, about {records:,} records: {seconds:6.2f} s, {mib:4} MiB, exit {code}"
+    return line, mib, records
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--only", choices=["overlap", "named", "weekdays", "sheet"])
+    args = parser.parse_args()
+    quick = args.quick
+    with tempfile.TemporaryDirectory() as temporary:
+        folder = Path(temporary)
+        if args.only in (None, "overlap"):
+            for rows in (1_000, 4_000) if quick else (10_000, 40_000, 160_000):
+                print(overlap(folder, rows, 1), flush=True)
+            for rows in (1_000,) if quick else (10_000, 40_000):
+                print(overlap(folder, rows, 2), flush=True)
+        if args.only in (None, "named"):
+            for count in (100, 400) if quick else (1_000, 4_000):
+                print(named(folder, count), flush=True)
+        if args.only in (None, "weekdays"):
+            line, base, _ = weekdays(folder, 1)
+            print(line, flush=True)
+            line, mib, records = weekdays(folder, 1_000 if quick else 16_000)
+            print(line, flush=True)
+            print(f"weekdays: {(mib - base) * 2**20 / records:.0f} bytes a record over a run of one row", flush=True)
+        if args.only in (None, "sheet"):
+            print(sparse_sheet(folder, 2_000 if quick else 20_000), flush=True)
+
+
+def sparse_sheet(folder: Path, rows: int) -> str:
+    from tests.sheetxml import inline, row, write_workbook
+
+    cells = (row(i, inline(f"A{i}", "x"), inline(f"XFD{i}", "y")) for i in range(1, rows + 1))
+    path = write_workbook(folder / "sparse.xlsx", {"Rates": cells})
+    seconds, code, mib = dry_run("threshold", "push", str(path))
+    size = path.stat().st_size // 1024
+    return f"sparse sheet: {rows:,} rows in A and XFD ({size} KB): {seconds:6.2f} s, {mib:4} MiB, exit {code}"
+
+
+if __name__ == "__main__":
+    main()
