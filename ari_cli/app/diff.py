@@ -14,7 +14,7 @@ import sys
 
 import typer
 
-from ari_cli.app.options import DiffFormat, DiffRequest, DiffShow, GuardOptions, OutputFormat, PushRequest
+from ari_cli.app.options import DiffFormat, DiffRequest, DiffShow, GuardOptions, PushRequest
 from ari_cli.app.push import nothing_sent_on_interrupt
 from ari_cli.app.push_settings import push_options, settings_for
 from ari_cli.batch import wire_value

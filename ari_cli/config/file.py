@@ -28,7 +28,16 @@ COLUMNS_KEY = "columns"
 """`[profiles.NAME.columns]`: field = "header", as --column FIELD=HEADER gives it."""
 IGNORE_KEY = "ignore_columns"
 """`ignore_columns = ["Departure"]`: as --ignore-column NAME gives them."""
-PROFILE_KEYS = ("base_url", "source_id", *KEY_KEYS, "path_segment", *TUNING_DEFAULTS, *GUARD_LIMITS, COLUMNS_KEY, IGNORE_KEY)
+PROFILE_KEYS = (
+    "base_url",
+    "source_id",
+    *KEY_KEYS,
+    "path_segment",
+    *TUNING_DEFAULTS,
+    *GUARD_LIMITS,
+    COLUMNS_KEY,
+    IGNORE_KEY,
+)
 TOML_HINT = (
     'text needs quotes (base_url = "https://push.example.com"), and each profile starts with a line '
     "[profiles.NAME]; `ari-cli config init --help` shows a whole file"
