@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Iterable, Mapping
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from ari_cli.api_run import Run
 from ari_cli.app.options import (
@@ -36,9 +36,18 @@ from ari_cli.wire.operations import Operation
 PathArg = str | os.PathLike[str]
 E = TypeVar("E", bound=StrEnum)
 
+# The choices, spelled as the command line spells them, so a type checker rejects what the command would
+# (`tests/test_api_types.py` holds them equal to the enums the commands offer).
+OperationName = Literal["threshold", "maxadv", "policy"]
+InputFormatName = Literal["csv", "json", "jsonl"]
+OverlapsName = Literal["error", "last-wins"]
+DataFormName = Literal["list", "object"]
+OutputName = Literal["table", "json", "csv"]
+ShowName = Literal["all", "failed"]
+
 
 def push(
-    operation: str,
+    operation: OperationName,
     files: PathArg | Iterable[PathArg] | None = None,
     rows: Iterable[Mapping[str, Any]] | None = None,
     *,
@@ -52,7 +61,7 @@ def push(
     api_key: str | None = None,
     api_key_file: PathArg | None = None,
     path_segment: str | None = None,
-    input_format: str | None = None,
+    input_format: InputFormatName | None = None,
     encoding: str | None = None,
     date_format: str | None = None,
     sheet: str | None = None,
@@ -63,17 +72,17 @@ def push(
     skip_invalid: bool = False,
     today: dt.date | str | None = None,
     merge: bool = True,
-    overlaps: str = "error",
+    overlaps: OverlapsName = "error",
     changed_only: bool = False,
     batch_size: int | None = None,
-    data_form: str | None = None,
+    data_form: DataFormName | None = None,
     concurrency: int | None = None,
     rate: float | None = None,
     timeout: float | None = None,
     retries: int | None = None,
     report: PathArg | None = None,
-    output: str | None = None,
-    show: str | None = None,
+    output: OutputName | None = None,
+    show: ShowName | None = None,
     curl: bool = False,
     quiet: bool = False,
     verbose: bool = False,
