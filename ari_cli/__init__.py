@@ -27,8 +27,8 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from ari_cli.api import push
-    from ari_cli.api_run import Error, Request, Row, Rows, Run, Summary
-    from ari_cli.exits import AriError, ConfigError, ExitCode, InputError, Interrupted, RunFailed, UsageProblem
+    from ari_cli.api_run import Error, Request, Row, Rows, Run, RunFailed, Summary
+    from ari_cli.exits import AriError, ConfigError, ExitCode, InputError, Interrupted, UsageProblem
     from ari_cli.results import Status
     from ari_cli.sandbox import Sandbox
 
@@ -47,7 +47,7 @@ _LAZY = {
     "ConfigError": "ari_cli.exits",
     "UsageProblem": "ari_cli.exits",
     "Interrupted": "ari_cli.exits",
-    "RunFailed": "ari_cli.exits",
+    "RunFailed": "ari_cli.api_run",
     "ExitCode": "ari_cli.exits",
     "Sandbox": "ari_cli.sandbox",
 }

@@ -6,10 +6,7 @@
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from ari_cli.api_run import Run
+from typing import Any
 
 
 class ExitCode(IntEnum):
@@ -69,17 +66,9 @@ class Interrupted(AriError):
     kind = "interrupted"
     # Raised before anything was sent: a run stopped while sending says what it sent in its rows instead.
     HINT = "nothing to retry: run the same command again to push"
-    run: Run | None = None
-    """From `ari_cli.push()`: the run as far as it went, once sending had begun."""
+    # Typed loosely so that this module imports nothing of the tool (everything imports it).
+    run: Any = None
+    """From `ari_cli.push()`: the run (`ari_cli.Run`) as far as it went, once sending had begun."""
 
     def __init__(self, message: str, hint: str | None = HINT) -> None:
         super().__init__(message, hint)
-
-
-class RunFailed(AriError):
-    """From `Run.raise_for_status()`: a run whose rows did not all go through; `exit_code` is the run's."""
-
-    def __init__(self, message: str, exit_code: ExitCode, run: Run) -> None:
-        super().__init__(message, hint="run.rows says which rows and why; `ari-cli retry` re-sends what failed")
-        self.exit_code = exit_code
-        self.run = run
