@@ -151,20 +151,20 @@ def push(
 
 
 def _run(request: PushRequest, shown: bool) -> Run:
-    # The use case (and the HTTP client, pipeline and journal behind it) loads on the first push.
-    from rich.console import Console
-
-    from ari_cli.app import push as use_case
+    # The use case (and the HTTP client, pipeline and journal behind it) loads on the first push: the same
+    # steps as the command's (cli/runs.py), shown only when `output` asks.
+    from ari_cli.cli.runs import pushed_or_stopped, show_pushed
     from ari_cli.render import run as render
+    from ari_cli.render.outcome import write_run_report
+    from ari_cli.render.terminal import Terminal
 
-    err = render.console(stderr=True) if shown else Console(quiet=True)
-    pushed = use_case.attempt(request, err)
+    terminal = Terminal() if shown else Terminal.silent()
+    pushed = pushed_or_stopped(request, terminal, terminal.err)
     internal = pushed.run
     if shown:
-        code = use_case.shown(internal, request.output, pushed.options, pushed.connection, pushed.invalid,
-                              send=False, number=pushed.number)  # fmt: skip
+        code = show_pushed(pushed, request, terminal.err)
     else:
-        use_case.write_run_report(internal, request.output)
+        write_run_report(internal, request.output.report, render.console(stderr=True))
         code = internal.exit_code()
     run = Run.of(pushed, code)
     stopped = render.stopped(internal)

@@ -52,6 +52,10 @@ class UsageProblem(AriError):
     kind = "usage"
 
 
+class ReportRefused(UsageProblem):
+    """`--report` names a path that cannot be written: a run that stops for it has no report to write either."""
+
+
 class Declined(AriError):
     """The answer to `--confirm` was no: nothing was sent."""
 

@@ -20,20 +20,11 @@ if TYPE_CHECKING:
         DiffRequest,
         FindRequest,
         OutputFormat,
-        PushRequest,
         ReplayRequest,
-        RetryRequest,
         SandboxOptions,
         ViewFormat,
     )
     from ari_cli.wire.operations import Operation
-
-
-def run_push(request: PushRequest) -> None:
-    """Push files (or a send command's setting) and exit with the contract's code."""
-    from ari_cli.app.push import push
-
-    push(request)
 
 
 def run_diff(request: DiffRequest) -> None:
@@ -41,13 +32,6 @@ def run_diff(request: DiffRequest) -> None:
     from ari_cli.app.diff import run_diff as diff
 
     diff(request)
-
-
-def run_retry(request: RetryRequest) -> None:
-    """Send again what a journaled run left."""
-    from ari_cli.app.retry import retry
-
-    retry(request)
 
 
 def run_replay(request: ReplayRequest) -> None:

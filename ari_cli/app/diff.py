@@ -14,6 +14,7 @@ import sys
 
 import typer
 
+from ari_cli.app.listener import Listener
 from ari_cli.app.options import DiffRequest, DiffShow, OutputFormat, PushRequest
 from ari_cli.app.push import nothing_sent_on_interrupt
 from ari_cli.app.push_settings import push_options, settings_for
@@ -120,7 +121,11 @@ def check_confirm(request: PushRequest) -> None:
 
 
 def confirm_push(
-    request: PushRequest, prepared: Prepared, connection: Connection | None, db: sqlite3.Connection | None
+    request: PushRequest,
+    prepared: Prepared,
+    connection: Connection | None,
+    db: sqlite3.Connection | None,
+    listener: Listener,
 ) -> None:
     """Show on standard error what the push would change, and ask (unless --yes); Declined on any answer but yes."""
     if not request.confirm or request.dry_run or connection is None or not prepared.exchanges:
@@ -133,20 +138,14 @@ def confirm_push(
             changes = compare(prepared, operation, journal, connection.base_url, connection.source_id)
     else:
         changes = compare(prepared, operation, db, connection.base_url, connection.source_id)
-    err = console(stderr=True)
-    render_diff.table(view(prepared, operation, changes, connection.base_url, connection.source_id, False), err,
-                      limit=PREVIEW)  # fmt: skip
+    listener.preview(view(prepared, operation, changes, connection.base_url, connection.source_id, False), PREVIEW)
     records = sum(len(e.records) for e in prepared.exchanges)
     question = (
         f"Push {plural(records, 'record')} in {plural(len(prepared.exchanges), 'request')} "
         f"to {connection.base_url} (source {connection.source_id})?"
     )
     if request.yes:
-        err.print(f"{question} yes (--yes)", markup=False)
+        listener.say(f"{question} yes (--yes)")
         return
-    try:
-        answer = typer.confirm(question, default=False, err=True)
-    except typer.Abort:  # end of input at the question
-        answer = False
-    if not answer:
+    if not listener.ask(question):
         raise Declined("not confirmed: nothing was sent", f"`ari-cli {operation.value} diff` shows the changes again")

@@ -13,7 +13,6 @@ from typing import Annotated, Any
 
 import typer
 
-from ari_cli import app as application
 from ari_cli.app.choices import Form, InputFormat, OutputFormat, Overlaps, Show
 from ari_cli.cli.completion import complete_profile
 from ari_cli.config.tuning import TUNING_RANGES
@@ -160,8 +159,9 @@ def push_command(operation: Operation) -> Callable[..., None]:
             PushRequest,
             SendTuning,
         )
+        from ari_cli.cli.runs import push_and_show
 
-        application.run_push(
+        code = push_and_show(
             PushRequest(
                 operation=operation,
                 command=ctx.command_path,
@@ -187,5 +187,6 @@ def push_command(operation: Operation) -> Callable[..., None]:
                 yes=yes,
             )
         )
+        raise typer.Exit(int(code))
 
     return push

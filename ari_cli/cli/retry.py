@@ -4,7 +4,6 @@ from typing import Annotated
 
 import typer
 
-from ari_cli import app as application
 from ari_cli.app.choices import OutputFormat
 from ari_cli.cli.helptext import HelpCommand
 from ari_cli.cli.push import (
@@ -76,8 +75,9 @@ def retry(
     force: Annotated[bool, typer.Option("--force", help="Also send dates whose value a later run got acknowledged (overwriting it).")] = False,
 ) -> None:  # fmt: skip
     from ari_cli.app.options import ConnectionOptions, OutputOptions, RetryRequest, SendTuning
+    from ari_cli.cli.runs import retry_and_show
 
-    application.run_retry(
+    code = retry_and_show(
         RetryRequest(
             run=run,
             command=ctx.command_path,
@@ -89,6 +89,7 @@ def retry(
             force=force,
         )
     )
+    raise typer.Exit(int(code))
 
 
 def register(app: typer.Typer) -> None:

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Annotated, NamedTuple
 
 import typer
 
-from ari_cli import app as application
 from ari_cli.app.choices import Form, OutputFormat
 from ari_cli.cli.push import (
     ApiKeyFile,
@@ -87,8 +86,9 @@ def _dates(start: str | None, end: str | None, date: str | None, days: str | Non
 
 def _send(ctx: typer.Context, operation: Operation, rows: list[dict[str, str]], shared: Shared) -> None:
     from ari_cli.app.options import InputOptions, PlanOptions, PushRequest
+    from ari_cli.cli.runs import push_and_show
 
-    application.run_push(
+    code = push_and_show(
         PushRequest(
             operation=operation,
             command=ctx.command_path,
@@ -102,6 +102,7 @@ def _send(ctx: typer.Context, operation: Operation, rows: list[dict[str, str]], 
             rows=tuple(rows),
         )
     )
+    raise typer.Exit(int(code))
 
 
 def threshold_send(
