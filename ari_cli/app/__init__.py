@@ -17,7 +17,6 @@ if TYPE_CHECKING:
         ConfigEdit,
         ConfigInit,
         ConfigShow,
-        DiffRequest,
         FindRequest,
         OutputFormat,
         ReplayRequest,
@@ -25,13 +24,6 @@ if TYPE_CHECKING:
         ViewFormat,
     )
     from ari_cli.wire.operations import Operation
-
-
-def run_diff(request: DiffRequest) -> None:
-    """Show what a push of the files would change, against what the service last acknowledged."""
-    from ari_cli.app.diff import run_diff as diff
-
-    diff(request)
 
 
 def run_replay(request: ReplayRequest) -> None:

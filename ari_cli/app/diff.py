@@ -11,24 +11,20 @@ from __future__ import annotations
 import os
 import sqlite3
 import sys
-
-import typer
+from dataclasses import dataclass
 
 from ari_cli.app.listener import Listener
-from ari_cli.app.options import DiffRequest, DiffShow, OutputFormat, PushRequest
-from ari_cli.app.push import nothing_sent_on_interrupt
+from ari_cli.app.options import DiffRequest, DiffShow, PushRequest
 from ari_cli.app.push_settings import push_options, settings_for
 from ari_cli.batch import wire_value
 from ari_cli.config.settings import Connection
 from ari_cli.diff import Change, diff, would_change
-from ari_cli.exits import AriError, Declined, ExitCode, InputError, UsageProblem
+from ari_cli.exits import Declined, ExitCode, InputError, UsageProblem
 from ari_cli.journal.queries import acknowledged
 from ari_cli.journal.store import reading
 from ari_cli.pipeline import Prepared, plan_input
 from ari_cli.render import diff as render_diff
-from ari_cli.render.console import console
-from ari_cli.render.report import write_error_document
-from ari_cli.render.run import notices, plural
+from ari_cli.render.run import plural
 from ari_cli.results import Status, attribute
 from ari_cli.wire.operations import Operation
 
@@ -56,24 +52,11 @@ def view(
     )  # fmt: skip
 
 
-def run_diff(request: DiffRequest) -> None:
-    """Compare, show, and exit: 0, or 1 with --exit-code when anything would change; 3 invalid input; 4 config."""
-    try:
-        # Ctrl-C or SIGTERM while reading: said, exit 130, and still one JSON document with --output json.
-        with nothing_sent_on_interrupt():
-            code = _diff(request)
-    except AriError as problem:
-        if request.output is OutputFormat.JSON:
-            document = render_diff.error_document(request.operation.value, problem.kind, problem.message, problem.hint)
-            write_error_document(document, sys.stdout)
-        raise
-    raise typer.Exit(int(code))
-
-
-def _diff(request: DiffRequest) -> ExitCode:
+def run_diff(request: DiffRequest, listener: Listener) -> Diffed:
+    """The file's plan against what the service last acknowledged; raises InputError (3) on invalid rows unless
+    --skip-invalid, ConfigError (4) without a base URL or source id."""
     settings = settings_for(request.connection, {})
-    err = console(stderr=True)
-    notices(list(settings.warnings), err)
+    listener.notices(list(settings.warnings))
     base, source = settings.service()
     as_push = PushRequest(
         request.operation, "", request.files, dry_run=True, inputs=request.inputs, plan=request.plan,
@@ -81,11 +64,11 @@ def _diff(request: DiffRequest) -> ExitCode:
     )  # fmt: skip
     options = push_options(as_push, settings)
     prepared = plan_input(options, stdin=sys.stdin.buffer)
-    notices(prepared.warnings, err)
+    listener.notices(prepared.warnings)
     if not request.quiet:
-        notices(prepared.notes, err, label="note")
+        listener.notices(prepared.notes, label="note")
     if prepared.invalid:
-        notices(attribute(prepared.rows, prepared.plan, [], dry_run=True).invalid_messages(), err, label="error")
+        listener.notices(attribute(prepared.rows, prepared.plan, [], dry_run=True).invalid_messages(), label="error")
         if not request.inputs.skip_invalid:
             raise InputError(
                 "the input has invalid rows: nothing was compared",
@@ -93,17 +76,19 @@ def _diff(request: DiffRequest) -> ExitCode:
             )
     with reading(os.environ) as db:
         if db is None and not request.quiet:
-            notices(["the journal is empty: every date is new"], err, label="note")
+            listener.notices(["the journal is empty: every date is new"], label="note")
         changes = compare(prepared, request.operation, db, base, source)
     shown = view(prepared, request.operation, changes, base, source, request.show is DiffShow.ALL)
-    if request.output is OutputFormat.JSON:
-        render_diff.write_json(shown, sys.stdout)
-    elif request.output is OutputFormat.CSV:
-        render_diff.write_csv(shown, sys.stdout)
-    else:
-        render_diff.table(shown, console())
-    sys.stdout.flush()
-    return ExitCode.FAILED if request.exit_code and would_change(changes) else ExitCode.OK
+    code = ExitCode.FAILED if request.exit_code and would_change(changes) else ExitCode.OK
+    return Diffed(shown, code)
+
+
+@dataclass(frozen=True, slots=True)
+class Diffed:
+    """A diff as shown, and the exit code it asks for (1 with --exit-code when anything would change)."""
+
+    view: render_diff.DiffView
+    exit_code: ExitCode
 
 
 def check_confirm(request: PushRequest) -> None:

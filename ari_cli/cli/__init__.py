@@ -11,6 +11,7 @@ from ari_cli.cli.helptext import HelpGroup
 from ari_cli.cli.usage import is_usage_error
 
 PUSH_FIRST = ("threshold", "maxadv", "policy")
+WORDS = "ari_cli.words"  # the invocation's words, in the context's `meta` (shared by every command's context)
 SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
 
 
@@ -20,8 +21,9 @@ class _Boundary(HelpGroup):
     def invoke(self, ctx: Any) -> Any:
         # Only a command that runs gets here (--help, --version and completion end while parsing): the boundary,
         # and what it shows errors with, load for it alone.
-        from ari_cli.cli.boundary import guarded
+        from ari_cli.cli.boundary import guarded, started
 
+        started(ctx.meta.get(WORDS, ()))
         return guarded(lambda: super(_Boundary, self).invoke(ctx))
 
     def list_commands(self, ctx: Any) -> list[str]:
@@ -36,14 +38,18 @@ class _Boundary(HelpGroup):
             option = next(param for param in self.params if "--show-completion" in param.opts)
             show_callback(typer.Context(self, info_name=info_name or "ari-cli"), option, shell)
         # The root's own options (`ari-cli --bogus`) are parsed before any command runs: their errors too are ours.
+        words = tuple(args)  # parsing consumes `args`; `--output json` among them asks for a JSON document of an error
         try:
-            return super().make_context(info_name, args, parent, **extra)
+            ctx = super().make_context(info_name, args, parent, **extra)
         except typer.TyperException as error:
             if is_usage_error(error):
-                from ari_cli.cli.boundary import usage_error
+                from ari_cli.cli.boundary import started, usage_error
 
+                started(words)
                 raise usage_error(error) from None
             raise
+        ctx.meta[WORDS] = words
+        return ctx
 
 
 app = typer.Typer(
