@@ -12,17 +12,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
+    from ari_cli.app.history import DateFound, OpenRun, Pruned, RunList, TrackingFound
+    from ari_cli.app.listener import Listener
     from ari_cli.app.options import (
         CalendarRequest,
         ConfigEdit,
         ConfigInit,
         ConfigShow,
         FindRequest,
-        OutputFormat,
         ReplayRequest,
         SandboxOptions,
         ViewFormat,
     )
+    from ari_cli.wire.errors import ErrorRow
+    from ari_cli.wire.explain import Explanation
     from ari_cli.wire.operations import Operation
 
 
@@ -33,25 +38,25 @@ def run_replay(request: ReplayRequest) -> None:
     replay(request)
 
 
-def explain(codes: list[str], output: OutputFormat) -> None:
+def explain(codes: list[str]) -> list[Explanation]:
     """What HTTP statuses or body codes mean."""
     from ari_cli.app.support import explain_codes
 
-    explain_codes(codes, output)
+    return explain_codes(codes)
 
 
-def errors(output: OutputFormat) -> None:
+def errors() -> list[ErrorRow]:
     """The spec's whole error table."""
     from ari_cli.app.support import error_table
 
-    error_table(output)
+    return error_table()
 
 
-def describe_policies(policies: Path, name: str | None) -> None:
-    """Named policies in words."""
+def describe_policies(policies: Path, name: str | None) -> list[str]:
+    """Named policies in words, a line each."""
     from ari_cli.app.support import describe_policies as describe
 
-    describe(policies, name)
+    return describe(policies, name)
 
 
 def run_sandbox(options: SandboxOptions) -> None:
@@ -61,32 +66,32 @@ def run_sandbox(options: SandboxOptions) -> None:
     serve(options)
 
 
-def history_runs(limit: int, operation: Operation | None, output: ViewFormat) -> None:
+def history_runs(limit: int, operation: Operation | None) -> RunList:
     """The runs the journal recorded, newest first."""
     from ari_cli.app.history import list_runs
 
-    list_runs(limit, operation, output)
+    return list_runs(limit, operation)
 
 
-def history_show(run: str, body: bool, all_rows: bool | None, output: ViewFormat) -> None:
-    """One run of the journal in full."""
-    from ari_cli.app.history import show_run
+def history_show(run: str, whole: bool) -> AbstractContextManager[OpenRun]:
+    """One run of the journal in full, read while the context is open."""
+    from ari_cli.app.history import opened_run
 
-    show_run(run, body, all_rows, output)
+    return opened_run(run, whole)
 
 
-def history_find(request: FindRequest) -> None:
+def history_find(request: FindRequest) -> TrackingFound | DateFound:
     """Who sent a tracking id, or which requests set a date."""
     from ari_cli.app.history import find
 
-    find(request)
+    return find(request)
 
 
-def history_prune(older_than: str, dry_run: bool, yes: bool) -> None:
+def history_prune(older_than: str, dry_run: bool, yes: bool, listener: Listener) -> Pruned:
     """Delete the runs older than an age and compact the journal."""
     from ari_cli.app.history import prune
 
-    prune(older_than, dry_run, yes)
+    return prune(older_than, dry_run, yes, listener)
 
 
 def show_calendar(request: CalendarRequest) -> None:
@@ -138,11 +143,11 @@ def config_profiles(config: Path | None, profile: str | None, output: ViewFormat
     profiles(config, profile, output)
 
 
-def write_samples(directory: Path, force: bool) -> None:
-    """Write the sample files into a folder."""
+def write_samples(directory: Path, force: bool) -> list[Path]:
+    """Write the sample files into a folder; the files written."""
     from ari_cli.app.samples import write_samples as write
 
-    write(directory, force)
+    return write(directory, force)
 
 
 def profile_names(config: Path | None) -> list[str]:

@@ -61,7 +61,11 @@ def history(
     output: OutputOption = Output.TABLE,
 ) -> None:  # fmt: skip
     if ctx.invoked_subcommand is None:
-        application.history_runs(limit, operation, output)
+        from ari_cli.render.history import show_runs
+
+        found = application.history_runs(limit, operation)
+        label = found.operation and found.operation.value
+        show_runs(found.runs, found.states, found.more, found.limit, label, found.journal, output.value)
 
 
 SHOW_HELP = f"""Show one run: its header, its requests and its rows.
@@ -93,7 +97,11 @@ def show_run(
     rows: Annotated[Rows | None, typer.Option("--show", help="Which rows the table lists. \\[default: failed over 50 rows, else all]", show_default=False)] = None,
     output: OutputOption = Output.TABLE,
 ) -> None:  # fmt: skip
-    application.history_show(run, body, None if rows is None else rows is Rows.ALL, output)
+    from ari_cli.render.rundetail import show_detail
+
+    with application.history_show(run, whole=output is Output.JSON) as opened:
+        all_rows = None if rows is None else rows is Rows.ALL
+        show_detail(opened.whole, opened.rows, opened.records, opened.completed, output.value, body, all_rows)
 
 
 FIND_HELP = f"""Find who sent a tracking id, or which requests set a date, and what they sent.
@@ -128,9 +136,16 @@ def find(
     body: Annotated[bool, typer.Option("--body", help="With --date: also show each body sent and the answer.")] = False,
     output: OutputOption = Output.TABLE,
 ) -> None:  # fmt: skip
+    from ari_cli.app.history import TrackingFound
     from ari_cli.app.options import FindRequest
+    from ari_cli.render.finds import show_dates, show_tracking
 
-    application.history_find(FindRequest(trackingid, propertyid, date, roomid, rateid, operation, body, output))
+    found = application.history_find(FindRequest(trackingid, propertyid, date, roomid, rateid, operation, body, output))
+    if isinstance(found, TrackingFound):
+        show_tracking(found.trackingid, found.matches, output.value)
+    else:
+        show_dates(found.propertyid, found.day, found.roomid, found.rateid, found.operation, found.hits, found.body,
+                   output.value)  # fmt: skip
 
 
 PRUNE_HELP = f"""Delete the finished runs that started before a given age, to keep the journal small.
@@ -152,4 +167,16 @@ def prune(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="List the runs that would be deleted; delete nothing.")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask at a terminal.")] = False,
 ) -> None:  # fmt: skip
-    application.history_prune(older_than, dry_run, yes)
+    from ari_cli.render.history import show_pruned
+    from ari_cli.render.terminal import Terminal
+
+    class _AskOnStdout(Terminal):
+        # prune asks on standard output, where its answer ("deleted ...") goes; end of input is typer's Abort
+        def ask(self, question: str) -> bool:
+            return typer.confirm(question, default=False)
+
+    done = application.history_prune(older_than, dry_run, yes, _AskOnStdout())
+    show_pruned(done.said, done.when, done.found, done.states, done.dry_run, done.declined, done.deleted, done.kept,
+                done.not_compacted)  # fmt: skip
+    if done.declined:
+        raise typer.Exit(1)

@@ -113,11 +113,15 @@ def explain(
     codes: Annotated[list[str], typer.Argument(metavar="CODE", show_default=False, help="HTTP status or body code, e.g. 417 or 440; several may be given.")],
     output: Output = OutputFormat.TABLE,
 ) -> None:  # fmt: skip
-    application.explain(codes, output)
+    from ari_cli.render.support import show_explanations
+
+    show_explanations(application.explain(codes), output.value)
 
 
 def errors(output: Output = OutputFormat.TABLE) -> None:
-    application.errors(output)
+    from ari_cli.render.support import show_error_table
+
+    show_error_table(application.errors(), output.value)
 
 
 def register(app: typer.Typer) -> None:

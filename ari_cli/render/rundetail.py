@@ -284,3 +284,25 @@ def run_detail(
     hidden = total - shown_rows
     if hidden > 0:
         out.print(f"{hidden} ok or skipped rows not shown; --show all lists every row", markup=False)
+
+
+def show_detail(
+    whole: RunDetail,
+    rows: RunRows,
+    records: Callable[[], Iterator[RecordInfo]],
+    completed: Callable[[Sequence[RequestInfo]], list[RequestInfo]],
+    form: str,
+    body: bool,
+    all_rows: bool | None,
+) -> None:
+    """`history show`: one run in full, as one JSON document or as text; read from the journal as it is written."""
+    import sys
+
+    from ari_cli.render.console import console
+
+    if form == "json":
+        write_detail(whole, rows, records, sys.stdout)
+    else:
+        # Only the requests shown are read whole (bodies, lines): a big run's are thousands.
+        shown = completed(shown_requests(whole.requests, all_rows))
+        run_detail(whole, shown, rows, console(), body, all_rows)

@@ -257,3 +257,43 @@ def replay_text(results: Sequence[Replayed], dry_run: bool, out: Console) -> Non
         out.out(f"{s['bodies']} bodies planned; nothing was sent (dry run)", highlight=False)
     else:
         out.out(f"{s['bodies']} bodies sent: {s['ok']} ok, {s['failed']} failed", highlight=False)
+
+
+def show_explanations(items: Sequence[Explanation], form: str) -> None:
+    """`explain`: what statuses or codes mean, as a table, JSON or CSV on stdout."""
+    import sys
+
+    from ari_cli.render.console import console
+
+    if form == "table":
+        explanations(items, console())
+    elif form == "json":
+        json.dump(explanation_dicts(items), sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+    else:
+        rows = [row for item in items for row in item.rows]
+        gateway = [item.gateway for item in items if item.gateway is not None]
+        write_error_rows(rows, sys.stdout, "csv", gateway)
+
+
+def show_error_table(rows: Sequence[ErrorRow], form: str) -> None:
+    """`errors`: the spec's error table as a table (with what success looks like), JSON or CSV on stdout."""
+    import sys
+
+    from ari_cli.render.console import console
+    from ari_cli.wire.explain import SUCCESS_NOTE
+
+    if form == "table":
+        out = console()
+        error_table(rows, out)
+        out.print(SUCCESS_NOTE, markup=False)
+    else:
+        write_error_rows(rows, sys.stdout, form)
+
+
+def show_lines(lines: Sequence[str]) -> None:
+    """Plain lines on stdout (`policy describe`), as typed: no markup, no colour."""
+    import typer
+
+    for line in lines:
+        typer.echo(line)
