@@ -89,8 +89,9 @@ def test_light_paths_import_no_heavy_module(case: str, tmp_path: Path) -> None:
 
 
 # The use cases behind the commands: loaded through `ari_cli.app` only when a command runs.
-APP_MODULES = {f"ari_cli.app.{name}" for name in ("calendar", "config", "config_edit", "history", "push", "replay",
-                                                  "replay_hints", "replay_run", "retry", "sandbox", "support")}  # fmt: skip
+APP_MODULES = {f"ari_cli.app.{name}" for name in ("calendar", "config", "config_edit", "diff", "history", "push",
+                                                  "replay_run", "retry", "sandbox", "support")}  # fmt: skip
+APP_MODULES |= {"ari_cli.replay.bodies", "ari_cli.replay.hints", "ari_cli.pushing", "ari_cli.cli.runs"}
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

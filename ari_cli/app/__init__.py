@@ -26,16 +26,17 @@ if TYPE_CHECKING:
         SandboxOptions,
         ViewFormat,
     )
+    from ari_cli.app.replay_run import Replay
     from ari_cli.wire.errors import ErrorRow
     from ari_cli.wire.explain import Explanation
     from ari_cli.wire.operations import Operation
 
 
-def run_replay(request: ReplayRequest) -> None:
-    """Send a partner's exact request bodies and explain the answers."""
+def run_replay(request: ReplayRequest, listener: Listener) -> Replay:
+    """Send a partner's exact request bodies; what came back."""
     from ari_cli.app.replay_run import replay
 
-    replay(request)
+    return replay(request, listener)
 
 
 def explain(codes: list[str]) -> list[Explanation]:

@@ -94,8 +94,10 @@ def replay(
     no_journal: NoJournal = False,
 ) -> None:  # fmt: skip
     from ari_cli.app.options import ConnectionOptions, OutputOptions, ReplayRequest, SendTuning
+    from ari_cli.render.support import show_replay
+    from ari_cli.render.terminal import Terminal
 
-    application.run_replay(
+    done = application.run_replay(
         ReplayRequest(
             files=tuple(files),
             fill=not no_fill,
@@ -105,8 +107,11 @@ def replay(
             sending=SendTuning(timeout=timeout),
             connection=ConnectionOptions(sandbox, profile, config, base_url, source_id, api_key_file, path_segment),
             given=given(ctx),
-        )
+        ),
+        Terminal(),
     )
+    show_replay(done.ready, done.results, done.dry_run, done.connected, output.value, curl)
+    raise typer.Exit(int(done.exit_code))
 
 
 def explain(
