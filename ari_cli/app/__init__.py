@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
 
+    from ari_cli.app.calendar import Calendar
     from ari_cli.app.history import DateFound, OpenRun, Pruned, RunList, TrackingFound
     from ari_cli.app.listener import Listener
     from ari_cli.app.options import (
@@ -95,11 +96,11 @@ def history_prune(older_than: str, dry_run: bool, yes: bool, listener: Listener)
     return prune(older_than, dry_run, yes, listener)
 
 
-def show_calendar(request: CalendarRequest) -> None:
+def show_calendar(request: CalendarRequest, listener: Listener) -> Calendar:
     """The values the service last acknowledged, per key and date."""
     from ari_cli.app.calendar import calendar
 
-    calendar(request)
+    return calendar(request, listener)
 
 
 def config_show(request: ConfigShow) -> None:

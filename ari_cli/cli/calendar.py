@@ -61,7 +61,11 @@ def calendar(
     request = CalendarRequest(
         operation, propertyid, start, end, tuple(rooms or ()), tuple(rates or ()), output, connection
     )
-    application.show_calendar(request)
+    from ari_cli.render.calendar import show
+    from ari_cli.render.terminal import Terminal
+
+    found = application.show_calendar(request, Terminal())
+    show(found.view, found.known, output.value)
 
 
 def register(app: typer.Typer) -> None:

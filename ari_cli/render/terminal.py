@@ -34,7 +34,11 @@ class Terminal:
         render.notices(list(messages), self.err, label)
 
     def say(self, line: str) -> None:
-        self.err.print(line, markup=False)
+        from ari_cli.config.secrets import scrub
+        from ari_cli.render.printable import printable
+
+        # Lines quote settings and service answers: no key, and no control character of theirs, reaches the terminal.
+        self.err.print(printable(scrub(line)), markup=False)
 
     def reading(self, meter: ReadMeter, enabled: bool) -> AbstractContextManager[None]:
         from ari_cli.render.reading import sign_of_life
