@@ -15,8 +15,10 @@ if TYPE_CHECKING:
     from contextlib import AbstractContextManager
 
     from ari_cli.app.calendar import Calendar
+    from ari_cli.app.config import Profiles, Saved, SettingsView
+    from ari_cli.app.config_edit import Got
     from ari_cli.app.history import DateFound, OpenRun, Pruned, RunList, TrackingFound
-    from ari_cli.app.listener import Listener
+    from ari_cli.app.listener import Listener, Questions
     from ari_cli.app.options import (
         CalendarRequest,
         ConfigEdit,
@@ -25,7 +27,6 @@ if TYPE_CHECKING:
         FindRequest,
         ReplayRequest,
         SandboxOptions,
-        ViewFormat,
     )
     from ari_cli.app.replay_run import Replay
     from ari_cli.wire.errors import ErrorRow
@@ -103,46 +104,46 @@ def show_calendar(request: CalendarRequest, listener: Listener) -> Calendar:
     return calendar(request, listener)
 
 
-def config_show(request: ConfigShow) -> None:
+def config_show(request: ConfigShow, listener: Listener) -> SettingsView:
     """The settings in effect and where each came from."""
     from ari_cli.app.config import show
 
-    show(request)
+    return show(request, listener)
 
 
-def config_init(request: ConfigInit) -> None:
+def config_init(request: ConfigInit, questions: Questions) -> Saved:
     """Create or replace a profile, asking for what was not given."""
     from ari_cli.app.config import init
 
-    init(request)
+    return init(request, questions)
 
 
-def config_set(request: ConfigEdit) -> None:
-    """Change one setting of a profile."""
+def config_set(request: ConfigEdit, questions: Questions) -> str:
+    """Change one setting of a profile; what was set."""
     from ari_cli.app.config_edit import set_setting
 
-    set_setting(request)
+    return set_setting(request, questions)
 
 
-def config_get(request: ConfigEdit) -> None:
-    """Print one setting of a profile."""
+def config_get(request: ConfigEdit) -> Got:
+    """One setting of a profile."""
     from ari_cli.app.config_edit import get_setting
 
-    get_setting(request)
+    return get_setting(request)
 
 
-def config_delete(request: ConfigEdit) -> None:
-    """Remove a profile from the config file."""
+def config_delete(request: ConfigEdit) -> str:
+    """Remove a profile from the config file; what was done."""
     from ari_cli.app.config_edit import delete
 
-    delete(request)
+    return delete(request)
 
 
-def config_profiles(config: Path | None, profile: str | None, output: ViewFormat) -> None:
+def config_profiles(config: Path | None, profile: str | None, listener: Listener) -> Profiles:
     """The profiles of the config file."""
     from ari_cli.app.config import profiles
 
-    profiles(config, profile, output)
+    return profiles(config, profile, listener)
 
 
 def write_samples(directory: Path, force: bool) -> list[Path]:

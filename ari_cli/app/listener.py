@@ -41,3 +41,16 @@ class Listener(Protocol):
 
     def ask(self, question: str) -> bool:
         """A yes-or-no question; no answer (end of input) is no."""
+
+
+class Questions(Protocol):
+    """Who answers `config init`'s questions: a person at a terminal (cli/prompts.py)."""
+
+    def ask(self, question: str, default: str | None) -> str:
+        """The answer typed (the default when it is left empty, if there is one)."""
+
+    def ask_secret(self, question: str) -> str:
+        """An answer typed without echo (a key), or read as piped."""
+
+    def wrong(self, message: str) -> None:
+        """Why the last answer was refused; the question is asked again."""
