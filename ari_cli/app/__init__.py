@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import datetime as dt
     from contextlib import AbstractContextManager
 
     from ari_cli.app.calendar import Calendar
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
         SandboxOptions,
     )
     from ari_cli.app.replay_run import Replay
+    from ari_cli.sandbox import Sandbox
     from ari_cli.wire.errors import ErrorRow
     from ari_cli.wire.explain import Explanation
     from ari_cli.wire.operations import Operation
@@ -62,11 +64,11 @@ def describe_policies(policies: Path, name: str | None) -> list[str]:
     return describe(policies, name)
 
 
-def run_sandbox(options: SandboxOptions) -> None:
-    """Serve the emulator until Ctrl-C."""
-    from ari_cli.app.sandbox import serve
+def build_sandbox(options: SandboxOptions, day: dt.date | None, delay: tuple[float, float] | None) -> Sandbox:
+    """The emulator the options ask for, not yet started (the command serves it)."""
+    from ari_cli.app.sandbox import emulator
 
-    serve(options)
+    return emulator(options, day, delay)
 
 
 def history_runs(limit: int, operation: Operation | None) -> RunList:

@@ -1,7 +1,9 @@
 """`ari-cli sandbox`: run the local emulator of the push service until Ctrl-C."""
 
+import signal
+import threading
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -95,11 +97,55 @@ def sandbox(
         ),
     ] = False,
 ) -> None:
-    from ari_cli.app.options import SandboxOptions
+    import datetime as dt
 
+    from ari_cli.app import sandbox as use_case
+    from ari_cli.app.options import SandboxOptions
+    from ari_cli.render.printable import echo_err
+    from ari_cli.sandbox.faults import parse_latency
+
+    if write_fixtures is not None:
+        echo_err(use_case.write_fixtures(write_fixtures))
+        return
+    try:
+        day = dt.date.fromisoformat(today) if today else None
+    except ValueError:
+        raise typer.BadParameter(f"{today!r} is not a date YYYY-MM-DD", param_hint="--today") from None
+    try:
+        delay = parse_latency(latency)
+    except ValueError as problem:
+        raise typer.BadParameter(str(problem), param_hint="--latency") from None
     faults = tuple(fault or ())
-    application.run_sandbox(
-        SandboxOptions(
-            host, port, fixtures, latency, fail_rate, seed, today, faults, write_fixtures, allow_remote_faults
-        )
+    options = SandboxOptions(
+        host, port, fixtures, latency, fail_rate, seed, today, faults, write_fixtures, allow_remote_faults
     )
+    _serve(application.build_sandbox(options, day, delay))
+
+
+def _serve(emulator: Any) -> None:
+    """Serve until Ctrl-C or SIGTERM, with how to reach it on stdout."""
+    from ari_cli.app import sandbox as use_case
+    from ari_cli.render.printable import echo_err, printable
+
+    warning = use_case.exposed(emulator)
+    if warning is not None:
+        echo_err(f"warning: {warning}")
+    use_case.start(emulator)
+    # SIGTERM (systemd, docker stop, kill) ends the sandbox as cleanly as Ctrl-C; only the main
+    # thread may install handlers, and an embedding caller in another thread keeps its own.
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        for line in use_case.banner(emulator):
+            typer.echo(printable(line))
+        while not emulator.stopping.wait(3600):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        emulator.stop()
+    echo_err("sandbox stopped")
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
