@@ -17,6 +17,7 @@ import typer
 from ari_cli.cli import app
 from ari_cli.sandbox import Sandbox
 from tests.conftest import PINNED_TODAY
+from tests.helpers import subcommands
 
 TIMEOUT = 120
 
@@ -28,7 +29,7 @@ def _commands() -> list[list[str]]:
     def walk(command: Any, path: list[str]) -> None:
         if any("--output" in getattr(p, "opts", ()) for p in command.params):
             found.append(path)
-        for name, sub in getattr(command, "commands", {}).items():
+        for name, sub in subcommands(command).items():
             walk(sub, [*path, name])
 
     walk(typer.main.get_command(app), [])

@@ -68,6 +68,6 @@ def calendar(
     show(found.view, found.known, output.value)
 
 
-def register(app: typer.Typer) -> None:
-    """Add the calendar command to the application."""
-    app.command("calendar", help=HELP, cls=HelpCommand, no_args_is_help=True)(calendar)
+# The command alone, as the root loads it when asked for it (cli/__init__.py).
+app = typer.Typer(add_completion=False)
+app.command("calendar", help=HELP, cls=HelpCommand, no_args_is_help=True)(calendar)

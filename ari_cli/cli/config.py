@@ -12,6 +12,7 @@ from ari_cli.cli.helptext import HelpCommand, HelpGroup
 from ari_cli.cli.push import tuning
 
 app = typer.Typer(
+    add_completion=False,
     name="config",
     cls=HelpGroup,
     help="""Profiles: where to push, with which key, and how, saved in a config file.

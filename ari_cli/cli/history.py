@@ -16,6 +16,7 @@ from ari_cli.wire.operations import Operation
 WHERE = "The journal is $ARI_HOME/journal.sqlite3, or journal.sqlite3 in the user data folder when ARI_HOME is not set."
 
 app = typer.Typer(
+    add_completion=False,
     name="history",
     cls=HelpGroup,
     help=f"""List the push runs the journal recorded, newest first; show, find and prune them.

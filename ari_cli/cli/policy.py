@@ -13,6 +13,7 @@ from ari_cli.cli.send_one import policy_send
 from ari_cli.wire.operations import Operation
 
 app = typer.Typer(
+    add_completion=False,
     name="policy",
     cls=HelpGroup,
     help="""Cancellation and Deposit: cancellation levels and deposit rules per room, rate and dates.

@@ -92,6 +92,6 @@ def retry(
     raise typer.Exit(int(code))
 
 
-def register(app: typer.Typer) -> None:
-    """Add the retry command to the application."""
-    app.command("retry", help=RETRY_HELP, cls=HelpCommand, no_args_is_help=True)(retry)
+# The command alone, as the root loads it when asked for it (cli/__init__.py).
+app = typer.Typer(add_completion=False)
+app.command("retry", help=RETRY_HELP, cls=HelpCommand, no_args_is_help=True)(retry)

@@ -31,6 +31,6 @@ def samples(
     print("\n".join(map(str, written)))
 
 
-def register(app: typer.Typer) -> None:
-    """Add `samples` to the root."""
-    app.command("samples", help=HELP, cls=HelpCommand, no_args_is_help=True)(samples)
+# The command alone, as the root loads it when asked for it (cli/__init__.py).
+app = typer.Typer(add_completion=False)
+app.command("samples", help=HELP, cls=HelpCommand, no_args_is_help=True)(samples)

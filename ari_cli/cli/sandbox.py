@@ -10,7 +10,7 @@ import typer
 from ari_cli import app as application
 from ari_cli.cli.helptext import HelpGroup
 
-app = typer.Typer(name="sandbox", cls=HelpGroup, subcommand_metavar="")
+app = typer.Typer(add_completion=False, name="sandbox", cls=HelpGroup, subcommand_metavar="")
 
 
 SANDBOX_HELP = """Run a local emulator of the push service on loopback, until Ctrl-C.

@@ -129,8 +129,10 @@ def errors(output: Output = OutputFormat.TABLE) -> None:
     show_error_table(application.errors(), output.value)
 
 
-def register(app: typer.Typer) -> None:
-    """Add the support commands to the application."""
-    app.command("replay", help=REPLAY_HELP, cls=HelpCommand, no_args_is_help=True)(replay)
-    app.command("explain", help=EXPLAIN_HELP, cls=HelpCommand, no_args_is_help=True)(explain)
-    app.command("errors", help=ERRORS_HELP, cls=HelpCommand)(errors)
+# Each command alone, as the root loads it when asked for it (cli/__init__.py).
+replay_app = typer.Typer(add_completion=False)
+replay_app.command("replay", help=REPLAY_HELP, cls=HelpCommand, no_args_is_help=True)(replay)
+explain_app = typer.Typer(add_completion=False)
+explain_app.command("explain", help=EXPLAIN_HELP, cls=HelpCommand, no_args_is_help=True)(explain)
+errors_app = typer.Typer(add_completion=False)
+errors_app.command("errors", help=ERRORS_HELP, cls=HelpCommand)(errors)
