@@ -33,6 +33,7 @@ COMMANDS = {
     "config": ("ari_cli.cli.config", "app"),
     "history": ("ari_cli.cli.history", "app"),
 }
+_BUILT: dict[str, Any] = {}
 WORDS = "ari_cli.words"  # the invocation's words, in the context's `meta` (shared by every command's context)
 SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
 
@@ -56,10 +57,13 @@ class _Boundary(HelpGroup):
         where = COMMANDS.get(cmd_name)
         if where is None:
             return None
-        module, name = where
-        command = typer.main.get_command(getattr(importlib.import_module(module), name))
-        command.name = cmd_name
-        return command
+        # Built once per process: --help and completion ask for each command more than once.
+        if cmd_name not in _BUILT:
+            module, name = where
+            command = typer.main.get_command(getattr(importlib.import_module(module), name))
+            command.name = cmd_name
+            _BUILT[cmd_name] = command
+        return _BUILT[cmd_name]
 
     def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
         shell = None if extra.get("resilient_parsing") else _named_shell(args)
