@@ -59,8 +59,8 @@ def run_diff(request: DiffRequest, listener: Listener) -> Diffed:
     listener.notices(list(settings.warnings))
     base, source = settings.service()
     as_push = PushRequest(
-        request.operation, "", request.files, dry_run=True, inputs=request.inputs, plan=request.plan,
-        connection=request.connection,
+        operation=request.operation, command="", files=request.files, dry_run=True, inputs=request.inputs,
+        plan=request.plan, connection=request.connection,
     )  # fmt: skip
     options = push_options(as_push, settings)
     prepared = plan_input(options, stdin=sys.stdin.buffer)

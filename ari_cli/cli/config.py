@@ -180,7 +180,16 @@ def show(
     from ari_cli.render.config import show_settings
     from ari_cli.render.terminal import Terminal
 
-    request = ConfigShow(connection, output, batch_size, data_form, concurrency, rate, timeout, retries)
+    request = ConfigShow(
+        connection=connection,
+        output=output,
+        batch_size=batch_size,
+        data_form=data_form,
+        concurrency=concurrency,
+        rate=rate,
+        timeout=timeout,
+        retries=retries,
+    )
     found = application.config_show(request, Terminal())
     show_settings(found.document, output.value)
     if found.problem is not None:
@@ -226,7 +235,17 @@ def init(
     from ari_cli.render.config import show_saved
 
     saved = application.config_init(
-        ConfigInit(profile, config, force, base_url, source_id, api_key_file, api_key_env, path_segment), Prompts()
+        ConfigInit(
+            profile=profile,
+            config=config,
+            force=force,
+            base_url=base_url,
+            source_id=source_id,
+            api_key_file=api_key_file,
+            api_key_env=api_key_env,
+            path_segment=path_segment,
+        ),
+        Prompts(),
     )
     show_saved(saved.profile, saved.path, saved.replaced)
 
@@ -286,7 +305,7 @@ def set_(
     from ari_cli.app.options import ConfigEdit
     from ari_cli.cli.prompts import Prompts
 
-    typer.echo(application.config_set(ConfigEdit(profile, config, key, value), Prompts()))
+    typer.echo(application.config_set(ConfigEdit(profile=profile, config=config, key=key, value=value), Prompts()))
 
 
 @app.command("get", help=GET_HELP, cls=HelpCommand)
@@ -294,7 +313,7 @@ def get(key: SettingKey, profile: ProfileOption = None, config: ConfigOption = N
     from ari_cli.app.options import ConfigEdit
     from ari_cli.render.printable import echo_err
 
-    got = application.config_get(ConfigEdit(profile, config, key))
+    got = application.config_get(ConfigEdit(profile=profile, config=config, key=key))
     if got.default is not None:
         echo_err(got.default)
     typer.echo(got.value)
@@ -309,7 +328,7 @@ def delete(
 ) -> None:
     from ari_cli.app.options import ConfigEdit
 
-    typer.echo(application.config_delete(ConfigEdit(None, config, name)))
+    typer.echo(application.config_delete(ConfigEdit(profile=None, config=config, key=name)))
 
 
 @app.command("profiles", help=PROFILES_HELP, cls=HelpCommand)

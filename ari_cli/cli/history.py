@@ -141,7 +141,18 @@ def find(
     from ari_cli.app.options import FindRequest
     from ari_cli.render.finds import show_dates, show_tracking
 
-    found = application.history_find(FindRequest(trackingid, propertyid, date, roomid, rateid, operation, body, output))
+    found = application.history_find(
+        FindRequest(
+            trackingid=trackingid,
+            propertyid=propertyid,
+            date=date,
+            roomid=roomid,
+            rateid=rateid,
+            operation=operation,
+            body=body,
+            output=output,
+        )
+    )
     if isinstance(found, TrackingFound):
         show_tracking(found.trackingid, found.matches, output.value)
     else:

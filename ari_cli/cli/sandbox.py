@@ -117,7 +117,16 @@ def sandbox(
         raise typer.BadParameter(str(problem), param_hint="--latency") from None
     faults = tuple(fault or ())
     options = SandboxOptions(
-        host, port, fixtures, latency, fail_rate, seed, today, faults, write_fixtures, allow_remote_faults
+        host=host,
+        port=port,
+        fixtures=fixtures,
+        latency=latency,
+        fail_rate=fail_rate,
+        seed=seed,
+        today=today,
+        faults=faults,
+        write_fixtures=write_fixtures,
+        remote_faults=allow_remote_faults,
     )
     _serve(application.build_sandbox(options, day, delay))
 

@@ -136,9 +136,12 @@ def threshold_send(
     from ari_cli.app.options import ConnectionOptions, OutputOptions, SendTuning
 
     shared = Shared(
-        dry_run, OutputOptions(output, report, curl=curl, quiet=quiet, verbose=verbose), date_format, today, data_form,
+        dry_run, OutputOptions(format=output, report=report, curl=curl, quiet=quiet, verbose=verbose), date_format, today, data_form,
         SendTuning(timeout=timeout, retries=retries),
-        ConnectionOptions(sandbox, profile, config, base_url, source_id, api_key_file, path_segment),
+        ConnectionOptions(
+            sandbox=sandbox, profile=profile, config=config, base_url=base_url, source_id=source_id,
+            api_key_file=api_key_file, path_segment=path_segment,
+        ),
     )  # fmt: skip
     fields = {"propertyid": property, "roomid": room, **_dates(start, end, date, days), "threshold": threshold}
     _send(ctx, Operation.THRESHOLD, [fields], shared)
@@ -176,9 +179,12 @@ def maxadv_send(
     from ari_cli.app.options import ConnectionOptions, OutputOptions, SendTuning
 
     shared = Shared(
-        dry_run, OutputOptions(output, report, curl=curl, quiet=quiet, verbose=verbose), date_format, today, data_form,
+        dry_run, OutputOptions(format=output, report=report, curl=curl, quiet=quiet, verbose=verbose), date_format, today, data_form,
         SendTuning(timeout=timeout, retries=retries),
-        ConnectionOptions(sandbox, profile, config, base_url, source_id, api_key_file, path_segment),
+        ConnectionOptions(
+            sandbox=sandbox, profile=profile, config=config, base_url=base_url, source_id=source_id,
+            api_key_file=api_key_file, path_segment=path_segment,
+        ),
     )  # fmt: skip
     key = {"propertyid": property, "roomid": room, "rateid": rate}
     _send(ctx, Operation.MAXADV, [{**key, **_dates(start, end, date, days), "time": time}], shared)
@@ -241,9 +247,12 @@ def policy_send(
     from ari_cli.app.options import ConnectionOptions, OutputOptions, SendTuning
 
     shared = Shared(
-        dry_run, OutputOptions(output, report, curl=curl, quiet=quiet, verbose=verbose), date_format, today, data_form,
+        dry_run, OutputOptions(format=output, report=report, curl=curl, quiet=quiet, verbose=verbose), date_format, today, data_form,
         SendTuning(timeout=timeout, retries=retries),
-        ConnectionOptions(sandbox, profile, config, base_url, source_id, api_key_file, path_segment),
+        ConnectionOptions(
+            sandbox=sandbox, profile=profile, config=config, base_url=base_url, source_id=source_id,
+            api_key_file=api_key_file, path_segment=path_segment,
+        ),
     )  # fmt: skip
     policy = {
         "propertyid": property, "roomid": room, "rateid": rate, **_dates(start, end, date, days),
