@@ -32,7 +32,7 @@ __version__ = "0.1.0"
 if TYPE_CHECKING:
     from ari_cli.api import push
     from ari_cli.api_revert import Revert, revert
-    from ari_cli.api_run import Error, Request, Row, Rows, Run, Summary
+    from ari_cli.api_run import Error, Request, Row, Rows, Run, RunFailed, Summary
     from ari_cli.exits import (
         AriError,
         ConfigError,
@@ -40,7 +40,6 @@ if TYPE_CHECKING:
         GuardTripped,
         InputError,
         Interrupted,
-        RunFailed,
         UsageProblem,
     )
     from ari_cli.results import Status
@@ -64,7 +63,7 @@ _LAZY = {
     "UsageProblem": "ari_cli.exits",
     "GuardTripped": "ari_cli.exits",
     "Interrupted": "ari_cli.exits",
-    "RunFailed": "ari_cli.exits",
+    "RunFailed": "ari_cli.api_run",
     "ExitCode": "ari_cli.exits",
     "Sandbox": "ari_cli.sandbox",
 }

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from ari_cli.api_run import Run
 from ari_cli.app.options import (
@@ -38,9 +38,19 @@ from ari_cli.wire.operations import Operation
 PathArg = str | os.PathLike[str]
 E = TypeVar("E", bound=StrEnum)
 
+# The choices, spelled as the command line spells them, so a type checker rejects what the command would
+# (`tests/test_api_types.py` holds them equal to the enums the commands offer).
+OperationName = Literal["threshold", "maxadv", "policy"]
+InputFormatName = Literal["csv", "json", "jsonl"]
+OverlapsName = Literal["error", "last-wins"]
+DataFormName = Literal["list", "object"]
+OutputName = Literal["table", "json", "csv"]
+ShowName = Literal["all", "failed"]
+HiddenRowsName = Literal["skip", "include"]
+
 
 def push(
-    operation: str,
+    operation: OperationName,
     files: PathArg | Iterable[PathArg] | None = None,
     rows: Iterable[Mapping[str, Any]] | None = None,
     *,
@@ -54,7 +64,7 @@ def push(
     api_key: str | None = None,
     api_key_file: PathArg | None = None,
     path_segment: str | None = None,
-    input_format: str | None = None,
+    input_format: InputFormatName | None = None,
     encoding: str | None = None,
     date_format: str | None = None,
     sheet: str | None = None,
@@ -62,23 +72,23 @@ def push(
     policies: PathArg | None = None,
     columns: Mapping[str, str] | None = None,
     ignore_columns: Sequence[str] = (),
-    hidden_rows: str | None = None,
+    hidden_rows: HiddenRowsName | None = None,
     allow_empty: bool = False,
     skip_invalid: bool = False,
     today: dt.date | str | None = None,
     merge: bool = True,
-    overlaps: str = "error",
+    overlaps: OverlapsName = "error",
     changed_only: bool = False,
     batch_size: int | None = None,
-    data_form: str | None = None,
+    data_form: DataFormName | None = None,
     concurrency: int | None = None,
     rate: float | None = None,
     timeout: float | None = None,
     retries: int | None = None,
     rate_per_property: str | None = None,
     report: PathArg | None = None,
-    output: str | None = None,
-    show: str | None = None,
+    output: OutputName | None = None,
+    show: ShowName | None = None,
     curl: bool = False,
     quiet: bool = False,
     verbose: bool = False,
@@ -116,25 +126,25 @@ def push(
         dry_run=dry_run,
         output=_output(output, report, show, curl, quiet, verbose, journal),
         inputs=InputOptions(
-            None if input_format is None else _choice("input_format", input_format, InputFormat),
-            encoding,
-            date_format,
-            sheet,
-            _header_row(header_row),
-            _path(policies),
-            skip_invalid,
-            allow_empty,
-            tuple(f"{name}={header}" for name, header in (columns or {}).items()),
+            format=None if input_format is None else _choice("input_format", input_format, InputFormat),
+            encoding=encoding,
+            date_format=date_format,
+            sheet=sheet,
+            header_row=_header_row(header_row),
+            policies=_path(policies),
+            skip_invalid=skip_invalid,
+            allow_empty=allow_empty,
+            columns=tuple(f"{name}={header}" for name, header in (columns or {}).items()),
             ignore_columns=_names("ignore_columns", ignore_columns),
             hidden_rows=None if hidden_rows is None else _choice("hidden_rows", hidden_rows, HiddenRows),
         ),
         plan=PlanOptions(
-            _today(today),
-            merge,
-            _choice("overlaps", overlaps, Overlaps),
-            defaults["batch_size"],
-            changed_only,
-            _choice("data_form", defaults["data_form"], Form),
+            today=_today(today),
+            merge=merge,
+            overlaps=_choice("overlaps", overlaps, Overlaps),
+            batch_size=defaults["batch_size"],
+            changed_only=changed_only,
+            data_form=_choice("data_form", defaults["data_form"], Form),
         ),
         sending=SendTuning(**{name: defaults[name] for name in SendTuning._fields}),
         connection=ConnectionOptions(
@@ -157,20 +167,20 @@ def push(
 
 
 def _run(request: PushRequest, shown: bool) -> Run:
-    # The use case (and the HTTP client, pipeline and journal behind it) loads on the first push.
-    from rich.console import Console
-
-    from ari_cli.app import push as use_case
+    # The use case (and the HTTP client, pipeline and journal behind it) loads on the first push: the same
+    # steps as the command's (pushing.py), shown only when `output` asks.
+    from ari_cli.pushing import pushed_or_stopped, show_pushed, shown_pushed
     from ari_cli.render import run as render
+    from ari_cli.render.outcome import write_run_report
+    from ari_cli.render.terminal import Terminal
 
-    err = render.console(stderr=True) if shown else Console(quiet=True)
-    pushed = use_case.attempt(request, err)
+    terminal = Terminal() if shown else Terminal.silent()
+    pushed = pushed_or_stopped(request, terminal, terminal.err, to_stdout=shown)
     internal = pushed.run
     if shown:
-        code = use_case.shown(internal, request.output, pushed.options, pushed.connection, pushed.invalid,
-                              send=False, number=pushed.number)  # fmt: skip
+        code = show_pushed(pushed, request, terminal.err)
     else:
-        use_case.write_run_report(internal, request.output, pushed.options.files, pushed.connection)
+        write_run_report(internal, shown_pushed(pushed, request), terminal.err)
         code = internal.exit_code()
     run = Run.of(pushed, code)
     stopped = render.stopped(internal)
@@ -255,13 +265,13 @@ def _output(
             "without output nothing is printed; the returned Run holds the rows, requests and summary",
         )
     return OutputOptions(
-        shown or OutputFormat.TABLE,
-        _path(report),
-        None if show is None else _choice("show", show, Show),
-        curl,
-        quiet,
-        verbose,
-        journal,
+        format=shown or OutputFormat.TABLE,
+        report=_path(report),
+        show=None if show is None else _choice("show", show, Show),
+        curl=curl,
+        quiet=quiet,
+        verbose=verbose,
+        journal=journal,
     )
 
 

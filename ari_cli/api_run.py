@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, overload
 
-from ari_cli.exits import ExitCode, RunFailed
+from ari_cli.exits import AriError, ExitCode
 from ari_cli.results import RowResult, RowResults, Status
 
 if TYPE_CHECKING:
@@ -175,3 +175,12 @@ class Run:
         counts = self.summary
         failed = f"{counts.failed} failed, {counts.not_sent} not sent, {counts.invalid} invalid"
         raise RunFailed(f"{self.operation} push: {failed} of {counts.rows} rows", self.exit_code, self)
+
+
+class RunFailed(AriError):
+    """From `Run.raise_for_status()`: a run whose rows did not all go through; `exit_code` is the run's."""
+
+    def __init__(self, message: str, exit_code: ExitCode, run: Run) -> None:
+        super().__init__(message, hint="run.rows says which rows and why; `ari-cli retry` re-sends what failed")
+        self.exit_code = exit_code
+        self.run = run

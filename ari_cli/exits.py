@@ -6,10 +6,7 @@
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from ari_cli.api_run import Run
+from typing import Any
 
 
 class ExitCode(IntEnum):
@@ -34,6 +31,10 @@ class AriError(Exception):
         self.message = message
         self.hint = hint
 
+    def details(self) -> dict[str, Any]:
+        """What `--output json`'s `error` object holds beside kind, message and hint (a guard's figures)."""
+        return {}
+
 
 class InputError(AriError):
     """The input cannot be read or is invalid; nothing is sent."""
@@ -56,6 +57,10 @@ class UsageProblem(AriError):
     kind = "usage"
 
 
+class ReportRefused(UsageProblem):
+    """`--report` names a path that cannot be written: a run that stops for it has no report to write either."""
+
+
 class Declined(AriError):
     """The answer to `--confirm` was no: nothing was sent."""
 
@@ -70,20 +75,12 @@ class Interrupted(AriError):
     kind = "interrupted"
     # Raised before anything was sent: a run stopped while sending says what it sent in its rows instead.
     HINT = "nothing to retry: run the same command again to push"
-    run: Run | None = None
-    """From `ari_cli.push()`: the run as far as it went, once sending had begun."""
+    # Typed loosely so that this module imports nothing of the tool (everything imports it).
+    run: Any = None
+    """From `ari_cli.push()`: the run (`ari_cli.Run`) as far as it went, once sending had begun."""
 
     def __init__(self, message: str, hint: str | None = HINT) -> None:
         super().__init__(message, hint)
-
-
-class RunFailed(AriError):
-    """From `Run.raise_for_status()`: a run whose rows did not all go through; `exit_code` is the run's."""
-
-    def __init__(self, message: str, exit_code: ExitCode, run: Run) -> None:
-        super().__init__(message, hint="run.rows says which rows and why; `ari-cli retry` re-sends what failed")
-        self.exit_code = exit_code
-        self.run = run
 
 
 class GuardTripped(AriError):
@@ -99,3 +96,6 @@ class GuardTripped(AriError):
         super().__init__(message, hint)
         self.guards = guards
         self.guard = guards[0]
+
+    def details(self) -> dict[str, Any]:
+        return {"guard": self.guard}

@@ -698,7 +698,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
     parser.add_argument("--json", type=Path, default=HERE / "out" / "results.json", help="where to write the figures")
-    parser.add_argument("--only", choices=["journal", "workbook", "throughput"], help="one section only")
+    parser.add_argument("--only", choices=["journal", "workbook", "throughput", "startup"], help="one section only")
     args = parser.parse_args()
     if args.only == "journal":
         figures_only = journal_scales(*((2, 20, 365) if args.quick else (10, 274, 365)))
@@ -706,6 +706,12 @@ def main() -> None:
         return
     if args.only == "workbook":
         _report(full_sheet(*WORKBOOK_SIZES["quick" if args.quick else "full"]), args.quick, args.json)
+        return
+    if args.only == "startup":
+        import ari_cli
+
+        compileall.compile_dir(str(Path(ari_cli.__file__).parent), quiet=1)
+        _report(instant_start(5 if args.quick else 21), args.quick, args.json)
         return
     if args.only == "throughput":
         _report(push_throughput(2000 if args.quick else 4000, (4, 8, 32)), args.quick, args.json)

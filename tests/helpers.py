@@ -25,3 +25,13 @@ def sandbox_env(sandbox: Any) -> dict[str, str]:
         "ARI_API_KEY": sandbox.api_key,
         "ARI_SOURCE_ID": sandbox.source_id,
     }
+
+
+def subcommands(command: Any) -> dict[str, Any]:
+    """A group's commands by name, asked for as its --help asks: the root loads each when asked for it."""
+    import typer
+
+    if not isinstance(command, typer.core.TyperGroup):
+        return {}
+    ctx = typer.Context(command)
+    return {name: command.get_command(ctx, name) for name in command.list_commands(ctx)}

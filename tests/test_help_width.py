@@ -16,13 +16,13 @@ from rich.text import Text
 
 from ari_cli.cli import app
 from ari_cli.cli.helptext import HelpCommand, HelpGroup, examples_of
-from tests.helpers import invoke
+from tests.helpers import invoke, subcommands
 from tests.test_terminal_output import at_a_terminal
 
 
 def _walk(command: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
     yield path, command
-    for name, sub in sorted(getattr(command, "commands", {}).items()):
+    for name, sub in sorted(subcommands(command).items()):
         yield from _walk(sub, (*path, name))
 
 

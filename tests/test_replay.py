@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from ari_cli.app.replay import fill, parse_file
+from ari_cli.replay.bodies import fill, parse_file
 from tests.helpers import invoke, sandbox_env
 
 TODAY = dt.date.today()

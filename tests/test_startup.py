@@ -89,8 +89,9 @@ def test_light_paths_import_no_heavy_module(case: str, tmp_path: Path) -> None:
 
 
 # The use cases behind the commands: loaded through `ari_cli.app` only when a command runs.
-APP_MODULES = {f"ari_cli.app.{name}" for name in ("calendar", "config", "config_edit", "history", "push", "replay",
-                                                  "replay_hints", "replay_run", "retry", "sandbox", "support")}  # fmt: skip
+APP_MODULES = {f"ari_cli.app.{name}" for name in ("calendar", "config", "config_edit", "diff", "history", "push",
+                                                  "replay_run", "retry", "sandbox", "support")}  # fmt: skip
+APP_MODULES |= {"ari_cli.replay.bodies", "ari_cli.replay.hints", "ari_cli.pushing", "ari_cli.cli.runs"}
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -131,3 +132,28 @@ def test_a_dry_run_loads_no_http_client_and_no_journal(output: str, tmp_path: Pa
         "ari_cli.sandbox",
     )
     assert sorted(m for m in loaded if any(m == h or m.startswith(h + ".") for h in heavy)) == []
+
+
+# Each command's module, which the root imports when that command is asked for (cli/__init__.py's COMMANDS).
+COMMAND_MODULES = {f"ari_cli.cli.{name}" for name in ("threshold", "maxadv", "policy", "support", "retry", "calendar",
+                                                      "samples", "sandbox", "config", "history", "push", "send_one",
+                                                      "diff")}  # fmt: skip
+
+
+def test_version_loads_no_command_module(tmp_path: Path) -> None:
+    loaded = _modules("from ari_cli.cli import main; main()", ["--version"], {}, tmp_path)
+    assert "ari_cli.cli" in loaded
+    assert sorted(loaded & COMMAND_MODULES) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "wanted"),
+    [
+        (["config", "show", "--help"], {"ari_cli.cli.config", "ari_cli.cli.push"}),  # the tuning options, declared once
+        (["history", "--help"], {"ari_cli.cli.history"}),
+        (["retry", "--help"], {"ari_cli.cli.retry", "ari_cli.cli.push"}),  # retry takes push's option aliases
+    ],
+)
+def test_a_command_loads_its_own_module_only(args: list[str], wanted: set[str], tmp_path: Path) -> None:
+    loaded = _modules("from ari_cli.cli import main; main()", args, {}, tmp_path)
+    assert loaded & COMMAND_MODULES == wanted

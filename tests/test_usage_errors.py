@@ -10,7 +10,7 @@ import pytest
 import typer
 
 from ari_cli.cli import app
-from tests.helpers import invoke
+from tests.helpers import invoke, subcommands
 
 PUSH_USAGE = "usage: ari-cli threshold push [OPTIONS] FILE...   (-h for help)\n"
 
@@ -81,7 +81,7 @@ def test_the_push_commands_come_first_in_the_help() -> None:
 
 def _command_paths(command: Any, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     found = [path]
-    for name, sub in sorted(getattr(command, "commands", {}).items()):
+    for name, sub in sorted(subcommands(command).items()):
         found += _command_paths(sub, (*path, name))
     return found
 

@@ -12,171 +12,147 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import datetime as dt
+    from contextlib import AbstractContextManager
+
+    from ari_cli.app.calendar import Calendar
+    from ari_cli.app.config import Profiles, Saved, SettingsView
+    from ari_cli.app.config_edit import Got
+    from ari_cli.app.history import DateFound, OpenRun, Pruned, RunList, TrackingFound
+    from ari_cli.app.listener import Listener, Questions
     from ari_cli.app.options import (
         CalendarRequest,
         ConfigEdit,
         ConfigInit,
         ConfigShow,
-        DiffRequest,
         FindRequest,
-        OutputFormat,
-        PageFormat,
-        PushRequest,
         ReplayRequest,
-        RetryRequest,
-        RevertRequest,
         SandboxOptions,
-        ViewFormat,
     )
-    from ari_cli.app.revert import Ask, Reverted
+    from ari_cli.app.replay_run import Replay
+    from ari_cli.sandbox import Sandbox
+    from ari_cli.wire.errors import ErrorRow
+    from ari_cli.wire.explain import Explanation
     from ari_cli.wire.operations import Operation
 
 
-def run_push(request: PushRequest) -> None:
-    """Push files (or a send command's setting) and exit with the contract's code."""
-    from ari_cli.app.push import push
-
-    push(request)
-
-
-def run_diff(request: DiffRequest) -> None:
-    """Show what a push of the files would change, against what the service last acknowledged."""
-    from ari_cli.app.diff import run_diff as diff
-
-    diff(request)
-
-
-def run_retry(request: RetryRequest) -> None:
-    """Send again what a journaled run left."""
-    from ari_cli.app.retry import retry
-
-    retry(request)
-
-
-def run_revert(request: RevertRequest, err: Any, ask: Ask | None) -> Reverted:
-    """Put back what the service held before a run; the revert's plan and, unless a dry run, its run."""
-    from ari_cli.app.revert import revert
-
-    return revert(request, err, ask)
-
-
-def run_replay(request: ReplayRequest) -> None:
-    """Send a partner's exact request bodies and explain the answers."""
+def run_replay(request: ReplayRequest, listener: Listener) -> Replay:
+    """Send a partner's exact request bodies; what came back."""
     from ari_cli.app.replay_run import replay
 
-    replay(request)
+    return replay(request, listener)
 
 
-def explain(codes: list[str], output: OutputFormat) -> None:
+def explain(codes: list[str]) -> list[Explanation]:
     """What HTTP statuses or body codes mean."""
     from ari_cli.app.support import explain_codes
 
-    explain_codes(codes, output)
+    return explain_codes(codes)
 
 
-def errors(output: OutputFormat) -> None:
+def errors() -> list[ErrorRow]:
     """The spec's whole error table."""
     from ari_cli.app.support import error_table
 
-    error_table(output)
+    return error_table()
 
 
-def describe_policies(policies: Path, name: str | None) -> None:
-    """Named policies in words."""
+def describe_policies(policies: Path, name: str | None) -> list[str]:
+    """Named policies in words, a line each."""
     from ari_cli.app.support import describe_policies as describe
 
-    describe(policies, name)
+    return describe(policies, name)
 
 
-def run_sandbox(options: SandboxOptions) -> None:
-    """Serve the emulator until Ctrl-C."""
-    from ari_cli.app.sandbox import serve
+def build_sandbox(options: SandboxOptions, day: dt.date | None, delay: tuple[float, float] | None) -> Sandbox:
+    """The emulator the options ask for, not yet started (the command serves it)."""
+    from ari_cli.app.sandbox import emulator
 
-    serve(options)
+    return emulator(options, day, delay)
 
 
-def history_runs(limit: int, operation: Operation | None, output: ViewFormat) -> None:
+def history_runs(limit: int, operation: Operation | None) -> RunList:
     """The runs the journal recorded, newest first."""
     from ari_cli.app.history import list_runs
 
-    list_runs(limit, operation, output)
+    return list_runs(limit, operation)
 
 
-def history_show(run: str, body: bool, all_rows: bool | None, output: PageFormat) -> None:
-    """One run of the journal in full."""
-    from ari_cli.app.history import show_run
+def history_show(run: str, whole: bool) -> AbstractContextManager[OpenRun]:
+    """One run of the journal in full, read while the context is open."""
+    from ari_cli.app.history import opened_run
 
-    show_run(run, body, all_rows, output)
+    return opened_run(run, whole)
 
 
-def history_find(request: FindRequest) -> None:
+def history_find(request: FindRequest) -> TrackingFound | DateFound:
     """Who sent a tracking id, or which requests set a date."""
     from ari_cli.app.history import find
 
-    find(request)
+    return find(request)
 
 
-def history_prune(older_than: str, dry_run: bool, yes: bool) -> None:
+def history_prune(older_than: str, dry_run: bool, yes: bool, listener: Listener) -> Pruned:
     """Delete the runs older than an age and compact the journal."""
     from ari_cli.app.history import prune
 
-    prune(older_than, dry_run, yes)
+    return prune(older_than, dry_run, yes, listener)
 
 
-def show_calendar(request: CalendarRequest) -> None:
+def show_calendar(request: CalendarRequest, listener: Listener) -> Calendar:
     """The values the service last acknowledged, per key and date."""
     from ari_cli.app.calendar import calendar
 
-    calendar(request)
+    return calendar(request, listener)
 
 
-def config_show(request: ConfigShow) -> None:
+def config_show(request: ConfigShow, listener: Listener) -> SettingsView:
     """The settings in effect and where each came from."""
     from ari_cli.app.config import show
 
-    show(request)
+    return show(request, listener)
 
 
-def config_init(request: ConfigInit) -> None:
+def config_init(request: ConfigInit, questions: Questions) -> Saved:
     """Create or replace a profile, asking for what was not given."""
     from ari_cli.app.config import init
 
-    init(request)
+    return init(request, questions)
 
 
-def config_set(request: ConfigEdit) -> None:
-    """Change one setting of a profile."""
+def config_set(request: ConfigEdit, questions: Questions) -> str:
+    """Change one setting of a profile; what was set."""
     from ari_cli.app.config_edit import set_setting
 
-    set_setting(request)
+    return set_setting(request, questions)
 
 
-def config_get(request: ConfigEdit) -> None:
-    """Print one setting of a profile."""
+def config_get(request: ConfigEdit) -> Got:
+    """One setting of a profile."""
     from ari_cli.app.config_edit import get_setting
 
-    get_setting(request)
+    return get_setting(request)
 
 
-def config_delete(request: ConfigEdit) -> None:
-    """Remove a profile from the config file."""
+def config_delete(request: ConfigEdit) -> str:
+    """Remove a profile from the config file; what was done."""
     from ari_cli.app.config_edit import delete
 
-    delete(request)
+    return delete(request)
 
 
-def config_profiles(config: Path | None, profile: str | None, output: ViewFormat) -> None:
+def config_profiles(config: Path | None, profile: str | None, listener: Listener) -> Profiles:
     """The profiles of the config file."""
     from ari_cli.app.config import profiles
 
-    profiles(config, profile, output)
+    return profiles(config, profile, listener)
 
 
-def write_samples(directory: Path, force: bool) -> None:
-    """Write the sample files into a folder."""
+def write_samples(directory: Path, force: bool) -> list[Path]:
+    """Write the sample files into a folder; the files written."""
     from ari_cli.app.samples import write_samples as write
 
-    write(directory, force)
+    return write(directory, force)
 
 
 def profile_names(config: Path | None) -> list[str]:

@@ -5,18 +5,17 @@ from __future__ import annotations
 import datetime as dt
 import os
 import sqlite3
-import sys
+from dataclasses import dataclass
 
 from ari_cli.app.history import journal_place, parse_day
-from ari_cli.app.options import MOST_DAYS, CalendarRequest, PageFormat
+from ari_cli.app.listener import Listener
+from ari_cli.app.options import MOST_DAYS, CalendarRequest
 from ari_cli.config.settings import ConnectionFlags, resolve_settings
 from ari_cli.exits import AriError, UsageProblem
 from ari_cli.journal import queries as read
 from ari_cli.journal.queries import Key, Span
 from ari_cli.journal.store import reading
 from ari_cli.render import calendar as render_calendar
-from ari_cli.render import history as render_history
-from ari_cli.render.printable import echo_err
 from ari_cli.wire.operations import Operation
 
 
@@ -37,7 +36,12 @@ def _window(start_text: str | None, end_text: str | None) -> tuple[dt.date, dt.d
 
 
 def _service(
-    db: sqlite3.Connection, operation: str, propertyid: str, base_url: str | None, source_id: str | None
+    db: sqlite3.Connection,
+    operation: str,
+    propertyid: str,
+    base_url: str | None,
+    source_id: str | None,
+    listener: Listener,
 ) -> tuple[str, str]:
     """The configured base URL and source id, or those of the latest run that pushed to the property."""
 
@@ -51,7 +55,7 @@ def _service(
     if not known:
         raise AriError(f"the journal holds no {operation} value acknowledged for property {propertyid}", _hint())
     base, source, run = known[0]
-    echo_err(
+    listener.say(
         f"no base URL and source id configured: showing {base} (source {source}), "
         f"where run {run}, the latest to push {operation} values of {propertyid}, went"
     )
@@ -91,8 +95,16 @@ def _days(spans: list[Span], first: dt.date, last: dt.date) -> dict[dt.date, str
     return values
 
 
-def calendar(request: CalendarRequest) -> None:
-    """The calendar of one property, as tables or one JSON document; exit 1 when nothing is known."""
+@dataclass(frozen=True, slots=True)
+class Calendar:
+    """The calendar of one property; when none of its days holds a value, the days the journal has values for."""
+
+    view: render_calendar.CalendarView
+    known: tuple[dt.date, dt.date] | None
+
+
+def calendar(request: CalendarRequest, listener: Listener) -> Calendar:
+    """The calendar of one property (render/calendar.py shows it); AriError (exit 1) when nothing is known."""
     operation, propertyid, rooms, rates = request.operation, request.propertyid, request.rooms, request.rates
     flags = request.connection
     if rates and operation is Operation.THRESHOLD:
@@ -102,13 +114,12 @@ def calendar(request: CalendarRequest) -> None:
         ConnectionFlags(base_url=flags.base_url, source_id=flags.source_id, profile=flags.profile, config=flags.config),
         os.environ,
     )
-    for warning in settings.warnings:
-        echo_err(f"warning: {warning}")
+    listener.notices(list(settings.warnings))
     with reading(os.environ) as db:
         if db is None:
             raise AriError(f"the journal holds no {operation.value} value: it has no runs yet", _hint())
         base, source = _service(
-            db, operation.value, propertyid, settings.value("base_url"), settings.value("source_id")
+            db, operation.value, propertyid, settings.value("base_url"), settings.value("source_id"), listener
         )
         spans = read.acknowledged(db, operation.value, base, source, [propertyid])
         if not spans:
@@ -123,15 +134,8 @@ def calendar(request: CalendarRequest) -> None:
         raise AriError(f"no value of property {propertyid} for the rooms and rates given", f"known: {names}")
     values = {key: _days(found, first, last) for key, found in chosen.items()}
     view = render_calendar.CalendarView(operation.value, propertyid, base, source, first, last, values)
-    if request.output is PageFormat.JSON:
-        render_history.write_json(render_calendar.calendar_dict(view), sys.stdout)
-    elif request.output is PageFormat.HTML:
-        from ari_cli.render.pages import write_calendar
-
-        write_calendar(view, sys.stdout)
-    else:
-        render_calendar.calendar(view, render_history.console())
-    if not any(view.shown(key) for key in chosen):
-        since = min(span.start for found in chosen.values() for span in found)
-        until = max(span.end for found in chosen.values() for span in found)
-        echo_err(f"nothing acknowledged between {first} and {last}; the journal has values from {since} to {until}")
+    if any(view.shown(key) for key in chosen):
+        return Calendar(view, None)
+    since = min(span.start for found in chosen.values() for span in found)
+    until = max(span.end for found in chosen.values() for span in found)
+    return Calendar(view, (since, until))

@@ -1,25 +1,26 @@
-"""What `ari-cli config show|init|profiles` do: resolve, describe, ask for and save the settings."""
+"""What `ari-cli config show|init|profiles` do: resolve, describe, ask for and save the settings.
+
+Each returns what it found or saved; render/config.py shows it. `init` asks through a `Questions` it is given."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-import typer
-
-from ari_cli.app.options import ConfigInit, ConfigShow, ViewFormat
+from ari_cli.app.listener import Listener, Questions
+from ari_cli.app.options import ConfigInit, ConfigShow
 from ari_cli.config.file import (
     PROFILE_NAME,
     check_new_profile,
     check_value,
     display,
 )
-from ari_cli.config.secrets import mask, remember, scrub
+from ari_cli.config.secrets import mask, remember
 from ari_cli.config.settings import (
     DEFAULT_SEGMENT,
     ConnectionFlags,
@@ -34,9 +35,6 @@ from ari_cli.config.settings import (
 )
 from ari_cli.config.tuning import TUNING_DEFAULTS
 from ari_cli.exits import AriError, ConfigError, UsageProblem
-from ari_cli.render import config as render_config
-from ari_cli.render.console import console
-from ari_cli.render.printable import echo_err
 
 T = TypeVar("T")
 
@@ -76,18 +74,17 @@ def _describe(settings: Settings) -> dict[str, Any]:
     }
 
 
-def _say(text: str) -> None:
-    typer.echo(scrub(text))
+@dataclass(frozen=True, slots=True)
+class SettingsView:
+    """`config show`: the settings in effect and their sources, and why a push could not connect, if it could not."""
+
+    document: dict[str, Any]
+    problem: ConfigError | None
 
 
-def _warn(settings_warnings: tuple[str, ...]) -> None:
-    for warning in settings_warnings:
-        echo_err(f"warning: {warning}")
-
-
-def show(request: ConfigShow) -> None:
-    """The settings in effect and their sources; exit 4 after them when a push could not connect."""
-    flags, output, data_form = request.connection, request.output, request.data_form
+def show(request: ConfigShow, listener: Listener) -> SettingsView:
+    """The settings in effect and their sources (the command exits 4 after them when a push could not connect)."""
+    flags, data_form = request.connection, request.data_form
     if data_form not in (None, "list", "object"):
         raise UsageProblem(f"--data-form {data_form}: give list or object")
     given = {
@@ -102,30 +99,25 @@ def show(request: ConfigShow) -> None:
         flags.base_url, flags.source_id, flags.api_key_file, flags.path_segment, flags.profile, flags.config
     )
     settings = resolve_settings(connection, os.environ, {k: v for k, v in given.items() if v is not None})
-    _warn(settings.warnings)
+    listener.notices(list(settings.warnings))
     doc = _describe(settings)
     problem: ConfigError | None = None
     try:
         settings.connection()
     except ConfigError as unusable:
         problem = unusable
-    if output is ViewFormat.JSON:
-        doc["problem"] = None if problem is None else {"message": problem.message, "hint": problem.hint}
-        _say(json.dumps(doc, indent=2, ensure_ascii=False))
-    else:
-        render_config.settings(doc, console())
-    if problem is not None:
-        raise problem
+    doc["problem"] = None if problem is None else {"message": problem.message, "hint": problem.hint}
+    return SettingsView(doc, problem)
 
 
-def _ask(question: str, check: Callable[[str], T], default: str | None = None) -> T:
+def _ask(questions: Questions, question: str, check: Callable[[str], T], default: str | None = None) -> T:
     """Ask until the answer passes `check`; its error is shown and the question asked again."""
     while True:
-        answer: str = typer.prompt(question, default=default, show_default=default is not None)
+        answer = questions.ask(question, default)
         try:
             return check(answer.strip())
         except (AriError, ValueError) as problem:
-            echo_err(f"error: {getattr(problem, 'message', problem)}")
+            questions.wrong(f"error: {getattr(problem, 'message', problem)}")
 
 
 def tuning_check(key: str) -> Callable[[str], Any]:
@@ -150,17 +142,6 @@ def env_name(text: str) -> str:
     return text
 
 
-def secret(question: str) -> str:
-    """Ask without echo; a piped answer (scripts, tests) is read as it is, since getpass would warn."""
-    if sys.stdin.isatty():
-        answer: str = typer.prompt(question, default="", show_default=False, hide_input=True)
-        return answer.strip()
-    typer.echo(f"{question}: ", nl=False)
-    line = sys.stdin.readline()
-    typer.echo()
-    return line.strip()
-
-
 KEY_HOW = (
     "the key itself is never given on the command line: save it in a file (--api-key-file, readable only "
     "by you) or name an environment variable that holds it (--api-key-env)"
@@ -174,7 +155,9 @@ def key_file(text: str | Path) -> Path:
     return path.resolve()
 
 
-def _key_source(values: dict[str, Any], api_key_file: Path | None, api_key_env: str | None) -> None:
+def _key_source(
+    values: dict[str, Any], api_key_file: Path | None, api_key_env: str | None, questions: Questions
+) -> None:
     """Where the profile takes its key from; a typed key is the only one written into the file."""
     if api_key_file is not None:
         values["api_key_file"] = str(api_key_file)
@@ -182,16 +165,20 @@ def _key_source(values: dict[str, Any], api_key_file: Path | None, api_key_env: 
     if api_key_env is not None:
         values["api_key_env"] = env_name(api_key_env)
         return
-    key = secret("API key (typing is hidden; leave empty to read it from a file or an environment variable)")
+    key = questions.ask_secret(
+        "API key (typing is hidden; leave empty to read it from a file or an environment variable)"
+    ).strip()
     remember(key)
     if key:
         values["api_key"] = key
         return
-    path = _ask("File holding the API key (leave empty to use an environment variable)", _optional_key_file, "")
+    path = _ask(
+        questions, "File holding the API key (leave empty to use an environment variable)", _optional_key_file, ""
+    )
     if path is not None:
         values["api_key_file"] = str(path)
     else:
-        values["api_key_env"] = _ask("Environment variable holding the API key", env_name, "ARI_API_KEY")
+        values["api_key_env"] = _ask(questions, "Environment variable holding the API key", env_name, "ARI_API_KEY")
 
 
 def _optional_key_file(text: str) -> Path | None:
@@ -211,7 +198,17 @@ def _given_key_file(api_key_file: Path | None) -> Path | None:
         raise UsageProblem(f"--api-key-file: {problem.message}", "give the path of a file that holds the key") from None
 
 
-def init(request: ConfigInit) -> None:
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """`config init`: the profile written, where, and whether it replaced one."""
+
+    profile: str
+    path: str
+    """The config file, as messages show it."""
+    replaced: bool
+
+
+def init(request: ConfigInit, questions: Questions) -> Saved:
     """Write a profile from what was given, asking for the rest at a terminal (and nothing without one)."""
     profile, config, force, path_segment = request.profile, request.config, request.force, request.path_segment
     base_url, source_id, api_key_env = request.base_url, request.source_id, request.api_key_env
@@ -235,20 +232,23 @@ def init(request: ConfigInit) -> None:
         )
     quiet = not missing or not sys.stdin.isatty()
     values: dict[str, Any] = {
-        "base_url": check_base_url(base_url) if base_url else _ask("Base URL of the push service", check_base_url),
+        "base_url": check_base_url(base_url)
+        if base_url
+        else _ask(questions, "Base URL of the push service", check_base_url),
         "source_id": check_source_id(source_id)
         if source_id
-        else _ask("Source id (cpb + 2 characters)", check_source_id),
+        else _ask(questions, "Source id (cpb + 2 characters)", check_source_id),
     }
-    _key_source(values, api_key_file, api_key_env)
+    _key_source(values, api_key_file, api_key_env, questions)
     if path_segment is None and not quiet:
-        path_segment = _ask("Last path segment of the URL", segment, DEFAULT_SEGMENT)
+        path_segment = _ask(questions, "Last path segment of the URL", segment, DEFAULT_SEGMENT)
     if path_segment and path_segment != DEFAULT_SEGMENT:
         values["path_segment"] = path_segment
     for key, default in TUNING_DEFAULTS.items():
         # A budget per property is the service's to state, not a setting every profile needs: `config set` it.
         if not quiet and key != "rate_per_property":
             answer = _ask(
+                questions,
                 key.replace("_", " ").capitalize(),
                 tuning_check(key),
                 f"{default:g}" if isinstance(default, float) else str(default),
@@ -258,20 +258,25 @@ def init(request: ConfigInit) -> None:
     from ari_cli.config.edit import save_profile
 
     replaced = save_profile(path, profile, values, force)
-    verb = "Replaced" if replaced else "Saved"
-    typer.echo(f"{verb} profile {profile!r} in {display(path)} (readable only by you).")
-    use = "" if profile == "default" else f" --profile {profile}"
-    typer.echo(f"Check it with: ari-cli config show{use}")
+    return Saved(profile, display(path), replaced)
 
 
-def profiles(config: Path | None, profile: str | None, output: ViewFormat) -> None:
+@dataclass(frozen=True, slots=True)
+class Profiles:
+    """`config profiles`: the config file and its profiles, each a dict of name, in_use, base_url, source_id, key."""
+
+    path: Path
+    profiles: list[dict[str, Any]]
+
+
+def profiles(config: Path | None, profile: str | None, listener: Listener) -> Profiles:
     """The profiles of the config file, the one in use marked."""
     flags = _flags(profile, config)
     found, path, _ = load_config(flags, os.environ)
     if found is None:
-        echo_err(f"no config file at {display(path)}; create one with: ari-cli config init")
+        listener.say(f"no config file at {display(path)}; create one with: ari-cli config init")
     else:
-        _warn(found.warnings)
+        listener.notices(list(found.warnings))
     chosen, _ = profile_choice(flags, os.environ)
     listed: list[dict[str, Any]] = []
     for name, body in (found.profiles if found else {}).items():
@@ -288,10 +293,7 @@ def profiles(config: Path | None, profile: str | None, output: ViewFormat) -> No
                 "key": key,
             }
         )
-    if output is ViewFormat.JSON:
-        _say(json.dumps({"config_file": str(path), "profiles": listed}, indent=2, ensure_ascii=False))
-    elif listed:
-        render_config.profiles(listed, console())
+    return Profiles(path, listed)
 
 
 def segment(text: str) -> str:

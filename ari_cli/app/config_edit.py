@@ -1,16 +1,18 @@
-"""What `ari-cli config set|get|delete` do: change one setting of a profile without retyping the rest."""
+"""What `ari-cli config set|get|delete` do: change one setting of a profile without retyping the rest.
+
+Each returns what it did, in a sentence, or the value asked for; the command prints it."""
 
 from __future__ import annotations
 
 import os
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import typer
-
-from ari_cli.app.config import env_name, key_file, secret, segment, tuning_check
+from ari_cli.app.config import env_name, key_file, segment, tuning_check
+from ari_cli.app.listener import Questions
 from ari_cli.app.options import ConfigEdit
 from ari_cli.config.edit import delete_profile, existing_profile, set_value
 from ari_cli.config.file import COLUMNS_KEY, PROFILE_KEYS, display
@@ -19,7 +21,6 @@ from ari_cli.config.settings import DEFAULT_SEGMENT, ConnectionFlags, check_base
 from ari_cli.config.settings import profile_choice as chosen_profile
 from ari_cli.config.tuning import TUNING_DEFAULTS
 from ari_cli.exits import AriError, ConfigError, UsageProblem
-from ari_cli.render.printable import echo_err
 
 CHECKS: dict[str, Callable[[str], Any]] = {
     "base_url": check_base_url,
@@ -44,7 +45,7 @@ def _known(key: str | None) -> str:
     return key
 
 
-def _new_key() -> str:
+def _new_key(questions: Questions) -> str:
     """The key, typed at a terminal without echo: it never comes from the command line."""
     if not sys.stdin.isatty():
         raise UsageProblem(
@@ -52,15 +53,15 @@ def _new_key() -> str:
             "point the profile at a file or a variable instead: ari-cli config set api_key_file PATH, "
             "or ari-cli config set api_key_env VAR",
         )
-    key = secret("API key (typing is hidden)")
+    key = questions.ask_secret("API key (typing is hidden)").strip()
     remember(key)
     if not key:
         raise UsageProblem("no key was typed; nothing was changed")
     return key
 
 
-def set_setting(request: ConfigEdit) -> None:
-    """Check the value as `config init` would, then write it into the profile."""
+def set_setting(request: ConfigEdit, questions: Questions) -> str:
+    """Check the value as `config init` would, then write it into the profile; what was set, in a sentence."""
     key = _known(request.key)
     path, profile = _where(request)
     existing_profile(path, profile)  # before the key is asked for
@@ -71,7 +72,7 @@ def set_setting(request: ConfigEdit) -> None:
                 "run `ari-cli config set api_key` at a terminal to type it hidden, "
                 "or `ari-cli config set api_key_file PATH` to read it from a file",
             )
-        value: Any = _new_key()
+        value: Any = _new_key(questions)
     elif key == COLUMNS_KEY:
         raise UsageProblem(
             'columns is a table of FIELD = "HEADER" lines, not one value',
@@ -89,9 +90,8 @@ def set_setting(request: ConfigEdit) -> None:
         value = str(value) if isinstance(value, Path) else value
     replaced = set_value(path, profile, key, value)
     was = ", ".join(f"{k} = {_shown(k, v)}" for k, v in replaced.items())
-    typer.echo(
-        f"Set {key} = {_shown(key, value)} in profile {profile!r} of {display(path)}"
-        + (f" (was {was})." if was else ".")
+    return f"Set {key} = {_shown(key, value)} in profile {profile!r} of {display(path)}" + (
+        f" (was {was})." if was else "."
     )
 
 
@@ -99,18 +99,23 @@ def _shown(key: str, value: Any) -> Any:
     return mask(value) if key == "api_key" else f"{value:g}" if isinstance(value, float) else value
 
 
-def get_setting(request: ConfigEdit) -> None:
-    """The profile's value (the key masked), or the default; exit 4 when it has neither."""
+@dataclass(frozen=True, slots=True)
+class Got:
+    """`config get`: the value as shown (the key masked); `default` says it is the default, not the profile's."""
+
+    value: Any
+    default: str | None = None
+
+
+def get_setting(request: ConfigEdit) -> Got:
+    """The profile's value (the key masked), or the default; ConfigError (exit 4) when it has neither."""
     key = _known(request.key)
     path, profile = _where(request)
     _, values = existing_profile(path, profile)
     if key in values:
-        typer.echo(_shown(key, values[key]))
-        return
+        return Got(_shown(key, values[key]))
     if key in DEFAULTS:
-        echo_err(f"{key} is not set in profile {profile!r}; its default:")
-        typer.echo(_shown(key, DEFAULTS[key]))
-        return
+        return Got(_shown(key, DEFAULTS[key]), f"{key} is not set in profile {profile!r}; its default:")
     # The key is never given on the command line: it is typed hidden at a terminal instead.
     how = (
         f"config set {key} --profile {profile} (typed hidden)"
@@ -120,9 +125,9 @@ def get_setting(request: ConfigEdit) -> None:
     raise ConfigError(f"{key} is not set in profile {profile!r} of {display(path)}", f"set it with: ari-cli {how}")
 
 
-def delete(request: ConfigEdit) -> None:
-    """Remove the profile named by `request.key`, keeping the rest of the file."""
+def delete(request: ConfigEdit) -> str:
+    """Remove the profile named by `request.key`, keeping the rest of the file; what was done, in a sentence."""
     path, _ = _where(request)
     name = request.key or ""
     delete_profile(path, name)
-    typer.echo(f"Deleted profile {name!r} from {display(path)}.")
+    return f"Deleted profile {name!r} from {display(path)}."

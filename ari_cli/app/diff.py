@@ -11,24 +11,20 @@ from __future__ import annotations
 import os
 import sqlite3
 import sys
+from dataclasses import dataclass
 
-import typer
-
-from ari_cli.app.options import DiffFormat, DiffRequest, DiffShow, GuardOptions, PushRequest
-from ari_cli.app.push import nothing_sent_on_interrupt
+from ari_cli.app.listener import Listener
+from ari_cli.app.options import DiffRequest, DiffShow, GuardOptions, PushRequest
 from ari_cli.app.push_settings import push_options, settings_for
 from ari_cli.batch import wire_value
 from ari_cli.config.settings import Connection
 from ari_cli.diff import Change, diff, would_change
-from ari_cli.exits import AriError, Declined, ExitCode, InputError, UsageProblem
+from ari_cli.exits import Declined, ExitCode, InputError, UsageProblem
 from ari_cli.journal.queries import acknowledged
 from ari_cli.journal.store import reading
 from ari_cli.pipeline import Prepared, plan_input
 from ari_cli.render import diff as render_diff
-from ari_cli.render import pages as render_pages
-from ari_cli.render.console import console
-from ari_cli.render.report import write_error_document
-from ari_cli.render.run import notices, plural
+from ari_cli.render.run import plural
 from ari_cli.results import Status, attribute
 from ari_cli.wire.operations import Operation
 
@@ -56,36 +52,23 @@ def view(
     )  # fmt: skip
 
 
-def run_diff(request: DiffRequest) -> None:
-    """Compare, show, and exit: 0, or 1 with --exit-code when anything would change; 3 invalid input; 4 config."""
-    try:
-        # Ctrl-C or SIGTERM while reading: said, exit 130, and still one JSON document with --output json.
-        with nothing_sent_on_interrupt():
-            code = _diff(request)
-    except AriError as problem:
-        if request.output is DiffFormat.JSON:
-            document = render_diff.error_document(request.operation.value, problem.kind, problem.message, problem.hint)
-            write_error_document(document, sys.stdout)
-        raise
-    raise typer.Exit(int(code))
-
-
-def _diff(request: DiffRequest) -> ExitCode:
+def run_diff(request: DiffRequest, listener: Listener) -> Diffed:
+    """The file's plan against what the service last acknowledged; raises InputError (3) on invalid rows unless
+    --skip-invalid, ConfigError (4) without a base URL or source id."""
     settings = settings_for(request.connection, {})
-    err = console(stderr=True)
-    notices(list(settings.warnings), err)
+    listener.notices(list(settings.warnings))
     base, source = settings.service()
     as_push = PushRequest(
-        request.operation, "", request.files, dry_run=True, inputs=request.inputs, plan=request.plan,
-        connection=request.connection,
+        operation=request.operation, command="", files=request.files, dry_run=True, inputs=request.inputs,
+        plan=request.plan, connection=request.connection,
     )  # fmt: skip
     options = push_options(as_push, settings)
     prepared = plan_input(options, stdin=sys.stdin.buffer)
-    notices(prepared.warnings, err)
+    listener.notices(prepared.warnings)
     if not request.quiet:
-        notices(prepared.notes, err, label="note")
+        listener.notices(prepared.notes, label="note")
     if prepared.invalid:
-        notices(attribute(prepared.rows, prepared.plan, [], dry_run=True).invalid_messages(), err, label="error")
+        listener.notices(attribute(prepared.rows, prepared.plan, [], dry_run=True).invalid_messages(), label="error")
         if not request.inputs.skip_invalid:
             raise InputError(
                 "the input has invalid rows: nothing was compared",
@@ -93,7 +76,7 @@ def _diff(request: DiffRequest) -> ExitCode:
             )
     with reading(os.environ) as db:
         if db is None and not request.quiet:
-            notices(["the journal is empty: every date is new"], err, label="note")
+            listener.notices(["the journal is empty: every date is new"], label="note")
         changes = compare(prepared, request.operation, db, base, source)
         if request.guards != GuardOptions() or settings.guards:
             # Which guards a push of the files would trip: said, as a push would say it, not enforced.
@@ -103,16 +86,16 @@ def _diff(request: DiffRequest) -> ExitCode:
             guarded = said(request.guards, settings, request.operation, prepared.plan, db, options.today, where)
             notices(guarded, err, label="guard")
     shown = view(prepared, request.operation, changes, base, source, request.show is DiffShow.ALL)
-    if request.output is DiffFormat.JSON:
-        render_diff.write_json(shown, sys.stdout)
-    elif request.output is DiffFormat.CSV:
-        render_diff.write_csv(shown, sys.stdout)
-    elif request.output is DiffFormat.HTML:
-        render_pages.write_diff(shown, sys.stdout)
-    else:
-        render_diff.table(shown, console())
-    sys.stdout.flush()
-    return ExitCode.FAILED if request.exit_code and would_change(changes) else ExitCode.OK
+    code = ExitCode.FAILED if request.exit_code and would_change(changes) else ExitCode.OK
+    return Diffed(shown, code)
+
+
+@dataclass(frozen=True, slots=True)
+class Diffed:
+    """A diff as shown, and the exit code it asks for (1 with --exit-code when anything would change)."""
+
+    view: render_diff.DiffView
+    exit_code: ExitCode
 
 
 def check_confirm(request: PushRequest) -> None:
@@ -130,7 +113,11 @@ def check_confirm(request: PushRequest) -> None:
 
 
 def confirm_push(
-    request: PushRequest, prepared: Prepared, connection: Connection | None, db: sqlite3.Connection | None
+    request: PushRequest,
+    prepared: Prepared,
+    connection: Connection | None,
+    db: sqlite3.Connection | None,
+    listener: Listener,
 ) -> None:
     """Show on standard error what the push would change, and ask (unless --yes); Declined on any answer but yes."""
     if not request.confirm or request.dry_run or connection is None or not prepared.exchanges:
@@ -143,20 +130,14 @@ def confirm_push(
             changes = compare(prepared, operation, journal, connection.base_url, connection.source_id)
     else:
         changes = compare(prepared, operation, db, connection.base_url, connection.source_id)
-    err = console(stderr=True)
-    render_diff.table(view(prepared, operation, changes, connection.base_url, connection.source_id, False), err,
-                      limit=PREVIEW)  # fmt: skip
+    listener.preview(view(prepared, operation, changes, connection.base_url, connection.source_id, False), PREVIEW)
     records = sum(len(e.records) for e in prepared.exchanges)
     question = (
         f"Push {plural(records, 'record')} in {plural(len(prepared.exchanges), 'request')} "
         f"to {connection.base_url} (source {connection.source_id})?"
     )
     if request.yes:
-        err.print(f"{question} yes (--yes)", markup=False)
+        listener.say(f"{question} yes (--yes)")
         return
-    try:
-        answer = typer.confirm(question, default=False, err=True)
-    except typer.Abort:  # end of input at the question
-        answer = False
-    if not answer:
+    if not listener.ask(question):
         raise Declined("not confirmed: nothing was sent", f"`ari-cli {operation.value} diff` shows the changes again")

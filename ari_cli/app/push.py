@@ -1,4 +1,8 @@
-"""What a push command does once its options are parsed: configure, run the pipeline, render."""
+"""What a push command does once its options are parsed: configure, read, plan, send, journal; the run.
+
+It returns what happened (`Pushed`); a `Listener` hears its notices and progress on the way. Showing the run
+is `render/outcome.py`'s, called by the command (`cli/runs.py`) and by `ari_cli.push()` alike.
+"""
 
 from __future__ import annotations
 
@@ -8,30 +12,19 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import typer
-
-from ari_cli.app.options import (
-    ConnectionOptions,
-    OutputFormat,
-    OutputOptions,
-    PushRequest,
-)
+from ari_cli.app.listener import Listener
+from ari_cli.app.options import ConnectionOptions, OutputOptions, PushRequest
 from ari_cli.app.push_settings import Tuned, push_options, recorded_options, settings_for
 from ari_cli.config.settings import Connection, Settings
-from ari_cli.exits import AriError, ConfigError, ExitCode, Interrupted, UsageProblem
+from ari_cli.exits import ConfigError, Interrupted, UsageProblem
 from ari_cli.inputs import SourceRow
 from ari_cli.inputs.model import ReadMeter
 from ari_cli.pipeline import UNSENT_NOTE, Known, Prepared, PushOptions, execute, prepare
-from ari_cli.render import run as render
-from ari_cli.render.reading import sign_of_life
-from ari_cli.render.report import check_report, error_document, write_error_document, write_error_report, write_report
-from ari_cli.render.runtable import table
-from ari_cli.render.streams import discard, stdout_failure
-from ari_cli.results import Run, Status
-from ari_cli.send.exchange import Exchange, Tee, Trace, Watcher, encode
+from ari_cli.render.report import check_report
+from ari_cli.results import Run
+from ari_cli.send.exchange import Exchange, Tee, Trace, Watcher
 from ari_cli.wire.operations import Operation
 
 if TYPE_CHECKING:
@@ -73,19 +66,19 @@ def connected(
 class Screen(Watcher):
     """What the terminal hears while sending: progress, the --verbose trace, an interrupt."""
 
-    def __init__(self, advance: Callable[[int], None], err: Any, verbose: bool) -> None:
-        self.advance, self.err, self.verbose = advance, err, verbose
+    def __init__(self, advance: Callable[[int], None], listener: Listener, verbose: bool) -> None:
+        self.advance, self.listener, self.verbose = advance, listener, verbose
 
     def final(self, exchange: Exchange) -> None:
         self.advance(len(exchange.records))
 
     def trace(self, trace: Trace) -> None:
         if self.verbose:
-            render.trace(trace, self.err)
+            self.listener.trace(trace)
 
     def interrupted(self, in_flight: int) -> None:
         abandoned = f"; {in_flight} request(s) in flight abandoned, not confirmed" if in_flight else ""
-        self.err.print(f"interrupted: sending nothing more{abandoned}", markup=False)
+        self.listener.say(f"interrupted: sending nothing more{abandoned}")
 
 
 def run_start(
@@ -129,13 +122,6 @@ def nothing_sent_on_interrupt() -> Iterator[None]:
         raise Interrupted("interrupted; nothing was sent") from None
 
 
-def push(request: PushRequest) -> None:
-    """Run one push (or send) command end to end and exit with the contract's code."""
-    pushed = attempt(request, render.console(stderr=True))
-    run, options, connection = pushed.run, pushed.options, pushed.connection
-    show(run, request.output, options, connection, pushed.invalid, request.rows is not None, pushed.number)
-
-
 @dataclass(frozen=True, slots=True)
 class Pushed:
     """A run done: its results, and what showing them needs."""
@@ -152,67 +138,28 @@ class Pushed:
     notes: list[str]
 
 
-def attempt(request: PushRequest, err: Any) -> Pushed:
-    """Check the report, read, plan, send and journal; `err` hears notes, progress and traces.
+def push(request: PushRequest, listener: Listener) -> Pushed:
+    """Check the report's path, read, plan, send and journal; `listener` hears notices, progress and traces.
 
-    Whatever stops the run once its options are parsed, `--output json` and `--report` still get their one
-    document (with the error), and the exception goes on to say what went wrong.
+    The one push use case: the push and send commands and `ari_cli.push()` all call it.
     """
     report = request.output.report
-    writable = False
-    try:
-        if report is not None:
-            # Before anything is read or sent: a run must never send and then find it cannot say what it did.
-            check_report(report, [str(f) for f in request.files])
-            writable = True
-        return _push(request, err)
-    except AriError as problem:
-        _stopped(request, writable, problem.kind, problem.message, problem.hint, getattr(problem, "guard", None))
-        raise
-    except KeyboardInterrupt:
-        _stopped(request, writable, "interrupted", "interrupted before anything was sent", None)
-        raise
-
-
-def _stopped(
-    request: PushRequest, writable: bool, kind: str, message: str, hint: str | None, guard: Any = None
-) -> None:
-    """The document of a run that stopped before it had rows (a tripped guard's in `error.guard`), on stdout
-    (`--output json`) and in the report."""
-    document = error_document(request.operation, request.dry_run, kind, message, hint)
-    if guard is not None:
-        document["error"]["guard"] = guard
-    if request.output.format is OutputFormat.JSON:
-        _to_stdout(lambda: write_error_document(document, sys.stdout), render.console(stderr=True))
-    if request.output.report is not None and writable:
-        _write_report(lambda path: write_error_report(document, path), request.output.report)
-
-
-def _write_report(write: Callable[[Path], None], path: Path) -> bool:
-    """Write the report; a failure (a full disk, a folder removed meanwhile) is said, and is not the run's."""
-    try:
-        write(path)
-    except OSError as problem:
-        err = render.console(stderr=True)
-        render.notices([f"the report {path} could not be written: {problem.strerror or problem}"], err, "error")
-        return False
-    return True
-
-
-def _push(request: PushRequest, err: Any) -> Pushed:
+    if report is not None:
+        # Before anything is read or sent: a run must never send and then find it cannot say what it did.
+        check_report(report, [str(f) for f in request.files])
     settings = settings_for(request.connection, request.given_tuning())
     tuned = Tuned.of(settings)
     options = push_options(request, settings)
     quiet, journaled = request.output.quiet, request.output.journal
     # Shown even with --quiet: the file may hold the key.
     warnings = list(settings.warnings)
-    render.notices(warnings, err)
+    listener.notices(warnings)
     if options.changed_only and not journaled:
         raise UsageProblem("--changed-only reads the journal, which --no-journal turns off: give one of them")
 
     def warn(message: str) -> None:
         warnings.append(message)
-        render.notices([message], err)
+        listener.notices([message])
 
     journal, recorder = _open(journaled and (not options.dry_run or options.changed_only), warn)
     if options.changed_only and journal is None:
@@ -228,25 +175,26 @@ def _push(request: PushRequest, err: Any) -> Pushed:
     try:
         with connected(request.connection, request.plan.today, settings, needed=not options.dry_run) as connection:
             if request.connection.sandbox and connection and not quiet:
-                err.print(f"pushing to the built-in sandbox at {connection.base_url}", markup=False)
+                listener.say(f"pushing to the built-in sandbox at {connection.base_url}")
             with nothing_sent_on_interrupt():
                 known = _known(journal, request.operation, connection) if options.changed_only else None
                 stdin = sys.stdin.buffer if "-" in options.files else None
-                with sign_of_life(options.read.meter or ReadMeter(), err, enabled=not quiet):
+                with listener.reading(options.read.meter or ReadMeter(), enabled=not quiet):
                     prepared = prepare(options, connection, stdin, rows, known, request.objects)
                 # Warnings are about the data (a column ignored, a range clipped): --quiet keeps them; notes it hides.
-                render.notices(prepared.warnings, err)
+                listener.notices(prepared.warnings)
                 if not quiet:
-                    render.notices(prepared.notes, err, label="note")
+                    listener.notices(prepared.notes, label="note")
                 if not prepared.invalid or options.skip_invalid:
                     from ari_cli.app.guards import for_push
 
                     guarded = for_push(request, settings, prepared, connection, journal.db if journal else None)
-                    render.notices([] if quiet else guarded, err, label="note")
+                    if not quiet:
+                        listener.notices(guarded, label="note")
                 if request.confirm:
                     from ari_cli.app.diff import confirm_push
 
-                    confirm_push(request, prepared, connection, journal.db if journal else None)
+                    confirm_push(request, prepared, connection, journal.db if journal else None, listener)
                 if recorder is not None and connection is not None and not options.dry_run:
                     recorded = recorded_options(request.plan, request.inputs, request.connection, tuned, options.today)
                     recorder.start(run_start(request.command, request.connection, recorded, options, connection))
@@ -254,7 +202,7 @@ def _push(request: PushRequest, err: Any) -> Pushed:
                     exchanges = prepared.exchanges if sending else []
                     unsent = None if sending else UNSENT_NOTE
                     recorder.plan(request.operation, prepared.rows, prepared.plan, exchanges, unsent)
-            run = send_recorded(options, prepared, connection, recorder, request.output, err)
+            run = send_recorded(options, prepared, connection, recorder, request.output, listener)
     finally:
         if recorder is not None:
             recorder.close()
@@ -271,14 +219,14 @@ def send_recorded(
     connection: Connection | None,
     recorder: Recorder | None,
     output: OutputOptions,
-    err: Any,
+    listener: Listener,
     rebuild: Callable[[Sequence[int]], dict[str, Any]] | None = None,
 ) -> Run:
     """Send with the progress bar, the --verbose trace and the journal listening; then record the rows' results."""
     total = sum(len(e.records) for e in prepared.exchanges)
     # A dry run sends nothing: no "sending" bar.
-    with render.progress(total, err, enabled=not output.quiet and not options.dry_run) as advance:
-        screen = Screen(advance, err, output.verbose)
+    with listener.progress(total, enabled=not output.quiet and not options.dry_run) as advance:
+        screen = Screen(advance, listener, output.verbose)
         watch = Tee(screen, recorder) if recorder is not None else screen
         run = execute(options, prepared, connection, watch, interruptible=True, rebuild=rebuild)
     if recorder is not None:
@@ -294,106 +242,3 @@ def _known(journal: Journal | None, operation: Operation, connection: Connection
 
     db, base, source = journal.db, connection.base_url, connection.source_id
     return lambda properties: acknowledged(db, operation.value, base, source, properties)
-
-
-def show(
-    run: Run,
-    output: OutputOptions,
-    options: PushOptions,
-    connection: Connection | None,
-    invalid_input: bool,
-    send: bool,
-    number: int | None,
-) -> None:
-    """Print the run as asked, write the report, say what to do next, and exit with the run's code."""
-    raise typer.Exit(int(shown(run, output, options, connection, invalid_input, send, number)))
-
-
-def shown(
-    run: Run,
-    output: OutputOptions,
-    options: PushOptions,
-    connection: Connection | None,
-    invalid_input: bool,
-    send: bool,
-    number: int | None,
-) -> ExitCode:
-    """Print the run as asked, write the report and say what to do next; the run's exit code."""
-    err = render.console(stderr=True)
-    render.notices(run.rows.invalid_messages(), err, label="error")
-    code = run.exit_code()
-    if not _to_stdout(lambda: _print(run, output, options, connection, err), err) and code is ExitCode.OK:
-        # The results asked for were lost (a full disk): a script must not take the run for a clean one.
-        code = ExitCode.FAILED
-    write_run_report(run, output, options.files, connection)
-    if invalid_input and not options.skip_invalid:
-        # A send command has one setting and no --skip-invalid to offer.
-        skip = "" if send else ", or give --skip-invalid to send the valid ones"
-        err.print(f"nothing was sent: fix the invalid rows above{skip}", markup=False)
-    _next_step(run, number, err, output.quiet)
-    return code
-
-
-def write_run_report(
-    run: Run, output: OutputOptions, files: Sequence[str] = (), connection: Connection | None = None
-) -> None:
-    """Write the run's report file, if one is asked for; an HTML report's header names `files` and the service."""
-    if output.report is not None:
-        from ari_cli.render.pages import run_about
-
-        service = (None, None) if connection is None else (connection.base_url, connection.source_id)
-        about = run_about(run, files, *service)
-        _write_report(lambda path: write_report(run, path, about), output.report)
-
-
-def _print(run: Run, output: OutputOptions, options: PushOptions, connection: Connection | None, err: Any) -> None:
-    """The run on stdout, as `--output` asks (and `--curl` commands before a table)."""
-    out = render.console()
-    form = output.format.value
-    if output.curl:
-        requests = [(render.exchange_label(e), e.url, encode(e.body)) for e in run.exchanges]
-        render.curl_commands(requests, connection is not None, (out if form == "table" else err).file)
-    if form == "json":
-        render.write_json(run, sys.stdout)
-    elif form == "csv":
-        render.write_csv(run, sys.stdout)
-    else:
-        if options.dry_run:
-            render.planned_requests(run, out)
-        table(run, None if output.show is None else output.show.value == "all", out)
-    sys.stdout.flush()
-
-
-def _to_stdout(write: Callable[[], None], err: Any) -> bool:
-    """Run `write`; a reader that went away (`| head`) ends it quietly, a full disk is said. False when output was lost
-    for a reason other than the reader's choice."""
-    try:
-        write()
-    except OSError as problem:
-        failure = stdout_failure(problem)
-        if failure is None:
-            raise
-        discard(sys.stdout)
-        if isinstance(failure, BrokenPipeError):
-            return True
-        render.notices([f"cannot write to standard output: {failure.strerror or failure}"], err, "error")
-        return False
-    return True
-
-
-def _next_step(run: Run, number: int | None, err: Any, quiet: bool) -> None:
-    """After an interrupted or partly failed run, say how to finish it."""
-    if number is None:
-        return
-    counts = run.rows.counts()
-    unsent = counts[Status.FAILED] + counts[Status.NOT_SENT]
-    if run.interrupted:
-        left = f"interrupted: {unsent} row(s) not sent or not confirmed"
-        err.print(f"{left}; `ari-cli retry {number}` sends what is left", markup=False)
-    elif unsent and not quiet and any(_retryable(e) for e in run.exchanges):
-        err.print(f"run {number}: `ari-cli retry {number}` re-sends what failed for a passing reason", markup=False)
-
-
-def _retryable(exchange: Exchange) -> bool:
-    outcome = exchange.outcome
-    return exchange.final and outcome is not None and not outcome.success and (outcome.transient or not outcome.sent)

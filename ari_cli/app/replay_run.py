@@ -1,4 +1,6 @@
-"""What `ari-cli replay` does once its options are parsed: read, fill, send once each, explain."""
+"""What `ari-cli replay` does once its options are parsed: read, fill, send once each; what came back.
+
+The result (`Replay`) is shown by render/support.py (`show_replay`), where each answer is explained."""
 
 from __future__ import annotations
 
@@ -6,15 +8,14 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
 
-import typer
-
+from ari_cli.app.listener import Listener
 from ari_cli.app.options import ReplayRequest
 from ari_cli.app.push import connected
 from ari_cli.app.push_settings import Tuned, settings_for
-from ari_cli.app.replay import Ready, Replayed, load, prepare
 from ari_cli.config.secrets import keys_in, mask, remember
 from ari_cli.config.settings import Connection
 from ari_cli.config.tuning import parse_budget
@@ -22,8 +23,7 @@ from ari_cli.exits import ExitCode, UsageProblem
 from ari_cli.journal.replays import Replayed as BodySent
 from ari_cli.journal.replays import ReplayRecord
 from ari_cli.journal.store import RunStart
-from ari_cli.render import run as render
-from ari_cli.render import support as render_support
+from ari_cli.replay.bodies import Ready, Replayed, load, prepare
 from ari_cli.results import Status
 from ari_cli.results import summary as summarize
 from ari_cli.send.exchange import SendOptions, Sent
@@ -34,8 +34,24 @@ from ari_cli.wire.operations import Operation
 SHORTEST_KEY = 8
 
 
-def replay(request: ReplayRequest) -> None:
-    """Replay every body of the files and exit 0 when the service accepted them all, else 1."""
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A replay done: each body as sent (or, in a dry run, as it would be) and its answer."""
+
+    ready: list[Ready]
+    results: list[Replayed]
+    dry_run: bool
+    connected: bool
+
+    @property
+    def exit_code(self) -> ExitCode:
+        """0 when the service accepted every body (or nothing was sent), else 1."""
+        failed = not self.dry_run and not all(r.ok for r in self.results)
+        return ExitCode.FAILED if failed else ExitCode.OK
+
+
+def replay(request: ReplayRequest, listener: Listener) -> Replay:
+    """Replay every body of the files."""
     files = [str(f) for f in request.files]
     if files.count("-") > 1:
         raise UsageProblem("standard input (-) can be read only once")
@@ -47,21 +63,20 @@ def replay(request: ReplayRequest) -> None:
                 remember(key)
     settings = settings_for(request.connection, request.given_tuning())
     tuned = Tuned.of(settings)
-    out, err = render.console(), render.console(stderr=True)
-    output, dry_run, shown = request.output.format.value, request.dry_run, request.output
-    render.notices(list(settings.warnings), err)
+    dry_run, shown = request.dry_run, request.output
+    listener.notices(list(settings.warnings))
     with connected(request.connection, request.today, settings, needed=not dry_run) as connection:
         if connection is not None:
             remember(connection.api_key)
         if request.connection.sandbox and connection and not shown.quiet:
-            err.print(f"replaying to the built-in sandbox at {connection.base_url}", markup=False)
+            listener.say(f"replaying to the built-in sandbox at {connection.base_url}")
         ready = prepare(bodies, connection, request.fill)
         if dry_run:
             results = [Replayed(r, None) for r in ready]
         else:
             assert connection is not None
-            trace = (lambda t: render.trace(t, err)) if shown.verbose else None
-            with _journaled(request, connection, ready, err) as answered:
+            trace = listener.trace if shown.verbose else None
+            with _journaled(request, connection, ready, listener) as answered:
                 posts = [(r.url, r.content) for r in ready]
                 sent = send_raw(
                     posts,
@@ -70,27 +85,12 @@ def replay(request: ReplayRequest) -> None:
                 )
                 answered(sent)
             results = [Replayed(r, s) for r, s in zip(ready, sent, strict=True)]
-    # `--curl --dry-run` makes a script (`> calls.sh; bash calls.sh`): stdout holds the commands only.
-    script = shown.curl and dry_run and output == "table"
-    if shown.curl:
-        requests = [(f"{r.body.source}:{r.body.line} {r.body.operation.action}", r.url, r.content) for r in ready]
-        # The partner's own keys are theirs to send: the curl leaves them to $PARTNER_API_KEY, not to ours.
-        partner = {r.partner_key for r in ready if r.partner_key} - {connection.api_key if connection else ""}
-        stream = (out if output == "table" else err).file
-        render.curl_commands(requests, connection is not None, stream, partner)
-    if output == "json":
-        render_support.write_replay_json(results, dry_run, sys.stdout)
-    elif output == "csv":
-        render_support.write_replay_csv(results, sys.stdout)
-    else:
-        render_support.replay_text(results, dry_run, err if script else out)
-    failed = not dry_run and not all(r.ok for r in results)
-    raise typer.Exit(int(ExitCode.FAILED if failed else ExitCode.OK))
+    return Replay(list(ready), results, dry_run, connection is not None)
 
 
 @contextmanager
 def _journaled(
-    request: ReplayRequest, connection: Connection, ready: Sequence[Ready], err: Any
+    request: ReplayRequest, connection: Connection, ready: Sequence[Ready], listener: Listener
 ) -> Iterator[Callable[[Sequence[Sent]], None]]:
     """The replay journaled like a push: a run per operation and source id, planned before the bodies go;
     `answered(sent)` writes what came back. Without a journal (--no-journal, or one that cannot be opened),
@@ -98,7 +98,7 @@ def _journaled(
     # sqlite and the journal load only for replays that send.
     from ari_cli.journal.recorder import open_journal
 
-    warn = lambda message: render.notices([message], err)  # noqa: E731
+    warn = lambda message: listener.notices([message])  # noqa: E731
     journal = open_journal(os.environ, warn) if request.output.journal else None
     groups: dict[tuple[Operation, str], list[int]] = {}
     for number, item in enumerate(ready):

@@ -1,16 +1,15 @@
-"""What `retry` does once its options are parsed: read the journal, re-send, render like a push."""
+"""What `retry` does once its options are parsed: read the journal, re-send; the run, shown like a push's."""
 
 from __future__ import annotations
 
 import datetime as dt
 import os
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-import typer
-
+from ari_cli.app.listener import Listener
 from ari_cli.app.options import ConnectionOptions, InputOptions, PlanOptions, RetryRequest
-from ari_cli.app.push import run_start, send_recorded, show
+from ari_cli.app.push import run_start, send_recorded
 from ari_cli.app.push_settings import Tuned, recorded_options, settings_for
 from ari_cli.config.settings import Connection, check_base_url, check_source_id
 from ari_cli.exits import ConfigError, UsageProblem
@@ -20,8 +19,8 @@ from ari_cli.journal.resend import RetryPlan, plan_retry, with_key
 from ari_cli.journal.store import reading
 from ari_cli.pipeline import Prepared, PushOptions
 from ari_cli.records.table import RowTable
-from ari_cli.render import run as render
 from ari_cli.render.report import check_report
+from ari_cli.results import Run
 from ari_cli.wire.operations import Operation
 
 
@@ -61,43 +60,52 @@ def _planned(request: RetryRequest, path: Path) -> tuple[RetryPlan, dict[int, in
     return plan, left
 
 
-def _said(plan: RetryPlan, left: dict[int, int], number: int, quiet: bool, err: Any) -> None:
+@dataclass(frozen=True, slots=True)
+class Retried:
+    """A retry done: its run, or None when the run had nothing left to send."""
+
+    operation: Operation
+    run: Run | None
+    connected: bool
+    number: int | None
+    """The journal's number of the retry's own run; None when not journaled."""
+
+
+def _said(plan: RetryPlan, left: dict[int, int], number: int, quiet: bool, listener: Listener) -> None:
     source = plan.source.run
     if plan.followed and not quiet:
         chain = " -> ".join(str(n) for n in (*plan.followed, source.id))
-        err.print(f"run {number} was retried already ({chain}); retrying what run {source.id} left", markup=False)
+        listener.say(f"run {number} was retried already ({chain}); retrying what run {source.id} left")
     for refused in plan.refused:
         if not quiet:
             problem = refused.errors[0]["message"] if refused.errors else refused.state
-            err.print(f"not re-sent: request {refused.id} was refused ({problem}); fix the file and push again",
-                      markup=False)  # fmt: skip
+            listener.say(f"not re-sent: request {refused.id} was refused ({problem}); fix the file and push again")
     for later, days in sorted(left.items()):
         # Said even with --quiet: values that would have overwritten newer ones were not sent.
-        err.print(f"left out: {days} date(s) whose value run {later} got acknowledged after run {source.id} started;"
-                  " sending the older value would overwrite it (--force sends it anyway)", markup=False)  # fmt: skip
+        listener.say(f"left out: {days} date(s) whose value run {later} got acknowledged after run {source.id} started;"
+                     " sending the older value would overwrite it (--force sends it anyway)")  # fmt: skip
 
 
-def retry(request: RetryRequest) -> None:
-    """Re-send what run `request.run` (or its latest retry) left, as a run of its own; exit like a push."""
+def retry(request: RetryRequest, listener: Listener) -> Retried:
+    """Re-send what run `request.run` (or its latest retry) left, as a run of its own."""
     if request.output.report is not None:
         check_report(request.output.report, ())
     settings = settings_for(request.connection, request.given_tuning())
     tuned = Tuned.of(settings)
-    err = render.console(stderr=True)
     quiet = request.output.quiet
-    render.notices(list(settings.warnings), err)
-    warn = lambda message: render.notices([message], err)  # noqa: E731
+    listener.notices(list(settings.warnings))
+    warn = lambda message: listener.notices([message])  # noqa: E731
     # Opened to write first: what runs could not write before (their notes) is folded in before it is read.
     store = open_journal(os.environ, warn) if request.output.journal and not request.dry_run else None
     recorder = Recorder(store, warn) if store is not None else None
     try:
         plan, left = _planned(request, journal_path(os.environ))
         source = plan.source.run
-        _said(plan, left, request.run, quiet, err)
-        if not plan.exchanges:
-            err.print(f"run {source.id}: nothing left to send", markup=False)
-            raise typer.Exit(0)
+        _said(plan, left, request.run, quiet, listener)
         operation = Operation(source.operation)
+        if not plan.exchanges:
+            listener.say(f"run {source.id}: nothing left to send")
+            return Retried(operation, None, False, None)
         where = plan.exchanges[0].url.split("/v2/push_ari/")[0]
         connection = None if request.dry_run else Connection(where, settings.api_key(), plan.source_id)
         if connection is not None:
@@ -106,8 +114,8 @@ def retry(request: RetryRequest) -> None:
 
             check_environment(connection.base_url)
         if not quiet and (where, plan.source_id) != (source.base_url, source.source_id):
-            err.print(f"run {source.id} went to {source.base_url} (source {source.source_id}); this retry goes to"
-                      f" {where} (source {plan.source_id})", markup=False)  # fmt: skip
+            listener.say(f"run {source.id} went to {source.base_url} (source {source.source_id}); this retry goes to"
+                         f" {where} (source {plan.source_id})")  # fmt: skip
         key = connection.api_key if connection else "<API_KEY>"
         options = PushOptions(
             operation=operation, files=(), today=dt.date.today(), dry_run=request.dry_run, send=tuned.send_options(),
@@ -120,7 +128,7 @@ def retry(request: RetryRequest) -> None:
             recorder.start(start.retrying(source.id))
             recorder.plan(operation, prepared.rows, prepared.plan, prepared.exchanges, None, plan.held, plan.superseded)
         run = send_recorded(
-            options, prepared, connection, recorder if connection is not None else None, request.output, err,
+            options, prepared, connection, recorder if connection is not None else None, request.output, listener,
             lambda part: plan.build(part, key),
         )  # fmt: skip
         if recorder is not None and run.exit_code() == 0 and not plan.refused:
@@ -129,4 +137,4 @@ def retry(request: RetryRequest) -> None:
     finally:
         if recorder is not None:
             recorder.close()
-    show(run, request.output, options, connection, False, False, recorder.run if recorder else None)
+    return Retried(operation, run, connection is not None, recorder.run if recorder else None)

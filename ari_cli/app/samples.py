@@ -10,7 +10,6 @@ from importlib import resources
 from pathlib import Path
 
 from ari_cli.exits import ConfigError, UsageProblem
-from ari_cli.render.printable import echo_err
 
 _KINDS = (".csv", ".json", ".jsonl", ".xlsx", ".toml")
 
@@ -25,8 +24,9 @@ def _sample_files() -> list[Path]:
     return files
 
 
-def write_samples(directory: Path, force: bool) -> None:
-    """Copy every sample file into `directory` (made if missing); existing files only with `force`."""
+def write_samples(directory: Path, force: bool) -> list[Path]:
+    """Copy every sample file into `directory` (made if missing); existing files only with `force`. The files
+    written."""
     files = _sample_files()
     clashes = [directory / f.name for f in files if (directory / f.name).exists()]
     if clashes and not force:
@@ -38,5 +38,4 @@ def write_samples(directory: Path, force: bool) -> None:
             (directory / sample.name).write_bytes(sample.read_bytes())
     except OSError as problem:
         raise UsageProblem(f"cannot write the samples into {directory}: {problem.strerror or problem}") from None
-    echo_err(f"wrote {len(files)} sample files into {directory}")
-    print("\n".join(str(directory / f.name) for f in files))
+    return [directory / f.name for f in files]

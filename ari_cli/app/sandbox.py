@@ -1,4 +1,6 @@
-"""What `ari-cli sandbox` does: start the emulator, print how to reach it, serve until Ctrl-C or SIGTERM."""
+"""What `ari-cli sandbox` does: build the emulator from the options, and say how to reach it.
+
+Serving it until Ctrl-C or SIGTERM is the command's (cli/sandbox.py): only the command line owns the process."""
 
 from __future__ import annotations
 
@@ -8,14 +10,10 @@ import shlex
 from importlib import resources
 from pathlib import Path
 
-import typer
-
 from ari_cli.app.options import SandboxOptions
 from ari_cli.config.settings import is_loopback
 from ari_cli.exits import ConfigError, InputError, UsageProblem
-from ari_cli.render.printable import echo_err, printable
 from ari_cli.sandbox import FixtureError, Sandbox
-from ari_cli.sandbox.faults import parse_latency
 from ari_cli.sandbox.fixtures import DEFAULT_FIXTURES, Account, Property
 from ari_cli.sandbox.rules import account_refusal
 from ari_cli.wire.errors import BY_STATUS, ERROR_TABLE
@@ -26,23 +24,12 @@ KEEP_RECEIVED = 1000
 EXAMPLE_OFFSET_DAYS = 30
 
 
-def serve(options: SandboxOptions) -> None:
-    """Build the emulator from the options (bad ones are usage or input errors) and serve it."""
-    if options.write_fixtures is not None:
-        write_fixtures(options.write_fixtures)
-        return
-    today = options.today
-    try:
-        day = dt.date.fromisoformat(today) if today else None
-    except ValueError:
-        raise typer.BadParameter(f"{today!r} is not a date YYYY-MM-DD", param_hint="--today") from None
-    try:
-        delay = parse_latency(options.latency)
-    except ValueError as problem:
-        raise typer.BadParameter(str(problem), param_hint="--latency") from None
+def emulator(options: SandboxOptions, day: dt.date | None, delay: tuple[float, float] | None) -> Sandbox:
+    """The emulator the options ask for (`day` and `delay` parsed by the command), not yet started; bad fixtures
+    are an input error, bad faults a usage error."""
     faults = parse_faults(options.faults)
     try:
-        emulator = Sandbox(
+        built = Sandbox(
             fixtures=options.fixtures,
             latency=delay,
             fail_rate=options.fail_rate,
@@ -56,8 +43,31 @@ def serve(options: SandboxOptions) -> None:
     except FixtureError as problem:
         raise InputError(f"fixtures: {problem}", "see ari_cli/sandbox/fixtures.toml for the format") from None
     for status, count in faults:
-        emulator.queue_error(status, count)
-    _serve(emulator)
+        built.queue_error(status, count)
+    return built
+
+
+def exposed(emulator: Sandbox) -> str | None:
+    """The warning a sandbox bound beyond loopback deserves."""
+    if is_loopback(emulator.host):
+        return None
+    return (
+        f"binding to {emulator.host} exposes the sandbox and its public test keys "
+        "to the network; use --host 127.0.0.1 to keep it local"
+    )
+
+
+def start(emulator: Sandbox) -> None:
+    """Start serving; a port that cannot be had is a configuration error (exit 4)."""
+    try:
+        emulator.start()
+    except OSError as problem:
+        # Where to listen is set up wrong, not a failed push: exit 4, as for other configuration.
+        raise ConfigError(
+            f"cannot listen on {emulator.host}:{emulator.port}: {problem.strerror or problem}",
+            f"another program (perhaps another sandbox) uses port {emulator.port}; pick another with --port "
+            "(--port 0 picks a free one)",
+        ) from None
 
 
 def parse_faults(values: tuple[str, ...]) -> list[tuple[int, int | None]]:
@@ -82,8 +92,9 @@ def parse_faults(values: tuple[str, ...]) -> list[tuple[int, int | None]]:
     return faults
 
 
-def write_fixtures(path: Path) -> None:
-    """Copy the built-in fixtures (comments included) to `path` as a starting point; never overwrite."""
+def write_fixtures(path: Path) -> str:
+    """Copy the built-in fixtures (comments included) to `path` as a starting point; never overwrite. What to do
+    next, in a sentence."""
     text = resources.files("ari_cli.sandbox").joinpath(DEFAULT_FIXTURES).read_text(encoding="utf-8")
     try:
         with path.open("x", encoding="utf-8") as out:
@@ -96,41 +107,10 @@ def write_fixtures(path: Path) -> None:
         raise UsageProblem(
             f"cannot write {path}: {problem.strerror or problem}", "give a path in a folder you can write"
         ) from None
-    echo_err(
-        f"wrote the default fixtures to {path}; edit them, then: ari-cli sandbox --fixtures {shlex.quote(str(path))}"
-    )
+    return f"wrote the default fixtures to {path}; edit them, then: ari-cli sandbox --fixtures {shlex.quote(str(path))}"
 
 
-def _serve(emulator: Sandbox) -> None:
-    if not is_loopback(emulator.host):
-        echo_err(
-            f"warning: binding to {emulator.host} exposes the sandbox and its public test keys "
-            "to the network; use --host 127.0.0.1 to keep it local"
-        )
-    try:
-        emulator.start()
-    except OSError as problem:
-        # Where to listen is set up wrong, not a failed push: exit 4, as for other configuration.
-        raise ConfigError(
-            f"cannot listen on {emulator.host}:{emulator.port}: {problem.strerror or problem}",
-            f"another program (perhaps another sandbox) uses port {emulator.port}; pick another with --port "
-            "(--port 0 picks a free one)",
-        ) from None
-    # SIGTERM (systemd, docker stop, kill) ends the sandbox as cleanly as Ctrl-C: the command line's
-    # handlers (cli/signals.py) raise KeyboardInterrupt for both.
-    try:
-        for line in _banner(emulator):
-            typer.echo(printable(line))
-        while not emulator.stopping.wait(3600):
-            pass
-    except KeyboardInterrupt:
-        pass
-    finally:
-        emulator.stop()
-    echo_err("sandbox stopped")
-
-
-def _banner(emulator: Sandbox) -> list[str]:
+def banner(emulator: Sandbox) -> list[str]:
     """What `ari-cli sandbox` prints on start; the keys are the sandbox's own, not secrets."""
     props = emulator.fixtures.properties.values()
     active = ", ".join(p.id for p in props if p.active) or "none"

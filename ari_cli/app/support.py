@@ -1,24 +1,20 @@
-"""What `explain`, `errors` and `policy describe` do: the spec's error table and named policies, in words."""
+"""What `explain`, `errors` and `policy describe` find: the spec's error table and named policies, in words.
+
+Each returns what it found; render/support.py shows it.
+"""
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
-import typer
-
-from ari_cli.app.options import OutputFormat
 from ari_cli.exits import InputError, UsageProblem
 from ari_cli.records.named import find, load_policies
-from ari_cli.render import run as render
-from ari_cli.render import support as render_support
-from ari_cli.wire.errors import ERROR_TABLE
-from ari_cli.wire.explain import SUCCESS_NOTE, unknown_message
+from ari_cli.wire.errors import ERROR_TABLE, ErrorRow
+from ari_cli.wire.explain import Explanation, unknown_message
 from ari_cli.wire.explain import explain as explain_number
 
 
-def explain_codes(codes: list[str], output: OutputFormat) -> None:
+def explain_codes(codes: list[str]) -> list[Explanation]:
     """Each status or code's meaning; an unknown one is a usage error that points at the whole table."""
     items = []
     for text in codes:
@@ -26,35 +22,20 @@ def explain_codes(codes: list[str], output: OutputFormat) -> None:
         if found is None:
             raise UsageProblem(unknown_message(text), "ari-cli errors prints the whole table")
         items.append(found)
-    if output is OutputFormat.TABLE:
-        render_support.explanations(items, render.console())
-    elif output is OutputFormat.JSON:
-        json.dump(render_support.explanation_dicts(items), sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
-    else:
-        rows = [row for item in items for row in item.rows]
-        gateway = [item.gateway for item in items if item.gateway is not None]
-        render_support.write_error_rows(rows, sys.stdout, "csv", gateway)
+    return items
 
 
-def error_table(output: OutputFormat) -> None:
-    """The spec's error table as a table, JSON or CSV."""
-    if output is OutputFormat.TABLE:
-        out = render.console()
-        render_support.error_table(ERROR_TABLE, out)
-        out.print(SUCCESS_NOTE, markup=False)
-    else:
-        render_support.write_error_rows(ERROR_TABLE, sys.stdout, output.value)
+def error_table() -> list[ErrorRow]:
+    """The spec's error table."""
+    return list(ERROR_TABLE)
 
 
-def describe_policies(policies: Path, name: str | None) -> None:
-    """One named policy in words, or every policy of the file, one per line."""
+def describe_policies(policies: Path, name: str | None) -> list[str]:
+    """One named policy in words, or every policy of the file, one line each (`NAME: words`)."""
     defined = load_policies(str(policies))
     if name is None:
-        for key, policy in defined.items():
-            typer.echo(f"{key}: {policy.describe()}")
-        return
+        return [f"{key}: {policy.describe()}" for key, policy in defined.items()]
     found = find(defined, name)
     if found is None:
         raise InputError(f'{policies}: no policy named "{name}"; the names are {", ".join(defined)}')
-    typer.echo(found[1].describe())
+    return [found[1].describe()]

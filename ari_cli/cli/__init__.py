@@ -1,29 +1,44 @@
-"""The Typer application: every command group and command, `--version`, and the one error boundary."""
+"""The Typer application: the root, `--version`, and the one error boundary; each command loads when asked for.
 
+The root is a Typer group (`_Boundary`, a `typer.core.TyperGroup`) that knows its commands by name
+(`COMMANDS`) and imports a command's module only when that command is run, its help shown, or completed: the
+way Click documents for lazily loaded subcommands (a group's `list_commands` and `get_command`). So
+`--version` loads no command module, and `ari-cli threshold push` loads threshold's alone. The root's own
+`--help` and the completion of a command name list every command with its help, so they load them all.
+"""
+
+import importlib
 from typing import Annotated, Any
 
 import typer
 from typer.completion import show_callback
 
 from ari_cli import __version__
-from ari_cli.cli import (
-    calendar,
-    completion,
-    config,
-    history,
-    maxadv,
-    policy,
-    retry,
-    revert,
-    samples,
-    sandbox,
-    support,
-    threshold,
-)
 from ari_cli.cli.helptext import HelpGroup
 from ari_cli.cli.usage import is_usage_error
 
-PUSH_FIRST = ("threshold", "maxadv", "policy")
+# Each command, in the order of the root's --help and of completions: the module that declares it and the
+# Typer app there that holds it (a group of subcommands, or the one command).
+COMMANDS = {
+    "threshold": ("ari_cli.cli.threshold", "app"),
+    "maxadv": ("ari_cli.cli.maxadv", "app"),
+    "policy": ("ari_cli.cli.policy", "app"),
+    "replay": ("ari_cli.cli.support", "replay_app"),
+    "explain": ("ari_cli.cli.support", "explain_app"),
+    "errors": ("ari_cli.cli.support", "errors_app"),
+    "retry": ("ari_cli.cli.retry", "app"),
+    "revert": ("ari_cli.cli.revert", "app"),
+    "calendar": ("ari_cli.cli.calendar", "app"),
+    "samples": ("ari_cli.cli.samples", "app"),
+    "completion": ("ari_cli.cli.completion", "completion_app"),
+    "sandbox": ("ari_cli.cli.sandbox", "app"),
+    "config": ("ari_cli.cli.config", "app"),
+    "history": ("ari_cli.cli.history", "app"),
+}
+_BUILT: dict[str, Any] = {}
+WORDS = "ari_cli.words"  # the invocation's words, in the context's `meta` (shared by every command's context)
+# Typer's shells; `pwsh` is PowerShell 7's own name for itself.
+SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
 
 
 class _Boundary(HelpGroup):
@@ -32,14 +47,26 @@ class _Boundary(HelpGroup):
     def invoke(self, ctx: Any) -> Any:
         # Only a command that runs gets here (--help, --version and completion end while parsing): the boundary,
         # and what it shows errors with, load for it alone.
-        from ari_cli.cli.boundary import guarded
+        from ari_cli.cli.boundary import guarded, started
 
+        started(ctx.meta.get(WORDS, ()))
         return guarded(lambda: super(_Boundary, self).invoke(ctx))
 
     def list_commands(self, ctx: Any) -> list[str]:
-        # Typer lists single commands before groups; the push commands, what users come for, go first.
-        names = super().list_commands(ctx)
-        return [*(n for n in PUSH_FIRST if n in names), *(n for n in names if n not in PUSH_FIRST)]
+        return list(COMMANDS)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        """The command `cmd_name`, its module imported now (once: Python keeps it), or None for no such command."""
+        where = COMMANDS.get(cmd_name)
+        if where is None:
+            return None
+        # Built once per process: --help and completion ask for each command more than once.
+        if cmd_name not in _BUILT:
+            module, name = where
+            command = typer.main.get_command(getattr(importlib.import_module(module), name))
+            command.name = cmd_name
+            _BUILT[cmd_name] = command
+        return _BUILT[cmd_name]
 
     def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
         shell = None if extra.get("resilient_parsing") else _named_shell(args)
@@ -48,14 +75,18 @@ class _Boundary(HelpGroup):
             option = next(param for param in self.params if "--show-completion" in param.opts)
             show_callback(typer.Context(self, info_name=info_name or "ari-cli"), option, shell)
         # The root's own options (`ari-cli --bogus`) are parsed before any command runs: their errors too are ours.
+        words = tuple(args)  # parsing consumes `args`; `--output json` among them asks for a JSON document of an error
         try:
-            return super().make_context(info_name, args, parent, **extra)
+            ctx = super().make_context(info_name, args, parent, **extra)
         except typer.TyperException as error:
             if is_usage_error(error):
-                from ari_cli.cli.boundary import usage_error
+                from ari_cli.cli.boundary import started, usage_error
 
+                started(words)
                 raise usage_error(error) from None
             raise
+        ctx.meta[WORDS] = words
+        return ctx
 
 
 app = typer.Typer(
@@ -79,20 +110,6 @@ Each command's --help says which columns it takes. Set up where to push once wit
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
-
-# The order of the root's --help and of completions (after PUSH_FIRST).
-support.register(app)
-retry.register(app)
-revert.register(app)
-calendar.register(app)
-app.add_typer(threshold.app)
-app.add_typer(maxadv.app)
-app.add_typer(policy.app)
-app.add_typer(sandbox.app)
-app.add_typer(config.app)
-app.add_typer(history.app)
-samples.register(app)
-completion.register(app)
 
 
 def _version(value: bool) -> None:
@@ -142,7 +159,7 @@ def _named_shell(args: list[str]) -> str | None:
     for word in words:
         if word == "--show-completion":
             shell = next(words, None)
-            return shell if shell in completion.SHELLS else None
+            return shell if shell in SHELLS else None
         if word in _VALUED_ROOT_OPTIONS:
             next(words, None)
         elif not word.startswith("-"):

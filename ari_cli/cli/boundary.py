@@ -1,10 +1,13 @@
-"""The single place where exceptions become exit codes and friendly messages."""
+"""The single place where exceptions become exit codes and friendly messages, and, under `--output json`,
+the one JSON document every ending owes standard output (`{"error": {"kind", "message", "hint"}}`, or the
+command's own shape of a stopped run, which it names with `error_documents`)."""
 
+import json
 import os
 import sys
 import traceback
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import typer
 
@@ -18,6 +21,65 @@ from ari_cli.render.streams import discard, guarded_streams, stdout_failure
 T = TypeVar("T")
 
 TRACEBACK_ENV = "ARI_TRACEBACK"
+
+# What a document of an error holds: (kind, message, hint) -> the document.
+Maker = Callable[[str, str, str | None], dict[str, Any]]
+
+
+class _Ending:
+    """This invocation's words (to see `--output json` before any option is parsed) and the command's shape of
+    its error document, when it has one of its own."""
+
+    args: Sequence[str] = ()
+    maker: Maker | None = None
+
+
+_ending = _Ending()
+
+
+def started(args: Sequence[str]) -> None:
+    """A new invocation of the root command, with its words."""
+    _ending.args, _ending.maker = tuple(args), None
+
+
+def error_documents(maker: Maker) -> None:
+    """The running command's document of an error, given `--output json` (a push's: its run with no rows)."""
+    _ending.maker = maker
+
+
+def plain_document(kind: str, message: str, hint: str | None) -> dict[str, Any]:
+    return {"error": {"kind": kind, "message": scrub(message), "hint": None if hint is None else scrub(hint)}}
+
+
+def _asks_json(args: Sequence[str]) -> bool:
+    """`--output json` (or `-o json`, `--output=json`, `-ojson`) is the last `--output` given before `--`."""
+    value: str | None = None
+    words = iter(args)
+    for word in words:
+        if word == "--":
+            break
+        if word in ("--output", "-o"):
+            value = next(words, None)
+        elif word.startswith("--output="):
+            value = word.removeprefix("--output=")
+        elif word.startswith("-o") and not word.startswith("--"):
+            value = word[2:]
+    return value == "json"
+
+
+def _document(kind: str, message: str, hint: str | None, details: dict[str, Any] | None = None) -> None:
+    """Under `--output json`, the error's one document on stdout (`details` beside its kind, message and hint); a
+    stdout that cannot take it is left be."""
+    if not _asks_json(_ending.args) and _ending.maker is None:
+        return
+    document = (_ending.maker or plain_document)(kind, message, hint)
+    document["error"].update(details or {})
+    try:
+        indent = 2 if sys.stdout.isatty() else None
+        sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=indent) + "\n")
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        discard(sys.stdout)
 
 
 def _say(message: str) -> None:
@@ -36,11 +98,16 @@ def _leaf(error: Exception) -> Exception:
 
 
 def usage_error(error: typer.TyperException) -> typer.Exit:
-    """One `error:` line and the usage line, plain text whatever the terminal; the exit to raise."""
-    _say(f"error: {usage_message(error)}")
+    """One `error:` line and the usage line, plain text whatever the terminal, and the document under `--output
+    json` (unless `--output` itself was the mistake: then no one knows what was asked); the exit to raise."""
+    message = usage_message(error)
+    _say(f"error: {message}")
     usage = usage_line(error)
     if usage is not None:
         _say(f"usage: {usage}   (-h for help)")
+    param = getattr(error, "param", None)
+    if "--output" not in (getattr(param, "opts", None) or ()):
+        _document("usage", message, None if usage is None else f"usage: {usage}")
     return typer.Exit(int(ExitCode.USAGE))
 
 
@@ -70,6 +137,7 @@ def _guarded(call: Callable[[], T]) -> T:
         _say(problem.message if isinstance(problem, Interrupted) else f"error: {problem.message}")
         if problem.hint:
             _say(f"hint: {problem.hint}")
+        _document(problem.kind, problem.message, problem.hint, problem.details())
         raise typer.Exit(int(problem.exit_code)) from None
     except BrokenPipeError:
         # The reader went away (`| head`): nothing more can be shown, and that is not an error of ours.
@@ -84,6 +152,7 @@ def _guarded(call: Callable[[], T]) -> T:
         raise typer.Exit(int(ExitCode.FAILED)) from None
     except KeyboardInterrupt:
         _say("interrupted")
+        _document("interrupted", "interrupted before anything was sent", None)
         raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
     except Exception as surprise:
         leaf = _leaf(surprise)
@@ -91,9 +160,13 @@ def _guarded(call: Callable[[], T]) -> T:
             _say(f"error: {leaf.message}")
             if leaf.hint:
                 _say(f"hint: {leaf.hint}")
+            _document(leaf.kind, leaf.message, leaf.hint, leaf.details())
             raise typer.Exit(int(leaf.exit_code)) from None
         if os.environ.get(TRACEBACK_ENV):
             _say("".join(traceback.format_exception(surprise)))
-        _say(f"error: internal error: {type(leaf).__name__}: {leaf}")
-        _say(f"hint: this is a bug in ari-cli; set {TRACEBACK_ENV}=1 to see the traceback and report it")
+        message = f"internal error: {type(leaf).__name__}: {leaf}"
+        hint = f"this is a bug in ari-cli; set {TRACEBACK_ENV}=1 to see the traceback and report it"
+        _say(f"error: {message}")
+        _say(f"hint: {hint}")
+        _document("internal", message, hint)
         raise typer.Exit(int(ExitCode.FAILED)) from None

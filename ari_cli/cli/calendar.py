@@ -61,9 +61,13 @@ def calendar(
     request = CalendarRequest(
         operation, propertyid, start, end, tuple(rooms or ()), tuple(rates or ()), output, connection
     )
-    application.show_calendar(request)
+    from ari_cli.render.calendar import show
+    from ari_cli.render.terminal import Terminal
+
+    found = application.show_calendar(request, Terminal())
+    show(found.view, found.known, output.value)
 
 
-def register(app: typer.Typer) -> None:
-    """Add the calendar command to the application."""
-    app.command("calendar", help=HELP, cls=HelpCommand, no_args_is_help=True)(calendar)
+# The command alone, as the root loads it when asked for it (cli/__init__.py).
+app = typer.Typer(add_completion=False)
+app.command("calendar", help=HELP, cls=HelpCommand, no_args_is_help=True)(calendar)

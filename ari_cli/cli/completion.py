@@ -11,6 +11,8 @@ import typer
 from typer.completion import show_callback
 
 from ari_cli import app as application
+from ari_cli.cli import SHELLS
+from ari_cli.cli.helptext import HelpCommand
 
 
 def complete_profile(ctx: typer.Context, incomplete: str) -> list[str]:
@@ -34,9 +36,6 @@ def complete_run(incomplete: str) -> list[tuple[str, str]]:
 
 PROG_NAME = "ari-cli"
 
-
-# Typer's shells; `pwsh` is PowerShell 7's own name for itself.
-SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
 
 
 def _shell(value: str) -> str:
@@ -71,8 +70,6 @@ def completion(
     show_callback(typer.Context(root, info_name=PROG_NAME), option, shell)
 
 
-def register(app: typer.Typer) -> None:
-    """Add `completion` to the root."""
-    from ari_cli.cli.helptext import HelpCommand
-
-    app.command("completion", help=COMPLETION_HELP, cls=HelpCommand, no_args_is_help=True)(completion)
+# The `completion` command, which the root loads when asked for it (cli/__init__.py's COMMANDS).
+completion_app = typer.Typer(add_completion=False)
+completion_app.command("completion", help=COMPLETION_HELP, cls=HelpCommand, no_args_is_help=True)(completion)

@@ -12,6 +12,7 @@ from ari_cli.cli.helptext import HelpCommand, HelpGroup
 from ari_cli.cli.push import tuning
 
 app = typer.Typer(
+    add_completion=False,
     name="config",
     cls=HelpGroup,
     help="""Profiles: where to push, with which key, and how, saved in a config file.
@@ -176,7 +177,23 @@ def show(
         api_key_file=api_key_file,
         path_segment=path_segment,
     )
-    application.config_show(ConfigShow(connection, output, batch_size, data_form, concurrency, rate, timeout, retries))
+    from ari_cli.render.config import show_settings
+    from ari_cli.render.terminal import Terminal
+
+    request = ConfigShow(
+        connection=connection,
+        output=output,
+        batch_size=batch_size,
+        data_form=data_form,
+        concurrency=concurrency,
+        rate=rate,
+        timeout=timeout,
+        retries=retries,
+    )
+    found = application.config_show(request, Terminal())
+    show_settings(found.document, output.value)
+    if found.problem is not None:
+        raise found.problem
 
 
 @app.command("init", help=INIT_HELP, cls=HelpCommand)
@@ -214,10 +231,23 @@ def init(
     ] = None,
 ) -> None:
     from ari_cli.app.options import ConfigInit
+    from ari_cli.cli.prompts import Prompts
+    from ari_cli.render.config import show_saved
 
-    application.config_init(
-        ConfigInit(profile, config, force, base_url, source_id, api_key_file, api_key_env, path_segment)
+    saved = application.config_init(
+        ConfigInit(
+            profile=profile,
+            config=config,
+            force=force,
+            base_url=base_url,
+            source_id=source_id,
+            api_key_file=api_key_file,
+            api_key_env=api_key_env,
+            path_segment=path_segment,
+        ),
+        Prompts(),
     )
+    show_saved(saved.profile, saved.path, saved.replaced)
 
 
 SET_HELP = """Change one setting of a profile; the rest of the profile and the file are kept.
@@ -273,15 +303,20 @@ def set_(
     config: ConfigOption = None,
 ) -> None:
     from ari_cli.app.options import ConfigEdit
+    from ari_cli.cli.prompts import Prompts
 
-    application.config_set(ConfigEdit(profile, config, key, value))
+    typer.echo(application.config_set(ConfigEdit(profile=profile, config=config, key=key, value=value), Prompts()))
 
 
 @app.command("get", help=GET_HELP, cls=HelpCommand)
 def get(key: SettingKey, profile: ProfileOption = None, config: ConfigOption = None) -> None:
     from ari_cli.app.options import ConfigEdit
+    from ari_cli.render.printable import echo_err
 
-    application.config_get(ConfigEdit(profile, config, key))
+    got = application.config_get(ConfigEdit(profile=profile, config=config, key=key))
+    if got.default is not None:
+        echo_err(got.default)
+    typer.echo(got.value)
 
 
 @app.command("delete", help=DELETE_HELP, cls=HelpCommand)
@@ -293,9 +328,13 @@ def delete(
 ) -> None:
     from ari_cli.app.options import ConfigEdit
 
-    application.config_delete(ConfigEdit(None, config, name))
+    typer.echo(application.config_delete(ConfigEdit(profile=None, config=config, key=name)))
 
 
 @app.command("profiles", help=PROFILES_HELP, cls=HelpCommand)
 def profiles(config: ConfigOption = None, profile: ProfileOption = None, output: OutputOption = Output.TABLE) -> None:
-    application.config_profiles(config, profile, output)
+    from ari_cli.render.config import show_profiles
+    from ari_cli.render.terminal import Terminal
+
+    found = application.config_profiles(config, profile, Terminal())
+    show_profiles(str(found.path), found.profiles, output.value)

@@ -5,7 +5,6 @@ from typing import Annotated
 
 import typer
 
-from ari_cli import app as application
 from ari_cli.app.choices import DiffFormat, DiffShow, Overlaps
 from ari_cli.cli.push import (
     AllowEmpty,
@@ -105,33 +104,47 @@ def diff_command(operation: Operation) -> Callable[..., None]:
         min_coverage: MinCoverage = None,
         max_step: MaxStep = None,
     ) -> None:
+        from ari_cli.app.diff import run_diff
         from ari_cli.app.options import ConnectionOptions, DiffRequest, GuardOptions, InputOptions, PlanOptions
+        from ari_cli.app.push import nothing_sent_on_interrupt
+        from ari_cli.cli.boundary import error_documents
+        from ari_cli.render import diff as render_diff
+        from ari_cli.render.terminal import Terminal
 
-        application.run_diff(
-            DiffRequest(
-                operation=operation,
-                files=tuple(files),
-                output=output,
-                show=show,
-                exit_code=exit_code,
-                quiet=quiet,
-                inputs=InputOptions(
-                    input_format,
-                    encoding,
-                    date_format,
-                    sheet,
-                    header_row,
-                    policies,
-                    skip_invalid,
-                    allow_empty,
-                    tuple(column or ()),
-                    ignore_columns=tuple(ignore_column or ()),
-                    hidden_rows=hidden_rows,
-                ),
-                plan=PlanOptions(today, not no_merge, overlaps),
-                connection=ConnectionOptions(False, profile, config, base_url, source_id),
-                guards=GuardOptions(max_changed, max_cleared, min_coverage, max_step),
+        if output is DiffFormat.JSON:
+            error_documents(
+                lambda kind, message, hint: render_diff.error_document(operation.value, kind, message, hint)
             )
+        request = DiffRequest(
+            operation=operation,
+            files=tuple(files),
+            output=output,
+            show=show,
+            exit_code=exit_code,
+            quiet=quiet,
+            inputs=InputOptions(
+                format=input_format,
+                encoding=encoding,
+                date_format=date_format,
+                sheet=sheet,
+                header_row=header_row,
+                policies=policies,
+                skip_invalid=skip_invalid,
+                allow_empty=allow_empty,
+                columns=tuple(column or ()),
+                ignore_columns=tuple(ignore_column or ()),
+                hidden_rows=hidden_rows,
+            ),
+            plan=PlanOptions(today=today, merge=not no_merge, overlaps=overlaps),
+            connection=ConnectionOptions(profile=profile, config=config, base_url=base_url, source_id=source_id),
+            guards=GuardOptions(
+                max_changed=max_changed, max_cleared=max_cleared, min_coverage=min_coverage, max_step=max_step
+            ),
         )
+        # Ctrl-C or SIGTERM while reading: said, exit 130, and still one JSON document with --output json.
+        with nothing_sent_on_interrupt():
+            diffed = run_diff(request, Terminal())
+        render_diff.show(diffed.view, output.value)
+        raise typer.Exit(int(diffed.exit_code))
 
     return diff

@@ -16,6 +16,7 @@ from ari_cli.wire.operations import Operation
 WHERE = "The journal is $ARI_HOME/journal.sqlite3, or journal.sqlite3 in the user data folder when ARI_HOME is not set."
 
 app = typer.Typer(
+    add_completion=False,
     name="history",
     cls=HelpGroup,
     help=f"""List the push runs the journal recorded, newest first; show, find and prune them.
@@ -62,7 +63,11 @@ def history(
     output: OutputOption = Output.TABLE,
 ) -> None:  # fmt: skip
     if ctx.invoked_subcommand is None:
-        application.history_runs(limit, operation, output)
+        from ari_cli.render.history import show_runs
+
+        found = application.history_runs(limit, operation)
+        label = found.operation and found.operation.value
+        show_runs(found.runs, found.states, found.more, found.limit, label, found.journal, output.value)
 
 
 SHOW_HELP = f"""Show one run: its header, its requests and its rows.
@@ -94,7 +99,13 @@ def show_run(
     rows: Annotated[Rows | None, typer.Option("--show", help="Which rows the table lists. \\[default: failed over 50 rows, else all]", show_default=False)] = None,
     output: PageOption = PageFormat.TABLE,
 ) -> None:  # fmt: skip
-    application.history_show(run, body, None if rows is None else rows is Rows.ALL, output)
+    from ari_cli.render.rundetail import show_detail
+
+    with application.history_show(run, whole=output is not PageFormat.TABLE) as opened:
+        all_rows = None if rows is None else rows is Rows.ALL
+        show_detail(
+            opened.whole, opened.rows, opened.records, opened.completed, output.value, body, all_rows, opened.ran_by
+        )
 
 
 FIND_HELP = f"""Find who sent a tracking id, or which requests set a date, and what they sent.
@@ -129,9 +140,27 @@ def find(
     body: Annotated[bool, typer.Option("--body", help="With --date: also show each body sent and the answer.")] = False,
     output: OutputOption = Output.TABLE,
 ) -> None:  # fmt: skip
+    from ari_cli.app.history import TrackingFound
     from ari_cli.app.options import FindRequest
+    from ari_cli.render.finds import show_dates, show_tracking
 
-    application.history_find(FindRequest(trackingid, propertyid, date, roomid, rateid, operation, body, output))
+    found = application.history_find(
+        FindRequest(
+            trackingid=trackingid,
+            propertyid=propertyid,
+            date=date,
+            roomid=roomid,
+            rateid=rateid,
+            operation=operation,
+            body=body,
+            output=output,
+        )
+    )
+    if isinstance(found, TrackingFound):
+        show_tracking(found.trackingid, found.matches, output.value)
+    else:
+        show_dates(found.propertyid, found.day, found.roomid, found.rateid, found.operation, found.hits, found.body,
+                   output.value)  # fmt: skip
 
 
 PRUNE_HELP = f"""Delete the finished runs that started before a given age, to keep the journal small.
@@ -153,4 +182,16 @@ def prune(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="List the runs that would be deleted; delete nothing.")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask at a terminal.")] = False,
 ) -> None:  # fmt: skip
-    application.history_prune(older_than, dry_run, yes)
+    from ari_cli.render.history import show_pruned
+    from ari_cli.render.terminal import Terminal
+
+    class _AskOnStdout(Terminal):
+        # prune asks on standard output, where its answer ("deleted ...") goes; end of input is typer's Abort
+        def ask(self, question: str) -> bool:
+            return typer.confirm(question, default=False)
+
+    done = application.history_prune(older_than, dry_run, yes, _AskOnStdout())
+    show_pruned(done.said, done.when, done.found, done.states, done.dry_run, done.declined, done.deleted, done.kept,
+                done.not_compacted)  # fmt: skip
+    if done.declined:
+        raise typer.Exit(1)

@@ -9,6 +9,7 @@ from ari_cli.cli.send_one import maxadv_send
 from ari_cli.wire.operations import Operation
 
 app = typer.Typer(
+    add_completion=False,
     name="maxadv",
     cls=HelpGroup,
     help="""Max Advance Booking: how many nights ahead a rate plan can be booked.

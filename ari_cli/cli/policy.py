@@ -13,6 +13,7 @@ from ari_cli.cli.send_one import policy_send
 from ari_cli.wire.operations import Operation
 
 app = typer.Typer(
+    add_completion=False,
     name="policy",
     cls=HelpGroup,
     help="""Cancellation and Deposit: cancellation levels and deposit rules per room, rate and dates.
@@ -100,7 +101,9 @@ def describe(
     name: Annotated[str | None, typer.Argument(metavar="NAME", help="The policy to describe. \\[default: all of them]", show_default=False)] = None,
 ) -> None:  # fmt: skip
     """Print named policies in words."""
-    application.describe_policies(policies, name)
+    from ari_cli.render.support import show_lines
+
+    show_lines(application.describe_policies(policies, name))
 
 
 SEND_HELP = """Push one cancellation and deposit policy given as flags: the same checks, output and exit codes as push.

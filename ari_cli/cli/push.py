@@ -13,7 +13,6 @@ from typing import Annotated, Any
 
 import typer
 
-from ari_cli import app as application
 from ari_cli.app.choices import Form, HiddenRows, InputFormat, OutputFormat, Overlaps, Show
 from ari_cli.cli.completion import complete_profile
 from ari_cli.config.tuning import TUNING_RANGES
@@ -189,35 +188,72 @@ def push_command(operation: Operation) -> Callable[..., None]:
             PushRequest,
             SendTuning,
         )
+        from ari_cli.cli.runs import push_and_show
 
-        application.run_push(
+        code = push_and_show(
             PushRequest(
                 operation=operation,
                 command=ctx.command_path,
                 files=tuple(files),
                 dry_run=dry_run,
-                output=OutputOptions(output, report, show, curl, quiet, verbose, journal=not no_journal),
+                output=OutputOptions(
+                    format=output,
+                    report=report,
+                    show=show,
+                    curl=curl,
+                    quiet=quiet,
+                    verbose=verbose,
+                    journal=not no_journal,
+                ),
                 inputs=InputOptions(
-                    input_format,
-                    encoding,
-                    date_format,
-                    sheet,
-                    header_row,
-                    policies,
-                    skip_invalid,
-                    allow_empty,
-                    tuple(column or ()),
+                    format=input_format,
+                    encoding=encoding,
+                    date_format=date_format,
+                    sheet=sheet,
+                    header_row=header_row,
+                    policies=policies,
+                    skip_invalid=skip_invalid,
+                    allow_empty=allow_empty,
+                    columns=tuple(column or ()),
                     ignore_columns=tuple(ignore_column or ()),
                     hidden_rows=hidden_rows,
                 ),
-                plan=PlanOptions(today, not no_merge, overlaps, batch_size, changed_only, data_form),
-                sending=SendTuning(concurrency, rate, timeout, retries, rate_per_property),
-                connection=ConnectionOptions(sandbox, profile, config, base_url, source_id, api_key_file, path_segment),
+                plan=PlanOptions(
+                    today=today,
+                    merge=not no_merge,
+                    overlaps=overlaps,
+                    batch_size=batch_size,
+                    changed_only=changed_only,
+                    data_form=data_form,
+                ),
+                sending=SendTuning(
+                    concurrency=concurrency,
+                    rate=rate,
+                    timeout=timeout,
+                    retries=retries,
+                    rate_per_property=rate_per_property,
+                ),
+                connection=ConnectionOptions(
+                    sandbox=sandbox,
+                    profile=profile,
+                    config=config,
+                    base_url=base_url,
+                    source_id=source_id,
+                    api_key_file=api_key_file,
+                    path_segment=path_segment,
+                ),
                 given=given(ctx),
                 confirm=confirm,
                 yes=yes,
-                guards=GuardOptions(max_changed, max_cleared, min_coverage, max_step, override_guards),
+                guards=GuardOptions(
+                    max_changed=max_changed,
+                    max_cleared=max_cleared,
+                    min_coverage=min_coverage,
+                    max_step=max_step,
+                    override=override_guards,
+                ),
             )
         )
+        raise typer.Exit(int(code))
 
     return push

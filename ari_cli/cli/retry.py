@@ -4,7 +4,6 @@ from typing import Annotated
 
 import typer
 
-from ari_cli import app as application
 from ari_cli.app.choices import OutputFormat
 from ari_cli.cli.helptext import HelpCommand
 from ari_cli.cli.push import (
@@ -78,21 +77,41 @@ def retry(
     force: Annotated[bool, typer.Option("--force", help="Also send dates whose value a later run got acknowledged (overwriting it).")] = False,
 ) -> None:  # fmt: skip
     from ari_cli.app.options import ConnectionOptions, OutputOptions, RetryRequest, SendTuning
+    from ari_cli.cli.runs import retry_and_show
 
-    application.run_retry(
+    code = retry_and_show(
         RetryRequest(
             run=run,
             command=ctx.command_path,
             dry_run=dry_run,
-            output=OutputOptions(output, report, show, curl, quiet, verbose, journal=not no_journal),
-            sending=SendTuning(concurrency, rate, timeout, retries, rate_per_property),
-            connection=ConnectionOptions(sandbox, profile, config, base_url, source_id, api_key_file, path_segment),
+            output=OutputOptions(
+                format=output,
+                report=report,
+                show=show,
+                curl=curl,
+                quiet=quiet,
+                verbose=verbose,
+                journal=not no_journal,
+            ),
+            sending=SendTuning(
+                concurrency=concurrency, rate=rate, timeout=timeout, retries=retries, rate_per_property=rate_per_property
+            ),
+            connection=ConnectionOptions(
+                sandbox=sandbox,
+                profile=profile,
+                config=config,
+                base_url=base_url,
+                source_id=source_id,
+                api_key_file=api_key_file,
+                path_segment=path_segment,
+            ),
             given=given(ctx),
             force=force,
         )
     )
+    raise typer.Exit(int(code))
 
 
-def register(app: typer.Typer) -> None:
-    """Add the retry command to the application."""
-    app.command("retry", help=RETRY_HELP, cls=HelpCommand, no_args_is_help=True)(retry)
+# The command alone, as the root loads it when asked for it (cli/__init__.py).
+app = typer.Typer(add_completion=False)
+app.command("retry", help=RETRY_HELP, cls=HelpCommand, no_args_is_help=True)(retry)

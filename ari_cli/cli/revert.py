@@ -161,6 +161,5 @@ def _revert(request: Any) -> int:
     return int(code)
 
 
-def register(app: typer.Typer) -> None:
-    """Add the revert command to the application."""
-    app.command("revert", help=REVERT_HELP, cls=HelpCommand, no_args_is_help=True)(revert)
+app = typer.Typer(add_completion=False)
+app.command("revert", help=REVERT_HELP, cls=HelpCommand, no_args_is_help=True)(revert)

@@ -24,9 +24,13 @@ def samples(
     directory: Annotated[Path, typer.Argument(metavar="DIR", help="Folder to write them into (made if missing).", show_default=False)],
     force: Annotated[bool, typer.Option("--force", help="Overwrite sample files already in DIR.")] = False,
 ) -> None:  # fmt: skip
-    application.write_samples(directory, force)
+    from ari_cli.render.printable import echo_err
+
+    written = application.write_samples(directory, force)
+    echo_err(f"wrote {len(written)} sample files into {directory}")
+    print("\n".join(map(str, written)))
 
 
-def register(app: typer.Typer) -> None:
-    """Add `samples` to the root."""
-    app.command("samples", help=HELP, cls=HelpCommand, no_args_is_help=True)(samples)
+# The command alone, as the root loads it when asked for it (cli/__init__.py).
+app = typer.Typer(add_completion=False)
+app.command("samples", help=HELP, cls=HelpCommand, no_args_is_help=True)(samples)

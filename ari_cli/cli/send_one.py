@@ -5,11 +5,13 @@ validation, output and exit codes are those of push. Values stay text, as a CSV 
 """
 
 import datetime as dt
-from typing import TYPE_CHECKING, Annotated, NamedTuple
+import functools
+import inspect
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import typer
 
-from ari_cli import app as application
 from ari_cli.app.choices import Form, OutputFormat
 from ari_cli.cli.push import (
     ApiKeyFile,
@@ -25,6 +27,7 @@ from ari_cli.cli.push import (
     Quiet,
     RatePerProperty,
     Report,
+    RatePerProperty,
     Retries,
     Sandbox,
     SourceId,
@@ -63,6 +66,73 @@ class Shared(NamedTuple):
     connection: "ConnectionOptions"
 
 
+# The push options every send command takes, declared once: (name, the option's alias, default), in the order of
+# their --help. `with_shared` adds them to each command's parameters and hands the command one `Shared`.
+SHARED: tuple[tuple[str, Any, Any], ...] = (
+    ("dry_run", DryRun, False),
+    ("output", Output, OutputFormat.TABLE),
+    ("report", Report, None),
+    ("curl", Curl, False),
+    ("quiet", Quiet, False),
+    ("verbose", Verbose, False),
+    ("date_format", DateFormat, None),
+    ("today", Today, None),
+    ("data_form", DataForm, Form.LIST),
+    ("timeout", Timeout, 30),
+    ("retries", Retries, 3),
+    ("rate_per_property", RatePerProperty, ""),
+    ("sandbox", Sandbox, False),
+    ("profile", Profile, None),
+    ("config", Config, None),
+    ("base_url", BaseUrl, None),
+    ("source_id", SourceId, None),
+    ("api_key_file", ApiKeyFile, None),
+    ("path_segment", PathSegment, None),
+)
+
+
+def _shared(values: dict[str, Any]) -> Shared:
+    """The shared options' values as the option objects a send builds its push from, each by keyword."""
+    from ari_cli.app.options import ConnectionOptions, OutputOptions, SendTuning
+
+    v = values
+    return Shared(
+        dry_run=v["dry_run"],
+        output=OutputOptions(
+            format=v["output"], report=v["report"], curl=v["curl"], quiet=v["quiet"], verbose=v["verbose"]
+        ),
+        date_format=v["date_format"],
+        today=v["today"],
+        data_form=v["data_form"],
+        sending=SendTuning(timeout=v["timeout"], retries=v["retries"], rate_per_property=v["rate_per_property"]),
+        connection=ConnectionOptions(
+            sandbox=v["sandbox"], profile=v["profile"], config=v["config"], base_url=v["base_url"],
+            source_id=v["source_id"], api_key_file=v["api_key_file"], path_segment=v["path_segment"],
+        ),
+    )  # fmt: skip
+
+
+def with_shared(command: Callable[..., None]) -> Callable[..., None]:
+    """`command` (whose last parameter is `shared: Shared`) with the shared options as parameters of its own.
+
+    Typer reads a command's parameters from its signature (`inspect.signature`, which honours `__signature__`):
+    the command's own, then SHARED's, every one keyword-only (Typer passes them by name).
+    """
+    own = [p for p in inspect.signature(command).parameters.values() if p.name != "shared"]
+    added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=alias, default=default)
+             for name, alias, default in SHARED]  # fmt: skip
+    names = {name for name, _, _ in SHARED}
+
+    @functools.wraps(command)
+    def run(**values: Any) -> None:
+        mine = {k: v for k, v in values.items() if k not in names}
+        command(**mine, shared=_shared({k: v for k, v in values.items() if k in names}))
+
+    parameters = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own] + added
+    run.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    return run
+
+
 LEVEL_KEYS = {
     "level": "level", "policyid": "policyid", "policy": "policyid", "days": "dayspriorcheckin",
     "dayspriorcheckin": "dayspriorcheckin", "type": "penaltytype", "penaltytype": "penaltytype",
@@ -88,8 +158,9 @@ def _dates(start: str | None, end: str | None, date: str | None, days: str | Non
 
 def _send(ctx: typer.Context, operation: Operation, rows: list[dict[str, str]], shared: Shared) -> None:
     from ari_cli.app.options import InputOptions, PlanOptions, PushRequest
+    from ari_cli.cli.runs import push_and_show
 
-    application.run_push(
+    code = push_and_show(
         PushRequest(
             operation=operation,
             command=ctx.command_path,
@@ -103,10 +174,13 @@ def _send(ctx: typer.Context, operation: Operation, rows: list[dict[str, str]], 
             rows=tuple(rows),
         )
     )
+    raise typer.Exit(int(code))
 
 
+@with_shared
 def threshold_send(
     ctx: typer.Context,
+    *,
     property: Property,
     room: Room,
     threshold: Annotated[str, typer.Option("--threshold", metavar="N", help="Rooms to keep unsold: 0-999, or n/a to clear.", show_default=False, rich_help_panel=_ROW)],
@@ -114,39 +188,16 @@ def threshold_send(
     end: End = None,
     date: Date = None,
     days: Days = None,
-    dry_run: DryRun = False,
-    output: Output = OutputFormat.TABLE,
-    report: Report = None,
-    curl: Curl = False,
-    quiet: Quiet = False,
-    verbose: Verbose = False,
-    date_format: DateFormat = None,
-    today: Today = None,
-    data_form: DataForm = Form.LIST,
-    timeout: Timeout = 30,
-    retries: Retries = 3,
-    rate_per_property: RatePerProperty = "",
-    sandbox: Sandbox = False,
-    profile: Profile = None,
-    config: Config = None,
-    base_url: BaseUrl = None,
-    source_id: SourceId = None,
-    api_key_file: ApiKeyFile = None,
-    path_segment: PathSegment = None,
+    shared: Shared,
 ) -> None:  # fmt: skip
-    from ari_cli.app.options import ConnectionOptions, OutputOptions, SendTuning
-
-    shared = Shared(
-        dry_run, OutputOptions(output, report, curl=curl, quiet=quiet, verbose=verbose), date_format, today, data_form,
-        SendTuning(timeout=timeout, retries=retries, rate_per_property=rate_per_property),
-        ConnectionOptions(sandbox, profile, config, base_url, source_id, api_key_file, path_segment),
-    )  # fmt: skip
     fields = {"propertyid": property, "roomid": room, **_dates(start, end, date, days), "threshold": threshold}
     _send(ctx, Operation.THRESHOLD, [fields], shared)
 
 
+@with_shared
 def maxadv_send(
     ctx: typer.Context,
+    *,
     property: Property,
     room: Room,
     rate: Rate,
@@ -155,33 +206,8 @@ def maxadv_send(
     end: End = None,
     date: Date = None,
     days: Days = None,
-    dry_run: DryRun = False,
-    output: Output = OutputFormat.TABLE,
-    report: Report = None,
-    curl: Curl = False,
-    quiet: Quiet = False,
-    verbose: Verbose = False,
-    date_format: DateFormat = None,
-    today: Today = None,
-    data_form: DataForm = Form.LIST,
-    timeout: Timeout = 30,
-    retries: Retries = 3,
-    rate_per_property: RatePerProperty = "",
-    sandbox: Sandbox = False,
-    profile: Profile = None,
-    config: Config = None,
-    base_url: BaseUrl = None,
-    source_id: SourceId = None,
-    api_key_file: ApiKeyFile = None,
-    path_segment: PathSegment = None,
+    shared: Shared,
 ) -> None:  # fmt: skip
-    from ari_cli.app.options import ConnectionOptions, OutputOptions, SendTuning
-
-    shared = Shared(
-        dry_run, OutputOptions(output, report, curl=curl, quiet=quiet, verbose=verbose), date_format, today, data_form,
-        SendTuning(timeout=timeout, retries=retries, rate_per_property=rate_per_property),
-        ConnectionOptions(sandbox, profile, config, base_url, source_id, api_key_file, path_segment),
-    )  # fmt: skip
     key = {"propertyid": property, "roomid": room, "rateid": rate}
     _send(ctx, Operation.MAXADV, [{**key, **_dates(start, end, date, days), "time": time}], shared)
 
@@ -204,8 +230,10 @@ def _level(text: str, position: int) -> dict[str, str]:
     return fields
 
 
+@with_shared
 def policy_send(
     ctx: typer.Context,
+    *,
     property: Property,
     room: Room,
     rate: Rate,
@@ -221,33 +249,8 @@ def policy_send(
     end: End = None,
     date: Date = None,
     days: Days = None,
-    dry_run: DryRun = False,
-    output: Output = OutputFormat.TABLE,
-    report: Report = None,
-    curl: Curl = False,
-    quiet: Quiet = False,
-    verbose: Verbose = False,
-    date_format: DateFormat = None,
-    today: Today = None,
-    data_form: DataForm = Form.LIST,
-    timeout: Timeout = 30,
-    retries: Retries = 3,
-    rate_per_property: RatePerProperty = "",
-    sandbox: Sandbox = False,
-    profile: Profile = None,
-    config: Config = None,
-    base_url: BaseUrl = None,
-    source_id: SourceId = None,
-    api_key_file: ApiKeyFile = None,
-    path_segment: PathSegment = None,
+    shared: Shared,
 ) -> None:  # fmt: skip
-    from ari_cli.app.options import ConnectionOptions, OutputOptions, SendTuning
-
-    shared = Shared(
-        dry_run, OutputOptions(output, report, curl=curl, quiet=quiet, verbose=verbose), date_format, today, data_form,
-        SendTuning(timeout=timeout, retries=retries, rate_per_property=rate_per_property),
-        ConnectionOptions(sandbox, profile, config, base_url, source_id, api_key_file, path_segment),
-    )  # fmt: skip
     policy = {
         "propertyid": property, "roomid": room, "rateid": rate, **_dates(start, end, date, days),
         "refundable": refundable, "depositpolicy": deposit_policy, "deposittype": deposit_type,

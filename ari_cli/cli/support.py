@@ -96,34 +96,53 @@ def replay(
     no_journal: NoJournal = False,
 ) -> None:  # fmt: skip
     from ari_cli.app.options import ConnectionOptions, OutputOptions, ReplayRequest, SendTuning
+    from ari_cli.render.support import show_replay
+    from ari_cli.render.terminal import Terminal
 
-    application.run_replay(
+    done = application.run_replay(
         ReplayRequest(
             files=tuple(files),
             fill=not no_fill,
             dry_run=dry_run,
             today=today,
-            output=OutputOptions(output, curl=curl, quiet=quiet, verbose=verbose, journal=not no_journal),
+            output=OutputOptions(format=output, curl=curl, quiet=quiet, verbose=verbose, journal=not no_journal),
             sending=SendTuning(timeout=timeout, rate_per_property=rate_per_property),
-            connection=ConnectionOptions(sandbox, profile, config, base_url, source_id, api_key_file, path_segment),
+            connection=ConnectionOptions(
+                sandbox=sandbox,
+                profile=profile,
+                config=config,
+                base_url=base_url,
+                source_id=source_id,
+                api_key_file=api_key_file,
+                path_segment=path_segment,
+            ),
             given=given(ctx),
-        )
+        ),
+        Terminal(),
     )
+    show_replay(done.ready, done.results, done.dry_run, done.connected, output.value, curl)
+    raise typer.Exit(int(done.exit_code))
 
 
 def explain(
     codes: Annotated[list[str], typer.Argument(metavar="CODE", show_default=False, help="HTTP status or body code, e.g. 417 or 440; several may be given.")],
     output: Output = OutputFormat.TABLE,
 ) -> None:  # fmt: skip
-    application.explain(codes, output)
+    from ari_cli.render.support import show_explanations
+
+    show_explanations(application.explain(codes), output.value)
 
 
 def errors(output: Output = OutputFormat.TABLE) -> None:
-    application.errors(output)
+    from ari_cli.render.support import show_error_table
+
+    show_error_table(application.errors(), output.value)
 
 
-def register(app: typer.Typer) -> None:
-    """Add the support commands to the application."""
-    app.command("replay", help=REPLAY_HELP, cls=HelpCommand, no_args_is_help=True)(replay)
-    app.command("explain", help=EXPLAIN_HELP, cls=HelpCommand, no_args_is_help=True)(explain)
-    app.command("errors", help=ERRORS_HELP, cls=HelpCommand)(errors)
+# Each command alone, as the root loads it when asked for it (cli/__init__.py).
+replay_app = typer.Typer(add_completion=False)
+replay_app.command("replay", help=REPLAY_HELP, cls=HelpCommand, no_args_is_help=True)(replay)
+explain_app = typer.Typer(add_completion=False)
+explain_app.command("explain", help=EXPLAIN_HELP, cls=HelpCommand, no_args_is_help=True)(explain)
+errors_app = typer.Typer(add_completion=False)
+errors_app.command("errors", help=ERRORS_HELP, cls=HelpCommand)(errors)

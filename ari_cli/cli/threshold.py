@@ -9,6 +9,7 @@ from ari_cli.cli.send_one import threshold_send
 from ari_cli.wire.operations import Operation
 
 app = typer.Typer(
+    add_completion=False,
     name="threshold",
     cls=HelpGroup,
     help="""Sell Threshold: the rooms that must stay unsold, per room and date range.

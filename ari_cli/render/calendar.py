@@ -227,3 +227,23 @@ def calendar_dict(view: CalendarView) -> dict[str, Any]:
         "to": view.end.isoformat(),
         "keys": keys,
     }
+
+
+def show(view: CalendarView, known: tuple[dt.date, dt.date] | None, form: str) -> None:
+    """`calendar`: tables or one JSON document; on stderr, when no day shown holds a value, which days do."""
+    import sys
+
+    from ari_cli.render import history as render_history
+    from ari_cli.render.printable import echo_err
+
+    if form == "json":
+        render_history.write_json(calendar_dict(view), sys.stdout)
+    elif form == "html":
+        from ari_cli.render.pages import write_calendar
+
+        write_calendar(view, sys.stdout)
+    else:
+        calendar(view, render_history.console())
+    if known is not None:
+        echo_err(f"nothing acknowledged between {view.start} and {view.end}; the journal has values from {known[0]} to"
+                 f" {known[1]}")  # fmt: skip

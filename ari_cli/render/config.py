@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ari_cli.config.secrets import scrub
-from ari_cli.render.console import blocks
+from ari_cli.render.console import blocks, console
 
 
 def aligned(rows: Sequence[Sequence[str]]) -> str:
@@ -89,3 +89,39 @@ def profiles(listed: Sequence[dict[str, Any]], out: Console) -> None:
             ],
             out,
         )
+
+
+def show_settings(document: dict[str, Any], form: str) -> None:
+    """`config show`: the settings in effect as a table, or one JSON document (with `problem`)."""
+    if form == "json":
+        _json(document)
+    else:
+        settings({k: v for k, v in document.items() if k != "problem"}, console())
+
+
+def show_profiles(path: str, listed: list[dict[str, Any]], form: str) -> None:
+    """`config profiles`: the profiles as a table, or one JSON document."""
+    if form == "json":
+        _json({"config_file": path, "profiles": listed})
+    elif listed:
+        profiles(listed, console())
+
+
+def show_saved(profile: str, path: str, replaced: bool) -> None:
+    """`config init`: what was saved, and how to check it."""
+    import typer
+
+    verb = "Replaced" if replaced else "Saved"
+    typer.echo(f"{verb} profile {profile!r} in {path} (readable only by you).")
+    use = "" if profile == "default" else f" --profile {profile}"
+    typer.echo(f"Check it with: ari-cli config show{use}")
+
+
+def _json(document: dict[str, Any]) -> None:
+    import json
+
+    import typer
+
+    from ari_cli.config.secrets import scrub
+
+    typer.echo(scrub(json.dumps(document, indent=2, ensure_ascii=False)))

@@ -269,3 +269,22 @@ def error_document(operation: str, kind: str, message: str, hint: str | None) ->
         "summary": summary_dict([]),
         "changes": [],
     }
+
+
+def show(view: DiffView, form: str) -> None:
+    """The diff on stdout: a table, one JSON document or CSV."""
+    import sys
+
+    from ari_cli.render.console import console
+
+    if form == "json":
+        write_json(view, sys.stdout)
+    elif form == "csv":
+        write_csv(view, sys.stdout)
+    elif form == "html":
+        from ari_cli.render.pages import write_diff
+
+        write_diff(view, sys.stdout)
+    else:
+        table(view, console())
+    sys.stdout.flush()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
@@ -86,3 +87,48 @@ def date_hits(hits: Sequence[DateHit], out: Console) -> None:
         else:
             said = "None of these was acknowledged: the journal knows of no value in force for this date."
         out.print(said, markup=False)
+
+
+def show_tracking(
+    trackingid: str, matches: Sequence[tuple[RunInfo, RequestInfo, Sequence[RowInfo]]], form: str
+) -> None:
+    """`history find --trackingid`: each run and request that got it, as text or one JSON document."""
+    import sys
+
+    from ari_cli.render import history as show
+
+    if form == "json":
+        show.write_json({"trackingid": trackingid, "matches": [trackingid_dict(*m) for m in matches]}, sys.stdout)
+        return
+    out = show.console()
+    for position, match in enumerate(matches):
+        if position:
+            out.print()
+        trackingid_match(*match, out)
+
+
+def show_dates(
+    propertyid: str, day: dt.date, roomid: str | None, rateid: str | None, operation: str | None,
+    hits: Sequence[DateHit], body: bool, form: str,
+) -> None:  # fmt: skip
+    """`history find --property --date`: every record that covered the date, as text or one JSON document."""
+    import sys
+
+    from ari_cli.render import history as show
+
+    if form == "json":
+        search = {"propertyid": propertyid, "date": day.isoformat(), "roomid": roomid, "rateid": rateid,
+                  "operation": operation}  # fmt: skip
+        show.write_json({"search": search, "hits": [date_hit_dict(hit) for hit in hits]}, sys.stdout)
+        return
+    out = show.console()
+    out.print(show.text(f"{day}, property {propertyid}: {len(hits)} record(s) covered it, newest first"))
+    date_hits(hits, out)
+    if body:
+        seen: set[tuple[int, int]] = set()
+        for hit in hits:
+            if (hit.run.id, hit.request.id) not in seen:
+                seen.add((hit.run.id, hit.request.id))
+                out.print()
+                out.print(show.text(f"# run {hit.run.id}"))
+                exchange(hit.request, out)

@@ -219,3 +219,53 @@ def _run_blocks(rows: list[list[Text]], out: Console) -> None:
         out.print(Text.assemble("  to ", base_url), overflow="fold")
         counts = Text.assemble("  ", ok, " ok, ", failed, " failed, ", invalid, " invalid, ", skipped, " skipped; ")
         out.print(Text.assemble(counts, "requests ", requests), overflow="fold")
+
+
+def show_runs(
+    runs: Sequence[RunInfo], states: dict[int, dict[str, int]], more: bool, limit: int, operation: str | None,
+    journal: str, form: str,
+) -> None:  # fmt: skip
+    """`history`: the runs as a table or one JSON document; on stderr, when there are none or more."""
+    import sys
+
+    from ari_cli.render.printable import echo_err
+
+    if form == "json":
+        found = [run_dict(r, states.get(r.id, {})) for r in runs]
+        write_json({"journal": journal, "runs": found, "more": more}, sys.stdout)
+    elif runs:
+        runs_table(runs, states, console())
+    if not runs:
+        which = f"no {operation} run" if operation else "no run"
+        echo_err(f"{which} in the journal {journal}: every push that is not a dry run is recorded there")
+    elif more:
+        echo_err(f"showing the {limit} newest runs; --limit N shows more (0: all)")
+
+
+def show_pruned(
+    said: str, when: str, found: Sequence[RunInfo], states: dict[int, dict[str, int]], dry_run: bool,
+    declined: bool, deleted: int, kept: Sequence[int], not_compacted: str | None,
+) -> None:  # fmt: skip
+    """`history prune`: what went (or would go), and what was kept."""
+    import typer
+
+    from ari_cli.render.printable import echo_err
+
+    if dry_run:
+        if found:
+            runs_table(found, states, console())
+        typer.echo(f"would delete {said}; nothing deleted (--dry-run)")
+        return
+    if declined:
+        typer.echo("nothing deleted")
+        return
+    if not_compacted is not None:
+        echo_err(f"warning: the journal was not compacted ({not_compacted}); later runs reuse the space")
+    runs = "run" if deleted == 1 else "runs"
+    typer.echo(f"deleted {deleted} {runs} started before {when} (local time)")
+    if kept:
+        numbers = ", ".join(str(n) for n in kept[:10]) + (" ..." if len(kept) > 10 else "")
+        echo_err(
+            f"kept {len(kept)} unfinished {'run' if len(kept) == 1 else 'runs'} ({numbers}): killed or still running;"
+            " `ari-cli retry RUN` finishes a killed one"
+        )

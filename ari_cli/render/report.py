@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ari_cli.config.secrets import scrub
-from ari_cli.exits import UsageProblem
+from ari_cli.exits import ReportRefused
 from ari_cli.results import Run, summary
 from ari_cli.wire.operations import Operation
 
@@ -31,19 +31,19 @@ SUFFIXES = (".csv", ".json", ".html")
 def check_report(path: Path, files: Sequence[str]) -> None:
     """Refuse, before anything is sent, a report path that cannot be written or would overwrite an input."""
     if path.is_dir():
-        raise UsageProblem(f"--report {path}: is a folder", f"name a file in it, e.g. {path / 'report.csv'}")
+        raise ReportRefused(f"--report {path}: is a folder", f"name a file in it, e.g. {path / 'report.csv'}")
     if path.suffix.lower() not in SUFFIXES:
-        raise UsageProblem(f"--report {path}: give a path ending in .csv, .json or .html")
+        raise ReportRefused(f"--report {path}: give a path ending in .csv, .json or .html")
     folder = path.absolute().parent
     if not folder.is_dir():
-        raise UsageProblem(
+        raise ReportRefused(
             f"--report {path}: the folder {folder} does not exist", "create the folder, or choose another path"
         )
     if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise UsageProblem(f"--report {path}: permission denied", "choose a path you can write to")
+        raise ReportRefused(f"--report {path}: permission denied", "choose a path you can write to")
     for name in files:
         if name != "-" and path.exists() and Path(name).exists() and os.path.samefile(path, name):
-            raise UsageProblem(
+            raise ReportRefused(
                 f"--report {path} is one of the input files: the report would overwrite it",
                 "choose another path for the report",
             )

@@ -286,3 +286,31 @@ def run_detail(
     hidden = total - shown_rows
     if hidden > 0:
         out.print(f"{hidden} ok or skipped rows not shown; --show all lists every row", markup=False)
+
+
+def show_detail(
+    whole: RunDetail,
+    rows: RunRows,
+    records: Callable[[], Iterator[RecordInfo]],
+    completed: Callable[[Sequence[RequestInfo]], list[RequestInfo]],
+    form: str,
+    body: bool,
+    all_rows: bool | None,
+    ran_by: tuple[str, str],
+) -> None:
+    """`history show`: one run in full, as one JSON document, an HTML page or text; read from the journal as it is
+    written. `ran_by` is who ran it (user, host), for the page."""
+    import sys
+
+    from ari_cli.render.console import console
+
+    if form == "json":
+        write_detail(whole, rows, records, sys.stdout)
+    elif form == "html":
+        from ari_cli.render.pagerun import write_history_run
+
+        write_history_run(whole, rows.rows(), records(), ran_by, sys.stdout)
+    else:
+        # Only the requests shown are read whole (bodies, lines): a big run's are thousands.
+        shown = completed(shown_requests(whole.requests, all_rows))
+        run_detail(whole, shown, rows, console(), body, all_rows)

@@ -16,11 +16,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ari_cli.app.replay import Replayed
-from ari_cli.app.replay_hints import Meaning, meanings
 from ari_cli.config.secrets import masked_body, masked_text, scrub
 from ari_cli.render.console import MIN_WRAP, fitted
 from ari_cli.render.printable import printable
+from ari_cli.replay.bodies import Ready, Replayed
+from ari_cli.replay.hints import Meaning, meanings
 from ari_cli.wire.errors import ErrorRow
 from ari_cli.wire.explain import Explanation, applies_to
 from ari_cli.wire.gateway import WHERE, GatewayAnswer
@@ -259,3 +259,65 @@ def replay_text(results: Sequence[Replayed], dry_run: bool, out: Console) -> Non
         out.out(f"{s['bodies']} bodies planned; nothing was sent (dry run)", highlight=False)
     else:
         out.out(f"{s['bodies']} bodies sent: {s['ok']} ok, {s['failed']} failed", highlight=False)
+
+
+def show_explanations(items: Sequence[Explanation], form: str) -> None:
+    """`explain`: what statuses or codes mean, as a table, JSON or CSV on stdout."""
+    import sys
+
+    from ari_cli.render.console import console
+
+    if form == "table":
+        explanations(items, console())
+    elif form == "json":
+        json.dump(explanation_dicts(items), sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+    else:
+        rows = [row for item in items for row in item.rows]
+        gateway = [item.gateway for item in items if item.gateway is not None]
+        write_error_rows(rows, sys.stdout, "csv", gateway)
+
+
+def show_error_table(rows: Sequence[ErrorRow], form: str) -> None:
+    """`errors`: the spec's error table as a table (with what success looks like), JSON or CSV on stdout."""
+    import sys
+
+    from ari_cli.render.console import console
+    from ari_cli.wire.explain import SUCCESS_NOTE
+
+    if form == "table":
+        out = console()
+        error_table(rows, out)
+        out.print(SUCCESS_NOTE, markup=False)
+    else:
+        write_error_rows(rows, sys.stdout, form)
+
+
+def show_lines(lines: Sequence[str]) -> None:
+    """Plain lines on stdout (`policy describe`), as typed: no markup, no colour."""
+    import typer
+
+    for line in lines:
+        typer.echo(line)
+
+
+def show_replay(ready: Sequence[Ready], results: Sequence[Replayed], dry_run: bool, connected: bool, form: str,
+                curl: bool) -> None:  # fmt: skip
+    """`replay`: each body and what its answer means, as text, one JSON document or CSV; `--curl` commands."""
+    import sys
+
+    from ari_cli.render.console import console
+    from ari_cli.render.run import curl_commands
+
+    out, err = console(), console(stderr=True)
+    # `--curl --dry-run` makes a script (`> calls.sh; bash calls.sh`): stdout holds the commands only.
+    script = curl and dry_run and form == "table"
+    if curl:
+        requests = [(f"{r.body.source}:{r.body.line} {r.body.operation.action}", r.url, r.content) for r in ready]
+        curl_commands(requests, connected, (out if form == "table" else err).file)
+    if form == "json":
+        write_replay_json(results, dry_run, sys.stdout)
+    elif form == "csv":
+        write_replay_csv(results, sys.stdout)
+    else:
+        replay_text(results, dry_run, err if script else out)

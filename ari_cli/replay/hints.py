@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ari_cli.app.replay import Ready
+from ari_cli.replay.bodies import Ready
 from ari_cli.send.exchange import Outcome
 from ari_cli.wire.errors import ErrorRow, is_retryable, lookup
 from ari_cli.wire.gateway import WHERE, gateway_answer

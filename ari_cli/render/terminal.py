@@ -1,0 +1,65 @@
+"""The command line's listener: a use case's notices, progress and questions on standard error.
+
+It has the shape of `app/listener.py`'s `Listener` without importing it (render/ imports nothing of app/).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+
+from ari_cli.render import run as render
+
+if TYPE_CHECKING:
+    from ari_cli.inputs.model import ReadMeter
+    from ari_cli.render.diff import DiffView
+    from ari_cli.send.exchange import Trace
+
+
+class Terminal:
+    """Notices, the sign of life, the progress bar and the `--verbose` trace on `err`."""
+
+    def __init__(self, err: Console | None = None) -> None:
+        self.err = render.console(stderr=True) if err is None else err
+
+    @classmethod
+    def silent(cls) -> Terminal:
+        """One that says nothing: `ari_cli.push()` without `output=`."""
+        return cls(Console(quiet=True))
+
+    def notices(self, messages: Sequence[str], label: str = "warning") -> None:
+        render.notices(list(messages), self.err, label)
+
+    def say(self, line: str) -> None:
+        from ari_cli.config.secrets import scrub
+        from ari_cli.render.printable import printable
+
+        # Lines quote settings and service answers: no key, and no control character of theirs, reaches the terminal.
+        self.err.print(printable(scrub(line)), markup=False)
+
+    def reading(self, meter: ReadMeter, enabled: bool) -> AbstractContextManager[None]:
+        from ari_cli.render.reading import sign_of_life
+
+        return sign_of_life(meter, self.err, enabled=enabled)
+
+    def progress(self, total: int, enabled: bool) -> AbstractContextManager[Callable[[int], None]]:
+        return render.progress(total, self.err, enabled)
+
+    def trace(self, trace: Trace) -> None:
+        render.trace(trace, self.err)
+
+    def preview(self, view: DiffView, limit: int) -> None:
+        from ari_cli.render import diff as render_diff
+
+        render_diff.table(view, self.err, limit=limit)
+
+    def ask(self, question: str) -> bool:
+        import typer
+
+        try:
+            return typer.confirm(question, default=False, err=True)
+        except typer.Abort:  # end of input at the question
+            return False
