@@ -80,13 +80,12 @@ def revert(
         given=frozenset(tuning),
     )
     # The use case (and the journal and HTTP client behind it) loads on the first revert.
-    from rich.console import Console
-
     from ari_cli.app.push import Pushed
     from ari_cli.app.revert import revert as use_case
     from ari_cli.render.revert import document
+    from ari_cli.render.terminal import Terminal
 
-    done = use_case(request, Console(quiet=True), None)
+    done = use_case(request, Terminal.silent(), None)
     shown = document(done, show_all=False)
     made = None
     if done.run is not None and done.options is not None:

@@ -9,7 +9,7 @@ HTTP client, pipeline, journal or spreadsheet reader; below this line modules im
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import datetime as dt

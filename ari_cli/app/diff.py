@@ -84,7 +84,7 @@ def run_diff(request: DiffRequest, listener: Listener) -> Diffed:
 
             where = (base, source)
             guarded = said(request.guards, settings, request.operation, prepared.plan, db, options.today, where)
-            notices(guarded, err, label="guard")
+            listener.notices(guarded, label="guard")
     shown = view(prepared, request.operation, changes, base, source, request.show is DiffShow.ALL)
     code = ExitCode.FAILED if request.exit_code and would_change(changes) else ExitCode.OK
     return Diffed(shown, code)

@@ -2,7 +2,7 @@
 held just before, as the journal knows it; pushed through the pipeline as a run of its own that reverts RUN.
 
 The use case prints nothing: it returns what it found and did (`Reverted`), asks through the `ask` it is
-given, and hears progress through `err` (the sender's progress bar and trace), as a push does.
+given, and hears progress through its `Listener` (the sender's progress bar and trace), as a push does.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ari_cli.app.listener import Listener
 from ari_cli.app.options import InputOptions, PlanOptions, RevertRequest
 from ari_cli.app.push import run_start, send_recorded
 from ari_cli.app.push_settings import Tuned, recorded_options, settings_for
@@ -142,7 +143,7 @@ def _connection(source: RunInfo, key: str, segment: str) -> Connection:
     return Connection(check_base_url(source.base_url), key, source.source_id, segment)
 
 
-def revert(request: RevertRequest, err: Any, ask: Ask | None) -> Reverted:
+def revert(request: RevertRequest, listener: Listener, ask: Ask | None) -> Reverted:
     """Find what RUN changed and what to put back; unless a dry run, ask (`ask`, None: --yes) and push it."""
     if request.connection.sandbox:
         raise UsageProblem("a revert goes where its run went; --sandbox starts a new, empty emulator")
@@ -173,11 +174,11 @@ def revert(request: RevertRequest, err: Any, ask: Ask | None) -> Reverted:
     )
     if ask is not None and not ask(reverted, question):
         raise Declined("not confirmed: nothing was sent", f"`ari-cli revert {source.id} --dry-run` shows it again")
-    _push(request, reverted, tuned, err)
+    _push(request, reverted, tuned, listener)
     return reverted
 
 
-def _push(request: RevertRequest, reverted: Reverted, tuned: Tuned, err: Any) -> None:
+def _push(request: RevertRequest, reverted: Reverted, tuned: Tuned, listener: Listener) -> None:
     from ari_cli.journal.recorder import Recorder, open_journal
 
     assert reverted.prepared is not None and reverted.options is not None and reverted.connection is not None
@@ -192,7 +193,7 @@ def _push(request: RevertRequest, reverted: Reverted, tuned: Tuned, err: Any) ->
             recorded["reverts"] = reverted.source.id
             recorder.start(run_start(request.command, request.connection, recorded, options, connection))
             recorder.plan(reverted.operation, prepared.rows, prepared.plan, prepared.exchanges)
-        reverted.run = send_recorded(options, prepared, connection, recorder, request.output, err)
+        reverted.run = send_recorded(options, prepared, connection, recorder, request.output, listener)
     finally:
         if recorder is not None:
             recorder.close()

@@ -37,7 +37,6 @@ def complete_run(incomplete: str) -> list[tuple[str, str]]:
 PROG_NAME = "ari-cli"
 
 
-
 def _shell(value: str) -> str:
     if value not in SHELLS:
         raise typer.BadParameter(f"{value!r} is not one of bash, zsh, fish, powershell")

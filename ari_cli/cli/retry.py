@@ -94,7 +94,11 @@ def retry(
                 journal=not no_journal,
             ),
             sending=SendTuning(
-                concurrency=concurrency, rate=rate, timeout=timeout, retries=retries, rate_per_property=rate_per_property
+                concurrency=concurrency,
+                rate=rate,
+                timeout=timeout,
+                retries=retries,
+                rate_per_property=rate_per_property,
             ),
             connection=ConnectionOptions(
                 sandbox=sandbox,

@@ -4,7 +4,6 @@ from typing import Annotated, Any
 
 import typer
 
-from ari_cli import app as application
 from ari_cli.app.choices import OutputFormat
 from ari_cli.cli.helptext import HelpCommand
 from ari_cli.cli.push import (
@@ -18,6 +17,7 @@ from ari_cli.cli.push import (
     Profile,
     Quiet,
     Rate,
+    RatePerProperty,
     Report,
     Retries,
     ShowRows,
@@ -88,6 +88,7 @@ def revert(
     rate: Rate = 0,
     timeout: Timeout = 30,
     retries: Retries = 3,
+    rate_per_property: RatePerProperty = "",
     profile: Profile = None,
     config: Config = None,
     api_key_file: ApiKeyFile = None,
@@ -103,9 +104,15 @@ def revert(
         clear_unknown=clear_unknown,
         force=force,
         today=today,
-        output=OutputOptions(output, report, show, False, quiet, verbose, journal=not no_journal),
-        sending=SendTuning(concurrency, rate, timeout, retries),
-        connection=ConnectionOptions(False, profile, config, None, None, api_key_file, path_segment),
+        output=OutputOptions(
+            format=output, report=report, show=show, quiet=quiet, verbose=verbose, journal=not no_journal
+        ),
+        sending=SendTuning(
+            concurrency=concurrency, rate=rate, timeout=timeout, retries=retries, rate_per_property=rate_per_property
+        ),
+        connection=ConnectionOptions(
+            profile=profile, config=config, api_key_file=api_key_file, path_segment=path_segment
+        ),
         given=given(ctx),
     )
     raise typer.Exit(_revert(request))
@@ -115,30 +122,31 @@ def _revert(request: Any) -> int:
     """Run the revert, show it as asked, and give the exit code."""
     import sys
 
-    from ari_cli.exits import AriError, UsageProblem
+    from ari_cli.app.revert import revert as run_revert
+    from ari_cli.cli.boundary import error_documents
+    from ari_cli.exits import UsageProblem
+    from ari_cli.pushing import shown
     from ari_cli.render import revert as render_revert
     from ari_cli.render import run as render
-    from ari_cli.render.report import write_error_document
+    from ari_cli.render.outcome import show_run
+    from ari_cli.render.terminal import Terminal
 
-    err = render.console(stderr=True)
     form = request.output.format.value
-    try:
-        if not request.dry_run and not request.yes and not (sys.stdin.isatty() and sys.stderr.isatty()):
-            # Said before the journal is read: a script learns at once that it cannot be asked.
-            raise UsageProblem(
-                "a revert asks before sending, and there is no terminal to ask at",
-                "give --yes to be shown what would change and send without being asked; --dry-run to only see it",
-            )
-        if request.output.report is not None:
-            from ari_cli.render.report import check_report
+    if form == "json":
+        error_documents(lambda kind, message, hint: render_revert.error_document(request.run, kind, message, hint))
+    if not request.dry_run and not request.yes and not (sys.stdin.isatty() and sys.stderr.isatty()):
+        # Said before the journal is read: a script learns at once that it cannot be asked.
+        raise UsageProblem(
+            "a revert asks before sending, and there is no terminal to ask at",
+            "give --yes to be shown what would change and send without being asked; --dry-run to only see it",
+        )
+    if request.output.report is not None:
+        from ari_cli.render.report import check_report
 
-            check_report(request.output.report, ())  # before anything is sent, as a push checks it
-        reverted = application.run_revert(request, err, _ask(request.output.quiet, request.yes))
-    except AriError as problem:
-        if form == "json":
-            write_error_document(render_revert.error_document(request.run, problem.kind, problem.message,
-                                                              problem.hint), sys.stdout)  # fmt: skip
-        raise
+        check_report(request.output.report, ())  # before anything is sent, as a push checks it
+    terminal = Terminal()
+    err = terminal.err
+    reverted = run_revert(request, terminal, _ask(request.output.quiet, request.yes))
     render.notices(reverted.warnings, err)
     render.notices(render_revert.left_alone(reverted), err, label="note")
     if reverted.run is None or reverted.options is None:
@@ -152,9 +160,7 @@ def _revert(request: Any) -> int:
         else:
             render_revert.table(reverted, show_all, render.console())
         return 0
-    from ari_cli.app.push import shown
-
-    code = shown(reverted.run, request.output, reverted.options, reverted.connection, False, False, reverted.number)
+    code = show_run(reverted.run, shown(request.output, connected=True), False, reverted.number, err)
     if reverted.number is not None and not request.output.quiet:
         err.print(f"run {reverted.number} reverts run {reverted.source.id}; `ari-cli revert {reverted.number}`"
                   " undoes it", markup=False)  # fmt: skip

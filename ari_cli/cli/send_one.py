@@ -27,7 +27,6 @@ from ari_cli.cli.push import (
     Quiet,
     RatePerProperty,
     Report,
-    RatePerProperty,
     Retries,
     Sandbox,
     SourceId,
