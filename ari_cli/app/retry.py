@@ -69,6 +69,8 @@ class Retried:
     connected: bool
     number: int | None
     """The journal's number of the retry's own run; None when not journaled."""
+    service: tuple[str, str] | None = None
+    """Where it sent: (base URL, source id)."""
 
 
 def _said(plan: RetryPlan, left: dict[int, int], number: int, quiet: bool, listener: Listener) -> None:
@@ -137,4 +139,5 @@ def retry(request: RetryRequest, listener: Listener) -> Retried:
     finally:
         if recorder is not None:
             recorder.close()
-    return Retried(operation, run, connection is not None, recorder.run if recorder else None)
+    service = None if connection is None else (connection.base_url, connection.source_id)
+    return Retried(operation, run, connection is not None, recorder.run if recorder else None, service)

@@ -6,6 +6,7 @@ document (cli/boundary.py writes it under `--output json`).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ari_cli.cli.boundary import Maker, error_documents
@@ -42,6 +43,7 @@ def retry_and_show(request: RetryRequest) -> ExitCode:
     if retried.run is None:
         show_empty(retried.operation, request.dry_run, shown(request.output), terminal.err)
         return ExitCode.OK
-    return show_run(
-        retried.run, shown(request.output, connected=retried.connected), False, retried.number, terminal.err
-    )
+    how = shown(request.output, connected=retried.connected)
+    if retried.service is not None:
+        how = replace(how, base_url=retried.service[0], source_id=retried.service[1])
+    return show_run(retried.run, how, False, retried.number, terminal.err)
