@@ -221,6 +221,13 @@ class Journal:
              for r in requests),
         )  # fmt: skip
 
+    def forget(self, run: int) -> None:
+        """A run that sent nothing and whose plan could not be written: gone, as if never started."""
+        with self._write() as db:
+            for table in ("notes", "requests", "records", "files"):
+                db.execute(f"DELETE FROM {table} WHERE run = ?", (run,))
+            db.execute("DELETE FROM runs WHERE id = ?", (run,))
+
     def add_requests(self, run: int, requests: Sequence[RequestEntry]) -> None:
         """Requests of records written with the plan (a retry's superseded ones)."""
         with self._write() as db:
