@@ -6,8 +6,6 @@ import json
 import sys
 from pathlib import Path
 
-import pytest
-
 from ari_cli.sandbox import Sandbox
 from tests.confined import small_disk
 from tests.conftest import PINNED_TODAY

@@ -21,7 +21,7 @@ from ari_cli.app.options import (
     OutputOptions,
     PushRequest,
 )
-from ari_cli.app.push_settings import Tuned, push_options, recorded_options, settings_for
+from ari_cli.app.push_settings import Tuned, protected_files, push_options, recorded_options, settings_for
 from ari_cli.config.settings import Connection, Settings
 from ari_cli.exits import AriError, ConfigError, ExitCode, Interrupted, UsageProblem
 from ari_cli.inputs import SourceRow
@@ -173,7 +173,8 @@ def attempt(request: PushRequest, err: Any) -> Pushed:
     try:
         if report is not None:
             # Before anything is read or sent: a run must never send and then find it cannot say what it did.
-            check_report(report, [str(f) for f in request.files])
+            inputs = [str(f) for f in (*request.files, *filter(None, [request.inputs.policies]))]
+            check_report(report, inputs, protected_files(request.connection))
             writable = True
         return _push(request, err)
     except AriError as problem:

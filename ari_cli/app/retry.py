@@ -11,7 +11,7 @@ import typer
 
 from ari_cli.app.options import ConnectionOptions, InputOptions, PlanOptions, RetryRequest
 from ari_cli.app.push import run_start, send_recorded, show
-from ari_cli.app.push_settings import Tuned, recorded_options, settings_for
+from ari_cli.app.push_settings import Tuned, protected_files, recorded_options, settings_for
 from ari_cli.config.settings import Connection, check_base_url, check_source_id
 from ari_cli.exits import ConfigError, UsageProblem
 from ari_cli.journal.database import journal_path
@@ -80,7 +80,7 @@ def _said(plan: RetryPlan, left: dict[int, int], number: int, quiet: bool, err: 
 def retry(request: RetryRequest) -> None:
     """Re-send what run `request.run` (or its latest retry) left, as a run of its own; exit like a push."""
     if request.output.report is not None:
-        check_report(request.output.report, ())
+        check_report(request.output.report, (), protected_files(request.connection))
     settings = settings_for(request.connection, request.given_tuning())
     tuned = Tuned.of(settings)
     err = render.console(stderr=True)

@@ -1,11 +1,12 @@
 """A run's note beside the journal, for when the journal itself cannot be written (a full disk, a lock held too long).
 
 Each recording run makes `journal.sqlite3.run<N>.pending` before its plan is written, with room
-reserved for what it may have to say (allocated on the disk, so a disk that fills later cannot refuse
-it: a run that cannot reserve it sends nothing), and holds a lock on it while it runs. A run whose journal writes all went through deletes it at the end.
-A run whose writes failed goes on writing there, one line per answer in the room it reserved, and at
-its end its exit code and summary. The next writer to open the journal (push, retry, prune) folds
-the note in: the run is marked "not fully recorded", never "killed", and its acknowledged requests
+reserved for what it may have to say (allocated on the disk, so that a disk that fills later cannot
+refuse it: a run that cannot reserve it sends nothing), and holds a lock on it while it runs. A run
+whose journal writes all went through deletes it at the end. A run whose writes failed goes on
+writing there, one line per answer in the room it reserved, and at its end its exit code and
+summary. The next writer to open the journal (push, retry, prune) folds the note in, and only then
+deletes it: the run is marked "not fully recorded", never "killed", and its acknowledged requests
 are acknowledged, so that `retry` sends nothing acknowledged. Until then readers show the note as
 it is; a note whose run was killed before anything failed says nothing new and is deleted. A note
 cut short (a kill mid-line) says what it holds up to its last whole line; a note whose first line

@@ -21,12 +21,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, TypeVar
 
 from ari_cli.batch import policy_value, wire_value
 from ari_cli.exits import ConfigError
 from ari_cli.journal import retire
-from ari_cli.journal.database import journal_path
+from ari_cli.journal.database import journal_path, unreadable
 from ari_cli.journal.lines import encode
 from ari_cli.journal.pending import Note
 from ari_cli.journal.store import (
@@ -371,8 +372,12 @@ class Recorder(Watcher):
             self.note.close()
 
 
-def unwritable(path: object, error: BaseException) -> ConfigError:
-    """Exit 4 before anything is sent: the journal (or the room of the run's note) cannot be had."""
+def unwritable(path: Path, error: BaseException) -> ConfigError:
+    """Exit 4 before anything is sent: the journal (or the room of the run's note) cannot be had; a journal that
+    is damaged or another program's says so, and how to move it aside."""
+    damaged = isinstance(error, sqlite3.DatabaseError) and not isinstance(error, sqlite3.OperationalError)
+    if damaged or isinstance(error, UnicodeDecodeError):
+        return unreadable(path, error)
     reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
     return ConfigError(
         f"the journal cannot be written: nothing was sent ({path}: {reason})",
@@ -385,7 +390,7 @@ def open_journal(env: Mapping[str, str], warn: Callable[[str], None]) -> Journal
     path = journal_path(env)
     try:
         journal = Journal(path)
-    except (sqlite3.Error, OSError) as error:
+    except (sqlite3.Error, OSError, UnicodeDecodeError) as error:
         raise unwritable(path, error) from None
     for notice in retire.notices:
         warn(notice)

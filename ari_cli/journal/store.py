@@ -32,7 +32,7 @@ from typing import Any
 
 from ari_cli.config.secrets import masked_body, scrub
 from ari_cli.journal.acked import paint_acked, service_id
-from ari_cli.journal.database import connect_reader, connect_writer, opened, transaction
+from ari_cli.journal.database import connect_reader, connect_writer, opened, ours, transaction
 
 # What a run hands the store (`entries.py`), named here too: callers speak to the store.
 from ari_cli.journal.entries import Answer, NoteEntry, PlanEntry, RecordEntry, RequestEntry, RunStart
@@ -303,6 +303,8 @@ def _create(db: sqlite3.Connection, path: Path) -> None:
     with transaction(db):
         version = db.execute("PRAGMA user_version").fetchone()[0]
         _known_version(version, path)
+        if version == 0:
+            ours(db)
         if version < SCHEMA_VERSION:
             for statement in SCHEMA.split(";"):
                 if statement.strip():
@@ -348,7 +350,10 @@ def open_database(path: Path) -> sqlite3.Connection:
 
 
 def _readable(db: sqlite3.Connection, path: Path) -> None:
-    _known_version(db.execute("PRAGMA user_version").fetchone()[0], path)
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    _known_version(version, path)
+    if version == 0:
+        ours(db)
 
 
 @contextmanager
