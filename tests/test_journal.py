@@ -159,7 +159,7 @@ def test_an_interrupt_abandons_the_requests_in_flight_at_once(tmp_path: Path, jo
     daily_file(tmp_path / "daily.csv")
     # Answers that take ten minutes: the bound below is far above what stopping takes, far below the answers.
     with Sandbox(today=PINNED_TODAY, latency=600_000) as hung:
-        args = ["threshold", "push", "daily.csv", *TODAY, "--no-merge", "--batch-size", "1", "--timeout", "900"]
+        args = ["threshold", "push", "daily.csv", *TODAY, "--no-merge", "--batch-size", "1", "--timeout", "300"]
         process = _push_process(args, hung, tmp_path)
         deadline = time.monotonic() + 30
         while not hung.received and time.monotonic() < deadline:
