@@ -140,10 +140,6 @@ def _revert(request: Any) -> int:
             "a revert asks before sending, and there is no terminal to ask at",
             "give --yes to be shown what would change and send without being asked; --dry-run to only see it",
         )
-    if request.output.report is not None:
-        from ari_cli.render.report import check_report
-
-        check_report(request.output.report, ())  # before anything is sent, as a push checks it
     terminal = Terminal()
     err = terminal.err
     reverted = run_revert(request, terminal, _ask(request.output.quiet, request.yes))
