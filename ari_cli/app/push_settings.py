@@ -61,7 +61,7 @@ def protected_files(connection: ConnectionOptions) -> list[tuple[str, Path]]:
     (and the key file its profile names), the journal and everything beside it named after it (its notes)."""
     from ari_cli.config.file import read_config
     from ari_cli.config.settings import config_location, profile_key_file
-    from ari_cli.journal.database import journal_path
+    from ari_cli.journal.place import journal_path
 
     flags = ConnectionFlags(config=connection.config, profile=connection.profile)
     config, _ = config_location(flags, os.environ)

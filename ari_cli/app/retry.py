@@ -13,7 +13,7 @@ from ari_cli.app.push import run_start, send_recorded
 from ari_cli.app.push_settings import Tuned, protected_files, recorded_options, settings_for
 from ari_cli.config.settings import Connection, check_base_url, check_source_id
 from ari_cli.exits import ConfigError, UsageProblem
-from ari_cli.journal.database import journal_path
+from ari_cli.journal.place import journal_path
 from ari_cli.journal.recorder import Recorder, open_journal
 from ari_cli.journal.resend import RetryPlan, plan_retry, with_key
 from ari_cli.journal.store import reading

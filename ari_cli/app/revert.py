@@ -23,7 +23,7 @@ from ari_cli.changes import Key, Span
 from ari_cli.config.settings import Connection, check_base_url
 from ari_cli.diff import Change, Kind, diff
 from ari_cli.exits import ConfigError, Declined, UsageProblem
-from ari_cli.journal.database import journal_path
+from ari_cli.journal.place import journal_path
 from ari_cli.journal.queries import RunInfo, acknowledged
 from ari_cli.journal.store import reading
 from ari_cli.pipeline import Prepared, PushOptions, requests_for

@@ -120,7 +120,7 @@ def replay(
         ),
         Terminal(),
     )
-    show_replay(done.ready, done.results, done.dry_run, done.connected, output.value, curl)
+    show_replay(done.ready, done.results, done.dry_run, done.connected, output.value, curl, done.partner_keys)
     raise typer.Exit(int(done.exit_code))
 
 

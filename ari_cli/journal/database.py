@@ -19,13 +19,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote
 
-import platformdirs
-
-from ari_cli.config.file import APP_NAME
 from ari_cli.exits import ConfigError
+from ari_cli.journal.place import HOME_VARIABLE, journal_path
 
-FILE_NAME = "journal.sqlite3"
-HOME_VARIABLE = "ARI_HOME"
 # A writer waits this long for another writer's transaction (a prune step, a push's commit) to end.
 BUSY_SECONDS = 60.0
 T = TypeVar("T")
@@ -57,18 +53,6 @@ def _text(data: bytes) -> str:
         return data.decode()
     except UnicodeDecodeError:
         raise Unreadable("stored text is not UTF-8 (the file is damaged)") from None
-
-
-def default_home(env: Mapping[str, str]) -> Path:
-    """`$ARI_HOME`, else the user data folder of this platform."""
-    home = env.get(HOME_VARIABLE, "").strip()
-    if home:
-        return Path(home).expanduser()
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
-
-
-def journal_path(env: Mapping[str, str]) -> Path:
-    return default_home(env) / FILE_NAME
 
 
 # What a journal of ours holds (schema 2): a file of schema 0 holding anything else belongs to another program.

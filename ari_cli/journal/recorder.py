@@ -27,9 +27,10 @@ from typing import Any, TypeVar
 from ari_cli.batch import policy_value, wire_value
 from ari_cli.exits import ConfigError
 from ari_cli.journal import retire
-from ari_cli.journal.database import journal_path, unreadable
+from ari_cli.journal.database import unreadable
 from ari_cli.journal.lines import encode
 from ari_cli.journal.pending import Note
+from ari_cli.journal.place import journal_path
 from ari_cli.journal.store import (
     FAILED,
     OK,
