@@ -66,7 +66,9 @@ def test_colour_at_a_terminal(rooms: str, sandbox: Any, color: list[str], env: d
 def test_an_unknown_colour_mode_is_a_usage_error(rooms: str) -> None:
     result = invoke(["--color", "sometimes", "threshold", "push", rooms])
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr.startswith("error: --color: 'sometimes' is not one of auto, always, never\nusage: ari-cli")
+    assert result.stderr.startswith(
+        "error: Invalid value for '--color': 'sometimes' is not one of auto, always, never\nUsage: ari-cli"
+    )
 
 
 @pytest.mark.parametrize(("shell", "first"), [("zsh", "#compdef ari-cli"), ("fish", "complete --command ari-cli")])

@@ -5,8 +5,9 @@ as Click does, nothing after it. The classes here show that part after the optio
 indented line whole, so that it can be copied from a terminal of any width (a terminal too narrow folds a long
 line on screen, not in the text).
 
-They also show the help of a command called bare (`no_args_is_help`) themselves, and keep Python types
-(`<bool>`, `<list[Path]>`) out of it. Every command and group is registered with one of them (`cls=`).
+They also show the help of a command called bare (`no_args_is_help`) themselves. What help shows beside an option
+is Typer's: its `metavar=` where a command gives one, else Typer's name of its type. Every command and group is
+registered with one of them (`cls=`).
 """
 
 from __future__ import annotations
@@ -47,25 +48,6 @@ def _show_examples(help_text: str | None) -> None:
         out.print(Text.from_markup(f" {line}") if line.strip() else "", soft_wrap=line.startswith("  "))
 
 
-def _shown_type(param: Any, ctx: Any) -> str | None:
-    """What help shows beside a parameter: its metavar or its choices, never a Python type (`<bool>`, `<int>`)."""
-    if param.param_type_name == "argument" or getattr(param, "is_flag", False):
-        return None  # an argument's name is shown already; a flag takes no value
-    if param.metavar is not None:
-        return str(param.metavar)
-    if param.type_descriptor.is_choice:
-        shown = param.display_type(ctx)
-        return str(shown).strip("<>") if shown else None
-    return str(param.name).upper()
-
-
-def _hide_python_types(params: list[Any]) -> None:
-    # `metavar=` hides an option's type, but nothing reaches an argument's, nor those of the options Typer adds
-    # itself (--help, the completion options): each parameter of this command is told how to show its own.
-    for param in params:
-        param.display_type_rich = lambda ctx, param=param: _shown_type(param, ctx)
-
-
 def _bare_call_help(command: Any, ctx: Any, args: list[str]) -> None:
     """Show the help of a command called without arguments, when it was registered to (`no_args_is_help`)."""
     # Typer raises an error that carries the help instead, telling it from a usage error by a class it does
@@ -76,13 +58,12 @@ def _bare_call_help(command: Any, ctx: Any, args: list[str]) -> None:
 
 
 class _HelpShown:
-    """What our commands and groups show as help: examples whole, no Python types, help when called bare."""
+    """What our commands and groups show as help: examples whole, help when called bare."""
 
     help: str | None
     no_args_is_help: bool
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
-        _hide_python_types(self.get_params(ctx))  # type: ignore[attr-defined]
         super().format_help(ctx, formatter)  # type: ignore[misc]
         _show_examples(self.help)
 
