@@ -54,7 +54,9 @@ Exit codes: 0 stopped with Ctrl-C, 2 a wrong option, 3 a bad fixtures file, 4 th
 
 @app.callback(invoke_without_command=True, help=SANDBOX_HELP)
 def sandbox(
-    host: Annotated[str, typer.Option(metavar="ADDRESS", help="Address to bind; anything but loopback exposes it.")] = "127.0.0.1",
+    host: Annotated[
+        str, typer.Option(metavar="ADDRESS", help="Address to bind; anything but loopback exposes it.")
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port to bind; 0 picks a free one.")] = 8765,
     fixtures: Annotated[
         Path | None,
