@@ -280,6 +280,11 @@ Exits 4 when the profile, or a setting without a default, is not there.
 
 DELETE_HELP = """Remove a profile from the config file; the other profiles and the comments are kept.
 
+At a terminal it asks first; without one (a script), give --yes.
+
+Exit codes: 0 deleted, 1 the question was answered no (nothing deleted), 2 a usage error, or no terminal to ask at \
+without --yes, 4 no such profile or a config file that cannot be read or written, 130 interrupted.
+
 \f
 [bold]Examples[/bold]:
 
@@ -325,9 +330,28 @@ def delete(
         str, typer.Argument(metavar="PROFILE", help="The profile to remove.", autocompletion=complete_profile)
     ],
     config: ConfigOption = None,
+    yes: Annotated[
+        bool, typer.Option("--yes", "-y", help="Delete without asking (needed without a terminal).")
+    ] = False,
 ) -> None:
-    from ari_cli.app.options import ConfigEdit
+    import sys
 
+    from ari_cli.app.options import ConfigEdit
+    from ari_cli.exits import UsageProblem
+
+    if not yes:
+        if not (sys.stdin.isatty() and sys.stderr.isatty()):
+            raise UsageProblem(
+                "config delete asks before deleting, and there is no terminal to ask at",
+                f"give --yes to delete profile {name!r} without being asked",
+            )
+        try:
+            sure = typer.confirm(f"Delete profile {name!r}?", default=False, err=True)
+        except typer.Abort:  # end of input at the question
+            sure = False
+        if not sure:
+            typer.echo("nothing deleted", err=True)
+            raise typer.Exit(1)
     typer.echo(application.config_delete(ConfigEdit(profile=None, config=config, key=name)))
 
 
