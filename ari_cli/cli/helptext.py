@@ -67,6 +67,15 @@ class _HelpShown:
         super().format_help(ctx, formatter)  # type: ignore[misc]
         _show_examples(self.help)
 
+    def get_params(self, ctx: Any) -> list[Any]:
+        from ari_cli.cli.common import common_params
+
+        own: list[Any] = super().get_params(ctx)  # type: ignore[misc]
+        if any(param.name == "color" for param in own):
+            return own  # the root declares them itself
+        # After the command's own options, before --help (which Click puts last).
+        return [*own[:-1], *common_params(), *own[-1:]]
+
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         _bare_call_help(self, ctx, args)
         return super().parse_args(ctx, args)  # type: ignore[misc, no-any-return]
