@@ -28,9 +28,7 @@ n/a a value cleared. A policy is too long for a cell: it shows as a letter, said
 tables. Without a terminal, or with NO_COLOR, the same as plain text. --output json gives the values \
 per key and date.
 
---from defaults to today, --to to the last day of the month after --from's (at most {MOST_DAYS} days). \
-Exit codes: 0 shown, 1 nothing acknowledged for the property, 2 bad dates, 4 the journal or config \
-file unreadable. {WHERE}
+--from defaults to today, --to to the last day of the month after --from's (at most {MOST_DAYS} days). {WHERE}
 
 \f
 [bold]Examples[/bold]:

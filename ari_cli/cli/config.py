@@ -282,9 +282,6 @@ DELETE_HELP = """Remove a profile from the config file; the other profiles and t
 
 At a terminal it asks first; without one (a script), give --yes.
 
-Exit codes: 0 deleted, 1 the question was answered no (nothing deleted), 2 a usage error, or no terminal to ask at \
-without --yes, 4 no such profile or a config file that cannot be read or written, 130 interrupted.
-
 \f
 [bold]Examples[/bold]:
 

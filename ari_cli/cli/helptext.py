@@ -13,6 +13,7 @@ registered with one of them (`cls=`).
 from __future__ import annotations
 
 import inspect
+import textwrap
 from typing import Any
 
 import typer
@@ -30,17 +31,21 @@ def examples_of(help_text: str | None) -> list[str]:
     return examples.strip("\n").splitlines()
 
 
-def _show_examples(help_text: str | None) -> None:
-    lines = examples_of(help_text)
-    if not lines:
-        return
+def _show_examples(help_text: str | None, path: str) -> None:
     # Only --help gets here: Rich loads for it alone.
     from rich.console import Console
     from rich.text import Text
 
+    from ari_cli.cli.exitcodes import exit_codes_line
+
     # Rich's own defaults, as Typer's help console has them: the width of the terminal (or COLUMNS, or 80),
     # colour at a terminal unless NO_COLOR.
     out = Console(highlight=False, emoji=False)
+    # Wrapped as Typer wraps the prose, one space in.
+    out.print(textwrap.fill(exit_codes_line(path), width=out.width - 1, initial_indent=" ", subsequent_indent=" "))
+    lines = examples_of(help_text)
+    if not lines:
+        return
     out.print()
     for line in lines:
         # One space in, as Typer indents the prose. An example line (indented) is left whole whatever the
@@ -65,7 +70,8 @@ class _HelpShown:
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         super().format_help(ctx, formatter)  # type: ignore[misc]
-        _show_examples(self.help)
+        # The command's path after the program's name: `ari-cli threshold push` -> `threshold push`.
+        _show_examples(self.help, " ".join(ctx.command_path.split()[1:]))
 
     def get_params(self, ctx: Any) -> list[Any]:
         from ari_cli.cli.common import common_params

@@ -118,7 +118,7 @@ covered that date, newest first: run, request, range, value, state and tracking 
 the last one the service acknowledged, per key and service: the value it holds, as far as this \
 journal knows (changes made by other systems are not seen). --body adds the bodies sent.
 
-Exit codes: 0 found, 1 nothing found, 2 a search not given or a bad date, 4 the journal unreadable. {WHERE}
+{WHERE}
 
 \f
 [bold]Examples[/bold]:

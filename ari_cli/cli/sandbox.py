@@ -39,8 +39,6 @@ The banner lists the properties with their rooms and rates and the test accounts
 push with each gets (an inactive endpoint answers 418 with code 442, a blocked one 425 with \
 code 471). --write-fixtures PATH writes the default fixtures as a starting point for --fixtures.
 
-Exit codes: 0 stopped with Ctrl-C, 2 a wrong option, 3 a bad fixtures file, 4 the port is in use.
-
 \f
 [bold]Examples[/bold]:
 
