@@ -52,6 +52,7 @@ def calendar(
     config: Annotated[Path | None, typer.Option("--config", metavar="PATH", help="Config file. \\[env: ARI_CONFIG] \\[default: the user config file]", show_default=False, rich_help_panel=_CONN)] = None,
     base_url: Annotated[str | None, typer.Option("--base-url", metavar="URL", help="Service base URL. \\[env: ARI_BASE_URL]", show_default=False, rich_help_panel=_CONN)] = None,
     source_id: Annotated[str | None, typer.Option("--source-id", metavar="ID", help="Partner source id. \\[env: ARI_SOURCE_ID]", show_default=False, rich_help_panel=_CONN)] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only errors and warnings on standard error (not which service is shown).")] = False,
 ) -> None:  # fmt: skip
     from ari_cli.app.options import CalendarRequest, ConnectionOptions
 
@@ -62,7 +63,7 @@ def calendar(
     from ari_cli.render.calendar import show
     from ari_cli.render.terminal import Terminal
 
-    found = application.show_calendar(request, Terminal())
+    found = application.show_calendar(request, Terminal(quiet=quiet))
     show(found.view, found.known, output.value)
 
 

@@ -311,12 +311,19 @@ def set_(
 
 
 @app.command("get", help=GET_HELP, cls=HelpCommand)
-def get(key: SettingKey, profile: ProfileOption = None, config: ConfigOption = None) -> None:
+def get(
+    key: SettingKey,
+    profile: ProfileOption = None,
+    config: ConfigOption = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="The value alone: no note that it is the default.")
+    ] = False,
+) -> None:
     from ari_cli.app.options import ConfigEdit
     from ari_cli.render.printable import echo_err
 
     got = application.config_get(ConfigEdit(profile=profile, config=config, key=key))
-    if got.default is not None:
+    if got.default is not None and not quiet:
         echo_err(got.default)
     typer.echo(got.value)
 
@@ -353,9 +360,14 @@ def delete(
 
 
 @app.command("profiles", help=PROFILES_HELP, cls=HelpCommand)
-def profiles(config: ConfigOption = None, profile: ProfileOption = None, output: OutputOption = Output.TABLE) -> None:
+def profiles(
+    config: ConfigOption = None,
+    profile: ProfileOption = None,
+    output: OutputOption = Output.TABLE,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only errors and warnings on standard error.")] = False,
+) -> None:
     from ari_cli.render.config import show_profiles
     from ari_cli.render.terminal import Terminal
 
-    found = application.config_profiles(config, profile, Terminal())
+    found = application.config_profiles(config, profile, Terminal(quiet=quiet))
     show_profiles(str(found.path), found.profiles, output.value)
