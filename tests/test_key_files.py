@@ -107,7 +107,8 @@ def test_numbers_out_of_range_are_usage_errors(tmp_path: Path, option: str, valu
     data.write_text(ROWS)
     result = invoke(["threshold", "push", str(data), "--dry-run", option, value])
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"error: {option}: ") and "\nusage: ari-cli threshold push" in result.stderr
+    assert result.stderr.startswith(f"error: Invalid value for '{option}': ")
+    assert "\nUsage: ari-cli threshold push" in result.stderr
     assert result.stdout == ""
 
 
