@@ -6,6 +6,7 @@ Apart from `render` so that commands which only read (history, calendar) need no
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import IO
@@ -110,10 +111,26 @@ def blocks(headers: Sequence[str], rows: Iterable[Sequence[RenderableType]], out
         out.print(block)
 
 
-def whole(out: Console, line: RenderableType) -> None:
-    """`line` wrapped at spaces only, in a pipe too: a word longer than the width (a file path, an id) is printed
-    whole, not cut. Plain text: give `Text` for anything of outside origin."""
-    out.print(line, overflow="ignore", crop=False, soft_wrap=False)
+def whole(out: Console, line: Text | str) -> None:
+    """`line` (Text, or a string of markup) wrapped at spaces only, in a pipe too: a word longer than the width (a
+    file path, an id) is printed whole on a line of its own, never cut. Rich either folds such a word or crops it.
+    """
+    text = line if isinstance(line, Text) else Text.from_markup(line)
+    for paragraph in text.split("\n", allow_blank=True):
+        for piece in paragraph.divide(_breaks(paragraph.plain, out.width)):
+            piece.rstrip()
+            out.print(piece, overflow="ignore", crop=False, soft_wrap=True)
+
+
+def _breaks(plain: str, width: int) -> list[int]:
+    """Where to start new lines so each is at most `width` wide, breaking only before a word."""
+    breaks: list[int] = []
+    start = 0
+    for word in re.finditer(r"\S+", plain):
+        if word.start() > start and cell_len(plain[start : word.end()]) > width:
+            breaks.append(word.start())
+            start = word.start()
+    return breaks
 
 
 def _block(label: int) -> Table:
