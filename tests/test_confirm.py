@@ -8,8 +8,8 @@ from pathlib import Path
 from ari_cli.sandbox import Sandbox
 from tests.helpers import invoke, sandbox_env
 from tests.terminal import converse
-from tests.widths import row_with, whole
 from tests.test_diff import FIRST, SECOND, TODAY, expected_changes, write
+from tests.widths import row_with, whole
 
 
 def pushed_first(sb: Sandbox, tmp_path: Path) -> Path:

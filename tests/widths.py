@@ -17,7 +17,7 @@ def within(shown: str, columns: int) -> None:
 
 def whole(shown: str, word: str) -> bool:
     """Whether `word` (an id, a date, a value, `file:line`) appears whole on one line, not split nor cut."""
-    return any(re.search(rf"(?<![^\s|]){re.escape(word)}(?![^\s|,;)])", line) for line in shown.splitlines())
+    return any(re.search(rf"(?<![^\s|]){re.escape(word)}(?![^\s|,;:)])", line) for line in shown.splitlines())
 
 
 def row_with(shown: str, word: str, header: str) -> str:
