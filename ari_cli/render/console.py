@@ -89,26 +89,26 @@ def blocks(headers: Sequence[str], rows: Iterable[Sequence[RenderableType]], out
     """Each row as a short block of `Header  value` lines, for a terminal too narrow for the rows as a table.
 
     A value wraps under itself at spaces; a word too long for the room beside the headers (a long file path, an
-    id) is never cut: its line is printed whole, as long as it is, for the terminal to wrap and a reader to copy.
+    id) is never cut: it gets a line of its own, as long as it is, for the terminal to wrap and a reader to copy.
     """
-    rows = list(rows)
     label = max(map(cell_len, headers), default=0)
-    room = out.width - label - 2
+    room = max(1, out.width - label - 2)
     for number, row in enumerate(rows):
         if number:
             out.print()
-        block = _block(label)
         for header, cell in zip(headers, row, strict=True):
             value = cell if isinstance(cell, Text) else Text(str(cell))
             if not value.plain.strip():
                 continue
-            if max(map(cell_len, value.plain.split()), default=0) <= room:
-                block.add_row(header, value)
+            if max(map(cell_len, value.plain.split()), default=0) > room:
+                whole(out, Text.assemble(header.ljust(label), "  ", value))
                 continue
-            out.print(block)
-            block = _block(label)
-            whole(out, Text.assemble(header.ljust(label), "  ", value))
-        out.print(block)
+            lead = header.ljust(label) + "  "
+            for paragraph in value.split("\n"):
+                for piece in paragraph.divide(_breaks(paragraph.plain, room)):
+                    piece.rstrip()
+                    out.print(Text.assemble(lead, piece), overflow="ignore", crop=False, soft_wrap=True)
+                    lead = " " * (label + 2)
 
 
 def whole(out: Console, line: Text | str) -> None:
@@ -131,14 +131,6 @@ def _breaks(plain: str, width: int) -> list[int]:
             breaks.append(word.start())
             start = word.start()
     return breaks
-
-
-def _block(label: int) -> Table:
-    # Two columns: a value that wraps stays under itself, clear of the headers.
-    block = Table.grid(padding=(0, 2))
-    block.add_column(no_wrap=True, min_width=label)
-    block.add_column(overflow="fold")
-    return block
 
 
 def fitted(table: Table, out: Console, as_blocks: Callable[[], None] | None = None) -> None:
