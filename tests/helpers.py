@@ -14,7 +14,9 @@ CLEAN_ENV = {"ARI_BASE_URL": None, "ARI_API_KEY": None, "ARI_SOURCE_ID": None, "
 
 def invoke(args: list[str], env: dict[str, str] | None = None, input: str | bytes | None = None) -> Result:
     """Run `ari-cli ARGS` in-process; the ARI_* environment is only what `env` gives."""
-    merged: dict[str, str | None] = {**CLEAN_ENV, **(env or {})}
+    # A pipe keeps its tables to COLUMNS (else 80): in-process runs are a pipe wide enough for any table, so tests
+    # of what a view says read its table; tests of a width (test_views_width, test_table_width) set COLUMNS.
+    merged: dict[str, str | None] = {**CLEAN_ENV, "COLUMNS": "1000", **(env or {})}
     return CliRunner().invoke(app, args, env=merged, input=input, catch_exceptions=False)
 
 

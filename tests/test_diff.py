@@ -340,7 +340,8 @@ def test_policies_compare_whole_and_show_in_words_the_part_that_differs(sb: Sand
     march = BAR.replace("2027-01-01", "2027-03-01")
     second = write(tmp_path / "p2.csv", [january, february, march, NRF], POLICY_HEADER)
 
-    table = invoke(["policy", "diff", str(second), *TODAY], env=env)
+    # A pipe as wide as the table with this test's file path (narrower, each range is a block: test_views_width).
+    table = invoke(["policy", "diff", str(second), *TODAY], env={**env, "COLUMNS": "400"})
     document = invoke(["policy", "diff", str(second), *TODAY, "-o", "json", "--show", "all"], env=env)
 
     assert table.exit_code == 0, table.stderr

@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ari_cli.journal.queries import Key
+from ari_cli.render.console import whole
 from ari_cli.render.history import policy_words, text
 
 UNKNOWN = "·"
@@ -152,8 +153,8 @@ def _month_tables(view: CalendarView, scale: Scale, keys: Sequence[Key], names: 
     cell_width = _cell_width(view, scale)
     for piece in _chunks(view.days(), size):
         first, last = piece[0], piece[-1]
-        whole = first.day == 1 and (last + ONE_DAY).month != last.month
-        span = "" if whole else f" ({first.day}-{last.day})"
+        full_month = first.day == 1 and (last + ONE_DAY).month != last.month
+        span = "" if full_month else f" ({first.day}-{last.day})"
         table = Table(title=f"{months.month_name[first.month]} {first.year}{span}", title_justify="left",
                       box=None, padding=(0, 0, 0, 1), pad_edge=False, show_edge=False)  # fmt: skip
         for name in names:
@@ -173,8 +174,10 @@ def _month_tables(view: CalendarView, scale: Scale, keys: Sequence[Key], names: 
 def calendar(view: CalendarView, out: Console) -> None:
     """The month tables and the legend.
 
-    At a terminal, each table holds as many days as fit its width. Where the keys' labels leave room for less
-    than a week, each key is a short block instead: its labels on a line, then its own tables, days only.
+    At a terminal or in a pipe (see `console.piped_width`), each table holds as many days as fit its width.
+    Where the keys' labels leave room for less than a week, each key is a short block instead: its labels on a
+    line, then its own tables, days only. (The days across are counted here, not by `console.fits`: a calendar
+    chooses how many columns it has.)
     """
     scale = Scale(view)
     keys = sorted(view.values)
@@ -187,9 +190,7 @@ def calendar(view: CalendarView, out: Console) -> None:
              f"(source {view.source_id}), {view.start}..{view.end}"),
         style="bold",
     )  # fmt: skip
-    if not out.is_terminal:
-        _month_tables(view, scale, keys, names, 31, out)
-    elif days_across >= len(WEEKDAYS):
+    if days_across >= len(WEEKDAYS):
         _month_tables(view, scale, keys, names, days_across, out)
     else:
         for key in keys:
@@ -199,7 +200,7 @@ def calendar(view: CalendarView, out: Console) -> None:
                 heading.append_text(text(part))
                 heading.append("  ")
             out.print()
-            out.print(heading, overflow="fold")
+            whole(out, heading)
             _month_tables(view, scale, [key], [], max(1, out.width // (_cell_width(view, scale) + 1)), out)
     out.print()
     scale.legend(out)

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ari_cli.config.secrets import scrub
-from ari_cli.render.console import blocks, console
+from ari_cli.render.console import blocks, console, fits_text
 
 
 def aligned(rows: Sequence[Sequence[str]]) -> str:
@@ -24,15 +24,11 @@ def aligned(rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-def _fits(text: str, out: Console) -> bool:
-    return not out.is_terminal or max(map(cell_len, text.splitlines())) <= out.width
-
-
 def _labelled(pairs: Sequence[tuple[str, str]], out: Console) -> None:
     """`label  value` lines, aligned; where one would not fit, the same as one block whose values wrap."""
     pairs = [(label, scrub(value)) for label, value in pairs]
     text = aligned(pairs)
-    if _fits(text, out):
+    if fits_text(text, out.width):
         out.print(text, markup=False, highlight=False)
     else:
         blocks([label for label, _ in pairs], [[Text(value) for _, value in pairs]], out)
@@ -54,7 +50,7 @@ def settings(doc: dict[str, Any], out: Console) -> None:
     out.print()
     values = {name: (scrub(_text(s["value"])), s["source"]) for name, s in doc["settings"].items()}
     text = aligned([["setting", "value", "source"], *([name, *shown] for name, shown in values.items())])
-    if _fits(text, out):
+    if fits_text(text, out.width):
         out.print(text, markup=False, highlight=False)
     else:  # each setting on a line of its own, its source beside the value, as the file and profile are shown
         blocks(list(values), [[Text(f"{value} ({source})") for value, source in values.values()]], out)
@@ -62,7 +58,7 @@ def settings(doc: dict[str, Any], out: Console) -> None:
         out.print()
         mapped = [(name, f'"{header}"') for name, header in doc["columns"].items()]
         text = aligned([("column", "header"), *mapped])
-        if _fits(text, out):
+        if fits_text(text, out.width):
             out.print(text, markup=False, highlight=False)
         else:
             blocks([name for name, _ in mapped], [[Text(header) for _, header in mapped]], out)
@@ -77,7 +73,7 @@ def profiles(listed: Sequence[dict[str, Any]], out: Console) -> None:
             *(["*" if p["in_use"] else "", *row] for p, row in zip(listed, rows, strict=True)),
         ]
     )
-    if _fits(text, out):
+    if fits_text(text, out.width):
         out.print(text, markup=False, highlight=False)
     else:
         headers = ["profile", "base_url", "source_id", "key"]

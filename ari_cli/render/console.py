@@ -5,8 +5,10 @@ Apart from `render` so that commands which only read (history, calendar) need no
 
 from __future__ import annotations
 
+import os
+import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import IO
 
 from rich.cells import cell_len
@@ -39,9 +41,15 @@ def console(stderr: bool = False, file: IO[str] | None = None) -> Console:
         # Colour in a pipe (FORCE_COLOR, --color always) is colour only: no cursor moves, no progress bar.
         color_system=("auto" if terminal else "standard") if colour else None,
         force_terminal=terminal,
-        width=None if terminal else 1000,  # files and pipes: never wrap a cell
-        soft_wrap=not terminal,
+        width=None if terminal else piped_width(),
+        soft_wrap=not terminal,  # a line of text in a pipe is one line; tables still keep to the width
     )
+
+
+def piped_width() -> int:
+    """The width tables keep to in a pipe or a file: COLUMNS when set, else 80, as Rich does without a terminal."""
+    columns = os.environ.get("COLUMNS", "")
+    return int(columns) if columns.isdigit() and int(columns) > 0 else 80
 
 
 MIN_WRAP = 16  # the narrowest a column of wrapping text (`overflow="fold"`) gets before rows become blocks
@@ -55,7 +63,8 @@ def _width(cell: RenderableType) -> int:
 def _needed(column: Column) -> int:
     """The width a column needs: whole, or for text that may wrap (`overflow="fold"`) room to wrap in."""
     whole = max([cell_len(str(column.header)), *map(_width, column.cells)])
-    return min(whole, column.min_width or MIN_WRAP) if column.overflow == "fold" else whole
+    wraps = column.overflow == "fold" and not column.no_wrap
+    return min(whole, column.min_width or MIN_WRAP) if wraps else whole
 
 
 def _chrome(table: Table) -> int:
@@ -71,28 +80,69 @@ def fits(table: Table, width: int) -> bool:
     return sum(map(_needed, table.columns)) + _chrome(table) <= width
 
 
+def fits_text(text: str, width: int) -> bool:
+    """Whether lines already laid out (aligned columns) fit `width`: the same rule as `fits`, for text."""
+    return max(map(cell_len, text.splitlines()), default=0) <= width
+
+
 def blocks(headers: Sequence[str], rows: Iterable[Sequence[RenderableType]], out: Console) -> None:
-    """Each row as a short block of `Header  value` lines, for a terminal too narrow for the rows as a table."""
+    """Each row as a short block of `Header  value` lines, for a terminal too narrow for the rows as a table.
+
+    A value wraps under itself at spaces; a word too long for the room beside the headers (a long file path, an
+    id) is never cut: it gets a line of its own, as long as it is, for the terminal to wrap and a reader to copy.
+    """
+    label = max(map(cell_len, headers), default=0)
+    room = max(1, out.width - label - 2)
     for number, row in enumerate(rows):
         if number:
             out.print()
-        # Two columns: a value that wraps stays under itself, clear of the headers.
-        block = Table.grid(padding=(0, 2))
-        block.add_column(no_wrap=True)
-        block.add_column(overflow="fold")
         for header, cell in zip(headers, row, strict=True):
-            if _width(cell):
-                block.add_row(header, cell if isinstance(cell, Text) else Text(str(cell)))
-        out.print(block)
+            value = cell if isinstance(cell, Text) else Text(str(cell))
+            if not value.plain.strip():
+                continue
+            if max(map(cell_len, value.plain.split()), default=0) > room:
+                whole(out, Text.assemble(header.ljust(label), "  ", value))
+                continue
+            lead = header.ljust(label) + "  "
+            for paragraph in value.split("\n"):
+                for piece in paragraph.divide(_breaks(paragraph.plain, room)):
+                    piece.rstrip()
+                    out.print(Text.assemble(lead, piece), overflow="ignore", crop=False, soft_wrap=True)
+                    lead = " " * (label + 2)
 
 
-def fitted(table: Table, out: Console) -> None:
-    """`table` when its rows fit the terminal (see `fits`), else each row as a block of `Header  value` lines.
+def whole(out: Console, line: Text | str) -> None:
+    """`line` (Text, or a string of markup) wrapped at spaces only, in a pipe too: a word longer than the width (a
+    file path, an id) is printed whole on a line of its own, never cut. Rich either folds such a word or crops it.
+    """
+    text = line if isinstance(line, Text) else Text.from_markup(line)
+    for paragraph in text.split("\n", allow_blank=True):
+        for piece in paragraph.divide(_breaks(paragraph.plain, out.width)):
+            piece.rstrip()
+            out.print(piece, overflow="ignore", crop=False, soft_wrap=True)
+
+
+def _breaks(plain: str, width: int) -> list[int]:
+    """Where to start new lines so each is at most `width` wide, breaking only before a word."""
+    breaks: list[int] = []
+    start = 0
+    for word in re.finditer(r"\S+", plain):
+        if word.start() > start and cell_len(plain[start : word.end()]) > width:
+            breaks.append(word.start())
+            start = word.start()
+    return breaks
+
+
+def fitted(table: Table, out: Console, as_blocks: Callable[[], None] | None = None) -> None:
+    """`table` when its rows fit the console's width (see `fits`), else each row as a block of `Header  value` lines
+    (`as_blocks` when a view lays out its own). The one rule for every table, at a terminal or in a pipe.
 
     Rich would cut columns to `…` (a run number, a tracking id) to make a wide table fit a narrow terminal.
     """
-    if out.is_terminal and not fits(table, out.width):
+    if fits(table, out.width):
+        out.print(table)
+    elif as_blocks is not None:
+        as_blocks()
+    else:
         headers = [str(column.header) for column in table.columns]
         blocks(headers, zip(*(column.cells for column in table.columns), strict=True), out)
-        return
-    out.print(table)

@@ -20,6 +20,7 @@ from rich.text import Text
 from ari_cli.config.secrets import scrub
 from ari_cli.journal.queries import RequestInfo, RunInfo
 from ari_cli.render.console import console as console  # the one console, re-exported for callers of this module
+from ari_cli.render.console import fitted, whole
 from ari_cli.render.printable import printable
 
 UNFINISHED = "unfinished (killed?)"
@@ -195,11 +196,6 @@ def runs_table(runs: Sequence[RunInfo], states: dict[int, dict[str, int]], out: 
             *(text(c, "red" if c not in ("0", "-") and i in (1, 2) else "") for i, c in enumerate(counts)),
             text(_requests_cell(run, states.get(run.id, {}))), exit_text(run),
         ])  # fmt: skip
-    widths = [max([len(name), *(row[i].cell_len for row in rows)]) for i, name in enumerate(_RUN_COLUMNS)]
-    # The grid puts three columns between cells; the run number must never be cut, nor any count.
-    if out.is_terminal and sum(widths) + 3 * len(widths) > out.width:
-        _run_blocks(rows, out)
-        return
     table = grid(not out.is_terminal)
     for name in _RUN_COLUMNS[:6]:
         table.add_column(name, no_wrap=name != "Files")
@@ -208,17 +204,18 @@ def runs_table(runs: Sequence[RunInfo], states: dict[int, dict[str, int]], out: 
     table.add_column("Exit", no_wrap=True)
     for row in rows:
         table.add_row(*row)
-    out.print(table)
+    # The run number must never be cut, nor any count: too narrow for that, each run is a block.
+    fitted(table, out, lambda: _run_blocks(rows, out))
 
 
 def _run_blocks(rows: list[list[Text]], out: Console) -> None:
     """Each run as a short block: `run 12  started  exit`, the command and where it went, the counts."""
     for number, started, command, _operation, base_url, files, ok, failed, invalid, skipped, requests, exit_ in rows:
-        out.print(Text.assemble("run ", number, "  ", started, "  exit ", exit_))
-        out.print(Text.assemble("  ", command, "  ", files), overflow="fold")
-        out.print(Text.assemble("  to ", base_url), overflow="fold")
+        whole(out, Text.assemble("run ", number, "  ", started, "  exit ", exit_))
+        whole(out, Text.assemble("  ", command, "  ", files))
+        whole(out, Text.assemble("  to ", base_url))
         counts = Text.assemble("  ", ok, " ok, ", failed, " failed, ", invalid, " invalid, ", skipped, " skipped; ")
-        out.print(Text.assemble(counts, "requests ", requests), overflow="fold")
+        whole(out, Text.assemble(counts, "requests ", requests))
 
 
 def show_runs(

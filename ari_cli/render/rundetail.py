@@ -18,7 +18,7 @@ from rich.text import Text
 from ari_cli.config.secrets import scrub
 from ari_cli.journal.queries import RecordInfo, RequestInfo, RunDetail, RunInfo, leaves
 from ari_cli.journal.rows import INTERESTING, RowInfo, RunRows
-from ari_cli.render.console import fitted
+from ari_cli.render.console import fitted, whole
 from ari_cli.render.history import (
     STATE_STYLE,
     STATE_TEXT,
@@ -60,12 +60,12 @@ def _options_text(options: dict[str, Any]) -> str:
 
 
 def labelled(fields: Sequence[tuple[str, Text]], out: Console) -> None:
-    """`label  value` lines, the values aligned."""
+    """`label  value` lines, the values aligned; a value too long for the width (a file path) never cut."""
     width = max(len(label) for label, _ in fields)
     for label, value in fields:
         line = Text(label.ljust(width + 2), style="bold")
         line.append_text(value)
-        out.print(line)
+        whole(out, line)
 
 
 def _ended(run: RunInfo) -> Text:

@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from ari_cli.render.console import MIN_WRAP, fits
+from ari_cli.render.console import MIN_WRAP, fitted, whole
 from ari_cli.render.printable import printable
 from ari_cli.render.run import plural, problem_text
 from ari_cli.results import RowResult, Run, Status
@@ -82,13 +82,13 @@ def _blocks(run: Run, shown: list[RowResult], out: Console) -> None:
     for row in shown:
         _line, *where, dates, shown_value = _cells(run, row)
         head = Text.assemble(Text(printable(f"{row.view.source}:{row.view.line}")), "  ", _result_text(run, row))
-        out.print(head)
-        out.print(f"  {' '.join(where)}  {dates}  {value.lower()} {shown_value}", overflow="fold")
+        whole(out, head)
+        whole(out, f"  {' '.join(where)}  {dates}  {value.lower()} {shown_value}")  # cells escaped for markup
         for trackingid in row.trackingids:
-            out.print(f"  tracking id {escape(printable(trackingid))}", overflow="fold")
+            whole(out, Text(f"  tracking id {printable(trackingid)}"))
         detail = _detail(row)
         for text in detail.splitlines() if detail else []:
-            out.print(f"  {escape(printable(text))}", overflow="fold")
+            out.print(Text(f"  {printable(text)}"), overflow="fold")
 
 
 def table(run: Run, show_all: bool | None, out: Console) -> None:
@@ -101,10 +101,7 @@ def table(run: Run, show_all: bool | None, out: Console) -> None:
     shown = list(run.rows) if everything else run.rows.with_status({Status.FAILED, Status.NOT_SENT, Status.INVALID})
     if shown:
         grid = _grid(run, shown, plain=not out.is_terminal)
-        if out.is_terminal and not fits(grid, out.width):
-            _blocks(run, shown, out)
-        else:
-            out.print(grid)
+        fitted(grid, out, lambda: _blocks(run, shown, out))
     hints = _hints(shown)
     if hints:
         out.print("What to check:", markup=False)

@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ari_cli.config.secrets import masked_body, masked_text, scrub
-from ari_cli.render.console import MIN_WRAP, fitted
+from ari_cli.render.console import MIN_WRAP, fitted, whole
 from ari_cli.render.printable import printable
 from ari_cli.replay.bodies import Ready, Replayed
 from ari_cli.replay.hints import Meaning, meanings
@@ -97,16 +97,16 @@ def explanations(items: Sequence[Explanation], out: Console) -> None:
             out.print()
         rows = "row" if len(item.rows) == 1 else "rows"
         head = f"{item.number}: {len(item.rows)} {rows} of the error table" if item.rows else f"{item.number}:"
-        out.print(printable(head), markup=False)
+        whole(out, Text(printable(head)))
         if item.rows:
             error_table(item.rows, out)
         for note in item.notes:
-            out.print(printable(f"- {note}"), markup=False)
+            whole(out, Text(printable(f"- {note}")))
         if item.gateway is not None:
             gateway = item.gateway
-            out.print(f"From a gateway ({WHERE}): HTTP {gateway.http_status}, {gateway.message}", markup=False)
-            out.print(f"- what to check: {gateway.hint}", markup=False)
-            out.print(f"- retry helps: {'yes, after a wait' if gateway.retryable else 'no'}", markup=False)
+            whole(out, Text(f"From a gateway ({WHERE}): HTTP {gateway.http_status}, {gateway.message}"))
+            whole(out, Text(f"- what to check: {gateway.hint}"))
+            whole(out, Text(f"- retry helps: {'yes, after a wait' if gateway.retryable else 'no'}"))
 
 
 def explanation_dicts(items: Sequence[Explanation]) -> list[dict[str, Any]]:
@@ -288,7 +288,7 @@ def show_error_table(rows: Sequence[ErrorRow], form: str) -> None:
     if form == "table":
         out = console()
         error_table(rows, out)
-        out.print(SUCCESS_NOTE, markup=False)
+        whole(out, Text(SUCCESS_NOTE))
     else:
         write_error_rows(rows, sys.stdout, form)
 
