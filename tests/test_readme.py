@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -227,7 +228,6 @@ def test_every_readme_command_runs_as_written(newcomer: dict[str, str], sandbox_
         if not command.text.startswith("ari-cli "):
             continue  # never run here: the test above names it
         shell_line = command.text.replace(DEFAULT_PORT, sandbox_port)
-        began = time.monotonic()
         done = subprocess.run(
             ["bash", "-c", shell_line],
             cwd=workdir,
@@ -238,13 +238,15 @@ def test_every_readme_command_runs_as_written(newcomer: dict[str, str], sandbox_
             timeout=60,
         )
         ran += 1
-        if os.environ.get("README_TIMES"):
-            print(f"{time.monotonic() - began:6.2f}s  line {command.line}: {command.text[:90]}")
-        if done.returncode != command.expected_exit:
+        broken = "Traceback" in done.stderr or "internal error" in done.stderr
+        if done.returncode != command.expected_exit or broken:
             failures.append(
                 f"README line {command.line}: {command.text}\n"
-                f"  exit {done.returncode}, the README says {command.expected_exit}\n"
+                f"  exit {done.returncode}, the README says {command.expected_exit}{'; a traceback' if broken else ''}\n"
                 f"  stdout: {done.stdout[-600:]!r}\n  stderr: {done.stderr[-600:]!r}"
             )
     assert ran >= 40, f"only {ran} README commands were found to run: is the parser still reading the blocks?"
     assert not failures, f"{len(failures)} README commands do not run as written:\n\n" + "\n\n".join(failures)
+    # The Quick start's profile pushed to this sandbox, not to one someone left on the README's port.
+    state = httpx.get(f"http://{sandbox_port}/_sandbox/state", timeout=10).json()
+    assert state["threshold"]["HTL001"]["DBL"], state
