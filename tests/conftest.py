@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -65,3 +67,16 @@ def _no_user_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
     place = tmp_path_factory.mktemp("user-config") / "config.toml"
     monkeypatch.setattr("ari_cli.config.settings.default_config_path", lambda: place)
     return place
+
+
+@pytest.fixture
+def same_length_folder() -> Iterator[Path]:
+    """A folder whose path is 64 characters long whoever runs the test: a pytest-xdist worker's `tmp_path` is longer
+    than a lone pytest's, and tests of how wide a table is show the file's path in it."""
+    base = Path(tempfile.mkdtemp(prefix="ari-"))
+    try:
+        folder = base / ("w" * max(1, 63 - len(str(base))))
+        folder.mkdir()
+        yield folder
+    finally:
+        shutil.rmtree(base)

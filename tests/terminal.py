@@ -56,4 +56,4 @@ def converse(
             process.kill()
     finally:
         os.close(leader)
-    return process.wait(timeout=10), seen.replace("\r\n", "\n")
+    return process.wait(timeout=60), seen.replace("\r\n", "\n")

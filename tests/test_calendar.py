@@ -111,6 +111,8 @@ def test_without_a_configured_connection_the_latest_service_is_used_and_said(thr
     assert result.exit_code == 0
     assert key_line(result.stdout, "DBL")[4] == "3"
     assert f"no base URL and source id configured: showing {thresholds.base_url} (source cpbA1)" in result.stderr
+    quiet = cal("threshold", "--property", "HTL001", *JANUARY, "--quiet")
+    assert (quiet.exit_code, quiet.stdout, quiet.stderr) == (0, result.stdout, "")
     assert "run 3, the latest to push threshold values of HTL001" not in result.stderr  # run 3 was refused
     assert "run 2, the latest to push threshold values of HTL001" in result.stderr
 

@@ -180,8 +180,8 @@ def test_completion_of_an_unknown_shell_is_a_usage_error() -> None:
     shown = _run_cli("completion", "tcsh")
     assert (shown.returncode, shown.stdout) == (2, "")
     assert shown.stderr == (
-        "error: shell: 'tcsh' is not one of bash, zsh, fish, powershell\n"
-        "usage: ari-cli completion [OPTIONS] SHELL   (-h for help)\n"
+        "error: Invalid value for 'SHELL': 'tcsh' is not one of bash, zsh, fish, powershell\n"
+        "Usage: ari-cli completion [OPTIONS] {SHELL}   (-h for help)\n"
     )
 
 

@@ -504,7 +504,7 @@ def test_the_config_and_data_folders_both_come_from_platformdirs(
     import platformdirs
 
     from ari_cli.config import file
-    from ari_cli.journal.database import default_home
+    from ari_cli.journal.place import default_home
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))

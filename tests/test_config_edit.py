@@ -125,16 +125,40 @@ def test_get_masks_a_key_written_in_the_file(tmp_path: Path) -> None:
 
 
 def test_delete_removes_one_profile_and_keeps_the_rest(config: Path) -> None:
-    result = invoke(["config", "delete", "staging", "--config", str(config)])
+    result = invoke(["config", "delete", "staging", "--yes", "--config", str(config)])
     assert result.exit_code == 0, result.stderr
     assert result.stdout == f"Deleted profile 'staging' from {config}.\n"
     text = config.read_text()
     assert "[profiles.staging]" not in text and "STAGING_KEY" not in text and text.endswith("\n")
     assert text.startswith("# The team's settings.\n[profiles.default]")
     assert settings(config)["batch_size"] == 20
-    again = invoke(["config", "delete", "staging", "--config", str(config)])
+    again = invoke(["config", "delete", "staging", "--yes", "--config", str(config)])
     assert again.exit_code == 4 and "error: no profile 'staging'" in again.stderr
     assert "hint: create it with: ari-cli config init --profile staging" in again.stderr
+
+
+def test_delete_without_a_terminal_needs_yes_and_deletes_nothing(config: Path) -> None:
+    before = config.read_text()
+    result = subprocess.run(
+        [str(BIN / "ari-cli"), "config", "delete", "staging", "--config", str(config)],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == (
+        "error: config delete asks before deleting, and there is no terminal to ask at\n"
+        "hint: give --yes to delete profile 'staging' without being asked\n"
+    )
+    assert config.read_text() == before
+
+
+def test_delete_at_a_terminal_asks_and_no_keeps_the_profile(config: Path) -> None:
+    before = config.read_text()
+    code, seen = converse(["config", "delete", "staging", "--config", str(config)], [("Delete profile", "n")])
+    assert code == 1 and "Delete profile 'staging'? [y/N]" in seen and "nothing deleted" in seen
+    assert config.read_text() == before
+    code, seen = converse(["config", "delete", "staging", "--config", str(config)], [("Delete profile", "y")])
+    assert code == 0 and f"Deleted profile 'staging' from {config}." in seen
+    assert "[profiles.staging]" not in config.read_text()
 
 
 # --- completion ---------------------------------------------------------------------------------------
@@ -201,7 +225,7 @@ def test_a_profile_with_a_columns_table_is_changed_and_deleted_whole(config: Pat
     found = resolve_settings(ConnectionFlags(config=config, profile="staging"), {})
     assert found.columns == {"threshold": "Min Rooms 🔑"}
     assert config.read_text(encoding="utf-8").count("[profiles.staging.columns]") == 1
-    deleted = invoke(["config", "delete", "staging", "--config", str(config)])
+    deleted = invoke(["config", "delete", "staging", "--yes", "--config", str(config)])
     assert deleted.exit_code == 0, deleted.stderr
     text = config.read_text(encoding="utf-8")
     assert "staging" not in text and "Min Rooms" not in text and "# Last.\n[profiles.last]\nretries = 1\n" in text
@@ -290,7 +314,7 @@ def test_set_changes_a_profile_in_the_form_it_is_written(tmp_path: Path, name: s
 @pytest.mark.parametrize("name", sorted(FORMS))
 def test_delete_removes_a_profile_in_any_form_and_keeps_the_comments(tmp_path: Path, name: str) -> None:
     path = form(tmp_path, name)
-    result = invoke(["config", "delete", "a", "--config", str(path)])
+    result = invoke(["config", "delete", "a", "--yes", "--config", str(path)])
     assert (result.exit_code, result.stderr) == (0, ""), result.stderr
     assert path.read_text(encoding="utf-8") == DELETED[name]
     assert invoke(["config", "get", "retries", "--config", str(path), "--profile", "other"]).stdout == "2\n"

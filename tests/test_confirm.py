@@ -54,8 +54,8 @@ def test_confirm_with_a_dry_run_asks_nothing(sb: Sandbox, tmp_path: Path) -> Non
     assert "compared with" not in result.stderr
 
 
-def test_at_a_terminal_no_sends_nothing_and_yes_sends(sb: Sandbox, tmp_path: Path) -> None:
-    second = pushed_first(sb, tmp_path)
+def test_at_a_terminal_no_sends_nothing_and_yes_sends(sb: Sandbox, same_length_folder: Path) -> None:
+    second = pushed_first(sb, same_length_folder)
     received = len(sb.received)
     env = {**sandbox_env(sb), "NO_COLOR": "1", "COLUMNS": "160"}
     args = ["threshold", "push", str(second), *TODAY, "--confirm"]

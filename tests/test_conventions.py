@@ -63,10 +63,45 @@ def test_colour_at_a_terminal(rooms: str, sandbox: Any, color: list[str], env: d
     assert "1 row: 1 ok" in shown
 
 
+@pytest.mark.parametrize(
+    ("before", "after", "coloured"),
+    [
+        ([], ["--color", "always"], True),
+        (["--color", "always"], ["--color", "never"], False),
+        (["--color", "never"], ["--color=always"], True),
+        (["--color", "always"], [], True),
+    ],
+)
+def test_color_is_taken_after_the_command_too(
+    rooms: str, sandbox: Any, before: list[str], after: list[str], coloured: bool
+) -> None:
+    done = piped([*before, "threshold", "push", rooms, *after], sandbox_env(sandbox))
+    assert done.returncode == 0, done.stderr
+    assert (GREEN_OK in done.stdout) is coloured
+    assert done.stderr == ""
+
+
+@pytest.mark.parametrize("command", [["history"], ["config", "profiles"], ["explain", "417"], ["errors"]], ids=" ".join)
+def test_every_command_takes_color(command: list[str]) -> None:
+    done = piped([*command, "--color", "never"], {})
+    assert "No such option" not in done.stderr and done.returncode in (0, 4), done.stderr
+    bad = piped([*command, "--color", "sometimes"], {})
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.startswith("error: Invalid value for '--color': 'sometimes' is not one of auto, always, never\n")
+
+
+@pytest.mark.parametrize("flag", ["-V", "--version"])
+def test_dash_capital_v_is_the_version(flag: str) -> None:
+    done = piped([flag], {})
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"ari-cli {__version__}\n", "")
+
+
 def test_an_unknown_colour_mode_is_a_usage_error(rooms: str) -> None:
     result = invoke(["--color", "sometimes", "threshold", "push", rooms])
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr.startswith("error: --color: 'sometimes' is not one of auto, always, never\nusage: ari-cli")
+    assert result.stderr.startswith(
+        "error: Invalid value for '--color': 'sometimes' is not one of auto, always, never\nUsage: ari-cli"
+    )
 
 
 @pytest.mark.parametrize(("shell", "first"), [("zsh", "#compdef ari-cli"), ("fish", "complete --command ari-cli")])

@@ -193,7 +193,8 @@ def test_conflicting_rows_are_each_reported_once_quickly(tmp_path: Path, sandbox
     path = write(tmp_path, "r.csv", HEADER + rows)
     started = time.monotonic()
     result = push(sandbox, path, "--output", "json")
-    assert time.monotonic() - started < 5
+    # About 1 s on an idle machine; each row compared with every other would take minutes.
+    assert time.monotonic() - started < 60
     assert result.exit_code == 3 and sandbox.received == []
     assert len(result.stderr.encode()) < 2_000_000
     lines = [line for line in result.stderr.splitlines() if line.startswith("error: ")]

@@ -59,12 +59,17 @@ def test_every_reader_works_on_a_read_only_journal_and_changes_nothing(pushed: S
         assert expected in result.stdout, (args, result.stdout)
         assert "error" not in result.stderr and "Traceback" not in result.stderr
     assert digest(journal_file(journal_home)) == before
-    # A writer on a read-only journal is said once and the push goes on unrecorded.
+    # A writer on a read-only journal sends nothing (issue 30): exit 4, saying how to push unrecorded.
     (journal_home.parent / "one.csv").write_text("propertyid,roomid,date,threshold\nHTL001,SGL,2027-01-04,3\n")
     env = sandbox_env(pushed)
     pushing = read_only(journal_home, ["threshold", "push", str(journal_home.parent / "one.csv"), *TODAY], env=env)
-    assert pushing.returncode == 0, pushing.stderr
-    assert pushing.stderr.count("warning: the journal") == 1 and "unrecorded" in pushing.stderr
+    assert pushing.returncode == 4, pushing.stderr
+    assert pushing.stderr.count("error: the journal cannot be written: nothing was sent") == 1, pushing.stderr
+    assert "push unrecorded with --no-journal" in pushing.stderr
+    assert "SGL" not in pushed.state()["threshold"]["HTL001"]
+    unrecorded = read_only(journal_home, ["threshold", "push", str(journal_home.parent / "one.csv"), *TODAY,
+                                          "--no-journal"], env=env)  # fmt: skip
+    assert unrecorded.returncode == 0, unrecorded.stderr
     assert pushed.state()["threshold"]["HTL001"]["SGL"] == {"2027-01-04": "3"}
     assert digest(journal_file(journal_home)) == before
 

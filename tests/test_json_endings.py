@@ -63,21 +63,24 @@ def test_the_walk_finds_every_command_that_shows_json() -> None:
 def test_an_unknown_option_under_output_json_is_one_document_and_exit_2(command: list[str]) -> None:
     result = ari([*command, "--output", "json", "--no-such-option"])
     assert result.returncode == 2, result.stderr
-    assert result.stderr.startswith("error: no such option: --no-such-option\n")
+    assert result.stderr.startswith("error: No such option: --no-such-option\n")
     error = one_document(result.stdout)["error"]
     assert error["kind"] == "usage"
-    assert error["message"] == "no such option: --no-such-option"
+    assert error["message"] == "No such option: --no-such-option"
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["threshold", "push", "x.csv", "-o", "json", "--batch-size", "0"], "--batch-size: must be at least 1"),
+        (
+            ["threshold", "push", "x.csv", "-o", "json", "--batch-size", "0"],
+            "Invalid value for '--batch-size': Input should be greater than or equal to 1",
+        ),
         (
             ["threshold", "send", "--output=json", "--today", "soon"],
-            "--today: 'soon' is not a date of the form YYYY-MM-DD",
+            "Invalid value for '--today': 'soon' is not a date of the form YYYY-MM-DD",
         ),
-        (["retry", "-ojson", "0"], "run: must be at least 1"),
+        (["retry", "-ojson", "0"], "Invalid value for 'RUN': Input should be greater than or equal to 1"),
     ],
 )
 def test_a_bad_value_after_output_json_is_one_document(args: list[str], message: str) -> None:

@@ -71,7 +71,7 @@ def test_a_key_file_that_is_a_device_a_fifo_or_too_large_is_exit_4_at_once(tmp_p
     for path, message in cases:
         started = time.monotonic()
         code, out, err = push_with_key_file(tmp_path, sb, path)
-        assert time.monotonic() - started < 10
+        assert time.monotonic() - started < 60  # reading /dev/zero or a FIFO whole would never end
         assert code == 4 and out == "", err
         assert f"error: cannot read the API key file {path}" not in err
         assert f"error: API key file {path} {message}" in err
@@ -92,7 +92,7 @@ def test_a_config_file_that_is_a_fifo_or_too_large_is_exit_4(tmp_path: Path) -> 
     ):
         started = time.monotonic()
         result = invoke(["config", "show", "--config", str(path)])
-        assert time.monotonic() - started < 10
+        assert time.monotonic() - started < 60  # reading /dev/zero or a FIFO whole would never end
         assert result.exit_code == 4, result.stderr
         assert f"error: config file {path} {message}" in result.stderr
 
@@ -107,7 +107,8 @@ def test_numbers_out_of_range_are_usage_errors(tmp_path: Path, option: str, valu
     data.write_text(ROWS)
     result = invoke(["threshold", "push", str(data), "--dry-run", option, value])
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"error: {option}: ") and "\nusage: ari-cli threshold push" in result.stderr
+    assert result.stderr.startswith(f"error: Invalid value for '{option}': ")
+    assert "\nUsage: ari-cli threshold push" in result.stderr
     assert result.stdout == ""
 
 

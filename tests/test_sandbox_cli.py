@@ -61,7 +61,7 @@ class Running:
         """Send SIGINT; the exit code and stderr."""
         self.process.send_signal(signal.SIGINT)
         try:
-            self.process.wait(timeout=10)
+            self.process.wait(timeout=60)
         except subprocess.TimeoutExpired:
             self.process.kill()
             pytest.fail("the sandbox did not stop on SIGINT")

@@ -44,8 +44,8 @@ def timed(args: list[str], env: dict[str, str]) -> tuple[subprocess.CompletedPro
 
 
 def test_timeout_bounds_the_whole_request_not_each_read(tmp_path: Path) -> None:
-    # 37 bytes at 0.5 s each: every read is quick, the whole answer takes 18 s.
-    with misbehaving(drip(0.5)) as (base_url, seen):
+    # 37 bytes at 5 s each: every read is quick, the whole answer takes three minutes.
+    with misbehaving(drip(5)) as (base_url, seen):
         done, took = timed(
             push_args(rooms(tmp_path, 1), "--timeout", "2", "--retries", "0"), env_for(tmp_path, base_url)
         )
@@ -53,7 +53,7 @@ def test_timeout_bounds_the_whole_request_not_each_read(tmp_path: Path) -> None:
     assert f"no answer from {base_url} within 2 s" in done.stdout
     assert "1 row: 0 ok, 1 failed" in done.stdout
     assert len(seen) == 1
-    assert took < 12, took
+    assert took < 60, took  # the 2 s timeout and start-up; the whole answer would take 185 s
     assert "Traceback" not in done.stdout + done.stderr
 
 
@@ -158,7 +158,7 @@ def test_ctrl_c_during_a_slow_answer_abandons_it_as_not_confirmed(tmp_path: Path
         _wait_for(seen, 1)
         out, err, took = _stop(process, signal.SIGINT)
     assert process.returncode == 130, err
-    assert took < 10, took
+    assert took < 30, took  # stopping takes well under a second; the wait would not end
     row = json.loads(out)["rows"][0]
     assert row["status"] == "failed"
     assert row["errors"][0]["message"] == "not confirmed: the run was interrupted while this request was in flight"
@@ -178,7 +178,7 @@ def test_sigterm_during_a_long_retry_after_wait_stops_at_once(tmp_path: Path) ->
         time.sleep(2)  # the answer is in; the sender now waits (a minute, capped) to try again
         out, err, took = _stop(process, signal.SIGTERM)
     assert process.returncode == 130, err
-    assert took < 10, took
+    assert took < 30, took  # stopping takes well under a second; the wait would not end
     assert len(seen) == 1
     assert "503 busy" in out and "1 row: 0 ok, 1 failed" in out
     assert "interrupted: 1 row(s) not sent or not confirmed; `ari-cli retry 1` sends what is left" in err
@@ -207,7 +207,7 @@ def test_sigterm_while_reading_the_input_says_nothing_was_sent(tmp_path: Path) -
         process = _reading_stdin([], env, tmp_path / "ari" / "journal.sqlite3")
         out, err, took = _stop(process, signal.SIGTERM)
     assert process.returncode == 130, err
-    assert took < 10, took
+    assert took < 30, took  # stopping takes well under a second; the wait would not end
     assert err == f"{NOTHING_SENT}\nhint: {Interrupted.HINT}\n"
     assert out == "" and seen == []
 

@@ -65,6 +65,12 @@ def run(input_kind: str, tmp_path: Path, terminal: bool, *extra: str) -> tuple[i
         piped = process.stdin
 
         def writer() -> None:
+            # Fed once the program waits on its standard input: a start-up slower than the whole feed (a loaded
+            # machine) would otherwise find every row already there, and nothing to show as it reads.
+            wchan = Path(f"/proc/{process.pid}/wchan")
+            deadline = time.monotonic() + 60
+            while wchan.exists() and "pipe" not in wchan.read_text() and time.monotonic() < deadline:
+                time.sleep(0.05)
             slow_rows(piped)
 
     feeding = threading.Thread(target=writer)

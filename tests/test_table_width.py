@@ -21,8 +21,8 @@ def day(offset: int) -> str:
 
 
 @pytest.mark.parametrize("columns", [80, 100, 120, 200])
-def test_nothing_a_user_copies_is_cut_at_any_width(tmp_path: Path, sandbox: Any, columns: int) -> None:
-    path = tmp_path / "rooms.csv"
+def test_nothing_a_user_copies_is_cut_at_any_width(same_length_folder: Path, sandbox: Any, columns: int) -> None:
+    path = same_length_folder / "rooms.csv"
     path.write_text(
         "propertyid,roomid,start,end,threshold\n"
         f"HTL001,DBL,{day(1)},{day(2)},2\n"

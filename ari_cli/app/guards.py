@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import sqlite3
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from ari_cli.app.options import GuardOptions, PushRequest
 from ari_cli.batch import wire_value
@@ -19,6 +19,10 @@ from ari_cli.guards import GUARDS, Guards, Known, Verdict, judge, known_dates, p
 from ari_cli.pipeline import Prepared
 from ari_cli.plan import Plan
 from ari_cli.wire.operations import Operation
+
+if TYPE_CHECKING:
+    # The journal (and sqlite) load only for runs that read it: a dry run never does.
+    import sqlite3
 
 
 def limits(flags: GuardOptions, settings: Settings, operation: Operation) -> Guards:

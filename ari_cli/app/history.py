@@ -21,8 +21,9 @@ from ari_cli.exits import AriError, UsageProblem
 from ari_cli.journal import finds as finding
 from ari_cli.journal import prune as pruning
 from ari_cli.journal import queries as read
-from ari_cli.journal.database import compact, journal_path
+from ari_cli.journal.database import compact
 from ari_cli.journal.finds import DateHit
+from ari_cli.journal.place import journal_path
 from ari_cli.journal.queries import RecordInfo, RequestInfo, RunDetail, RunInfo
 from ari_cli.journal.rows import RowInfo, RunRows
 from ari_cli.journal.store import reading, writing

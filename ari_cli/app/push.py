@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import ConnectionOptions, OutputOptions, PushRequest
-from ari_cli.app.push_settings import Tuned, push_options, recorded_options, settings_for
+from ari_cli.app.push_settings import Tuned, protected_files, push_options, recorded_options, settings_for
 from ari_cli.config.settings import Connection, Settings
 from ari_cli.exits import ConfigError, Interrupted, UsageProblem
 from ari_cli.inputs import SourceRow
@@ -146,7 +146,8 @@ def push(request: PushRequest, listener: Listener) -> Pushed:
     report = request.output.report
     if report is not None:
         # Before anything is read or sent: a run must never send and then find it cannot say what it did.
-        check_report(report, [str(f) for f in request.files])
+        inputs = [str(f) for f in (*request.files, *filter(None, [request.inputs.policies]))]
+        check_report(report, inputs, protected_files(request.connection))
     settings = settings_for(request.connection, request.given_tuning())
     tuned = Tuned.of(settings)
     options = push_options(request, settings)

@@ -6,14 +6,16 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections.abc import Mapping
+from contextlib import suppress
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ari_cli.app.options import ConnectionOptions, InputOptions, PlanOptions, PushRequest
 from ari_cli.batch import DataForm
 from ari_cli.config.settings import ConnectionFlags, Settings, resolve_settings
 from ari_cli.config.tuning import parse_budget
-from ari_cli.exits import ConfigError, UsageProblem
+from ari_cli.exits import AriError, ConfigError, UsageProblem
 from ari_cli.inputs import ReadOptions
 from ari_cli.inputs.columns import column_mapping
 from ari_cli.inputs.model import ReadMeter
@@ -52,6 +54,29 @@ def settings_for(connection: ConnectionOptions, given: Mapping[str, Any]) -> Set
         connection.profile, connection.config, connection.api_key,
     )  # fmt: skip
     return resolve_settings(flags, os.environ, given)
+
+
+def protected_files(connection: ConnectionOptions) -> list[tuple[str, Path]]:
+    """The files a run reads or keeps, which `--report` must never overwrite: the key file, the config file
+    (and the key file its profile names), the journal and everything beside it named after it (its notes)."""
+    from ari_cli.config.file import read_config
+    from ari_cli.config.settings import config_location, profile_key_file
+    from ari_cli.journal.place import journal_path
+
+    flags = ConnectionFlags(config=connection.config, profile=connection.profile)
+    config, _ = config_location(flags, os.environ)
+    protected = [("the config file", config)]
+    if connection.api_key_file is not None:
+        protected.append(("the key file", connection.api_key_file.expanduser()))
+    with suppress(AriError, OSError, ValueError):
+        if config.exists():
+            profiles = read_config(config).profiles
+            for profile in profiles.values():
+                if "api_key_file" in profile:
+                    protected.append(("a key file of the config", profile_key_file(profile, config.parent)))
+    journal = journal_path(os.environ)
+    protected.append(("the journal or a note beside it", journal.with_name(journal.name + "*")))
+    return protected
 
 
 def _policies(operation: Operation, request: PushRequest) -> str | None:

@@ -42,6 +42,8 @@ class Replay:
     results: list[Replayed]
     dry_run: bool
     connected: bool
+    partner_keys: frozenset[str] = frozenset()
+    """The partners' own keys the bodies carry (not ours): a curl leaves them to $PARTNER_API_KEY."""
 
     @property
     def exit_code(self) -> ExitCode:
@@ -85,7 +87,9 @@ def replay(request: ReplayRequest, listener: Listener) -> Replay:
                 )
                 answered(sent)
             results = [Replayed(r, s) for r, s in zip(ready, sent, strict=True)]
-    return Replay(list(ready), results, dry_run, connection is not None)
+    # The partner's own keys are theirs to send: the curl leaves them to $PARTNER_API_KEY, not to ours.
+    partner = frozenset({r.partner_key for r in ready if r.partner_key} - {connection.api_key if connection else ""})
+    return Replay(list(ready), results, dry_run, connection is not None, partner)
 
 
 @contextmanager

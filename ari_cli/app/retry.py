@@ -10,10 +10,10 @@ from pathlib import Path
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import ConnectionOptions, InputOptions, PlanOptions, RetryRequest
 from ari_cli.app.push import run_start, send_recorded
-from ari_cli.app.push_settings import Tuned, recorded_options, settings_for
+from ari_cli.app.push_settings import Tuned, protected_files, recorded_options, settings_for
 from ari_cli.config.settings import Connection, check_base_url, check_source_id
 from ari_cli.exits import ConfigError, UsageProblem
-from ari_cli.journal.database import journal_path
+from ari_cli.journal.place import journal_path
 from ari_cli.journal.recorder import Recorder, open_journal
 from ari_cli.journal.resend import RetryPlan, plan_retry, with_key
 from ari_cli.journal.store import reading
@@ -91,7 +91,7 @@ def _said(plan: RetryPlan, left: dict[int, int], number: int, quiet: bool, liste
 def retry(request: RetryRequest, listener: Listener) -> Retried:
     """Re-send what run `request.run` (or its latest retry) left, as a run of its own."""
     if request.output.report is not None:
-        check_report(request.output.report, ())
+        check_report(request.output.report, (), protected_files(request.connection))
     settings = settings_for(request.connection, request.given_tuning())
     tuned = Tuned.of(settings)
     quiet = request.output.quiet

@@ -17,19 +17,20 @@ from typing import Any
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import InputOptions, PlanOptions, RevertRequest
 from ari_cli.app.push import run_start, send_recorded
-from ari_cli.app.push_settings import Tuned, recorded_options, settings_for
+from ari_cli.app.push_settings import Tuned, protected_files, recorded_options, settings_for
 from ari_cli.batch import DataForm, wire_value
 from ari_cli.changes import Key, Span
 from ari_cli.config.settings import Connection, check_base_url
 from ari_cli.diff import Change, Kind, diff
 from ari_cli.exits import ConfigError, Declined, UsageProblem
-from ari_cli.journal.database import journal_path
+from ari_cli.journal.place import journal_path
 from ari_cli.journal.queries import RunInfo, acknowledged
 from ari_cli.journal.store import reading
 from ari_cli.pipeline import Prepared, PushOptions, requests_for
 from ari_cli.plan import Plan, Record
 from ari_cli.records.rules import RowView, shown_dates
 from ari_cli.records.table import RowTable
+from ari_cli.render.report import check_report
 from ari_cli.results import Run
 from ari_cli.undo import Choices, Piece, Undo, undo
 from ari_cli.wire.operations import Operation
@@ -147,6 +148,9 @@ def revert(request: RevertRequest, listener: Listener, ask: Ask | None) -> Rever
     """Find what RUN changed and what to put back; unless a dry run, ask (`ask`, None: --yes) and push it."""
     if request.connection.sandbox:
         raise UsageProblem("a revert goes where its run went; --sandbox starts a new, empty emulator")
+    if request.output.report is not None:
+        # Before anything is read or sent, as a push checks it.
+        check_report(request.output.report, (), protected_files(request.connection))
     settings = settings_for(request.connection, request.given_tuning())
     tuned = Tuned.of(settings)
     source, runs, found, now = _found(request)

@@ -14,6 +14,7 @@ import typer
 from typer.completion import show_callback
 
 from ari_cli import __version__
+from ari_cli.cli.common import Color
 from ari_cli.cli.helptext import HelpGroup
 from ari_cli.cli.usage import is_usage_error
 
@@ -118,32 +119,13 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-def _color(value: str) -> str:
-    # Not called for --help and --version, which end before it: the streams' module loads when a command runs.
-    from ari_cli.render.streams import COLOR_MODES, set_color
-
-    if value not in COLOR_MODES:
-        raise typer.BadParameter(f"{value!r} is not one of auto, always, never")
-    set_color(value)
-    return value
-
-
 @app.callback()
 def _root(
     version: Annotated[
         bool,
-        typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit."),
+        typer.Option("--version", "-V", callback=_version, is_eager=True, help="Show the version and exit."),
     ] = False,
-    color: Annotated[
-        str,
-        typer.Option(
-            "--color",
-            metavar="auto|always|never",
-            callback=_color,
-            help="Colour on standard output and error: auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it), "
-            "always or never.",
-        ),
-    ] = "auto",
+    color: Color = "auto",
 ) -> None:
     """Push hotel ARI settings from CSV, JSON or JSONL files, and show per-row results."""
 

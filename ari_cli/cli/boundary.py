@@ -104,10 +104,10 @@ def usage_error(error: typer.TyperException) -> typer.Exit:
     _say(f"error: {message}")
     usage = usage_line(error)
     if usage is not None:
-        _say(f"usage: {usage}   (-h for help)")
+        _say(f"{usage}   (-h for help)")
     param = getattr(error, "param", None)
     if "--output" not in (getattr(param, "opts", None) or ()):
-        _document("usage", message, None if usage is None else f"usage: {usage}")
+        _document("usage", message, usage)
     return typer.Exit(int(ExitCode.USAGE))
 
 

@@ -28,9 +28,7 @@ n/a a value cleared. A policy is too long for a cell: it shows as a letter, said
 tables. Without a terminal, or with NO_COLOR, the same as plain text. --output json gives the values \
 per key and date.
 
---from defaults to today, --to to the last day of the month after --from's (at most {MOST_DAYS} days). \
-Exit codes: 0 shown, 1 nothing acknowledged for the property, 2 bad dates, 4 the journal or config \
-file unreadable. {WHERE}
+--from defaults to today, --to to the last day of the month after --from's (at most {MOST_DAYS} days). {WHERE}
 
 \f
 [bold]Examples[/bold]:
@@ -54,6 +52,7 @@ def calendar(
     config: Annotated[Path | None, typer.Option("--config", metavar="PATH", help="Config file. \\[env: ARI_CONFIG] \\[default: the user config file]", show_default=False, rich_help_panel=_CONN)] = None,
     base_url: Annotated[str | None, typer.Option("--base-url", metavar="URL", help="Service base URL. \\[env: ARI_BASE_URL]", show_default=False, rich_help_panel=_CONN)] = None,
     source_id: Annotated[str | None, typer.Option("--source-id", metavar="ID", help="Partner source id. \\[env: ARI_SOURCE_ID]", show_default=False, rich_help_panel=_CONN)] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only errors and warnings on standard error (not which service is shown).")] = False,
 ) -> None:  # fmt: skip
     from ari_cli.app.options import CalendarRequest, ConnectionOptions
 
@@ -64,7 +63,7 @@ def calendar(
     from ari_cli.render.calendar import show
     from ari_cli.render.terminal import Terminal
 
-    found = application.show_calendar(request, Terminal())
+    found = application.show_calendar(request, Terminal(quiet=quiet))
     show(found.view, found.known, output.value)
 
 

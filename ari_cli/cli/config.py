@@ -280,6 +280,8 @@ Exits 4 when the profile, or a setting without a default, is not there.
 
 DELETE_HELP = """Remove a profile from the config file; the other profiles and the comments are kept.
 
+At a terminal it asks first; without one (a script), give --yes.
+
 \f
 [bold]Examples[/bold]:
 
@@ -309,12 +311,19 @@ def set_(
 
 
 @app.command("get", help=GET_HELP, cls=HelpCommand)
-def get(key: SettingKey, profile: ProfileOption = None, config: ConfigOption = None) -> None:
+def get(
+    key: SettingKey,
+    profile: ProfileOption = None,
+    config: ConfigOption = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="The value alone: no note that it is the default.")
+    ] = False,
+) -> None:
     from ari_cli.app.options import ConfigEdit
     from ari_cli.render.printable import echo_err
 
     got = application.config_get(ConfigEdit(profile=profile, config=config, key=key))
-    if got.default is not None:
+    if got.default is not None and not quiet:
         echo_err(got.default)
     typer.echo(got.value)
 
@@ -325,16 +334,40 @@ def delete(
         str, typer.Argument(metavar="PROFILE", help="The profile to remove.", autocompletion=complete_profile)
     ],
     config: ConfigOption = None,
+    yes: Annotated[
+        bool, typer.Option("--yes", "-y", help="Delete without asking (needed without a terminal).")
+    ] = False,
 ) -> None:
-    from ari_cli.app.options import ConfigEdit
+    import sys
 
+    from ari_cli.app.options import ConfigEdit
+    from ari_cli.exits import UsageProblem
+
+    if not yes:
+        if not (sys.stdin.isatty() and sys.stderr.isatty()):
+            raise UsageProblem(
+                "config delete asks before deleting, and there is no terminal to ask at",
+                f"give --yes to delete profile {name!r} without being asked",
+            )
+        try:
+            sure = typer.confirm(f"Delete profile {name!r}?", default=False, err=True)
+        except typer.Abort:  # end of input at the question
+            sure = False
+        if not sure:
+            typer.echo("nothing deleted", err=True)
+            raise typer.Exit(1)
     typer.echo(application.config_delete(ConfigEdit(profile=None, config=config, key=name)))
 
 
 @app.command("profiles", help=PROFILES_HELP, cls=HelpCommand)
-def profiles(config: ConfigOption = None, profile: ProfileOption = None, output: OutputOption = Output.TABLE) -> None:
+def profiles(
+    config: ConfigOption = None,
+    profile: ProfileOption = None,
+    output: OutputOption = Output.TABLE,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only errors and warnings on standard error.")] = False,
+) -> None:
     from ari_cli.render.config import show_profiles
     from ari_cli.render.terminal import Terminal
 
-    found = application.config_profiles(config, profile, Terminal())
+    found = application.config_profiles(config, profile, Terminal(quiet=quiet))
     show_profiles(str(found.path), found.profiles, output.value)

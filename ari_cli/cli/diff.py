@@ -60,8 +60,6 @@ The files are read, checked and planned as push does them (the same input option
 
 Guards (--max-changed, --max-cleared, --min-coverage, --max-step, or the profile's) are judged as a push would judge them: those that would trip are said on standard error, with their figure and limit; a diff still exits as it would.
 
-Exit codes: 0 compared (with --exit-code: nothing would change), 1 with --exit-code when anything would change, 3 invalid input, 4 no base URL or source id, or a journal that cannot be read.
-
 \f
 
 [bold]Examples[/bold]:

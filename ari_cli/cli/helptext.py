@@ -5,13 +5,15 @@ as Click does, nothing after it. The classes here show that part after the optio
 indented line whole, so that it can be copied from a terminal of any width (a terminal too narrow folds a long
 line on screen, not in the text).
 
-They also show the help of a command called bare (`no_args_is_help`) themselves, and keep Python types
-(`<bool>`, `<list[Path]>`) out of it. Every command and group is registered with one of them (`cls=`).
+They also show the help of a command called bare (`no_args_is_help`) themselves. What help shows beside an option
+is Typer's: its `metavar=` where a command gives one, else Typer's name of its type. Every command and group is
+registered with one of them (`cls=`).
 """
 
 from __future__ import annotations
 
 import inspect
+import textwrap
 from typing import Any
 
 import typer
@@ -29,41 +31,26 @@ def examples_of(help_text: str | None) -> list[str]:
     return examples.strip("\n").splitlines()
 
 
-def _show_examples(help_text: str | None) -> None:
-    lines = examples_of(help_text)
-    if not lines:
-        return
+def _show_examples(help_text: str | None, path: str) -> None:
     # Only --help gets here: Rich loads for it alone.
     from rich.console import Console
     from rich.text import Text
 
+    from ari_cli.cli.exitcodes import exit_codes_line
+
     # Rich's own defaults, as Typer's help console has them: the width of the terminal (or COLUMNS, or 80),
     # colour at a terminal unless NO_COLOR.
     out = Console(highlight=False, emoji=False)
+    # Wrapped as Typer wraps the prose, one space in.
+    out.print(textwrap.fill(exit_codes_line(path), width=out.width - 1, initial_indent=" ", subsequent_indent=" "))
+    lines = examples_of(help_text)
+    if not lines:
+        return
     out.print()
     for line in lines:
         # One space in, as Typer indents the prose. An example line (indented) is left whole whatever the
         # width (`soft_wrap`); a heading wraps as prose does.
         out.print(Text.from_markup(f" {line}") if line.strip() else "", soft_wrap=line.startswith("  "))
-
-
-def _shown_type(param: Any, ctx: Any) -> str | None:
-    """What help shows beside a parameter: its metavar or its choices, never a Python type (`<bool>`, `<int>`)."""
-    if param.param_type_name == "argument" or getattr(param, "is_flag", False):
-        return None  # an argument's name is shown already; a flag takes no value
-    if param.metavar is not None:
-        return str(param.metavar)
-    if param.type_descriptor.is_choice:
-        shown = param.display_type(ctx)
-        return str(shown).strip("<>") if shown else None
-    return str(param.name).upper()
-
-
-def _hide_python_types(params: list[Any]) -> None:
-    # `metavar=` hides an option's type, but nothing reaches an argument's, nor those of the options Typer adds
-    # itself (--help, the completion options): each parameter of this command is told how to show its own.
-    for param in params:
-        param.display_type_rich = lambda ctx, param=param: _shown_type(param, ctx)
 
 
 def _bare_call_help(command: Any, ctx: Any, args: list[str]) -> None:
@@ -76,15 +63,24 @@ def _bare_call_help(command: Any, ctx: Any, args: list[str]) -> None:
 
 
 class _HelpShown:
-    """What our commands and groups show as help: examples whole, no Python types, help when called bare."""
+    """What our commands and groups show as help: examples whole, help when called bare."""
 
     help: str | None
     no_args_is_help: bool
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
-        _hide_python_types(self.get_params(ctx))  # type: ignore[attr-defined]
         super().format_help(ctx, formatter)  # type: ignore[misc]
-        _show_examples(self.help)
+        # The command's path after the program's name: `ari-cli threshold push` -> `threshold push`.
+        _show_examples(self.help, " ".join(ctx.command_path.split()[1:]))
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        from ari_cli.cli.common import common_params
+
+        own: list[Any] = super().get_params(ctx)  # type: ignore[misc]
+        if any(param.name == "color" for param in own):
+            return own  # the root declares them itself
+        # After the command's own options, before --help (which Click puts last).
+        return [*own[:-1], *common_params(), *own[-1:]]
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         _bare_call_help(self, ctx, args)

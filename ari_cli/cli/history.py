@@ -61,13 +61,14 @@ def history(
     limit: Annotated[int, typer.Option("--limit", "-n", min=0, metavar="N", help="Show the N newest runs; 0 shows all.")] = 20,
     operation: Annotated[Kind | None, typer.Option("--operation", help="Only the runs of this operation.", show_default=False)] = None,
     output: OutputOption = Output.TABLE,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No notes on standard error (none found, more runs).")] = False,
 ) -> None:  # fmt: skip
     if ctx.invoked_subcommand is None:
         from ari_cli.render.history import show_runs
 
         found = application.history_runs(limit, operation)
         label = found.operation and found.operation.value
-        show_runs(found.runs, found.states, found.more, found.limit, label, found.journal, output.value)
+        show_runs(found.runs, found.states, found.more, found.limit, label, found.journal, output.value, quiet)
 
 
 SHOW_HELP = f"""Show one run: its header, its requests and its rows.
@@ -118,7 +119,7 @@ covered that date, newest first: run, request, range, value, state and tracking 
 the last one the service acknowledged, per key and service: the value it holds, as far as this \
 journal knows (changes made by other systems are not seen). --body adds the bodies sent.
 
-Exit codes: 0 found, 1 nothing found, 2 a search not given or a bad date, 4 the journal unreadable. {WHERE}
+{WHERE}
 
 \f
 [bold]Examples[/bold]:

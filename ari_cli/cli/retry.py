@@ -38,8 +38,6 @@ Dates whose value a later run got acknowledged are left out (sending this run's 
 
 RUN is a run number from `ari-cli history`. A run that was retried already is followed to its latest retry, so a retry of a retry works and `retry` can simply be run again. The requests go where the run sent them (its base URL and source id), or where --base-url, --source-id and --path-segment say (checked as push checks them; plain http:// only to loopback); the key comes from the configuration, as for push. The retry is a run of its own in the journal, which records where it sent.
 
-Exit codes: 0 everything acknowledged (or nothing left to send), 1 a request still failed, 2 no such run, 4 no key configured, a URL refused, a run that went to a sandbox that has ended, or a journal that cannot be read, 130 interrupted.
-
 \f
 [bold]Examples[/bold]:
 

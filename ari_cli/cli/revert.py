@@ -35,8 +35,6 @@ The revert goes where the run went (its base URL and source id), with the key of
 
 --dry-run shows the plan (with --output json: the diff document, with "reverts", "unknown" and "later"); otherwise the run's results are shown as a push's are.
 
-Exit codes: 0 everything put back (or nothing to put back), 1 a request failed or the question was answered no, 2 no such run, a retry given instead of its run, or no terminal to ask at without --yes, 4 no key configured, a run that went to a sandbox that has ended, or a journal that cannot be read, 130 interrupted.
-
 \f
 [bold]Examples[/bold]:
 
@@ -140,10 +138,6 @@ def _revert(request: Any) -> int:
             "a revert asks before sending, and there is no terminal to ask at",
             "give --yes to be shown what would change and send without being asked; --dry-run to only see it",
         )
-    if request.output.report is not None:
-        from ari_cli.render.report import check_report
-
-        check_report(request.output.report, ())  # before anything is sent, as a push checks it
     terminal = Terminal()
     err = terminal.err
     reverted = run_revert(request, terminal, _ask(request.output.quiet, request.yes))

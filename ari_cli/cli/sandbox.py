@@ -39,8 +39,6 @@ The banner lists the properties with their rooms and rates and the test accounts
 push with each gets (an inactive endpoint answers 418 with code 442, a blocked one 425 with \
 code 471). --write-fixtures PATH writes the default fixtures as a starting point for --fixtures.
 
-Exit codes: 0 stopped with Ctrl-C, 2 a wrong option, 3 a bad fixtures file, 4 the port is in use.
-
 \f
 [bold]Examples[/bold]:
 
@@ -54,7 +52,9 @@ Exit codes: 0 stopped with Ctrl-C, 2 a wrong option, 3 a bad fixtures file, 4 th
 
 @app.callback(invoke_without_command=True, help=SANDBOX_HELP)
 def sandbox(
-    host: Annotated[str, typer.Option(help="Address to bind; anything but loopback exposes it.")] = "127.0.0.1",
+    host: Annotated[
+        str, typer.Option(metavar="ADDRESS", help="Address to bind; anything but loopback exposes it.")
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port to bind; 0 picks a free one.")] = 8765,
     fixtures: Annotated[
         Path | None,
@@ -66,7 +66,7 @@ def sandbox(
     fail_rate: Annotated[
         float, typer.Option(min=0.0, max=1.0, help="Share of pushes answered 500/502/503/504/408 at random.")
     ] = 0.0,
-    seed: Annotated[int | None, typer.Option(help="Seed for --latency and --fail-rate.")] = None,
+    seed: Annotated[int | None, typer.Option(metavar="N", help="Seed for --latency and --fail-rate.")] = None,
     today: Annotated[
         str | None, typer.Option(metavar="YYYY-MM-DD", help="Date before which start dates are refused.")
     ] = None,

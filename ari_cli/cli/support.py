@@ -36,8 +36,6 @@ Each body is sent once (no retries). For each: the URL, the HTTP status, the raw
 
 A replay is journaled as a push is (--no-journal: not): each body, its answer and the dates it set, so `ari-cli calendar`, `history find` and `--changed-only` know what it changed.
 
-Exit codes: 0 every body accepted, 1 any failure, 3 a file that is not request bodies, 4 no configuration.
-
 \f
 [bold]Examples[/bold]:
 
@@ -120,7 +118,7 @@ def replay(
         ),
         Terminal(),
     )
-    show_replay(done.ready, done.results, done.dry_run, done.connected, output.value, curl)
+    show_replay(done.ready, done.results, done.dry_run, done.connected, output.value, curl, done.partner_keys)
     raise typer.Exit(int(done.exit_code))
 
 

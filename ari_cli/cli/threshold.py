@@ -46,7 +46,7 @@ Dates are YYYY-MM-DD, or today, today+N and today-N; other layouts only with --d
 
 JSON takes a list of objects with the columns' names as keys (see below); JSONL one object per line. A partner's exact API request body is accepted too.
 
-Every problem names its file and line; if any row is invalid nothing is sent (exit 3) unless --skip-invalid. Exit codes: 0 all ok, 1 some rows failed, 3 invalid input, 4 configuration, 5 a guard (--max-changed, --max-cleared, --min-coverage, --max-step) tripped: nothing sent.
+Every problem names its file and line; if any row is invalid nothing is sent (exit 3) unless --skip-invalid.
 
 \f
 [bold]Example file[/bold] (rooms.csv):

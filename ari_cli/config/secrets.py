@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
+from urllib.parse import quote, quote_plus
 
 MASK = "…"
 
@@ -57,15 +58,38 @@ def _spelled(secret: str) -> str:
     return "".join(_char(c) for c in secret)
 
 
+def _escaped(text: str) -> set[str]:
+    """One layer of the escapes a service may put a key through: JSON (as is or to ASCII, `/` as `\\/`) and URL."""
+    inner = json.dumps(text)[1:-1]
+    return {json.dumps(text, ensure_ascii=False)[1:-1], inner, inner.replace("/", "\\/"), quote(text, safe=""),
+            quote_plus(text, safe="")}  # fmt: skip
+
+
+def _forms(secret: str) -> list[str]:
+    """The key and every spelling of up to two layers of escapes (a JSON string inside a JSON string, a URL
+    parameter inside JSON): an echo that escaped it twice is still the key."""
+    forms, layer = {secret}, {secret}
+    for _ in range(2):
+        layer = {form for text in layer for form in _escaped(text)} - forms
+        forms |= layer
+    return sorted(forms, key=len, reverse=True)
+
+
+def _any_spelling(secret: str) -> str:
+    # Each escaped form literally, and the key character by character as JSON may spell each one.
+    return "|".join([*(re.escape(form) for form in _forms(secret)), _spelled(secret)])
+
+
 def scrub(text: str) -> str:
-    """Text with every known key, in any spelling JSON allows, replaced by its mask."""
+    """Text with every known key replaced by its mask: in any case (a service may upper-case what it echoes), in
+    any spelling JSON allows, URL-encoded, and escaped twice."""
     global _pattern
     if not _known:
         return text
     if _pattern is None:
         # Longest first, so that a key inside another is not masked half.
         ordered = sorted(_known, key=len, reverse=True)
-        _pattern = re.compile("|".join(f"(?P<k{i}>{_spelled(k)})" for i, k in enumerate(ordered)))
+        _pattern = re.compile("|".join(f"(?P<k{i}>{_any_spelling(k)})" for i, k in enumerate(ordered)), re.IGNORECASE)
         _by_group.clear()
         _by_group.update({f"k{i}": mask(k) for i, k in enumerate(ordered)})
     return _pattern.sub(lambda m: _by_group[m.lastgroup or ""], text)

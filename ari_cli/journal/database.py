@@ -19,13 +19,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote
 
-import platformdirs
-
-from ari_cli.config.file import APP_NAME
 from ari_cli.exits import ConfigError
+from ari_cli.journal.place import HOME_VARIABLE, journal_path
 
-FILE_NAME = "journal.sqlite3"
-HOME_VARIABLE = "ARI_HOME"
 # A writer waits this long for another writer's transaction (a prune step, a push's commit) to end.
 BUSY_SECONDS = 60.0
 T = TypeVar("T")
@@ -51,16 +47,25 @@ def parsed(parse: Callable[[str], T], text: str) -> T:
         raise Unreadable(f"a stored value cannot be read ({problem})") from None
 
 
-def default_home(env: Mapping[str, str]) -> Path:
-    """`$ARI_HOME`, else the user data folder of this platform."""
-    home = env.get(HOME_VARIABLE, "").strip()
-    if home:
-        return Path(home).expanduser()
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+def _text(data: bytes) -> str:
+    """Stored text as str; bytes that are not UTF-8 (a damaged page) are `Unreadable`, never an internal error."""
+    try:
+        return data.decode()
+    except UnicodeDecodeError:
+        raise Unreadable("stored text is not UTF-8 (the file is damaged)") from None
 
 
-def journal_path(env: Mapping[str, str]) -> Path:
-    return default_home(env) / FILE_NAME
+# What a journal of ours holds (schema 2): a file of schema 0 holding anything else belongs to another program.
+OUR_TABLES = frozenset(("runs", "files", "records", "requests", "notes", "counters", "services", "acked",
+                        "sqlite_sequence", "records_by_key", "requests_by_trackingid"))  # fmt: skip
+
+
+def ours(db: sqlite3.Connection) -> None:
+    """A file of schema 0 that holds tables of its own is another program's database: never written into."""
+    names = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
+    foreign = sorted(names - OUR_TABLES)
+    if foreign:
+        raise sqlite3.DatabaseError(f"it is not an ari-cli journal (it holds the tables {', '.join(foreign[:3])})")
 
 
 def connect_writer(path: Path) -> sqlite3.Connection:
@@ -72,8 +77,11 @@ def connect_writer(path: Path) -> sqlite3.Connection:
     # Autocommit: every transaction is opened by `transaction()`, never implicitly by the sqlite3 module.
     # Not bound to a thread: a run's recorder hands its answers to a writer thread (one writer at a time).
     db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
+    db.text_factory = _text
     try:
         db.execute(f"PRAGMA busy_timeout={int(BUSY_SECONDS * 1000)}")
+        if db.execute("PRAGMA user_version").fetchone()[0] == 0:
+            ours(db)  # before WAL mode is set: another program's file is left exactly as it was
         if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             db.execute("PRAGMA journal_mode=WAL")
         # In WAL mode NORMAL survives a killed process (not a power cut) and costs no fsync per commit.
@@ -99,6 +107,7 @@ def connect_reader(path: Path) -> sqlite3.Connection:
         # Nobody can be writing there either (a writer makes that index first), so the file is read as it is.
         db = sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
     db.execute("PRAGMA query_only=ON")
+    db.text_factory = _text
     return db
 
 
@@ -115,8 +124,10 @@ def transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     db.execute("COMMIT")
 
 
-def _unreadable(path: Path, problem: BaseException) -> ConfigError:
+def unreadable(path: Path, problem: BaseException) -> ConfigError:
     reason = problem.strerror if isinstance(problem, OSError) and problem.strerror else str(problem)
+    if isinstance(problem, UnicodeDecodeError):
+        reason = "file is not a database (its text is not UTF-8)"
     return ConfigError(
         f"the journal {path} cannot be read: {reason}; move it aside and a new one starts",
         f"mv {path} {path}.broken (or set {HOME_VARIABLE} to another folder)",
@@ -146,19 +157,20 @@ def opened(
         return
     try:
         db = connect(path)
-    except (sqlite3.Error, OSError) as problem:
-        raise _unreadable(path, problem) from None
+    # A damaged schema makes SQLite's own error message undecodable: that too is a damaged file.
+    except (sqlite3.Error, OSError, UnicodeDecodeError) as problem:
+        raise unreadable(path, problem) from None
     try:
         check(db, path)
         yield db
-    except sqlite3.Error as problem:
+    except (sqlite3.Error, UnicodeDecodeError) as problem:
         # (An OSError here is the caller's: standard output closed or full, never the journal.)
         if isinstance(problem, sqlite3.OperationalError) and "locked" in str(problem):
             raise ConfigError(
                 f"the journal {path} is busy: another ari-cli held it over {BUSY_SECONDS:.0f} s",
                 "try again when the other run has ended",
             ) from None
-        raise _unreadable(path, problem) from None
+        raise unreadable(path, problem) from None
     finally:
         db.close()
 

@@ -1,19 +1,23 @@
 """A run's note beside the journal, for when the journal itself cannot be written (a full disk, a lock held too long).
 
-Each recording run makes `journal.sqlite3.run<N>.pending` as soon as its plan is written, with room
-reserved for what it may have to say (written out, so a disk that fills later cannot refuse it), and
-holds a lock on it while it runs. A run whose journal writes all went through deletes it at the end.
-A run whose writes failed goes on writing there, one line per answer in the room it reserved, and at
-its end its exit code and summary. The next writer to open the journal (push, retry, prune) folds
-the note in: the run is marked "not fully recorded", never "killed", and its acknowledged requests
+Each recording run makes `journal.sqlite3.run<N>.pending` before its plan is written, with room
+reserved for what it may have to say (allocated on the disk, so that a disk that fills later cannot
+refuse it: a run that cannot reserve it sends nothing), and holds a lock on it while it runs. A run
+whose journal writes all went through deletes it at the end. A run whose writes failed goes on
+writing there, one line per answer in the room it reserved, and at its end its exit code and
+summary. The next writer to open the journal (push, retry, prune) folds the note in, and only then
+deletes it: the run is marked "not fully recorded", never "killed", and its acknowledged requests
 are acknowledged, so that `retry` sends nothing acknowledged. Until then readers show the note as
-it is; a note whose run was killed before anything failed says nothing new and is deleted.
+it is; a note whose run was killed before anything failed says nothing new and is deleted. A note
+cut short (a kill mid-line) says what it holds up to its last whole line; a note whose first line
+cannot be read is left where it is, never deleted unread.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import errno
 import fcntl
 import json
 import os
@@ -32,6 +36,24 @@ from ari_cli.journal.store import OK, PLANNED, SENDING, SPLIT, RecordEntry, dump
 LINE_ROOM, BASE_ROOM = 320, 16_384
 
 
+def _reserve(fd: int, size: int) -> None:
+    """`size` bytes of the disk for the file, or OSError (ENOSPC): allocated, so later writes within cannot fail."""
+    try:
+        os.posix_fallocate(fd, 0, size)
+        return
+    except OSError as problem:
+        if problem.errno not in (errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS):
+            raise
+    # A file system that cannot allocate ahead: the room is written out, and a short write is a full disk.
+    block = b" " * 65_536
+    at = 0
+    while at < size:
+        wrote = os.pwrite(fd, block[: size - at], at)
+        if wrote <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        at += wrote
+
+
 def note_path(journal: Path, run: int) -> Path:
     return journal.with_name(f"{journal.name}.run{run}.pending")
 
@@ -40,13 +62,22 @@ class Note:
     """The note of one running run: its file, locked, and where the next line goes."""
 
     def __init__(self, journal: Path, run: int, requests: int) -> None:
+        """Make the note and reserve its room; OSError when the disk cannot give it (nothing is then left)."""
         self.path = note_path(journal, run)
         self.room = BASE_ROOM + LINE_ROOM * 2 * requests
         self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
-        fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        head = (json.dumps({"run": run}) + "\n").encode()
-        os.pwrite(self.fd, head + b" " * (self.room - len(head)), 0)
-        os.fsync(self.fd)
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            head = (json.dumps({"run": run}) + "\n").encode()
+            _reserve(self.fd, self.room)
+            if os.pwrite(self.fd, head, 0) != len(head):
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            os.fsync(self.fd)
+        except OSError:
+            os.close(self.fd)
+            with contextlib.suppress(OSError):
+                self.path.unlink()
+            raise
         self.at = len(head)
         self.broken = False
 
@@ -85,24 +116,41 @@ class Said:
 
 
 def _read(path: Path) -> Said | None:
+    """What a note says, up to its last whole line; None when even its first line cannot be read."""
     try:
-        lines = path.read_bytes().decode("utf-8", "replace").rstrip(" \n").splitlines()
+        data = path.read_bytes()
+    except OSError:
+        return None
+    # The reserved room reads as zeros (allocated) or spaces (written out): the note ends where it begins.
+    lines = data.split(b"\0", 1)[0].decode("utf-8", "replace").rstrip(" \n").splitlines()
+    try:
         said = Said(int(json.loads(lines[0])["run"]))
-        for line in lines[1:]:
-            kind, *rest = json.loads(line)
-            if kind == "broken":
-                said.reason = rest[0]
-            elif kind == "answer":
-                said.answers[rest[0]] = rest[1:]
-            elif kind == "split":
-                said.halves.extend([rest[0], *half] for half in rest[1])
-            elif kind == "unsent":
-                said.unsent.append(rest[0])
-            elif kind == "end":
-                said.end = rest
-    except (OSError, ValueError, KeyError, IndexError, TypeError):
-        return None  # cut short by a kill: nothing it says can be trusted
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+    for line in lines[1:]:
+        try:
+            _take(said, json.loads(line))
+        except (ValueError, KeyError, IndexError, TypeError):
+            break  # cut short here (a kill mid-line): what came before stands
     return said
+
+
+def _take(said: Said, event: list[Any]) -> None:
+    kind, *rest = event
+    if kind == "broken":
+        said.reason = str(rest[0])
+    elif kind == "answer":
+        if len(rest) != 8:
+            raise ValueError("an answer cut short")
+        said.answers[int(rest[0])] = rest[1:]
+    elif kind == "split":
+        said.halves.extend([int(rest[0]), *half] for half in rest[1])
+    elif kind == "unsent":
+        said.unsent.append(int(rest[0]))
+    elif kind == "end":
+        if len(rest) != 3:
+            raise ValueError("an end cut short")
+        said.end = rest
 
 
 def _notes(journal: Path) -> Iterator[tuple[Path, Said]]:
@@ -130,8 +178,10 @@ def fold(db: sqlite3.Connection, journal: Path) -> None:
             except OSError:
                 continue  # its run is still running
             said = _read(path)
-            if said is not None and said.reason is not None:
-                fold_note(db, said)
+            if said is None:
+                continue  # unreadable: kept for support, never deleted unread
+            if said.reason is not None:
+                fold_note(db, said)  # a failure here keeps the note for a later writer
             path.unlink()
         finally:
             os.close(fd)

@@ -18,7 +18,7 @@ from typing import Any
 from ari_cli.changes import Key as Key
 from ari_cli.changes import Span as Span
 from ari_cli.exits import UsageProblem
-from ari_cli.journal.database import loads, parsed
+from ari_cli.journal.database import Unreadable, loads, parsed
 from ari_cli.journal.lines import Span as LineSpan
 from ari_cli.journal.lines import joined, spans
 from ari_cli.journal.pending import Said, marks
@@ -141,9 +141,19 @@ RECORD_COLUMNS = "idx, propertyid, roomid, rateid, start, end, value, lines"
 def run_of(row: tuple[Any, ...]) -> RunInfo:
     (id_, command, operation, profile, base_url, source_id, options, retry_of, started, ended, summary, code, sandbox,
      sharepost, sources, rows, finished_by, unrecorded) = row  # fmt: skip
+    # A damaged file can hold anything in any column: what the views compute with is checked here (exit 4).
+    for stamp in (started, ended):
+        if stamp is not None:
+            parsed(dt.datetime.fromisoformat, stamp)
+    for number in (id_, retry_of, code, rows, finished_by):
+        if number is not None and not isinstance(number, int):
+            raise Unreadable(f"a stored number is not a number ({number!r})")
+    loaded = _load(summary, None)
+    if loaded is not None and not (isinstance(loaded, dict) and all(isinstance(v, int) for v in loaded.values())):
+        raise Unreadable("a run's stored summary is not a summary")
     return RunInfo(
         id_, command, operation, profile, base_url, source_id, loads(options), retry_of, started, ended,
-        _load(summary, None), code, bool(sandbox), sharepost, tuple(_load(sources, [])), rows, finished_by,
+        loaded, code, bool(sandbox), sharepost, tuple(_load(sources, [])), rows, finished_by,
         unrecorded,
     )  # fmt: skip
 

@@ -4,7 +4,11 @@ Records are numbered in the order requests carry them, so that every request (an
 a split one) carries a range of record numbers. Rows are not written one by one: each record says
 which lines it came from (`lines.py`), and rows that send nothing are noted in runs of lines.
 
-The journal is a record, not a gate: when it cannot be written, the run goes on and says so once.
+Nothing is sent unrecorded by accident: a journal that cannot be opened, or that cannot take the run
+and its plan, or a note whose room the disk cannot give, stops the run before its first request
+(exit 4; `--no-journal` pushes unrecorded on purpose). Once sending has begun the journal is a
+record, not a gate: when it fails, the run goes on, says so once, and keeps what the journal could
+not take in its note (`pending.py`).
 """
 
 from __future__ import annotations
@@ -17,13 +21,16 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, TypeVar
 
 from ari_cli.batch import policy_value, wire_value
+from ari_cli.exits import ConfigError
 from ari_cli.journal import retire
-from ari_cli.journal.database import journal_path
+from ari_cli.journal.database import unreadable
 from ari_cli.journal.lines import encode
 from ari_cli.journal.pending import Note
+from ari_cli.journal.place import journal_path
 from ari_cli.journal.store import (
     FAILED,
     OK,
@@ -252,7 +259,10 @@ class Recorder(Watcher):
         self.journal.close()
 
     def start(self, start: RunStart) -> int | None:
-        self.run = self._write(self.journal.start_run, start)
+        try:
+            self.run = self.journal.start_run(start)
+        except sqlite3.Error as error:
+            raise unwritable(self.journal.path, error) from None
         return self.run
 
     def plan(
@@ -272,11 +282,23 @@ class Recorder(Watcher):
             # Written at the end, numbered after every request the run made (halves included).
             self.held.append(replace(self._add(exchange, held, where, keep=False), state=SUPERSEDED))
         entry = PlanEntry(where.sources, len(table), self.entries, requests, notes(table, plan, where, unsent))
-        self._write(self.journal.plan, self.run, entry)
-        with contextlib.suppress(OSError):
-            self.note = Note(self.journal.path, self.run, len(requests))
-            if self.broken:
-                self.note.broke("the run's plan could not be written")
+        # The note's room first: once the plan is in, an answer the journal cannot take must have a place.
+        try:
+            self.note = Note(self.journal.path, self.run, len(requests) + len(self.held))
+            self.journal.plan(self.run, entry)
+        except (sqlite3.Error, OSError) as error:
+            self._abandon()
+            raise unwritable(self.journal.path, error) from None
+
+    def _abandon(self) -> None:
+        """A run stopped before it sent anything: its note and its row go (as far as the disk lets them)."""
+        if self.note is not None:
+            self.note.close()
+            self.note = None
+        if self.run is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self.journal.forget(self.run)
+            self.run = None
 
     def _add(self, exchange: Exchange, plan: Plan, where: RowLines, keep: bool = True) -> RequestEntry:
         """A request and its records, numbered on from those before; `keep`: its halves will need them."""
@@ -347,14 +369,26 @@ class Recorder(Watcher):
             self.note.close()
 
 
-def open_journal(env: Mapping[str, str], warn: Callable[[str], None]) -> Journal | None:
-    """The journal, or None (said once) when it cannot be opened: a run is not stopped for its record."""
+def unwritable(path: Path, error: BaseException) -> ConfigError:
+    """Exit 4 before anything is sent: the journal (or the room of the run's note) cannot be had; a journal that
+    is damaged or another program's says so, and how to move it aside."""
+    damaged = isinstance(error, sqlite3.DatabaseError) and not isinstance(error, sqlite3.OperationalError)
+    if damaged or isinstance(error, UnicodeDecodeError):
+        return unreadable(path, error)
+    reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+    return ConfigError(
+        f"the journal cannot be written: nothing was sent ({path}: {reason})",
+        "free space, or push unrecorded with --no-journal",
+    )
+
+
+def open_journal(env: Mapping[str, str], warn: Callable[[str], None]) -> Journal:
+    """The journal to write; exit 4 when it cannot be opened (nothing has been sent)."""
     path = journal_path(env)
     try:
         journal = Journal(path)
-    except (sqlite3.Error, OSError) as error:
-        warn(f"the journal {path} cannot be opened ({error}); this run is not recorded")
-        return None
+    except (sqlite3.Error, OSError, UnicodeDecodeError) as error:
+        raise unwritable(path, error) from None
     for notice in retire.notices:
         warn(notice)
     retire.notices.clear()

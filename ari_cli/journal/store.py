@@ -32,7 +32,7 @@ from typing import Any
 
 from ari_cli.config.secrets import masked_body, scrub
 from ari_cli.journal.acked import paint_acked, service_id
-from ari_cli.journal.database import connect_reader, connect_writer, opened, transaction
+from ari_cli.journal.database import connect_reader, connect_writer, opened, ours, transaction
 
 # What a run hands the store (`entries.py`), named here too: callers speak to the store.
 from ari_cli.journal.entries import Answer, NoteEntry, PlanEntry, RecordEntry, RequestEntry, RunStart, who
@@ -221,6 +221,13 @@ class Journal:
              for r in requests),
         )  # fmt: skip
 
+    def forget(self, run: int) -> None:
+        """A run that sent nothing and whose plan could not be written: gone, as if never started."""
+        with self._write() as db:
+            for table in ("notes", "requests", "records", "files"):
+                db.execute(f"DELETE FROM {table} WHERE run = ?", (run,))
+            db.execute("DELETE FROM runs WHERE id = ?", (run,))
+
     def add_requests(self, run: int, requests: Sequence[RequestEntry]) -> None:
         """Requests of records written with the plan (a retry's superseded ones)."""
         with self._write() as db:
@@ -297,6 +304,8 @@ def _create(db: sqlite3.Connection, path: Path) -> None:
     with transaction(db):
         version = db.execute("PRAGMA user_version").fetchone()[0]
         _known_version(version, path)
+        if version == 0:
+            ours(db)
         if version < SCHEMA_VERSION:
             for statement in SCHEMA.split(";"):
                 if statement.strip():
@@ -359,7 +368,10 @@ def open_database(path: Path) -> sqlite3.Connection:
 
 
 def _readable(db: sqlite3.Connection, path: Path) -> None:
-    _known_version(db.execute("PRAGMA user_version").fetchone()[0], path)
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    _known_version(version, path)
+    if version == 0:
+        ours(db)
 
 
 @contextmanager

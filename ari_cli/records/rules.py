@@ -6,6 +6,7 @@ Each rule adds `file line N, field: problem` to a row's `RowErrors` and returns 
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -113,11 +114,24 @@ def level_value(errs: RowErrors, fields: Mapping[str, Any], name: str, low: int,
 
 
 def required_text(errs: RowErrors, fields: Mapping[str, Any], name: str) -> str:
-    """An id that must not be empty."""
+    """An id that must not be empty, nor hold a character nobody sees (which would make it another id); "" when
+    it is not usable."""
     written = text(fields.get(name))
     if not written:
         errs.add(name, "is empty")
+    raw = fields.get(name)
+    hidden = next((c for c in raw if _invisible(c)), None) if isinstance(raw, str) else None
+    if hidden is not None:
+        what = unicodedata.name(hidden, "a format character").lower()
+        errs.add(name, f"holds U+{ord(hidden):04X} ({what}), which does not show: type the id again without it")
+        return ""  # no key: the row is invalid, as an empty id makes it
     return written
+
+
+def _invisible(c: str) -> bool:
+    # Format characters (zero-width spaces and joiners, U+2060, U+FEFF, the bidirectional controls) and no-break
+    # spaces: an id that holds one looks like another and is not it.
+    return unicodedata.category(c) == "Cf" or c in "\u00a0\u202f\u2007"
 
 
 def one_date(

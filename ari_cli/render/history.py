@@ -223,9 +223,9 @@ def _run_blocks(rows: list[list[Text]], out: Console) -> None:
 
 def show_runs(
     runs: Sequence[RunInfo], states: dict[int, dict[str, int]], more: bool, limit: int, operation: str | None,
-    journal: str, form: str,
+    journal: str, form: str, quiet: bool = False,
 ) -> None:  # fmt: skip
-    """`history`: the runs as a table or one JSON document; on stderr, when there are none or more."""
+    """`history`: the runs as a table or one JSON document; on stderr (unless `quiet`), when there are none or more."""
     import sys
 
     from ari_cli.render.printable import echo_err
@@ -235,6 +235,8 @@ def show_runs(
         write_json({"journal": journal, "runs": found, "more": more}, sys.stdout)
     elif runs:
         runs_table(runs, states, console())
+    if quiet:
+        return
     if not runs:
         which = f"no {operation} run" if operation else "no run"
         echo_err(f"{which} in the journal {journal}: every push that is not a dry run is recorded there")

@@ -28,8 +28,12 @@ if TYPE_CHECKING:
 SUFFIXES = (".csv", ".json", ".html")
 
 
-def check_report(path: Path, files: Sequence[str]) -> None:
-    """Refuse, before anything is sent, a report path that cannot be written or would overwrite an input."""
+def check_report(path: Path, files: Sequence[str], protected: Sequence[tuple[str, Path]] = ()) -> None:
+    """Refuse, before anything is read or sent, a report path that cannot be written or would overwrite a file
+    the run needs: an input, or one of `protected` (what it is, where): the key file, the config, the journal.
+
+    Through links and other spellings of a path: the same file on disk, or the same path once resolved (for a
+    report that does not exist yet, or a link to where a protected file would be)."""
     if path.is_dir():
         raise ReportRefused(f"--report {path}: is a folder", f"name a file in it, e.g. {path / 'report.csv'}")
     if path.suffix.lower() not in SUFFIXES:
@@ -41,12 +45,24 @@ def check_report(path: Path, files: Sequence[str]) -> None:
         )
     if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
         raise ReportRefused(f"--report {path}: permission denied", "choose a path you can write to")
-    for name in files:
-        if name != "-" and path.exists() and Path(name).exists() and os.path.samefile(path, name):
+    named = [("one of the input files", Path(name)) for name in files if name != "-"]
+    for what, other in [*named, *protected]:
+        if _same(path, other):
             raise ReportRefused(
-                f"--report {path} is one of the input files: the report would overwrite it",
+                f"--report {path} is {what} ({other}): the report would overwrite it",
                 "choose another path for the report",
             )
+
+
+def _same(report: Path, other: Path) -> bool:
+    with suppress(OSError):
+        if report.exists() and other.exists() and os.path.samefile(report, other):
+            return True
+    resolved = os.path.normcase(os.path.realpath(report))
+    if other.name.endswith("*"):  # a family of files beside each other (the journal and its notes)
+        where = os.path.normcase(os.path.realpath(other.parent))
+        return os.path.dirname(resolved) == where and os.path.basename(resolved).startswith(other.name[:-1])
+    return resolved == os.path.normcase(os.path.realpath(other))
 
 
 def _mode(path: Path) -> int:

@@ -302,7 +302,7 @@ def show_lines(lines: Sequence[str]) -> None:
 
 
 def show_replay(ready: Sequence[Ready], results: Sequence[Replayed], dry_run: bool, connected: bool, form: str,
-                curl: bool) -> None:  # fmt: skip
+                curl: bool, partner_keys: frozenset[str] = frozenset()) -> None:  # fmt: skip
     """`replay`: each body and what its answer means, as text, one JSON document or CSV; `--curl` commands."""
     import sys
 
@@ -314,7 +314,7 @@ def show_replay(ready: Sequence[Ready], results: Sequence[Replayed], dry_run: bo
     script = curl and dry_run and form == "table"
     if curl:
         requests = [(f"{r.body.source}:{r.body.line} {r.body.operation.action}", r.url, r.content) for r in ready]
-        curl_commands(requests, connected, (out if form == "table" else err).file)
+        curl_commands(requests, connected, (out if form == "table" else err).file, partner_keys)
     if form == "json":
         write_replay_json(results, dry_run, sys.stdout)
     elif form == "csv":

@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 class Terminal:
     """Notices, the sign of life, the progress bar and the `--verbose` trace on `err`."""
 
-    def __init__(self, err: Console | None = None) -> None:
+    def __init__(self, err: Console | None = None, *, quiet: bool = False) -> None:
         self.err = render.console(stderr=True) if err is None else err
+        self.quiet = quiet  # `-q`: warnings still, notes (`say`) not
 
     @classmethod
     def silent(cls) -> Terminal:
@@ -37,6 +38,8 @@ class Terminal:
         from ari_cli.config.secrets import scrub
         from ari_cli.render.printable import printable
 
+        if self.quiet:
+            return
         # Lines quote settings and service answers: no key, and no control character of theirs, reaches the terminal.
         self.err.print(printable(scrub(line)), markup=False)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import http
+import json
 import socket
 import sys
 import threading
@@ -62,6 +63,13 @@ class Reply:
     status: int
     body: bytes = b""
     headers: tuple[tuple[str, str], ...] = field(default=(("Content-Type", "application/json"),))
+
+
+@dataclass(frozen=True, slots=True)
+class _Malformed:
+    """A request whose body cannot be read as declared: answered 400 with `reason`."""
+
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +193,12 @@ class _Handler(BaseHTTPRequestHandler):
         if body is None:
             self.close_connection = True
             return
+        if isinstance(body, _Malformed):
+            # Whatever follows cannot be parsed as a request: answered, then the connection is closed.
+            self.close_connection = True
+            message = json.dumps({"success": False, "errors": [{"code": 400, "message": body.reason}]})
+            self._write(Reply(400, message.encode()))
+            return
         exchange = Exchange(self.command, self.path, headers, body, str(self.client_address[0]))
         responder = self.server.responder
         try:
@@ -222,19 +236,36 @@ class _Handler(BaseHTTPRequestHandler):
         self.close_connection = True  # what is left of an oversized body cannot be parsed as a request
         self._write(self.server.responder.too_large(exchange, size, self.server.limits.max_body))
 
-    def _read_body(self, limit: int) -> bytes | None:
+    def _read_body(self, limit: int) -> bytes | _Malformed | None:
+        """The body; `_Malformed` (a 400) for lengths that disagree or a body shorter than declared once the client
+        stops sending (the read timeout) or closes; None for a chunked body that is malformed."""
         if self._chunked():
             return self._read_chunked(limit)
-        length_text = self.headers.get("Content-Length")
-        if length_text is None:
+        lengths = {value.strip() for value in self.headers.get_all("Content-Length") or []}
+        if not lengths:
             return b""
+        if len(lengths) > 1:
+            return _Malformed(f"Content-Length given twice with different values: {', '.join(sorted(lengths))}")
         try:
-            length = int(length_text)
+            length = int(lengths.pop())
         except ValueError:
-            return None
+            return _Malformed("Content-Length is not a number")
         if length < 0:
-            return None
-        return self.rfile.read(length) if length else b""
+            return _Malformed("Content-Length is negative")
+        parts: list[bytes] = []
+        left = length
+        try:
+            while left > 0:
+                got = self.rfile.read1(min(left, _CHUNK))
+                if not got:
+                    break
+                parts.append(got)
+                left -= len(got)
+        except TimeoutError:
+            pass
+        if left:
+            return _Malformed(f"the body ended after {length - left} of the {length} bytes its Content-Length declared")
+        return b"".join(parts)
 
     def _read_chunked(self, limit: int) -> bytes | None:
         """The body, or None when malformed; raises _TooLarge as soon as it passes `limit`."""
