@@ -18,6 +18,7 @@ from tests.helpers import invoke, sandbox_env
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 NOT_INPUT = {".py", ".toml"}  # the script that writes the workbooks; the named policies file
+REPLAY = {"partner-call.json", "calls.jsonl"}  # a partner's request bodies, for `ari-cli replay`
 EXTRA_ARGS = {"policy-named.csv": ["--policies", str(SAMPLES / "policies.toml")]}
 TODAY = dt.date.today()
 NAMES = {
@@ -77,6 +78,8 @@ def flat_rows(path: Path) -> list[dict[str, Any]]:
         text = path.read_text(encoding="utf-8-sig")
         dialect = csv.Sniffer().sniff(text.splitlines()[0], delimiters=",;\t")
         rows = list(csv.DictReader(text.splitlines(), dialect=dialect))
+    elif path.suffix == ".jsonl":
+        rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     else:
         data = json.loads(path.read_text())
         rows = data if isinstance(data, list) else [data]
@@ -204,13 +207,26 @@ def _prune(tree: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-INPUTS = sorted(p for p in SAMPLES.glob("*.*") if p.suffix not in NOT_INPUT)
+INPUTS = sorted(p for p in SAMPLES.glob("*.*") if p.suffix not in NOT_INPUT and p.name not in REPLAY)
 
 
 def test_every_operation_has_a_workbook_sample_and_named_policies_have_theirs() -> None:
     names = {p.name for p in INPUTS}
     assert {"threshold.xlsx", "maxadv.xlsx", "policy.xlsx", "policy-named.csv"} <= names
     assert (SAMPLES / "policies.toml").exists()
+    assert "threshold.jsonl" in names  # `ari-cli samples --help` promises JSONL
+
+
+def test_the_partner_calls_replay_as_the_readme_says(sandbox: Any) -> None:
+    """calls.jsonl is accepted whole; partner-call.json meets the service's 416, naming the records that overlap."""
+    calls = invoke(["replay", str(SAMPLES / "calls.jsonl")], env=sandbox_env(sandbox))
+    assert calls.exit_code == 0, calls.stdout + calls.stderr
+    assert "2 bodies sent: 2 ok, 0 failed" in calls.stdout
+    partner = invoke(["replay", str(SAMPLES / "partner-call.json")], env=sandbox_env(sandbox))
+    assert partner.exit_code == 1, partner.stdout + partner.stderr
+    assert "HTTP 416" in partner.stdout
+    assert "data[0] and data[2] (room DBL)" in partner.stdout
+    assert sandbox.state()["threshold"]["HTL001"]["DBL"]  # calls.jsonl's value, which the overlap left alone
 
 
 @pytest.mark.parametrize("path", INPUTS, ids=lambda p: p.name)
