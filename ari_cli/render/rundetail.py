@@ -182,13 +182,14 @@ def write_detail(
                       indent=indent)  # fmt: skip
     # The requests go in where the empty list stands, each laid out as `json.dumps` of the whole head would.
     stream.write(head[: head.rindex("[]") + 1])
-    for n, request in enumerate(completed):
-        item = json.dumps(request_dict(request), ensure_ascii=False, indent=indent)
+    written = 0
+    for written, request in enumerate(completed, start=1):
+        laid = json.dumps(request_dict(request), ensure_ascii=False, indent=indent)
         if indent is None:
-            stream.write((", " if n else "") + item)
+            stream.write((", " if written > 1 else "") + laid)
         else:  # two levels deep; JSON text holds no newline but those of its layout
-            stream.write(("," if n else "") + "\n" + "\n".join("    " + line for line in item.split("\n")))
-    stream.write("]" if indent is None or not whole.requests else "\n  ]")
+            stream.write(("," if written > 1 else "") + "\n" + "\n".join("    " + line for line in laid.split("\n")))
+    stream.write("]" if indent is None or not written else "\n  ]")
     operation = whole.run.operation
     parts: list[tuple[str, Iterable[dict[str, Any]]]] = [
         ("rows", (row_dict(r) for r in rows.rows())),
