@@ -158,14 +158,21 @@ def run_of(row: tuple[Any, ...]) -> RunInfo:
     )  # fmt: skip
 
 
-def record_of(row: tuple[Any, ...], days: dict[str, dt.date] | None = None) -> RecordInfo:
-    """A stored record; `days`, when given, keeps each date parsed once (a run's records share a few hundred)."""
+# Dates and names already made, by their stored text: a big run's rows held at once share them.
+Once = tuple[dict[str, dt.date], dict[tuple[str, str, str], Key], dict[str, str]]
+
+
+def record_of(row: tuple[Any, ...], seen: Once | None = None) -> RecordInfo:
+    """A stored record; `seen`, when given, makes each date and name once (a run's records share a few hundred)."""
     idx, propertyid, roomid, rateid, start, end, value, lines = row
-    if days is None:
+    if seen is None:
         return RecordInfo(idx, key_of(propertyid, roomid, rateid), _day(start), _day(end), value, lines)
+    days, keys, values = seen
     first = days.get(start) or days.setdefault(start, _day(start))
     last = days.get(end) or days.setdefault(end, _day(end))
-    return RecordInfo(idx, key_of(propertyid, roomid, rateid), first, last, value, lines)
+    named = (propertyid, roomid, rateid)
+    key = keys.get(named) or keys.setdefault(named, key_of(propertyid, roomid, rateid))
+    return RecordInfo(idx, key, first, last, values.setdefault(value, value), lines)
 
 
 def runs(db: sqlite3.Connection, limit: int | None = None, operation: str | None = None) -> list[RunInfo]:
@@ -220,9 +227,9 @@ def records(db: sqlite3.Connection, run: int, first: int = 0, stop: int | None =
     if stop is not None:
         sql += " AND idx < ?"
         args.append(stop)
-    days: dict[str, dt.date] = {}
+    seen: Once = ({}, {}, {})
     for row in db.execute(sql + " ORDER BY idx", args):
-        yield record_of(row, days)
+        yield record_of(row, seen)
 
 
 def body_of(run: RunInfo, stored: str | None, form: str | None, carried: Sequence[RecordInfo]) -> dict[str, Any]:
