@@ -92,7 +92,7 @@ class OpenRun:
     rows: RunRows
     records: Callable[[], Iterator[RecordInfo]]
     """The run's records, read as they are used."""
-    completed: Callable[[Sequence[RequestInfo]], Iterator[RequestInfo]]
+    completed: Callable[[Sequence[RequestInfo], bool], Iterator[RequestInfo]]
     """Requests (of `whole`, in number order) with their bodies, answers and lines, read as they are used."""
     ran_by: tuple[str, str]
     """Who ran it (user, host); unknown for runs recorded before the journal kept it."""
@@ -111,7 +111,7 @@ def opened_run(run: str) -> Iterator[OpenRun]:
             detail,
             RunRows(db, detail),
             lambda: read.records(db, number),
-            lambda requests: read.completed(db, detail.run, requests),
+            lambda requests, bodies: read.completed(db, detail.run, requests, bodies),
             read.ran_by(db, number),
         )
 

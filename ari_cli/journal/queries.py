@@ -260,10 +260,11 @@ def each_request(
     args: Sequence[Any] = (),
     whole: bool = True,
     only: Container[int] | None = None,
+    bodies: bool = True,
 ) -> Iterator[RequestInfo]:
     """A run's requests (`only` those numbered, when given) in number order, read as they are used; `whole`: with
-    their bodies, answers and the lines they carried, read from their records. Without, a failed run's hundred
-    thousand requests share their errors and leave their answers' text unread."""
+    their answers, the lines they carried and (when `bodies`) their bodies, read from their records. Without, a
+    failed run's hundred thousand requests share their errors and leave their answers' text unread."""
     rows = db.execute(f"SELECT {_REQUEST_COLUMNS} FROM requests WHERE run = ?{where} ORDER BY id", (run.id, *args))
     # Answers the journal could not take are in the run's note: until a writer folds them in, they count.
     said = _notes(db).get(run.id) if run.unrecorded else None
@@ -281,7 +282,7 @@ def each_request(
         if whole:
             carried = list(records(db, run.id, first, first + count))
             named = tuple((_source(run, s), a, b, step) for s, a, b, step in _lines_of(carried))
-            loaded, shown = _load(errors, []), body_of(run, body, form, carried)
+            loaded, shown = _load(errors, []), body_of(run, body, form, carried) if bodies else {}
         else:
             named, shown, response = (), {}, None
             url = urls.setdefault(url, url)
@@ -292,11 +293,14 @@ def each_request(
         )  # fmt: skip
 
 
-def completed(db: sqlite3.Connection, run: RunInfo, requests: Sequence[RequestInfo]) -> Iterator[RequestInfo]:
-    """Requests of `detail(..., whole=False)`, given in number order, with their bodies, answers and lines: read in
-    one pass over the run's requests as they are used, not a query (and a read of the notes) per request."""
+def completed(
+    db: sqlite3.Connection, run: RunInfo, requests: Sequence[RequestInfo], bodies: bool = True
+) -> Iterator[RequestInfo]:
+    """Requests of `detail(..., whole=False)`, given in number order, with their answers, lines and (when `bodies`)
+    bodies: read in one pass over the run's requests as they are used, not a query (and a read of the notes) per
+    request. A body is rebuilt from its records: a table that shows none leaves them."""
     wanted = {request.id for request in requests}
-    return each_request(db, run, only=wanted) if wanted else iter(())
+    return each_request(db, run, only=wanted, bodies=bodies) if wanted else iter(())
 
 
 def _lines_of(carried: Iterable[RecordInfo]) -> list[LineSpan]:

@@ -306,7 +306,7 @@ def show_detail(
     whole: RunDetail,
     rows: RunRows,
     records: Callable[[], Iterator[RecordInfo]],
-    completed: Callable[[Sequence[RequestInfo]], Iterable[RequestInfo]],
+    completed: Callable[[Sequence[RequestInfo], bool], Iterable[RequestInfo]],
     form: str,
     body: bool,
     all_rows: bool | None,
@@ -319,12 +319,12 @@ def show_detail(
     from ari_cli.render.console import console
 
     if form == "json":
-        write_detail(whole, completed(whole.requests), rows, records, sys.stdout)
+        write_detail(whole, completed(whole.requests, True), rows, records, sys.stdout)
     elif form == "html":
         from ari_cli.render.pagerun import write_history_run
 
         write_history_run(whole, rows.rows(), records(), ran_by, sys.stdout)
     else:
         # Only the requests shown are read whole (bodies, lines): a big run's are thousands.
-        shown = list(completed(shown_requests(whole.requests, all_rows)))
+        shown = list(completed(shown_requests(whole.requests, all_rows), body))
         run_detail(whole, shown, rows, console(), body, all_rows)
