@@ -78,11 +78,11 @@ def history_runs(limit: int, operation: Operation | None) -> RunList:
     return list_runs(limit, operation)
 
 
-def history_show(run: str, whole: bool) -> AbstractContextManager[OpenRun]:
+def history_show(run: str) -> AbstractContextManager[OpenRun]:
     """One run of the journal in full, read while the context is open."""
     from ari_cli.app.history import opened_run
 
-    return opened_run(run, whole)
+    return opened_run(run)
 
 
 def history_find(request: FindRequest) -> TrackingFound | DateFound:

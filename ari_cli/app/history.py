@@ -93,26 +93,26 @@ class OpenRun:
     rows: RunRows
     records: Callable[[], Iterator[RecordInfo]]
     """The run's records, read as they are used."""
-    completed: Callable[[Sequence[RequestInfo]], list[RequestInfo]]
-    """Requests with their bodies and lines, read for those shown."""
+    completed: Callable[[Sequence[RequestInfo], bool], Iterator[RequestInfo]]
+    """Requests (of `whole`, in number order) with their bodies, answers and lines, read as they are used."""
     ran_by: tuple[str, str]
     """Who ran it (user, host); unknown for runs recorded before the journal kept it."""
 
 
 @contextmanager
-def opened_run(run: str, whole: bool) -> Iterator[OpenRun]:
-    """One run in full; RUN is a number or `last`. `whole` reads every request's body and lines at once (for one
-    document of everything); else only the requests shown are read whole (a big run's are thousands)."""
+def opened_run(run: str) -> Iterator[OpenRun]:
+    """One run in full; RUN is a number or `last`. Its requests are read without bodies and answers (a failed big
+    run's are a hundred thousand); `completed` reads them whole as they are written out."""
     with reading(os.environ) as db:
         if db is None:
             raise UsageProblem(f"no run {run} in the journal", f"the journal {journal_place()} has no runs yet")
         number = _number(db, run)
-        detail = read.detail(db, number, whole=whole)
+        detail = read.detail(db, number, whole=False)
         yield OpenRun(
             detail,
             RunRows(db, detail),
             lambda: read.records(db, number),
-            lambda requests: read.completed(db, detail.run, requests),
+            lambda requests, bodies: read.completed(db, detail.run, requests, bodies),
             read.ran_by(db, number),
         )
 

@@ -102,7 +102,7 @@ def show_run(
 ) -> None:  # fmt: skip
     from ari_cli.render.rundetail import show_detail
 
-    with application.history_show(run, whole=output is not PageFormat.TABLE) as opened:
+    with application.history_show(run) as opened:
         all_rows = None if rows is None else rows is Rows.ALL
         show_detail(
             opened.whole, opened.rows, opened.records, opened.completed, output.value, body, all_rows, opened.ran_by

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -158,9 +158,21 @@ def run_of(row: tuple[Any, ...]) -> RunInfo:
     )  # fmt: skip
 
 
-def record_of(row: tuple[Any, ...]) -> RecordInfo:
+# Dates and names already made, by their stored text: a big run's rows held at once share them.
+Once = tuple[dict[str, dt.date], dict[tuple[str, str, str], Key], dict[str, str]]
+
+
+def record_of(row: tuple[Any, ...], seen: Once | None = None) -> RecordInfo:
+    """A stored record; `seen`, when given, makes each date and name once (a run's records share a few hundred)."""
     idx, propertyid, roomid, rateid, start, end, value, lines = row
-    return RecordInfo(idx, key_of(propertyid, roomid, rateid), _day(start), _day(end), value, lines)
+    if seen is None:
+        return RecordInfo(idx, key_of(propertyid, roomid, rateid), _day(start), _day(end), value, lines)
+    days, keys, values = seen
+    first = days.get(start) or days.setdefault(start, _day(start))
+    last = days.get(end) or days.setdefault(end, _day(end))
+    named = (propertyid, roomid, rateid)
+    key = keys.get(named) or keys.setdefault(named, key_of(propertyid, roomid, rateid))
+    return RecordInfo(idx, key, first, last, values.setdefault(value, value), lines)
 
 
 def runs(db: sqlite3.Connection, limit: int | None = None, operation: str | None = None) -> list[RunInfo]:
@@ -215,8 +227,9 @@ def records(db: sqlite3.Connection, run: int, first: int = 0, stop: int | None =
     if stop is not None:
         sql += " AND idx < ?"
         args.append(stop)
+    seen: Once = ({}, {}, {})
     for row in db.execute(sql + " ORDER BY idx", args):
-        yield record_of(row)
+        yield record_of(row, seen)
 
 
 def body_of(run: RunInfo, stored: str | None, form: str | None, carried: Sequence[RecordInfo]) -> dict[str, Any]:
@@ -236,33 +249,58 @@ def body_of(run: RunInfo, stored: str | None, form: str | None, carried: Sequenc
 def requests_of(
     db: sqlite3.Connection, run: RunInfo, where: str = "", args: Sequence[Any] = (), whole: bool = True
 ) -> list[RequestInfo]:
-    """A run's requests; `whole`: with their bodies and the lines they carried, read from their records."""
+    """A run's requests; `whole`: with their bodies, answers and the lines they carried, read from their records."""
+    return list(each_request(db, run, where, args, whole))
+
+
+def each_request(
+    db: sqlite3.Connection,
+    run: RunInfo,
+    where: str = "",
+    args: Sequence[Any] = (),
+    whole: bool = True,
+    only: Container[int] | None = None,
+    bodies: bool = True,
+) -> Iterator[RequestInfo]:
+    """A run's requests (`only` those numbered, when given) in number order, read as they are used; `whole`: with
+    their answers, the lines they carried and (when `bodies`) their bodies, read from their records. Without, a
+    failed run's hundred thousand requests share their errors and leave their answers' text unread."""
     rows = db.execute(f"SELECT {_REQUEST_COLUMNS} FROM requests WHERE run = ?{where} ORDER BY id", (run.id, *args))
-    found = []
     # Answers the journal could not take are in the run's note: until a writer folds them in, they count.
     said = _notes(db).get(run.id) if run.unrecorded else None
+    # Read-only once made: requests refused alike share one list of errors, as they share their URL.
+    urls: dict[str, str] = {}
+    shared: dict[str | None, Any] = {}
     for (run_id, id_, parent, propertyid, url, body, form, first, count, state, transient, attempts, http_status,
-         trackingid, errors, response, seconds, sent, answered) in rows.fetchall():  # fmt: skip
+         trackingid, errors, response, seconds, sent, answered) in rows:  # fmt: skip
+        if only is not None and id_ not in only:
+            continue
         noted = said.answers.get(id_) if said is not None and state not in (OK, SPLIT) else None
         if noted is not None:
             state, transient, attempts, http_status, trackingid, listed, answered = noted
             errors = json.dumps(listed)
-        carried = list(records(db, run.id, first, first + count)) if whole else []
-        named = tuple((_source(run, s), a, b, step) for s, a, b, step in _lines_of(carried))
-        found.append(RequestInfo(
-            run_id, id_, parent, propertyid, url, body_of(run, body, form, carried) if whole else {}, state,
-            bool(transient), attempts, http_status, trackingid, _load(errors, []), response, seconds, sent, answered,
-            first, count, named,
-        ))  # fmt: skip
-    return found
+        if whole:
+            carried = list(records(db, run.id, first, first + count))
+            named = tuple((_source(run, s), a, b, step) for s, a, b, step in _lines_of(carried))
+            loaded, shown = _load(errors, []), body_of(run, body, form, carried) if bodies else {}
+        else:
+            named, shown, response = (), {}, None
+            url = urls.setdefault(url, url)
+            loaded = shared[errors] if errors in shared else shared.setdefault(errors, _load(errors, []))
+        yield RequestInfo(
+            run_id, id_, parent, propertyid, url, shown, state, bool(transient), attempts, http_status, trackingid,
+            loaded, response, seconds, sent, answered, first, count, named,
+        )  # fmt: skip
 
 
-def completed(db: sqlite3.Connection, run: RunInfo, requests: Sequence[RequestInfo]) -> list[RequestInfo]:
-    """Requests of `detail(..., whole=False)` with their bodies and lines."""
-    found: list[RequestInfo] = []
-    for request in requests:
-        found.extend(requests_of(db, run, " AND id = ?", (request.id,)))
-    return found
+def completed(
+    db: sqlite3.Connection, run: RunInfo, requests: Sequence[RequestInfo], bodies: bool = True
+) -> Iterator[RequestInfo]:
+    """Requests of `detail(..., whole=False)`, given in number order, with their answers, lines and (when `bodies`)
+    bodies: read in one pass over the run's requests as they are used, not a query (and a read of the notes) per
+    request. A body is rebuilt from its records: a table that shows none leaves them."""
+    wanted = {request.id for request in requests}
+    return each_request(db, run, only=wanted, bodies=bodies) if wanted else iter(())
 
 
 def _lines_of(carried: Iterable[RecordInfo]) -> list[LineSpan]:

@@ -171,11 +171,25 @@ def states(requests: Sequence[RequestInfo]) -> dict[str, int]:
     return counted
 
 
-def write_detail(whole: RunDetail, rows: RunRows, records: Callable[[], Iterator[RecordInfo]], stream: IO[str]) -> None:
-    """The run as one JSON document, its rows and records written as they are derived, never held whole."""
+def write_detail(
+    whole: RunDetail, completed: Iterable[RequestInfo], rows: RunRows, records: Callable[[], Iterator[RecordInfo]],
+    stream: IO[str],
+) -> None:  # fmt: skip
+    """The run as one JSON document, its requests (`completed`: whole), rows and records written as they are read,
+    never held whole."""
     indent = 2 if stream.isatty() else None
-    head = {"run": run_dict(whole.run, states(whole.requests)), "requests": [request_dict(r) for r in whole.requests]}
-    stream.write(json.dumps(head, ensure_ascii=False, indent=indent)[:-1].rstrip())
+    head = json.dumps({"run": run_dict(whole.run, states(whole.requests)), "requests": []}, ensure_ascii=False,
+                      indent=indent)  # fmt: skip
+    # The requests go in where the empty list stands, each laid out as `json.dumps` of the whole head would.
+    stream.write(head[: head.rindex("[]") + 1])
+    written = 0
+    for written, request in enumerate(completed, start=1):
+        laid = json.dumps(request_dict(request), ensure_ascii=False, indent=indent)
+        if indent is None:
+            stream.write((", " if written > 1 else "") + laid)
+        else:  # two levels deep; JSON text holds no newline but those of its layout
+            stream.write(("," if written > 1 else "") + "\n" + "\n".join("    " + line for line in laid.split("\n")))
+    stream.write("]" if indent is None or not written else "\n  ]")
     operation = whole.run.operation
     parts: list[tuple[str, Iterable[dict[str, Any]]]] = [
         ("rows", (row_dict(r) for r in rows.rows())),
@@ -292,7 +306,7 @@ def show_detail(
     whole: RunDetail,
     rows: RunRows,
     records: Callable[[], Iterator[RecordInfo]],
-    completed: Callable[[Sequence[RequestInfo]], list[RequestInfo]],
+    completed: Callable[[Sequence[RequestInfo], bool], Iterable[RequestInfo]],
     form: str,
     body: bool,
     all_rows: bool | None,
@@ -305,12 +319,12 @@ def show_detail(
     from ari_cli.render.console import console
 
     if form == "json":
-        write_detail(whole, rows, records, sys.stdout)
+        write_detail(whole, completed(whole.requests, True), rows, records, sys.stdout)
     elif form == "html":
         from ari_cli.render.pagerun import write_history_run
 
         write_history_run(whole, rows.rows(), records(), ran_by, sys.stdout)
     else:
         # Only the requests shown are read whole (bodies, lines): a big run's are thousands.
-        shown = completed(shown_requests(whole.requests, all_rows))
+        shown = list(completed(shown_requests(whole.requests, all_rows), body))
         run_detail(whole, shown, rows, console(), body, all_rows)
