@@ -60,7 +60,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The sdist and the wheel built from it (as `python -m build` makes them), and a wheel built from the tree."""
     out = tmp_path_factory.mktemp("dist")
     for args, where in (([], out / "from-sdist"), (["--wheel"], out / "from-tree")):
-        done = subprocess.run([sys.executable, "-m", "build", "-q", *args, "--outdir", str(where), str(ROOT)],
+        done = subprocess.run([sys.executable, "-m", "build", *args, "--outdir", str(where), str(ROOT)],
                               capture_output=True, text=True, timeout=600)  # fmt: skip
         assert done.returncode == 0, done.stdout + done.stderr
     (sdist,) = (out / "from-sdist").glob("hotel_ari_cli-*.tar.gz")

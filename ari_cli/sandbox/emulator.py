@@ -6,9 +6,10 @@ import datetime as dt
 import json
 import re
 import threading
+import time
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -53,6 +54,8 @@ class Received:
     status: int | None
     response: bytes
     fault: str | None = None
+    at: float = field(default_factory=time.monotonic)
+    """When the sandbox handled it (`time.monotonic()`): what pacing tests measure, free of any watcher's delay."""
 
     @property
     def response_json(self) -> Any:
