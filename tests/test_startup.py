@@ -137,7 +137,7 @@ def test_a_dry_run_loads_no_http_client_and_no_journal(output: str, tmp_path: Pa
 # Each command's module, which the root imports when that command is asked for (cli/__init__.py's COMMANDS).
 COMMAND_MODULES = {f"ari_cli.cli.{name}" for name in ("threshold", "maxadv", "policy", "support", "retry", "calendar",
                                                       "samples", "sandbox", "config", "history", "push", "send_one",
-                                                      "diff")}  # fmt: skip
+                                                      "diff", "options")}  # fmt: skip
 
 
 def test_version_loads_no_command_module(tmp_path: Path) -> None:
@@ -149,9 +149,9 @@ def test_version_loads_no_command_module(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "wanted"),
     [
-        (["config", "show", "--help"], {"ari_cli.cli.config", "ari_cli.cli.push"}),  # the tuning options, declared once
+        (["config", "show", "--help"], {"ari_cli.cli.config", "ari_cli.cli.options"}),  # the tuning options, declared once
         (["history", "--help"], {"ari_cli.cli.history"}),
-        (["retry", "--help"], {"ari_cli.cli.retry", "ari_cli.cli.push"}),  # retry takes push's option aliases
+        (["retry", "--help"], {"ari_cli.cli.retry", "ari_cli.cli.options"}),  # retry takes the option groups
     ],
 )
 def test_a_command_loads_its_own_module_only(args: list[str], wanted: set[str], tmp_path: Path) -> None:

@@ -3,17 +3,19 @@
 # Option declarations read best as one line each, as in push.py: a table of data.
 # ruff: noqa: E501
 
-from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ari_cli import app as application
 from ari_cli.app.choices import MOST_DAYS, PageFormat
+from ari_cli.cli.groups import only, takes
 from ari_cli.cli.helptext import HelpCommand
 from ari_cli.cli.history import WHERE, Kind, PageOption
+from ari_cli.cli.options import connection_options
 
-_CONN = "Connection (which service's values)"
+if TYPE_CHECKING:
+    from ari_cli.app.options import ConnectionOptions
 
 HELP = f"""Show a calendar of the values the service last acknowledged, per room (and rate) and date.
 
@@ -40,23 +42,21 @@ per key and date.
 """
 
 
+@takes(connection=only(connection_options, "profile", "config", "base_url", "source_id"))
 def calendar(
     operation: Annotated[Kind, typer.Argument(metavar="OPERATION", help="threshold, maxadv or policy.", show_default=False)],
+    *,
     propertyid: Annotated[str, typer.Option("--property", metavar="P", help="The property to show.", show_default=False)],
     start: Annotated[str | None, typer.Option("--from", metavar="YYYY-MM-DD", help="First date (also today, today+N). \\[default: today]", show_default=False)] = None,
     end: Annotated[str | None, typer.Option("--to", metavar="YYYY-MM-DD", help="Last date. \\[default: the end of the month after --from's]", show_default=False)] = None,
     rooms: Annotated[list[str] | None, typer.Option("--room", metavar="R", help="Only this room; may be repeated.", show_default=False)] = None,
     rates: Annotated[list[str] | None, typer.Option("--rate", metavar="R", help="Only this rate (maxadv, policy); may be repeated.", show_default=False)] = None,
     output: PageOption = PageFormat.TABLE,
-    profile: Annotated[str | None, typer.Option("--profile", metavar="NAME", help="Profile of the config file. \\[env: ARI_PROFILE] \\[default: default]", show_default=False, rich_help_panel=_CONN)] = None,
-    config: Annotated[Path | None, typer.Option("--config", metavar="PATH", help="Config file. \\[env: ARI_CONFIG] \\[default: the user config file]", show_default=False, rich_help_panel=_CONN)] = None,
-    base_url: Annotated[str | None, typer.Option("--base-url", metavar="URL", help="Service base URL. \\[env: ARI_BASE_URL]", show_default=False, rich_help_panel=_CONN)] = None,
-    source_id: Annotated[str | None, typer.Option("--source-id", metavar="ID", help="Partner source id. \\[env: ARI_SOURCE_ID]", show_default=False, rich_help_panel=_CONN)] = None,
+    connection: "ConnectionOptions",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only errors and warnings on standard error (not which service is shown).")] = False,
 ) -> None:  # fmt: skip
-    from ari_cli.app.options import CalendarRequest, ConnectionOptions
+    from ari_cli.app.options import CalendarRequest
 
-    connection = ConnectionOptions(profile=profile, config=config, base_url=base_url, source_id=source_id)
     request = CalendarRequest(
         operation, propertyid, start, end, tuple(rooms or ()), tuple(rates or ()), output, connection
     )

@@ -9,7 +9,7 @@ from ari_cli import app as application
 from ari_cli.app.choices import ViewFormat
 from ari_cli.cli.completion import complete_profile, complete_setting
 from ari_cli.cli.helptext import HelpCommand, HelpGroup
-from ari_cli.cli.push import tuning
+from ari_cli.cli.options import connection_options, tuning
 
 app = typer.Typer(
     add_completion=False,
@@ -167,9 +167,9 @@ def show(
     timeout: Annotated[float | None, tuning("timeout", _OVERRIDE)] = None,
     retries: Annotated[int | None, tuning("retries", _OVERRIDE)] = None,
 ) -> None:
-    from ari_cli.app.options import ConfigShow, ConnectionOptions
+    from ari_cli.app.options import ConfigShow
 
-    connection = ConnectionOptions(
+    connection = connection_options(
         profile=profile,
         config=config,
         base_url=base_url,

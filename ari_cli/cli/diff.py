@@ -1,38 +1,24 @@
 """`ari-cli threshold|maxadv|policy diff`: what a push of the files would change, with the input options of push."""
 
 from collections.abc import Callable
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ari_cli.app.choices import DiffFormat, DiffShow, Overlaps
-from ari_cli.cli.push import (
-    AllowEmpty,
-    BaseUrl,
-    ColumnMap,
-    Config,
-    DateFormat,
-    Encoding,
+from ari_cli.app.choices import DiffFormat, DiffShow
+from ari_cli.cli.groups import only, takes
+from ari_cli.cli.options import (
     Files,
-    Format,
-    HeaderRow,
-    HiddenRowsOption,
-    IgnoreColumn,
-    MaxChanged,
-    MaxCleared,
-    MaxStep,
-    MinCoverage,
-    NoMerge,
-    OverlapsOption,
-    Policies,
-    Profile,
     Quiet,
-    Sheet,
-    SkipInvalid,
-    SourceId,
-    Today,
+    connection_options,
+    guard_options,
+    input_options,
+    plan_options,
 )
 from ari_cli.wire.operations import Operation
+
+if TYPE_CHECKING:
+    from ari_cli.app.options import ConnectionOptions, GuardOptions, InputOptions, PlanOptions
 
 # fmt: off
 Output = Annotated[DiffFormat, typer.Option("--output", "-o", help="What goes to standard output: html is one page with a calendar of the changes.", rich_help_panel="Output")]
@@ -73,37 +59,26 @@ Guards (--max-changed, --max-cleared, --min-coverage, --max-step, or the profile
 def diff_command(operation: Operation) -> Callable[..., None]:
     """The diff command of one operation: the input and planning options of push, and where to compare."""
 
+    @takes(
+        inputs=input_options,
+        plan=only(plan_options, "today", "no_merge", "overlaps"),
+        connection=only(connection_options, "profile", "config", "base_url", "source_id"),
+        guards=only(guard_options, "max_changed", "max_cleared", "min_coverage", "max_step"),
+    )
     def diff(
         files: Files,
+        *,
         output: Output = DiffFormat.TABLE,
         show: ShowRanges = DiffShow.CHANGES,
         exit_code: ExitCodeFlag = False,
         quiet: Quiet = False,
-        input_format: Format = None,
-        encoding: Encoding = None,
-        date_format: DateFormat = None,
-        sheet: Sheet = None,
-        header_row: HeaderRow = None,
-        policies: Policies = None,
-        skip_invalid: SkipInvalid = False,
-        allow_empty: AllowEmpty = False,
-        column: ColumnMap = None,
-        ignore_column: IgnoreColumn = None,
-        hidden_rows: HiddenRowsOption = None,
-        today: Today = None,
-        no_merge: NoMerge = False,
-        overlaps: OverlapsOption = Overlaps.ERROR,
-        profile: Profile = None,
-        config: Config = None,
-        base_url: BaseUrl = None,
-        source_id: SourceId = None,
-        max_changed: MaxChanged = None,
-        max_cleared: MaxCleared = None,
-        min_coverage: MinCoverage = None,
-        max_step: MaxStep = None,
+        inputs: "InputOptions",
+        plan: "PlanOptions",
+        connection: "ConnectionOptions",
+        guards: "GuardOptions",
     ) -> None:
         from ari_cli.app.diff import run_diff
-        from ari_cli.app.options import ConnectionOptions, DiffRequest, GuardOptions, InputOptions, PlanOptions
+        from ari_cli.app.options import DiffRequest
         from ari_cli.app.push import nothing_sent_on_interrupt
         from ari_cli.cli.boundary import error_documents
         from ari_cli.render import diff as render_diff
@@ -120,24 +95,10 @@ def diff_command(operation: Operation) -> Callable[..., None]:
             show=show,
             exit_code=exit_code,
             quiet=quiet,
-            inputs=InputOptions(
-                format=input_format,
-                encoding=encoding,
-                date_format=date_format,
-                sheet=sheet,
-                header_row=header_row,
-                policies=policies,
-                skip_invalid=skip_invalid,
-                allow_empty=allow_empty,
-                columns=tuple(column or ()),
-                ignore_columns=tuple(ignore_column or ()),
-                hidden_rows=hidden_rows,
-            ),
-            plan=PlanOptions(today=today, merge=not no_merge, overlaps=overlaps),
-            connection=ConnectionOptions(profile=profile, config=config, base_url=base_url, source_id=source_id),
-            guards=GuardOptions(
-                max_changed=max_changed, max_cleared=max_cleared, min_coverage=min_coverage, max_step=max_step
-            ),
+            inputs=inputs,
+            plan=plan,
+            connection=connection,
+            guards=guards,
         )
         # Ctrl-C or SIGTERM while reading: said, exit 130, and still one JSON document with --output json.
         with nothing_sent_on_interrupt():

@@ -5,7 +5,7 @@ import typer
 from ari_cli.cli.diff import diff_command, diff_help
 from ari_cli.cli.helptext import HelpCommand, HelpGroup
 from ari_cli.cli.push import push_command
-from ari_cli.cli.send_one import maxadv_send
+from ari_cli.cli.send_one import maxadv_setting, send_command
 from ari_cli.wire.operations import Operation
 
 app = typer.Typer(
@@ -74,4 +74,4 @@ SEND_HELP = """Push one max advance booking period given as flags: the same chec
   ari-cli maxadv send --property HTL001 --room DBL --rate NRF --date today --time n/a --dry-run --curl
 """
 
-app.command("send", help=SEND_HELP, cls=HelpCommand)(maxadv_send)
+app.command("send", help=SEND_HELP, cls=HelpCommand)(send_command(Operation.MAXADV, maxadv_setting))

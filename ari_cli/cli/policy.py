@@ -9,7 +9,7 @@ from ari_cli import app as application
 from ari_cli.cli.diff import diff_command, diff_help
 from ari_cli.cli.helptext import HelpCommand, HelpGroup
 from ari_cli.cli.push import push_command
-from ari_cli.cli.send_one import policy_send
+from ari_cli.cli.send_one import policy_setting, send_command
 from ari_cli.wire.operations import Operation
 
 app = typer.Typer(
@@ -122,4 +122,4 @@ Each --level is one cancellation level, as KEY=VALUE pairs: policyid (1-5), days
     --deposit-applied 4 --deposit-interval-units 1 --deposit-time-interval 30 --dry-run
 """
 
-app.command("send", help=SEND_HELP, cls=HelpCommand)(policy_send)
+app.command("send", help=SEND_HELP, cls=HelpCommand)(send_command(Operation.POLICY, policy_setting))

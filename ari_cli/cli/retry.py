@@ -1,34 +1,15 @@
 """`ari-cli retry RUN`: send again what a journaled run did not get acknowledged."""
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ari_cli.app.choices import OutputFormat
+from ari_cli.cli.groups import takes
 from ari_cli.cli.helptext import HelpCommand
-from ari_cli.cli.push import (
-    ApiKeyFile,
-    BaseUrl,
-    Concurrency,
-    Config,
-    Curl,
-    DryRun,
-    NoJournal,
-    Output,
-    PathSegment,
-    Profile,
-    Quiet,
-    Rate,
-    RatePerProperty,
-    Report,
-    Retries,
-    Sandbox,
-    ShowRows,
-    SourceId,
-    Timeout,
-    Verbose,
-    given,
-)
+from ari_cli.cli.options import DryRun, connection_options, given, output_options, send_tuning
+
+if TYPE_CHECKING:
+    from ari_cli.app.options import ConnectionOptions, OutputOptions, SendTuning
 
 RETRY_HELP = """Send again what a journaled run did not get acknowledged, and nothing else.
 
@@ -49,69 +30,31 @@ RUN is a run number from `ari-cli history`. A run that was retried already is fo
 """
 
 
+@takes(output=output_options, sending=send_tuning, connection=connection_options)
 def retry(
     ctx: typer.Context,
     run: Annotated[int, typer.Argument(metavar="RUN", min=1, show_default=False, help="Run number, as `ari-cli history` lists it.")],
+    *,
     dry_run: DryRun = False,
-    output: Output = OutputFormat.TABLE,
-    report: Report = None,
-    show: ShowRows = None,
-    curl: Curl = False,
-    quiet: Quiet = False,
-    verbose: Verbose = False,
-    no_journal: NoJournal = False,
-    concurrency: Concurrency = 4,
-    rate: Rate = 0,
-    timeout: Timeout = 30,
-    retries: Retries = 3,
-    rate_per_property: RatePerProperty = "",
-    sandbox: Sandbox = False,
-    profile: Profile = None,
-    config: Config = None,
-    base_url: BaseUrl = None,
-    source_id: SourceId = None,
-    api_key_file: ApiKeyFile = None,
-    path_segment: PathSegment = None,
+    output: "OutputOptions",
+    sending: "SendTuning",
+    connection: "ConnectionOptions",
     force: Annotated[bool, typer.Option("--force", help="Also send dates whose value a later run got acknowledged (overwriting it).")] = False,
 ) -> None:  # fmt: skip
-    from ari_cli.app.options import ConnectionOptions, OutputOptions, RetryRequest, SendTuning
+    from ari_cli.app.options import RetryRequest
     from ari_cli.cli.runs import retry_and_show
 
-    code = retry_and_show(
-        RetryRequest(
-            run=run,
-            command=ctx.command_path,
-            dry_run=dry_run,
-            output=OutputOptions(
-                format=output,
-                report=report,
-                show=show,
-                curl=curl,
-                quiet=quiet,
-                verbose=verbose,
-                journal=not no_journal,
-            ),
-            sending=SendTuning(
-                concurrency=concurrency,
-                rate=rate,
-                timeout=timeout,
-                retries=retries,
-                rate_per_property=rate_per_property,
-            ),
-            connection=ConnectionOptions(
-                sandbox=sandbox,
-                profile=profile,
-                config=config,
-                base_url=base_url,
-                source_id=source_id,
-                api_key_file=api_key_file,
-                path_segment=path_segment,
-            ),
-            given=given(ctx),
-            force=force,
-        )
+    request = RetryRequest(
+        run=run,
+        command=ctx.command_path,
+        dry_run=dry_run,
+        output=output,
+        sending=sending,
+        connection=connection,
+        given=given(ctx),
+        force=force,
     )
-    raise typer.Exit(int(code))
+    raise typer.Exit(int(retry_and_show(request)))
 
 
 # The command alone, as the root loads it when asked for it (cli/__init__.py).

@@ -1,31 +1,15 @@
 """`ari-cli revert RUN`: put back what the service held before a run, as the journal knows it."""
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ari_cli.app.choices import OutputFormat
+from ari_cli.cli.groups import only, takes
 from ari_cli.cli.helptext import HelpCommand
-from ari_cli.cli.push import (
-    ApiKeyFile,
-    Concurrency,
-    Config,
-    DryRun,
-    NoJournal,
-    Output,
-    PathSegment,
-    Profile,
-    Quiet,
-    Rate,
-    RatePerProperty,
-    Report,
-    Retries,
-    ShowRows,
-    Timeout,
-    Today,
-    Verbose,
-    given,
-)
+from ari_cli.cli.options import DryRun, connection_options, given, output_options, plan_options, send_tuning
+
+if TYPE_CHECKING:
+    from ari_cli.app.options import ConnectionOptions, OutputOptions, PlanOptions, SendTuning
 
 REVERT_HELP = """Put back what the service held before a run: for every key and date the run (with the retries that finished it) got acknowledged, the value the service held just before it, as the journal knows it.
 
@@ -68,31 +52,26 @@ def _ask(quiet: bool, yes: bool) -> Any:
     return ask
 
 
+@takes(
+    plan=only(plan_options, "today"),
+    output=only(output_options, "output", "report", "show", "quiet", "verbose", "no_journal"),
+    sending=send_tuning,
+    connection=only(connection_options, "profile", "config", "api_key_file", "path_segment"),
+)
 def revert(
     ctx: typer.Context,
     run: Annotated[int, typer.Argument(metavar="RUN", min=1, show_default=False, help="Run number, as `ari-cli history` lists it.")],
+    *,
     dry_run: DryRun = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Send without asking (for scripts): the change is still shown.")] = False,
     clear_unknown: Annotated[bool, typer.Option("--clear-unknown", help="Send n/a for dates whose earlier value the journal never saw (threshold and maxadv).")] = False,
     force: Annotated[bool, typer.Option("--force", help="Also put back dates a later run changed again (overwriting its values).")] = False,
-    today: Today = None,
-    output: Output = OutputFormat.TABLE,
-    report: Report = None,
-    show: ShowRows = None,
-    quiet: Quiet = False,
-    verbose: Verbose = False,
-    no_journal: NoJournal = False,
-    concurrency: Concurrency = 4,
-    rate: Rate = 0,
-    timeout: Timeout = 30,
-    retries: Retries = 3,
-    rate_per_property: RatePerProperty = "",
-    profile: Profile = None,
-    config: Config = None,
-    api_key_file: ApiKeyFile = None,
-    path_segment: PathSegment = None,
+    plan: "PlanOptions",
+    output: "OutputOptions",
+    sending: "SendTuning",
+    connection: "ConnectionOptions",
 ) -> None:  # fmt: skip
-    from ari_cli.app.options import ConnectionOptions, OutputOptions, RevertRequest, SendTuning
+    from ari_cli.app.options import RevertRequest
 
     request = RevertRequest(
         run=run,
@@ -101,16 +80,10 @@ def revert(
         yes=yes,
         clear_unknown=clear_unknown,
         force=force,
-        today=today,
-        output=OutputOptions(
-            format=output, report=report, show=show, quiet=quiet, verbose=verbose, journal=not no_journal
-        ),
-        sending=SendTuning(
-            concurrency=concurrency, rate=rate, timeout=timeout, retries=retries, rate_per_property=rate_per_property
-        ),
-        connection=ConnectionOptions(
-            profile=profile, config=config, api_key_file=api_key_file, path_segment=path_segment
-        ),
+        today=plan.today,
+        output=output,
+        sending=sending,
+        connection=connection,
         given=given(ctx),
     )
     raise typer.Exit(_revert(request))

@@ -4,42 +4,25 @@ The flags become one input row (a policy: one row per level) under the canonical
 validation, output and exit codes are those of push. Values stay text, as a CSV cell would be.
 """
 
-import datetime as dt
-import functools
-import inspect
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ari_cli.app.choices import Form, OutputFormat
-from ari_cli.cli.push import (
-    ApiKeyFile,
-    BaseUrl,
-    Config,
-    Curl,
-    DataForm,
-    DateFormat,
+from ari_cli.cli.groups import only, takes
+from ari_cli.cli.options import (
     DryRun,
-    Output,
-    PathSegment,
-    Profile,
-    Quiet,
-    RatePerProperty,
-    Report,
-    Retries,
-    Sandbox,
-    SourceId,
-    Timeout,
-    Today,
-    Verbose,
+    connection_options,
     given,
+    input_options,
+    output_options,
+    plan_options,
+    send_tuning,
 )
 from ari_cli.wire.operations import Operation
 
 if TYPE_CHECKING:
-    # Built when a command runs (the function imports them): declaring the commands does not need them.
-    from ari_cli.app.options import ConnectionOptions, OutputOptions, SendTuning
+    from ari_cli.app.options import ConnectionOptions, InputOptions, OutputOptions, PlanOptions, SendTuning
 
 _ROW = "Setting"
 _DEPOSIT = "Deposit"
@@ -51,85 +34,6 @@ Start = Annotated[str | None, typer.Option("--start", metavar="DATE", help="Firs
 End = Annotated[str | None, typer.Option("--end", metavar="DATE", help="Last date, included.", show_default=False, rich_help_panel=_ROW)]  # fmt: skip
 Date = Annotated[str | None, typer.Option("--date", metavar="DATE", help="One day: instead of --start and --end.", show_default=False, rich_help_panel=_ROW)]  # fmt: skip
 Days = Annotated[str | None, typer.Option("--days", metavar="DAYS", help="Only these weekdays: Mon-Fri, Sat,Sun, or a mask like 1111100.", show_default=False, rich_help_panel=_ROW)]  # fmt: skip
-
-
-class Shared(NamedTuple):
-    """The push options every send command takes, gathered before the setting's own flags become rows."""
-
-    dry_run: bool
-    output: "OutputOptions"
-    date_format: str | None
-    today: dt.date | None
-    data_form: Form
-    sending: "SendTuning"
-    connection: "ConnectionOptions"
-
-
-# The push options every send command takes, declared once: (name, the option's alias, default), in the order of
-# their --help. `with_shared` adds them to each command's parameters and hands the command one `Shared`.
-SHARED: tuple[tuple[str, Any, Any], ...] = (
-    ("dry_run", DryRun, False),
-    ("output", Output, OutputFormat.TABLE),
-    ("report", Report, None),
-    ("curl", Curl, False),
-    ("quiet", Quiet, False),
-    ("verbose", Verbose, False),
-    ("date_format", DateFormat, None),
-    ("today", Today, None),
-    ("data_form", DataForm, Form.LIST),
-    ("timeout", Timeout, 30),
-    ("retries", Retries, 3),
-    ("rate_per_property", RatePerProperty, ""),
-    ("sandbox", Sandbox, False),
-    ("profile", Profile, None),
-    ("config", Config, None),
-    ("base_url", BaseUrl, None),
-    ("source_id", SourceId, None),
-    ("api_key_file", ApiKeyFile, None),
-    ("path_segment", PathSegment, None),
-)
-
-
-def _shared(values: dict[str, Any]) -> Shared:
-    """The shared options' values as the option objects a send builds its push from, each by keyword."""
-    from ari_cli.app.options import ConnectionOptions, OutputOptions, SendTuning
-
-    v = values
-    return Shared(
-        dry_run=v["dry_run"],
-        output=OutputOptions(
-            format=v["output"], report=v["report"], curl=v["curl"], quiet=v["quiet"], verbose=v["verbose"]
-        ),
-        date_format=v["date_format"],
-        today=v["today"],
-        data_form=v["data_form"],
-        sending=SendTuning(timeout=v["timeout"], retries=v["retries"], rate_per_property=v["rate_per_property"]),
-        connection=ConnectionOptions(
-            sandbox=v["sandbox"], profile=v["profile"], config=v["config"], base_url=v["base_url"],
-            source_id=v["source_id"], api_key_file=v["api_key_file"], path_segment=v["path_segment"],
-        ),
-    )  # fmt: skip
-
-
-def with_shared(command: Callable[..., None]) -> Callable[..., None]:
-    """`command` (whose last parameter is `shared: Shared`) with the shared options as parameters of its own.
-
-    Typer reads a command's parameters from its signature (`inspect.signature`, which honours `__signature__`):
-    the command's own, then SHARED's, every one keyword-only (Typer passes them by name).
-    """
-    own = [p for p in inspect.signature(command).parameters.values() if p.name != "shared"]
-    added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=alias, default=default)
-             for name, alias, default in SHARED]  # fmt: skip
-    names = {name for name, _, _ in SHARED}
-
-    @functools.wraps(command)
-    def run(**values: Any) -> None:
-        mine = {k: v for k, v in values.items() if k not in names}
-        command(**mine, shared=_shared({k: v for k, v in values.items() if k in names}))
-
-    parameters = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own] + added
-    run.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
-    return run
 
 
 LEVEL_KEYS = {
@@ -155,31 +59,49 @@ def _dates(start: str | None, end: str | None, date: str | None, days: str | Non
     return fields if days is None else {**fields, "days": days}
 
 
-def _send(ctx: typer.Context, operation: Operation, rows: list[dict[str, str]], shared: Shared) -> None:
-    from ari_cli.app.options import InputOptions, PlanOptions, PushRequest
-    from ari_cli.cli.runs import push_and_show
+def send_command(operation: Operation, setting: Callable[..., list[dict[str, str]]]) -> Callable[..., None]:
+    """The send command of one operation: `setting`'s flags give the rows, then push's options for one setting."""
 
-    code = push_and_show(
-        PushRequest(
+    @takes(
+        rows=setting,
+        output=only(output_options, "output", "report", "curl", "quiet", "verbose"),
+        inputs=only(input_options, "date_format"),
+        plan=only(plan_options, "today", "data_form"),
+        sending=only(send_tuning, "timeout", "retries", "rate_per_property"),
+        connection=connection_options,
+    )
+    def send(
+        ctx: typer.Context,
+        *,
+        rows: list[dict[str, str]],
+        dry_run: DryRun = False,
+        output: "OutputOptions",
+        inputs: "InputOptions",
+        plan: "PlanOptions",
+        sending: "SendTuning",
+        connection: "ConnectionOptions",
+    ) -> None:
+        from ari_cli.app.options import PushRequest
+        from ari_cli.cli.runs import push_and_show
+
+        request = PushRequest(
             operation=operation,
             command=ctx.command_path,
-            dry_run=shared.dry_run,
-            output=shared.output,
-            inputs=InputOptions(date_format=shared.date_format),
-            plan=PlanOptions(today=shared.today, data_form=shared.data_form),
-            sending=shared.sending,
-            connection=shared.connection,
+            dry_run=dry_run,
+            output=output,
+            inputs=inputs,
+            plan=plan,
+            sending=sending,
+            connection=connection,
             given=given(ctx),
             rows=tuple(rows),
         )
-    )
-    raise typer.Exit(int(code))
+        raise typer.Exit(int(push_and_show(request)))
+
+    return send
 
 
-@with_shared
-def threshold_send(
-    ctx: typer.Context,
-    *,
+def threshold_setting(
     property: Property,
     room: Room,
     threshold: Annotated[str, typer.Option("--threshold", metavar="N", help="Rooms to keep unsold: 0-999, or n/a to clear.", show_default=False, rich_help_panel=_ROW)],
@@ -187,16 +109,12 @@ def threshold_send(
     end: End = None,
     date: Date = None,
     days: Days = None,
-    shared: Shared,
-) -> None:  # fmt: skip
-    fields = {"propertyid": property, "roomid": room, **_dates(start, end, date, days), "threshold": threshold}
-    _send(ctx, Operation.THRESHOLD, [fields], shared)
+) -> list[dict[str, str]]:  # fmt: skip
+    """A sell threshold's flags as its one row."""
+    return [{"propertyid": property, "roomid": room, **_dates(start, end, date, days), "threshold": threshold}]
 
 
-@with_shared
-def maxadv_send(
-    ctx: typer.Context,
-    *,
+def maxadv_setting(
     property: Property,
     room: Room,
     rate: Rate,
@@ -205,10 +123,10 @@ def maxadv_send(
     end: End = None,
     date: Date = None,
     days: Days = None,
-    shared: Shared,
-) -> None:  # fmt: skip
+) -> list[dict[str, str]]:  # fmt: skip
+    """A max advance booking's flags as its one row."""
     key = {"propertyid": property, "roomid": room, "rateid": rate}
-    _send(ctx, Operation.MAXADV, [{**key, **_dates(start, end, date, days), "time": time}], shared)
+    return [{**key, **_dates(start, end, date, days), "time": time}]
 
 
 def _level(text: str, position: int) -> dict[str, str]:
@@ -229,10 +147,7 @@ def _level(text: str, position: int) -> dict[str, str]:
     return fields
 
 
-@with_shared
-def policy_send(
-    ctx: typer.Context,
-    *,
+def policy_setting(
     property: Property,
     room: Room,
     rate: Rate,
@@ -248,13 +163,12 @@ def policy_send(
     end: End = None,
     date: Date = None,
     days: Days = None,
-    shared: Shared,
-) -> None:  # fmt: skip
+) -> list[dict[str, str]]:  # fmt: skip
+    """A policy's flags as one row per cancellation level."""
     policy = {
         "propertyid": property, "roomid": room, "rateid": rate, **_dates(start, end, date, days),
         "refundable": refundable, "depositpolicy": deposit_policy, "deposittype": deposit_type,
         "depositamount": deposit_amount, "depositapplied": deposit_applied,
         "depositintervalunits": deposit_interval_units, "deposittimeinterval": deposit_time_interval or "",
     }  # fmt: skip
-    rows = [{**policy, **_level(text, position)} for position, text in enumerate(level, start=1)]
-    _send(ctx, Operation.POLICY, rows, shared)
+    return [{**policy, **_level(text, position)} for position, text in enumerate(level, start=1)]

@@ -1,32 +1,18 @@
 """`ari-cli replay`, `explain` and `errors`: tools for support staff who reproduce a partner's call."""
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ari_cli import app as application
 from ari_cli.app.choices import OutputFormat
+from ari_cli.cli.groups import only, takes
 from ari_cli.cli.helptext import HelpCommand
-from ari_cli.cli.push import (
-    ApiKeyFile,
-    BaseUrl,
-    Config,
-    Curl,
-    DryRun,
-    NoJournal,
-    PathSegment,
-    Profile,
-    Quiet,
-    RatePerProperty,
-    Sandbox,
-    SourceId,
-    Timeout,
-    Today,
-    Verbose,
-    given,
-)
-from ari_cli.cli.push import Output as PushOutput
+from ari_cli.cli.options import DryRun, connection_options, given, output_options, plan_options, send_tuning
+
+if TYPE_CHECKING:
+    from ari_cli.app.options import ConnectionOptions, OutputOptions, PlanOptions, SendTuning
 
 REPLAY_HELP = """Send exact API request bodies, as a partner sent them, and say what the answers mean.
 
@@ -72,28 +58,24 @@ ERRORS_HELP = """Print the spec's whole error table: status, body code, meaning,
 Output = Annotated[OutputFormat, typer.Option("--output", "-o", help="What goes to standard output.")]
 
 
+@takes(
+    output=only(output_options, "output", "curl", "quiet", "verbose", "no_journal"),
+    plan=only(plan_options, "today"),
+    sending=only(send_tuning, "timeout", "rate_per_property"),
+    connection=connection_options,
+)
 def replay(
     ctx: typer.Context,
     files: Annotated[list[Path], typer.Argument(metavar="FILE", allow_dash=True, show_default=False, help="JSON files of request bodies (an object, a list, or one per line), or - for standard input.")],
+    *,
     no_fill: Annotated[bool, typer.Option("--no-fill", help="Send each body byte for byte: no key or source id from the configuration.", rich_help_panel="Input")] = False,
     dry_run: DryRun = False,
-    output: PushOutput = OutputFormat.TABLE,
-    curl: Curl = False,
-    quiet: Quiet = False,
-    verbose: Verbose = False,
-    today: Today = None,
-    timeout: Timeout = 30,
-    rate_per_property: RatePerProperty = "",
-    sandbox: Sandbox = False,
-    profile: Profile = None,
-    config: Config = None,
-    base_url: BaseUrl = None,
-    source_id: SourceId = None,
-    api_key_file: ApiKeyFile = None,
-    path_segment: PathSegment = None,
-    no_journal: NoJournal = False,
+    output: "OutputOptions",
+    plan: "PlanOptions",
+    sending: "SendTuning",
+    connection: "ConnectionOptions",
 ) -> None:  # fmt: skip
-    from ari_cli.app.options import ConnectionOptions, OutputOptions, ReplayRequest, SendTuning
+    from ari_cli.app.options import ReplayRequest
     from ari_cli.render.support import show_replay
     from ari_cli.render.terminal import Terminal
 
@@ -102,23 +84,17 @@ def replay(
             files=tuple(files),
             fill=not no_fill,
             dry_run=dry_run,
-            today=today,
-            output=OutputOptions(format=output, curl=curl, quiet=quiet, verbose=verbose, journal=not no_journal),
-            sending=SendTuning(timeout=timeout, rate_per_property=rate_per_property),
-            connection=ConnectionOptions(
-                sandbox=sandbox,
-                profile=profile,
-                config=config,
-                base_url=base_url,
-                source_id=source_id,
-                api_key_file=api_key_file,
-                path_segment=path_segment,
-            ),
+            today=plan.today,
+            output=output,
+            sending=sending,
+            connection=connection,
             given=given(ctx),
         ),
         Terminal(),
     )
-    show_replay(done.ready, done.results, done.dry_run, done.connected, output.value, curl, done.partner_keys)
+    show_replay(
+        done.ready, done.results, done.dry_run, done.connected, output.format.value, output.curl, done.partner_keys
+    )
     raise typer.Exit(int(done.exit_code))
 
 

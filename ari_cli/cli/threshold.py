@@ -5,7 +5,7 @@ import typer
 from ari_cli.cli.diff import diff_command, diff_help
 from ari_cli.cli.helptext import HelpCommand, HelpGroup
 from ari_cli.cli.push import push_command
-from ari_cli.cli.send_one import threshold_send
+from ari_cli.cli.send_one import send_command, threshold_setting
 from ari_cli.wire.operations import Operation
 
 app = typer.Typer(
@@ -81,4 +81,4 @@ SEND_HELP = """Push one sell threshold given as flags: the same checks, output a
   ari-cli threshold send --property HTL001 --room DBL --start today --end today+90 --days Sat,Sun --threshold 2
 """
 
-app.command("send", help=SEND_HELP, cls=HelpCommand)(threshold_send)
+app.command("send", help=SEND_HELP, cls=HelpCommand)(send_command(Operation.THRESHOLD, threshold_setting))
