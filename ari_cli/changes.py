@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from itertools import compress
 from operator import attrgetter, gt
 from typing import TYPE_CHECKING, NamedTuple
@@ -131,3 +131,23 @@ def _mark(flags: bytearray, refs: Sequence[int]) -> None:
     else:
         for ref in refs:
             flags[ref] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class CalendarView:
+    """What to draw: per key, the acknowledged value of each date between start and end."""
+
+    operation: str
+    propertyid: str
+    base_url: str
+    source_id: str
+    start: dt.date
+    end: dt.date
+    values: Mapping[Key, Mapping[dt.date, str]]
+
+    def days(self) -> list[dt.date]:
+        count = (self.end - self.start).days + 1
+        return [self.start + n * ONE_DAY for n in range(count)]
+
+    def shown(self, key: Key) -> dict[dt.date, str]:
+        return {day: v for day, v in self.values[key].items() if self.start <= day <= self.end}

@@ -11,6 +11,7 @@ before and after are one range.
 from __future__ import annotations
 
 import datetime as dt
+from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -22,6 +23,7 @@ from ari_cli.wire.operations import CLEAR
 
 if TYPE_CHECKING:
     from ari_cli.plan import Plan, Record
+    from ari_cli.records.table import RowTable
 
 
 class Kind(StrEnum):
@@ -124,3 +126,40 @@ def summary(changes: Sequence[Change]) -> dict[Kind, Tally]:
 def would_change(changes: Sequence[Change]) -> bool:
     """Whether pushing the plan would change anything the journal knows of (or might: new ranges count)."""
     return any(change.kind in CHANGES for change in changes)
+
+
+@dataclass(frozen=True, slots=True)
+class DiffView:
+    """A diff as shown: every range (the summary counts them all) and which of them to list."""
+
+    operation: str
+    base_url: str
+    source_id: str
+    changes: Sequence[Change]
+    table: RowTable
+    show_all: bool = False
+    rows: int = 0
+    invalid: int = 0
+    skipped: int = 0
+
+    def listed(self) -> Iterator[Change]:
+        return (c for c in self.changes if self.show_all or c.kind in CHANGES)
+
+    def rows_of(self, change: Change) -> list[int]:
+        """The rows whose dates meet the range, in order: a merged record's other rows set other dates."""
+        first, last = change.start.toordinal(), change.end.toordinal()
+        starts, ends = self.table.starts, self.table.ends
+        rows = change.rows()
+        return [i for i in rows if starts[i] <= last and ends[i] >= first] or rows
+
+    def placed(self, change: Change) -> tuple[list[int], list[str]]:
+        """The lines of the range's rows, and the files they are in (each once)."""
+        rows = self.rows_of(change)
+        sources = [name for first, stop, name in self.table.source_runs() if _meets(rows, first, stop)]
+        return [self.table.lines[i] for i in rows], list(dict.fromkeys(sources))
+
+
+def _meets(rows: list[int], first: int, stop: int) -> bool:
+    """Whether sorted `rows` has one in first..stop-1."""
+    at = bisect_left(rows, first)
+    return at < len(rows) and rows[at] < stop

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from ari_cli.app.history import journal_place, parse_day
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import MOST_DAYS, CalendarRequest
+from ari_cli.changes import CalendarView
 from ari_cli.config.settings import ConnectionFlags, resolve_settings
 from ari_cli.exits import AriError, UsageProblem
 from ari_cli.journal import queries as read
 from ari_cli.journal.queries import Key, Span
 from ari_cli.journal.store import reading
-from ari_cli.render import calendar as render_calendar
 from ari_cli.wire.operations import Operation
 
 
@@ -99,7 +99,7 @@ def _days(spans: list[Span], first: dt.date, last: dt.date) -> dict[dt.date, str
 class Calendar:
     """The calendar of one property; when none of its days holds a value, the days the journal has values for."""
 
-    view: render_calendar.CalendarView
+    view: CalendarView
     known: tuple[dt.date, dt.date] | None
 
 
@@ -133,7 +133,7 @@ def calendar(request: CalendarRequest, listener: Listener) -> Calendar:
         names = ", ".join(sorted({k[1] if not rates else " ".join(k[1:]) for k in spans}))
         raise AriError(f"no value of property {propertyid} for the rooms and rates given", f"known: {names}")
     values = {key: _days(found, first, last) for key, found in chosen.items()}
-    view = render_calendar.CalendarView(operation.value, propertyid, base, source, first, last, values)
+    view = CalendarView(operation.value, propertyid, base, source, first, last, values)
     if any(view.shown(key) for key in chosen):
         return Calendar(view, None)
     since = min(span.start for found in chosen.values() for span in found)

@@ -18,12 +18,11 @@ from ari_cli.app.options import DiffRequest, DiffShow, GuardOptions, PushRequest
 from ari_cli.app.push_settings import push_options, settings_for
 from ari_cli.batch import wire_value
 from ari_cli.config.settings import Connection
-from ari_cli.diff import Change, diff, would_change
+from ari_cli.diff import Change, DiffView, diff, would_change
 from ari_cli.exits import Declined, ExitCode, InputError, UsageProblem
 from ari_cli.journal.queries import acknowledged
 from ari_cli.journal.store import reading
 from ari_cli.pipeline import Prepared, plan_input
-from ari_cli.render import diff as render_diff
 from ari_cli.render.run import plural
 from ari_cli.results import Status, attribute
 from ari_cli.wire.operations import Operation
@@ -43,10 +42,10 @@ def compare(
 
 def view(
     prepared: Prepared, operation: Operation, changes: list[Change], base: str, source: str, show_all: bool
-) -> render_diff.DiffView:
+) -> DiffView:
     """The diff as shown, with the counts of rows read, invalid and skipped."""
     counts = attribute(prepared.rows, prepared.plan, [], dry_run=True).counts()
-    return render_diff.DiffView(
+    return DiffView(
         operation.value, base, source, changes, prepared.rows, show_all, len(prepared.rows),
         counts[Status.INVALID], counts[Status.SKIPPED],
     )  # fmt: skip
@@ -94,7 +93,7 @@ def run_diff(request: DiffRequest, listener: Listener) -> Diffed:
 class Diffed:
     """A diff as shown, and the exit code it asks for (1 with --exit-code when anything would change)."""
 
-    view: render_diff.DiffView
+    view: DiffView
     exit_code: ExitCode
 
 

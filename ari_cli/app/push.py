@@ -16,13 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import ConnectionOptions, OutputOptions, PushRequest
-from ari_cli.app.push_settings import Tuned, protected_files, push_options, recorded_options, settings_for
+from ari_cli.app.push_settings import Tuned, check_report, push_options, recorded_options, settings_for
 from ari_cli.config.settings import Connection, Settings
 from ari_cli.exits import ConfigError, Interrupted, UsageProblem
 from ari_cli.inputs import SourceRow
 from ari_cli.inputs.model import ReadMeter
 from ari_cli.pipeline import UNSENT_NOTE, Known, Prepared, PushOptions, execute, prepare
-from ari_cli.render.report import check_report
 from ari_cli.results import Run
 from ari_cli.send.exchange import Exchange, Tee, Trace, Watcher
 from ari_cli.wire.operations import Operation
@@ -147,7 +146,7 @@ def push(request: PushRequest, listener: Listener) -> Pushed:
     if report is not None:
         # Before anything is read or sent: a run must never send and then find it cannot say what it did.
         inputs = [str(f) for f in (*request.files, *filter(None, [request.inputs.policies]))]
-        check_report(report, inputs, protected_files(request.connection))
+        check_report(report, inputs, request.connection)
     settings = settings_for(request.connection, request.given_tuning())
     tuned = Tuned.of(settings)
     options = push_options(request, settings)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +15,7 @@ from ari_cli.app.options import ConnectionOptions, InputOptions, PlanOptions, Pu
 from ari_cli.batch import DataForm
 from ari_cli.config.settings import ConnectionFlags, Settings, resolve_settings
 from ari_cli.config.tuning import parse_budget
-from ari_cli.exits import AriError, ConfigError, UsageProblem
+from ari_cli.exits import AriError, ConfigError, ReportRefused, UsageProblem
 from ari_cli.inputs import ReadOptions
 from ari_cli.inputs.columns import column_mapping
 from ari_cli.inputs.model import ReadMeter
@@ -153,3 +153,43 @@ def recorded_options(
         "date_format": inputs.date_format, "encoding": inputs.encoding, "today": today.isoformat(),
     }  # fmt: skip
     return {k: (v.value if hasattr(v, "value") else v) for k, v in kept.items() if v is not None}
+
+
+SUFFIXES = (".csv", ".json", ".html")
+
+
+def check_report(path: Path, files: Sequence[str], connection: ConnectionOptions) -> None:
+    """Refuse, before anything is read or sent, a report path that cannot be written or would overwrite a file
+    the run needs: an input, or one of `protected_files`: the key file, the config, the journal.
+
+    Through links and other spellings of a path: the same file on disk, or the same path once resolved (for a
+    report that does not exist yet, or a link to where a protected file would be)."""
+    if path.is_dir():
+        raise ReportRefused(f"--report {path}: is a folder", f"name a file in it, e.g. {path / 'report.csv'}")
+    if path.suffix.lower() not in SUFFIXES:
+        raise ReportRefused(f"--report {path}: give a path ending in .csv, .json or .html")
+    folder = path.absolute().parent
+    if not folder.is_dir():
+        raise ReportRefused(
+            f"--report {path}: the folder {folder} does not exist", "create the folder, or choose another path"
+        )
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise ReportRefused(f"--report {path}: permission denied", "choose a path you can write to")
+    named = [("one of the input files", Path(name)) for name in files if name != "-"]
+    for what, other in [*named, *protected_files(connection)]:
+        if _same(path, other):
+            raise ReportRefused(
+                f"--report {path} is {what} ({other}): the report would overwrite it",
+                "choose another path for the report",
+            )
+
+
+def _same(report: Path, other: Path) -> bool:
+    with suppress(OSError):
+        if report.exists() and other.exists() and os.path.samefile(report, other):
+            return True
+    resolved = os.path.normcase(os.path.realpath(report))
+    if other.name.endswith("*"):  # a family of files beside each other (the journal and its notes)
+        where = os.path.normcase(os.path.realpath(other.parent))
+        return os.path.dirname(resolved) == where and os.path.basename(resolved).startswith(other.name[:-1])
+    return resolved == os.path.normcase(os.path.realpath(other))

@@ -10,7 +10,7 @@ from pathlib import Path
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import ConnectionOptions, InputOptions, PlanOptions, RetryRequest
 from ari_cli.app.push import run_start, send_recorded
-from ari_cli.app.push_settings import Tuned, protected_files, recorded_options, settings_for
+from ari_cli.app.push_settings import Tuned, check_report, recorded_options, settings_for
 from ari_cli.config.settings import Connection, check_base_url, check_source_id
 from ari_cli.exits import ConfigError, UsageProblem
 from ari_cli.journal.place import journal_path
@@ -19,7 +19,6 @@ from ari_cli.journal.resend import RetryPlan, plan_retry, with_key
 from ari_cli.journal.store import reading
 from ari_cli.pipeline import Prepared, PushOptions
 from ari_cli.records.table import RowTable
-from ari_cli.render.report import check_report
 from ari_cli.results import Run
 from ari_cli.wire.operations import Operation
 
@@ -91,7 +90,7 @@ def _said(plan: RetryPlan, left: dict[int, int], number: int, quiet: bool, liste
 def retry(request: RetryRequest, listener: Listener) -> Retried:
     """Re-send what run `request.run` (or its latest retry) left, as a run of its own."""
     if request.output.report is not None:
-        check_report(request.output.report, (), protected_files(request.connection))
+        check_report(request.output.report, (), request.connection)
     settings = settings_for(request.connection, request.given_tuning())
     tuned = Tuned.of(settings)
     quiet = request.output.quiet

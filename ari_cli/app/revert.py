@@ -17,7 +17,7 @@ from typing import Any
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import InputOptions, PlanOptions, RevertRequest
 from ari_cli.app.push import run_start, send_recorded
-from ari_cli.app.push_settings import Tuned, protected_files, recorded_options, settings_for
+from ari_cli.app.push_settings import Tuned, check_report, recorded_options, settings_for
 from ari_cli.batch import DataForm, wire_value
 from ari_cli.changes import Key, Span
 from ari_cli.config.settings import Connection, check_base_url
@@ -30,7 +30,6 @@ from ari_cli.pipeline import Prepared, PushOptions, requests_for
 from ari_cli.plan import Plan, Record
 from ari_cli.records.rules import RowView, shown_dates
 from ari_cli.records.table import RowTable
-from ari_cli.render.report import check_report
 from ari_cli.results import Run
 from ari_cli.undo import Choices, Piece, Undo, undo
 from ari_cli.wire.operations import Operation
@@ -150,7 +149,7 @@ def revert(request: RevertRequest, listener: Listener, ask: Ask | None) -> Rever
         raise UsageProblem("a revert goes where its run went; --sandbox starts a new, empty emulator")
     if request.output.report is not None:
         # Before anything is read or sent, as a push checks it.
-        check_report(request.output.report, (), protected_files(request.connection))
+        check_report(request.output.report, (), request.connection)
     settings = settings_for(request.connection, request.given_tuning())
     tuned = Tuned.of(settings)
     source, runs, found, now = _found(request)

@@ -11,15 +11,14 @@ import calendar as months
 import contextlib
 import datetime as dt
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ari_cli.journal.queries import Key
+from ari_cli.changes import ONE_DAY, CalendarView, Key
 from ari_cli.render.console import whole
 from ari_cli.render.history import policy_words, text
 
@@ -33,27 +32,6 @@ CATEGORIES = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", 
               "#17becf")  # fmt: skip
 UNKNOWN_STYLE = "bright_black"
 CLEARED_STYLE = "italic bright_black"
-ONE_DAY = dt.timedelta(days=1)
-
-
-@dataclass(frozen=True, slots=True)
-class CalendarView:
-    """What to draw: per key, the acknowledged value of each date between start and end."""
-
-    operation: str
-    propertyid: str
-    base_url: str
-    source_id: str
-    start: dt.date
-    end: dt.date
-    values: Mapping[Key, Mapping[dt.date, str]]
-
-    def days(self) -> list[dt.date]:
-        count = (self.end - self.start).days + 1
-        return [self.start + n * ONE_DAY for n in range(count)]
-
-    def shown(self, key: Key) -> dict[dt.date, str]:
-        return {day: v for day, v in self.values[key].items() if self.start <= day <= self.end}
 
 
 def _letters(n: int) -> str:

@@ -7,9 +7,7 @@ the part that differs (the cancellation, or the deposit). Lines name the input r
 from __future__ import annotations
 
 import json
-from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from itertools import islice
 from typing import IO, Any, TypeVar
 
@@ -19,9 +17,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ari_cli.config.secrets import scrub
-from ari_cli.diff import CHANGES, Change, Kind, summary
+from ari_cli.diff import CHANGES, Change, DiffView, Kind, summary
 from ari_cli.records.rules import shown_dates
-from ari_cli.records.table import RowTable
 from ari_cli.render.console import fitted
 from ari_cli.render.history import lines_text, policy_parts, text
 from ari_cli.render.printable import json_printable, printable
@@ -34,51 +31,11 @@ _AT_ONCE = 4096
 CSV_FIELDS = ("propertyid", "roomid", "rateid", "start", "end", "kind", "before", "after", "lines")
 
 
-@dataclass(frozen=True, slots=True)
-class DiffView:
-    """A diff as shown: every range (the summary counts them all) and which of them to list."""
-
-    operation: str
-    base_url: str
-    source_id: str
-    changes: Sequence[Change]
-    table: RowTable
-    show_all: bool = False
-    rows: int = 0
-    invalid: int = 0
-    skipped: int = 0
-
-    def listed(self) -> Iterator[Change]:
-        return (c for c in self.changes if self.show_all or c.kind in CHANGES)
-
-    def rows_of(self, change: Change) -> list[int]:
-        """The rows whose dates meet the range, in order: a merged record's other rows set other dates."""
-        first, last = change.start.toordinal(), change.end.toordinal()
-        starts, ends = self.table.starts, self.table.ends
-        rows = change.rows()
-        return [i for i in rows if starts[i] <= last and ends[i] >= first] or rows
-
-    def placed(self, change: Change) -> tuple[list[int], list[str]]:
-        """The lines of the range's rows, and the files they are in (each once)."""
-        rows = self.rows_of(change)
-        sources = [name for first, stop, name in self.table.source_runs() if _meets(rows, first, stop)]
-        return [self.table.lines[i] for i in rows], list(dict.fromkeys(sources))
-
-    def lines_text(self, change: Change) -> str:
-        return lines_text([(self.table.source(i), self.table.lines[i]) for i in self.rows_of(change)])
-
-
 def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
     """`items` a list of at most `size` at a time (itertools.batched, before Python 3.12)."""
     it = iter(items)
     while chunk := list(islice(it, size)):
         yield chunk
-
-
-def _meets(rows: list[int], first: int, stop: int) -> bool:
-    """Whether sorted `rows` has one in first..stop-1."""
-    at = bisect_left(rows, first)
-    return at < len(rows) and rows[at] < stop
 
 
 def values_text(operation: str, change: Change) -> tuple[str, str]:
@@ -164,7 +121,7 @@ def _grid(view: DiffView, listed: list[Change], plain: bool) -> Table:
         grid.add_row(
             *key, text(f"{dates} ({plural(change.dates, 'day')})" if change.dates > 1 else dates),
             Text(change.kind.value, style=_STYLE[change.kind]), text(before), text(after),
-            text(view.lines_text(change)),
+            text(lines_text([(view.table.source(i), view.table.lines[i]) for i in view.rows_of(change)])),
         )  # fmt: skip
     return grid
 

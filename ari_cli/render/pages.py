@@ -18,8 +18,8 @@ from ari_cli.send.exchange import Problem
 from ari_cli.wire.errors import hint_for
 
 if TYPE_CHECKING:
-    from ari_cli.render.calendar import CalendarView
-    from ari_cli.render.diff import DiffView
+    from ari_cli.changes import CalendarView
+    from ari_cli.diff import DiffView
 
 Key = tuple[str, ...]
 

@@ -1,10 +1,10 @@
 """The report file (`--report`) and the document a stopped run still owes.
 
-A report is checked before anything is sent, so that a run never sends and then finds it cannot say what
-it did; it is written to a temporary file beside the target and renamed, so a reader never sees half of
-one and a failed write never destroys the previous report. A run that stops before it has rows (a file
-that cannot be read, a configuration error, an interrupt) still gives `--output json` and `--report`
-one document, with an `error` beside what is known.
+A report is checked before anything is sent (`check_report` in `app/push_settings.py`), so that a run never
+sends and then finds it cannot say what it did; it is written to a temporary file beside the target and
+renamed, so a reader never sees half of one and a failed write never destroys the previous report. A run that
+stops before it has rows (a file that cannot be read, a configuration error, an interrupt) still gives
+`--output json` and `--report` one document, with an `error` beside what is known.
 """
 
 from __future__ import annotations
@@ -12,57 +12,17 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ari_cli.config.secrets import scrub
-from ari_cli.exits import ReportRefused
 from ari_cli.results import Run, summary
 from ari_cli.wire.operations import Operation
 
 if TYPE_CHECKING:
     from ari_cli.render.html import About
-
-SUFFIXES = (".csv", ".json", ".html")
-
-
-def check_report(path: Path, files: Sequence[str], protected: Sequence[tuple[str, Path]] = ()) -> None:
-    """Refuse, before anything is read or sent, a report path that cannot be written or would overwrite a file
-    the run needs: an input, or one of `protected` (what it is, where): the key file, the config, the journal.
-
-    Through links and other spellings of a path: the same file on disk, or the same path once resolved (for a
-    report that does not exist yet, or a link to where a protected file would be)."""
-    if path.is_dir():
-        raise ReportRefused(f"--report {path}: is a folder", f"name a file in it, e.g. {path / 'report.csv'}")
-    if path.suffix.lower() not in SUFFIXES:
-        raise ReportRefused(f"--report {path}: give a path ending in .csv, .json or .html")
-    folder = path.absolute().parent
-    if not folder.is_dir():
-        raise ReportRefused(
-            f"--report {path}: the folder {folder} does not exist", "create the folder, or choose another path"
-        )
-    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise ReportRefused(f"--report {path}: permission denied", "choose a path you can write to")
-    named = [("one of the input files", Path(name)) for name in files if name != "-"]
-    for what, other in [*named, *protected]:
-        if _same(path, other):
-            raise ReportRefused(
-                f"--report {path} is {what} ({other}): the report would overwrite it",
-                "choose another path for the report",
-            )
-
-
-def _same(report: Path, other: Path) -> bool:
-    with suppress(OSError):
-        if report.exists() and other.exists() and os.path.samefile(report, other):
-            return True
-    resolved = os.path.normcase(os.path.realpath(report))
-    if other.name.endswith("*"):  # a family of files beside each other (the journal and its notes)
-        where = os.path.normcase(os.path.realpath(other.parent))
-        return os.path.dirname(resolved) == where and os.path.basename(resolved).startswith(other.name[:-1])
-    return resolved == os.path.normcase(os.path.realpath(other))
 
 
 def _mode(path: Path) -> int:

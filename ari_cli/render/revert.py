@@ -9,6 +9,7 @@ from typing import IO, TYPE_CHECKING, Any
 from rich.console import Console
 
 from ari_cli.config.secrets import scrub
+from ari_cli.diff import DiffView
 from ari_cli.records.rules import shown_dates
 from ari_cli.render import diff as render_diff
 from ari_cli.render.printable import json_printable
@@ -21,10 +22,10 @@ if TYPE_CHECKING:
 MOST_NAMED = 10  # ranges named on standard error per reason; the JSON document lists them all
 
 
-def view(reverted: Reverted, show_all: bool) -> render_diff.DiffView:
+def view(reverted: Reverted, show_all: bool) -> DiffView:
     """The revert's ranges as `diff` shows a plan: before (now) and after (the value put back)."""
     source = reverted.source
-    return render_diff.DiffView(
+    return DiffView(
         source.operation, source.base_url, source.source_id, reverted.changes, reverted.table, show_all,
         len(reverted.table), 0, len(reverted.plan.skipped),
     )  # fmt: skip

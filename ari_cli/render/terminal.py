@@ -14,8 +14,8 @@ from rich.console import Console
 from ari_cli.render import run as render
 
 if TYPE_CHECKING:
+    from ari_cli.diff import DiffView
     from ari_cli.inputs.model import ReadMeter
-    from ari_cli.render.diff import DiffView
     from ari_cli.send.exchange import Trace
 
 
