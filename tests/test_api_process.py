@@ -14,6 +14,8 @@ import time
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import PINNED_TODAY
 from tests.misbehaving import misbehaving
 from tests.test_faults import clean_env
@@ -79,9 +81,21 @@ def _never_answers(handler: BaseHTTPRequestHandler) -> None:
     time.sleep(600)
 
 
-def test_ctrl_c_during_a_push_to_a_slow_server_raises_interrupted_after_the_journal_is_settled(tmp_path: Path) -> None:
+# A program with its own Ctrl-C handler that raises KeyboardInterrupt (asyncio then lends it none of its own).
+OWN_HANDLER = """
+import signal
+def mine(number, frame):
+    raise KeyboardInterrupt
+signal.signal(signal.SIGINT, mine)
+"""
+
+
+@pytest.mark.parametrize("handler", ["", OWN_HANDLER], ids=["python's handler", "the program's own handler"])
+def test_ctrl_c_during_a_push_to_a_slow_server_raises_interrupted_after_the_journal_is_settled(
+    handler: str, tmp_path: Path
+) -> None:
     script = tmp_path / "slow.py"
-    script.write_text(SLOW_SCRIPT)
+    script.write_text(handler + SLOW_SCRIPT)
     env = clean_env(tmp_path, ARI_HOME=str(tmp_path / "ari"))
     with misbehaving(_never_answers) as (base_url, seen):
         process = subprocess.Popen([sys.executable, str(script), base_url, PINNED_TODAY], env=env, text=True,

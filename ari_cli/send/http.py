@@ -284,7 +284,12 @@ def send_all(
     if client is None:
         check_environment(route.base_url)  # before the loop: the environment's mistakes are configuration errors
 
+    running: list[asyncio.Task[tuple[list[Exchange], bool]]] = []
+
     async def go() -> tuple[list[Exchange], bool]:
+        task = asyncio.current_task()
+        if task is not None:
+            running.append(task)
         async with AsyncExitStack() as stack:
             sending = (
                 client
@@ -309,7 +314,16 @@ def send_all(
                     stop.detach()
             return exchanges, sender.stopped
 
-    return asyncio.run(go())
+    with asyncio.Runner() as runner:
+        try:
+            return runner.run(go())
+        except KeyboardInterrupt:
+            if not running or running[0].done():
+                raise
+            # Raised in the loop by the calling program's own Ctrl-C handler: asyncio cancels the run's task
+            # itself only under Python's default handler. Cancel it as asyncio would: the run stops and settles.
+            running[0].cancel()
+            return runner.get_loop().run_until_complete(running[0])
 
 
 def send_raw(
