@@ -32,7 +32,6 @@ MAX_ODS_CELLS = 4_000_000
 sheet twice while it builds it, with each cell's formula, about 90 bytes a cell at its peak (350 MB here;
 benchmarks/README.md), where an .xlsx sheet costs it about 32. 100,000 rows of 40 columns fit."""
 _VALUES = ("office:value", "office:string-value", "office:date-value", "office:time-value", "office:boolean-value")
-_CELLS = ("table:table-cell", "table:covered-table-cell")
 _HIDDEN = ("collapse", "filter")
 _ERROR_TEXT = re.compile(r"#[A-Z0-9/]+[!?]?|Err:[0-9]{3}")
 _TEXT = 64  # an error's text is short: more of it is not kept
@@ -58,99 +57,101 @@ class _Sheet:
     over: bool = False  # past the bound: only its size is still counted, to name it
 
 
-class _Survey:
-    """The pass over content.xml: each sheet's marks, the cells counted so far over all sheets."""
+_CELL, _COVERED, _ROW, _TABLE = "table:table-cell", "table:covered-table-cell", "table:table-row", "table:table"
+_REPEATED, _FORMULA, _TYPE = "table:number-columns-repeated", "table:formula", "office:value-type"
+_WIDE, _HIGH = "table:number-columns-spanned", "table:number-rows-spanned"
 
-    def __init__(self, name: str) -> None:
+
+class _Survey:
+    """The pass over content.xml: each sheet's marks, the cells counted so far over all sheets. The handlers
+    run for every element of the workbook: a plain cell costs a few lookups, anything else a call."""
+
+    def __init__(self, name: str, parser: Any) -> None:
         self.name = name
+        self.parser = parser
         self.sheets: dict[str, Marks] = {}
         self.total = 0
         self.sheet: _Sheet | None = None
-        self.depth = 0  # elements open inside the cell being read (its paragraphs): > 0 within a cell
         self.cell: int | None = None  # the repeats of an error cell being read, told by its text at its end
         self.text: list[str] = []
 
     def start(self, name: str, attrs: dict[str, str]) -> None:
-        if self.depth:
-            self.depth += 1
-            return
         sheet = self.sheet
-        if name == "table:table":
-            if sheet is None:
+        if sheet is None:
+            if name == _TABLE:
                 title = attrs.get("table:name", "")
                 self.sheet = _Sheet(title, f"{self.name}[{title}]")
-        elif sheet is None:
-            return
-        elif name in _CELLS:
-            self.depth = 1
-            self._cell(sheet, attrs, name == "table:covered-table-cell")
-        elif name == "table:table-row":
-            sheet.repeats = _count(attrs, "table:number-rows-repeated", sheet.where)
+        elif name in (_CELL, _COVERED):
+            repeats = 1 if _REPEATED not in attrs else _count(attrs, _REPEATED, sheet.where)
+            left = sheet.column
+            sheet.column = left + repeats
+            if _TYPE in attrs or _FORMULA in attrs or any(key in attrs for key in _VALUES):
+                sheet.valued = True
+                sheet.right = max(sheet.right, left + repeats - 1)
+                if name == _COVERED or _FORMULA in attrs or _WIDE in attrs or _HIGH in attrs:
+                    self._odd(sheet, attrs, left, name == _COVERED)
+        elif name == _ROW:
+            sheet.repeats = (
+                1
+                if "table:number-rows-repeated" not in attrs
+                else _count(attrs, "table:number-rows-repeated", sheet.where)
+            )
             sheet.hidden = attrs.get("table:visibility") in _HIDDEN
             sheet.column, sheet.valued = 0, False
         elif name == "table:table-column":
-            repeats = _count(attrs, "table:number-columns-repeated", sheet.where)
+            repeats = _count(attrs, _REPEATED, sheet.where)
             if attrs.get("table:visibility") in _HIDDEN:
                 sheet.marks.hidden_columns.update(range(sheet.columns, min(sheet.columns + repeats, MAX_COLUMNS)))
             sheet.columns += repeats
 
-    def _cell(self, sheet: _Sheet, attrs: dict[str, str], covered: bool) -> None:
-        repeats = _count(attrs, "table:number-columns-repeated", sheet.where)
-        formula = "table:formula" in attrs
-        valued = formula or attrs.get("office:value-type") == "string" or any(key in attrs for key in _VALUES)
-        left = sheet.column
-        sheet.column += repeats
-        if not valued:
-            return
-        if not sheet.valued:
-            sheet.valued = True
-            if not sheet.top:
-                sheet.top = sheet.row
-        sheet.right = max(sheet.right, left + repeats - 1)
+    def _odd(self, sheet: _Sheet, attrs: dict[str, str], left: int, covered: bool) -> None:
+        """A cell the reader does not tell: an error, a formula with no saved value, under or over a merge."""
+        if not sheet.top:
+            sheet.top = sheet.row
         if sheet.over or self._over(sheet, sheet.row + sheet.repeats - 1):
             return  # nothing is noted for each repeat of a cell past the bound
         marks = sheet.marks
-        if attrs.get("calcext:value-type") == "error" or (formula and attrs.get("office:value-type") == "string"):
-            self.cell, self.text = repeats, []  # told by its text, when the cell ends
-        elif formula and "office:value-type" not in attrs:
+        formula = _FORMULA in attrs
+        if attrs.get("calcext:value-type") == "error" or (formula and attrs.get(_TYPE) == "string"):
+            self.cell, self.text = sheet.column - left, []  # told by its text, when the cell ends
+            self.parser.CharacterDataHandler = self.text_of
+        elif formula and _TYPE not in attrs:
             marks.cells.update(dict.fromkeys(_each(sheet, left), UNSAVED))
         elif covered:  # the reader gives its value, which the sheet no longer shows
             for row, column in _each(sheet, left):
                 marks.cells[row, column] = marks.what(row, column) or "merged with another cell: unmerge the cells"
-        if "table:number-columns-spanned" in attrs or "table:number-rows-spanned" in attrs:
-            wide = _count(attrs, "table:number-columns-spanned", sheet.where)
-            high = _count(attrs, "table:number-rows-spanned", sheet.where)
+        if _WIDE in attrs or _HIGH in attrs:
+            wide, high = _count(attrs, _WIDE, sheet.where), _count(attrs, _HIGH, sheet.where)
             marks.merged.extend((row, column, row + high - 1, column + wide - 1) for row, column in _each(sheet, left))
 
     def text_of(self, data: str) -> None:
-        if self.cell is not None and sum(map(len, self.text)) < _TEXT:
+        if sum(map(len, self.text)) < _TEXT:
             self.text.append(data)
 
     def end(self, name: str) -> None:
-        if self.depth:
-            self.depth -= 1
-            if not self.depth and self.cell is not None:
-                self._error_told()
-            return
         sheet = self.sheet
         if sheet is None:
             return
-        if name == "table:table-row":
+        if name == _ROW:
             last = sheet.row + sheet.repeats - 1
             if sheet.valued:
+                sheet.top = sheet.top or sheet.row
                 sheet.bottom = last
+                if not sheet.over:
+                    self._over(sheet, last)
             if sheet.hidden:
                 sheet.hidden_runs.append((sheet.row, last))
             sheet.row = last + 1
-        elif name == "table:table":
+        elif self.cell is not None and name in (_CELL, _COVERED):
+            self._error_told(sheet, self.cell)
+        elif name == _TABLE:
             self._done(sheet)
             self.sheet = None
 
-    def _error_told(self) -> None:
+    def _error_told(self, sheet: _Sheet, repeats: int) -> None:
         """The error cell just read, by its text: `#N/A`, `Err:502`; a formula's text that is no error is none."""
-        sheet, repeats = self.sheet, self.cell
         self.cell = None
-        assert sheet is not None and repeats is not None
+        self.parser.CharacterDataHandler = None
         text = "".join(self.text).strip()
         if _ERROR_TEXT.fullmatch(text):
             sheet.marks.cells.update(dict.fromkeys(_each(sheet, sheet.column - repeats), f"{text} (an error cell)"))
@@ -199,12 +200,11 @@ def _count(attrs: dict[str, str], name: str, where: str) -> int:
 def survey_ods(source: Source) -> dict[str, Marks]:
     """Each sheet's marks by name; the workbook refused when the cells the reader would build pass
     MAX_ODS_CELLS. A workbook without content.xml is left to the reader to say what is wrong."""
-    survey = _Survey(source.name)
     parser = xml_parser()
     parser.buffer_text = False  # a text is never held whole: only an error cell's first characters are kept
+    survey = _Survey(source.name, parser)
     parser.StartElementHandler = survey.start
     parser.EndElementHandler = survey.end
-    parser.CharacterDataHandler = survey.text_of
     try:
         with source.open() as stream, zipfile.ZipFile(stream) as archive:
             if "content.xml" not in archive.NameToInfo:
