@@ -270,6 +270,20 @@ def test_hidden_rows_in_a_streamed_workbook(tmp_path: Path, sandbox: Any) -> Non
     assert f"error: {path}[Rates] line 3: hidden or filtered out in the workbook" in result.stderr
 
 
+def test_a_hidden_column_in_a_streamed_workbook_is_named_in_a_note(tmp_path: Path, sandbox: Any) -> None:
+    head = row(1, *(inline(f"{c}1", n) for c, n in zip("ABCD", THRESHOLD_HEAD, strict=True)))
+    cells = [head, row(2, inline("A2", "HTL001"), inline("B2", "DBL"), inline("C2", "2030-02-01"), number("D2", 2))]
+    path = write_workbook(
+        tmp_path / "rates.xlsx",
+        {"Rates": cells},
+        heads={"Rates": '<cols><col min="1" max="1" width="9"/><col min="3" max="4" hidden="1"/></cols>'},
+        pictures={"image1.png": os.urandom(STREAMED + 2**20)},
+    )
+    result = push(sandbox, "threshold", str(path), "--dry-run")
+    assert result.exit_code == 0, result.stderr
+    assert f"note: {path}[Rates]: columns C (date), D (threshold) hidden in the workbook; read\n" in result.stderr
+
+
 def test_cells_that_read_as_empty_and_are_not_are_named(tmp_path: Path, sandbox: Any) -> None:
     made = openpyxl.Workbook()
     sheet = made.active

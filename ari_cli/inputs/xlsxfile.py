@@ -360,7 +360,9 @@ def _prepare_one(workbook: Book, source_name: str, title: str, operation: Operat
     if isinstance(workbook, CalamineBook):
         marks = workbook.marks
     else:  # filled as the stream reads the rows; merged cells come after them in the XML, and are not told
-        marks = Marks(hidden_rows=workbook.hidden_rows, cells=workbook.odd_cells)
+        marks = Marks(
+            hidden_rows=workbook.hidden_rows, cells=workbook.odd_cells, hidden_columns=workbook.hidden_columns
+        )
     part = SheetPart(name, kept, rows, options.meter, marks, options.hidden_rows)
     if isinstance(workbook, CalamineBook) and workbook.blind:
         notes.append(
