@@ -61,14 +61,17 @@ def columns(*spans: tuple[int, bool]) -> str:
     )
 
 
-def write_ods(path: Path, sheets: Mapping[str, Iterable[str]], heads: Mapping[str, str] | None = None) -> Path:
-    """An .ods with these sheets in order, each its rows' XML (`heads` gives a sheet's column declarations)."""
+def write_ods(
+    path: Path, sheets: Mapping[str, Iterable[str]], heads: Mapping[str, str] | None = None, comment: bool = False
+) -> Path:
+    """An .ods with these sheets in order, each its rows' XML (`heads` gives a sheet's column declarations).
+    `comment` writes one in content.xml, as spreadsheet programs do not: the survey then parses it whole."""
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("mimetype", MIMETYPE, zipfile.ZIP_STORED)
         with archive.open("content.xml", "w") as content:
             content.write(
                 f'<?xml version="1.0" encoding="UTF-8"?><office:document-content {NAMESPACES}>'
-                "<office:body><office:spreadsheet>".encode()
+                f"{'<!-- by hand -->' if comment else ''}<office:body><office:spreadsheet>".encode()
             )
             for name, rows in sheets.items():
                 head = (heads or {}).get(name, "")

@@ -8,18 +8,20 @@ exit code.
 
 from __future__ import annotations
 
+import functools
 import json
 import resource
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.helpers import invoke, sandbox_env
-from tests.odsxml import END, TAIL, columns, empty, error, number, row, text, unsaved, write_ods
+from tests.odsxml import END, TAIL, columns, empty, error, number, row, text, unsaved
+from tests.odsxml import write_ods as write
 from tests.test_faults import clean_env
 
 HEAD = row(*(text(name) for name in ("propertyid", "roomid", "date", "threshold")), TAIL)
@@ -28,6 +30,12 @@ HEAD = row(*(text(name) for name in ("propertyid", "roomid", "date", "threshold"
 def line(day: int, threshold: str | None = None, extra: str = "") -> str:
     last = number(day) if threshold is None else threshold
     return row(text("HTL001"), text("DBL"), text(f"2030-02-{day:02}"), last, TAIL, extra=extra)
+
+
+@pytest.fixture(params=["searched", "parsed"])
+def write_ods(request: pytest.FixtureRequest) -> Callable[..., Path]:
+    """Writes an .ods as spreadsheet programs do (its rows searched), or with a comment (parsed whole)."""
+    return functools.partial(write, comment=request.param == "parsed")
 
 
 def push(sandbox: Any, *args: str) -> Any:
@@ -44,7 +52,7 @@ def sent(result: Any) -> list[str]:
 
 @pytest.mark.parametrize("how", ["collapse", "filter"])
 def test_hidden_or_filtered_out_rows_are_an_input_error_naming_their_lines(
-    tmp_path: Path, sandbox: Any, how: str
+    tmp_path: Path, sandbox: Any, write_ods: Callable[..., Path], how: str
 ) -> None:
     hidden = f' table:visibility="{how}"'
     # Rows 3 and 4 are one element repeated twice, as LibreOffice writes equal rows.
@@ -61,7 +69,9 @@ def test_hidden_or_filtered_out_rows_are_an_input_error_naming_their_lines(
 
 
 @pytest.mark.parametrize(("mode", "values"), [("skip", ["1", "5"]), ("include", ["1", "3", "3", "5"])])
-def test_hidden_rows_skip_or_include(tmp_path: Path, sandbox: Any, mode: str, values: list[str]) -> None:
+def test_hidden_rows_skip_or_include(
+    tmp_path: Path, sandbox: Any, write_ods: Callable[..., Path], mode: str, values: list[str]
+) -> None:
     rows = [HEAD, line(1), line(3, extra=' table:number-rows-repeated="2" table:visibility="filter"'), line(5), END]
     path = write_ods(tmp_path / "rates.ods", {"Rates": rows})
     result = push(sandbox, str(path), "--hidden-rows", mode, "--no-merge", "--dry-run", "--output", "json")
@@ -71,7 +81,9 @@ def test_hidden_rows_skip_or_include(tmp_path: Path, sandbox: Any, mode: str, va
         assert f"note: {path}[Rates] lines 3, 4: hidden or filtered out in the workbook; left out\n" in result.stderr
 
 
-def test_hidden_empty_rows_below_the_values_are_no_error(tmp_path: Path, sandbox: Any) -> None:
+def test_hidden_empty_rows_below_the_values_are_no_error(
+    tmp_path: Path, sandbox: Any, write_ods: Callable[..., Path]
+) -> None:
     below = row(empty(1024), extra=' table:number-rows-repeated="1048570" table:visibility="collapse"')
     path = write_ods(tmp_path / "rates.ods", {"Rates": [HEAD, line(1), below]})
     result = push(sandbox, str(path), "--dry-run", "--output", "json")
@@ -79,7 +91,9 @@ def test_hidden_empty_rows_below_the_values_are_no_error(tmp_path: Path, sandbox
     assert sent(result) == ["1"]
 
 
-def test_a_hidden_column_holding_values_is_named_in_a_note(tmp_path: Path, sandbox: Any) -> None:
+def test_a_hidden_column_holding_values_is_named_in_a_note(
+    tmp_path: Path, sandbox: Any, write_ods: Callable[..., Path]
+) -> None:
     # Values from column B (python-calamine leaves out an empty column A): D and E hidden, E (threshold) read.
     rows = [row(empty(), *(text(n) for n in ("propertyid", "roomid", "date", "threshold"))),
             row(empty(), text("HTL001"), text("DBL"), text("2030-02-01"), number(2))]  # fmt: skip
@@ -90,7 +104,9 @@ def test_a_hidden_column_holding_values_is_named_in_a_note(tmp_path: Path, sandb
     assert f"note: {path}[Rates]: columns D (date), E (threshold) hidden in the workbook; read\n" in result.stderr
 
 
-def test_cells_that_read_as_empty_or_as_a_value_and_are_not_are_named(tmp_path: Path, sandbox: Any) -> None:
+def test_cells_that_read_as_empty_or_as_a_value_and_are_not_are_named(
+    tmp_path: Path, sandbox: Any, write_ods: Callable[..., Path]
+) -> None:
     merged = text("DBL", ' table:number-rows-spanned="3"')
     rows = [
         HEAD,
@@ -128,7 +144,7 @@ def test_cells_that_read_as_empty_or_as_a_value_and_are_not_are_named(tmp_path: 
     assert result.stdout == ""
 
 
-def test_a_formula_with_its_saved_value_is_read(tmp_path: Path, sandbox: Any) -> None:
+def test_a_formula_with_its_saved_value_is_read(tmp_path: Path, sandbox: Any, write_ods: Callable[..., Path]) -> None:
     saved = '<table:table-cell table:formula="of:=1+1" office:value-type="float" office:value="2"><text:p>2</text:p></table:table-cell>'
     path = write_ods(tmp_path / "rates.ods", {"Rates": [HEAD, line(1, saved), END]})
     result = push(sandbox, str(path), "--dry-run", "--output", "json")
@@ -146,7 +162,9 @@ def sparse(rows: int) -> Iterator[str]:
         yield row(number(i), empty(15_999), number(i))
 
 
-def test_a_sheet_as_libreoffice_ends_it_is_not_counted_past_its_values(tmp_path: Path, sandbox: Any) -> None:
+def test_a_sheet_as_libreoffice_ends_it_is_not_counted_past_its_values(
+    tmp_path: Path, sandbox: Any, write_ods: Callable[..., Path]
+) -> None:
     # 1024 columns and 1,048,576 rows in the file; two rows of four values to the reader.
     path = write_ods(tmp_path / "rates.ods", {"Rates": [HEAD, line(1), END]}, {"Rates": columns((1024, False))})
     result = push(sandbox, str(path), "--dry-run", "--output", "json")
@@ -154,7 +172,9 @@ def test_a_sheet_as_libreoffice_ends_it_is_not_counted_past_its_values(tmp_path:
     assert sent(result) == ["1"]
 
 
-def test_a_sparse_sheet_past_the_bound_is_refused_before_the_reader_opens_it(tmp_path: Path, sandbox: Any) -> None:
+def test_a_sparse_sheet_past_the_bound_is_refused_before_the_reader_opens_it(
+    tmp_path: Path, sandbox: Any, write_ods: Callable[..., Path]
+) -> None:
     path = write_ods(tmp_path / "sparse.ods", {"Rates": [HEAD, line(1)], "Old": sparse(20_000)})
     assert path.stat().st_size < 1_000_000
     result = push(sandbox, str(path))
@@ -168,7 +188,9 @@ def test_a_sparse_sheet_past_the_bound_is_refused_before_the_reader_opens_it(tmp
     )
 
 
-def test_a_repeated_row_counts_each_time_it_is_repeated(tmp_path: Path, sandbox: Any) -> None:
+def test_a_repeated_row_counts_each_time_it_is_repeated(
+    tmp_path: Path, sandbox: Any, write_ods: Callable[..., Path]
+) -> None:
     many = row(number(1), empty(98), number(2), extra=' table:number-rows-repeated="1000000"')
     path = write_ods(tmp_path / "rates.ods", {"Rates": [many]})
     result = push(sandbox, str(path))
@@ -178,7 +200,7 @@ def test_a_repeated_row_counts_each_time_it_is_repeated(tmp_path: Path, sandbox:
     )
 
 
-def test_the_refusal_holds_little_memory(tmp_path: Path, sandbox: Any) -> None:
+def test_the_refusal_holds_little_memory(tmp_path: Path, sandbox: Any, write_ods: Callable[..., Path]) -> None:
     """In a process of its own limited to 1 GiB: python-calamine would need about 28 GB for this sheet."""
     path = write_ods(tmp_path / "sparse.ods", {"Rates": sparse(20_000)})
 
