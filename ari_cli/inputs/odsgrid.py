@@ -4,9 +4,11 @@ The reader builds every sheet of an .ods whole when it opens the workbook: each 
 it (a formula's text beside each cell), then the sheet's grid from its first to its last row and column that
 hold a value, repeated rows and cells written out. An empty cell repeated (`table:number-columns-repeated=
 "1024"`, as LibreOffice ends each row) and empty rows repeated at the end cost it nothing; a value or a
-formula does, and so do the empty cells and rows between values. One pass over `content.xml` (expat, as for
-an .xlsx; its DOCTYPE already refused) counts what the reader would hold, a row at a time, and refuses the
-workbook as soon as a sheet passes MAX_ODS_CELLS. The same pass notes what the reader does not tell
+formula does, and so do the empty cells and rows between values. One pass over `content.xml` (its DOCTYPE
+already refused) counts what the reader would hold, a row at a time, and refuses the workbook once a sheet
+passes MAX_ODS_CELLS, naming its size. Rows of plain cells are counted from their bytes, a block of whole
+rows at a time; a row with anything else goes through expat's handlers on its own, and a file written
+otherwise than spreadsheet programs write it (a comment) is parsed whole. The same pass notes what the reader does not tell
 (`Marks`): rows hidden or filtered out, hidden columns, error cells (which it reads as empty, or as 0),
 formulas with no saved value, merged cells (whose covered cells it reads, with the value a person no
 longer sees).
