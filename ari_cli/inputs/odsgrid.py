@@ -8,10 +8,10 @@ formula does, and so do the empty cells and rows between values. One pass over `
 already refused) counts what the reader would hold, a row at a time, and refuses the workbook once a sheet
 passes MAX_ODS_CELLS, naming its size. Rows of plain cells are counted from their bytes, a block of whole
 rows at a time; a row with anything else goes through expat's handlers on its own, and a file written
-otherwise than spreadsheet programs write it (a comment) is parsed whole. The same pass notes what the reader does not tell
-(`Marks`): rows hidden or filtered out, hidden columns, error cells (which it reads as empty, or as 0),
-formulas with no saved value, merged cells (whose covered cells it reads, with the value a person no
-longer sees).
+otherwise than spreadsheet programs write it (a comment) is parsed whole. The same pass notes what the
+reader does not tell (`Marks`): rows hidden or filtered out, hidden columns, error cells (which it reads as
+empty, or as 0), formulas with no saved value, merged cells (whose covered cells it reads, with the value a
+person no longer sees).
 
 Names are matched with their prefixes (`table:table-row`), as the reader matches them.
 """
