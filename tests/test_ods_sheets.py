@@ -221,3 +221,17 @@ def test_the_refusal_holds_little_memory(tmp_path: Path, sandbox: Any, write_ods
     assert done.returncode == 3, done.stderr
     assert f"error: {path}[Rates]: the sheet's values span 20,000 rows x 16,001 columns" in done.stderr
     assert done.stdout == ""
+
+
+def test_an_error_saved_without_libreoffices_own_mark_is_told_by_its_text(
+    tmp_path: Path, sandbox: Any, write_ods: Callable[..., Path]
+) -> None:
+    # Strict ODF has no calcext: the error is known by the formula's text alone.
+    strict = (
+        '<table:table-cell table:formula="of:=NA()" office:value-type="string" office:string-value="">'
+        "<text:p>#N/A</text:p></table:table-cell>"
+    )
+    path = write_ods(tmp_path / "rates.ods", {"Rates": [HEAD, line(1, strict), END]})
+    result = push(sandbox, str(path))
+    assert result.exit_code == 3
+    assert result.stderr.startswith(f"error: {path}[Rates] line 2, threshold: #N/A (an error cell)\n")

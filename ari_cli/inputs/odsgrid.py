@@ -32,8 +32,9 @@ from ari_cli.inputs.xlsxstream import MAX_COLUMNS, UNSAVED
 
 MAX_ODS_CELLS = 4_000_000
 """The most cells python-calamine holds for an .ods, over all its sheets, counted from column A: it holds a
-sheet twice while it builds it, with each cell's formula, about 90 bytes a cell at its peak (350 MB here;
-benchmarks/README.md), where an .xlsx sheet costs it about 32. 100,000 rows of 40 columns fit."""
+sheet twice while it builds it, with each cell's formula, about 90 bytes a cell at its peak (a dry run at
+the bound peaks at about 400 MB; benchmarks/README.md), where an .xlsx sheet costs it about 32. 100,000 rows
+of 40 columns fit."""
 _VALUES = ("office:value", "office:string-value", "office:date-value", "office:time-value", "office:boolean-value")
 _HIDDEN = ("collapse", "filter")
 _ERROR_TEXT = re.compile(r"#[A-Z0-9/]+[!?]?|Err:[0-9]{3}")
@@ -125,7 +126,8 @@ class _Survey:
             return  # nothing is noted for each repeat of a cell past the bound
         marks = sheet.marks
         formula = _FORMULA in attrs
-        if attrs.get("calcext:value-type") == "error" or (formula and attrs.get(_TYPE) == "string"):
+        kind = attrs.get("calcext:value-type")  # LibreOffice's; without it, a formula's text may name an error
+        if kind == "error" or (kind is None and formula and attrs.get(_TYPE) == "string"):
             self.cell, self.text = sheet.column - left, []  # told by its text, when the cell ends
             self.parser.CharacterDataHandler = self.text_of
         elif formula and _TYPE not in attrs:
