@@ -65,7 +65,7 @@ def write_ods(
     path: Path, sheets: Mapping[str, Iterable[str]], heads: Mapping[str, str] | None = None, comment: bool = False
 ) -> Path:
     """An .ods with these sheets in order, each its rows' XML (`heads` gives a sheet's column declarations).
-    `comment` writes one in content.xml, as spreadsheet programs do not: the survey then parses it whole."""
+    `comment` writes one in content.xml, as spreadsheet programs do not."""
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("mimetype", MIMETYPE, zipfile.ZIP_STORED)
         with archive.open("content.xml", "w") as content:

@@ -32,10 +32,10 @@ def line(day: int, threshold: str | None = None, extra: str = "") -> str:
     return row(text("HTL001"), text("DBL"), text(f"2030-02-{day:02}"), last, TAIL, extra=extra)
 
 
-@pytest.fixture(params=["searched", "parsed"])
+@pytest.fixture(params=["as written by programs", "with a comment"])
 def write_ods(request: pytest.FixtureRequest) -> Callable[..., Path]:
-    """Writes an .ods as spreadsheet programs do (its rows searched), or with a comment (parsed whole)."""
-    return functools.partial(write, comment=request.param == "parsed")
+    """Writes an .ods as spreadsheet programs do, or with a comment in content.xml, as a person might."""
+    return functools.partial(write, comment=request.param == "with a comment")
 
 
 def push(sandbox: Any, *args: str) -> Any:

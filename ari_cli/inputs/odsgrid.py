@@ -4,21 +4,17 @@ The reader builds every sheet of an .ods whole when it opens the workbook: each 
 it (a formula's text beside each cell), then the sheet's grid from its first to its last row and column that
 hold a value, repeated rows and cells written out. An empty cell repeated (`table:number-columns-repeated=
 "1024"`, as LibreOffice ends each row) and empty rows repeated at the end cost it nothing; a value or a
-formula does, and so do the empty cells and rows between values. One pass over `content.xml` (its DOCTYPE
-already refused) counts what the reader would hold, a row at a time, and refuses the workbook once a sheet
-passes MAX_ODS_CELLS, naming its size. Rows of plain cells are counted from their bytes, a block of whole
-rows at a time; a row with anything else goes through expat's handlers on its own, and a file written
-otherwise than spreadsheet programs write it (a comment) is parsed whole. The same pass notes what the
-reader does not tell (`Marks`): rows hidden or filtered out, hidden columns, error cells (which it reads as
-empty, or as 0), formulas with no saved value, merged cells (whose covered cells it reads, with the value a
-person no longer sees).
+formula does, and so do the empty cells and rows between values. One pass of expat over `content.xml` (its
+DOCTYPE already refused) counts what the reader would hold, a row at a time, and refuses the workbook once a
+sheet passes MAX_ODS_CELLS, naming its size. The same pass notes what the reader does not tell (`Marks`):
+rows hidden or filtered out, hidden columns, error cells (which it reads as empty, or as 0), formulas with no
+saved value, merged cells (whose covered cells it reads, with the value a person no longer sees).
 
 Names are matched with their prefixes (`table:table-row`), as the reader matches them.
 """
 
 from __future__ import annotations
 
-import html
 import re
 import zipfile
 from dataclasses import dataclass, field
@@ -40,15 +36,6 @@ _HIDDEN = ("collapse", "filter")
 _ERROR_TEXT = re.compile(r"#[A-Z0-9/]+[!?]?|Err:[0-9]{3}")
 _TEXT = 64  # an error's text is short: more of it is not kept
 _CONTENT = "content.xml"
-_SCAN = 1 << 20
-_LONG = 64 * 2**20  # a row longer than this is parsed, not searched: a block is held whole
-_ROW_START = re.compile(rb"<table:table-row[\s>/]")
-_ROW_END = b"</table:table-row>"
-_UNCOMMON = (b"table:formula", b"spanned", b"covered-table-cell", b"visibility")  # what _plain does not count
-_ROWS_REPEATED = re.compile(rb'table:number-rows-repeated="([^"]*)"')
-_COLUMNS_REPEATED = re.compile(rb'table:number-columns-repeated="([^"]*)"')
-_GAP = re.compile(rb'<table:(table|table-column)([\s/](?:[^>"]|"[^"]*")*)?>|</table:table>')
-_ATTRIBUTE = re.compile(rb'([\w:.-]+)\s*=\s*"([^"]*)"')
 
 
 @dataclass
@@ -220,10 +207,7 @@ def survey_ods(source: Source) -> dict[str, Marks]:
             if _CONTENT not in archive.NameToInfo:
                 return {}
             with archive.open(_CONTENT) as part:
-                found = _searched(part, source.name)
-            if found is None:
-                with archive.open(_CONTENT) as part:
-                    found = _parsed(part, source.name)
+                found = _parsed(part, source.name)
     except DAMAGED as problem:
         raise InputError(f"{source.name}: cannot read the workbook: {problem}", hint=RESAVE_HINT) from None
     return found
@@ -238,86 +222,6 @@ def _parsed(part: IO[bytes], name: str) -> dict[str, Marks]:
         _parse(parser, block, name)
     _parse(parser, b"", name)
     return survey.sheets
-
-
-def _searched(part: IO[bytes], name: str) -> dict[str, Marks] | None:
-    """The survey of a content.xml as spreadsheet programs write it, searched a block of whole rows at a time:
-    a row of plain cells (values, text, repeats) is counted from its bytes, any other row goes through the
-    handlers on its own. None when something is written otherwise (a comment, a row inside a cell, a row
-    longer than _LONG), for `_parsed`."""
-    survey = _Survey(name, _parser())
-    tail = b""
-    while True:
-        block = part.read(_SCAN)
-        text = tail + block
-        if b"<!--" in text or b"<![CDATA[" in text:
-            return None
-        cut = text.rfind(_ROW_END) + len(_ROW_END) if block else len(text)
-        if cut < len(_ROW_END):
-            cut = 0
-        text, tail = text[:cut], text[cut:]
-        if len(tail) > _LONG:
-            return None
-        starts = _ROW_START.findall(text)
-        if len(starts) != text.count(_ROW_END):
-            return None  # a row not ended (a self-closing one)
-        uncommon = any(word in text for word in _UNCOMMON)
-        tables = b"<table:table " in text or b"<table:table>" in text  # a sheet begins here, or a table in a cell
-        at = 0
-        while (found := _ROW_START.search(text, at)) is not None:
-            start = found.start()
-            _gap(survey, text[at:start])
-            at = text.find(_ROW_END, start) + len(_ROW_END)
-            if tables and any(text.find(word, start, at) >= 0 for word in (b"<table:table ", b"<table:table>")):
-                return None
-            if uncommon and any(text.find(word, start, at) >= 0 for word in _UNCOMMON):
-                _fragment(survey, text[start:at], name)
-            else:
-                _plain(survey, text, start, at)
-        _gap(survey, text[at:])
-        if not block:
-            return survey.sheets
-
-
-def _plain(survey: _Survey, text: bytes, start: int, end: int) -> None:
-    """The row of plain cells at text[start:end], counted from its bytes as the handlers would count it."""
-    sheet = survey.sheet
-    if sheet is None:
-        return
-    repeated = _ROWS_REPEATED.search(text, start, text.find(b">", start))
-    survey.start(_ROW, {} if repeated is None else {"table:number-rows-repeated": repeated[1].decode()})
-    # The last cell holding a value: an empty cell has no office: attribute, and a text is inside its cell.
-    last = text.rfind(b"office:", start, end)
-    if last >= 0:
-        first = text.rfind(b"<table:table-cell", start, last)
-        before = text.count(b"<table:table-cell", start, first)
-        if text.find(b"columns-repeated", start, first) >= 0:
-            before += sum(_repeats(n, sheet.where) - 1 for n in _COLUMNS_REPEATED.findall(text, start, first))
-        own = _COLUMNS_REPEATED.search(text, first, text.find(b"<", first + 1))
-        sheet.valued = True
-        sheet.right = max(sheet.right, before + (1 if own is None else _repeats(own[1], sheet.where)) - 1)
-    survey.end(_ROW)
-
-
-def _repeats(written: bytes, where: str) -> int:
-    return _count({_REPEATED: written.decode(errors="replace")}, _REPEATED, where)
-
-
-def _gap(survey: _Survey, text: bytes) -> None:
-    """What lies between rows: a sheet's start and end, its columns."""
-    for found in _GAP.finditer(text):
-        if found[0].startswith(b"</"):
-            survey.end(_TABLE)
-        else:
-            attrs = {key.decode(): html.unescape(value.decode()) for key, value in _ATTRIBUTE.findall(found[2])}
-            survey.start(_TABLE if found[1] == b"table" else "table:table-column", attrs)
-
-
-def _fragment(survey: _Survey, row: bytes, name: str) -> None:
-    """A row through the handlers, on its own."""
-    survey.parser = parser = _parser()
-    parser.StartElementHandler, parser.EndElementHandler = survey.start, survey.end
-    _parse(parser, b"<row>" + row + b"</row>", name, final=True)
 
 
 def _parser() -> Any:
