@@ -72,13 +72,15 @@ def write_workbook(
     doctype: str | None = None,
     pictures: Mapping[str, bytes] | None = None,
     states: Mapping[str, str] | None = None,
+    heads: Mapping[str, str] | None = None,
 ) -> Path:
     """A workbook of these sheets, in order, each the `<row>` elements given (written as they come).
 
     `cell_formats` are the styles' number format ids, in the order cells name them by `s=`: by default
     style 1 is the custom format 164, `yyyy-mm-dd`. `doctype` names a part that gets a DOCTYPE. `pictures`
     are parts under xl/media/, stored as they are (a picture packs no further), as an image pasted in adds.
-    `states` gives a sheet's `state=` ("hidden", "veryHidden").
+    `states` gives a sheet's `state=` ("hidden", "veryHidden"); `heads` what a sheet declares before its rows
+    (`<cols>`).
     """
     formats = {164: "yyyy-mm-dd"} if formats is None else formats
     names = list(sheets)
@@ -138,9 +140,10 @@ def write_workbook(
             archive.writestr(name, text)
         for name, data in (pictures or {}).items():
             archive.writestr(f"xl/media/{name}", data, zipfile.ZIP_STORED)
-        for i, rows in enumerate(sheets.values(), start=1):
+        for i, (title, rows) in enumerate(sheets.items(), start=1):
             part = f"xl/worksheets/sheet{i}.xml"
             head = f'{DECLARATION}{DOCTYPE if doctype == part else ""}<worksheet xmlns="{MAIN}" xmlns:r="{RELS}">'
+            head += (heads or {}).get(title, "")
             with archive.open(part, "w") as out:
                 out.write(f"{head}<sheetData>".encode())
                 chunk: list[str] = []

@@ -157,7 +157,7 @@ def test_a_hidden_sheet_of_an_ods_workbook_is_passed_over(tmp_path: Path, sandbo
     result = push(sandbox, "threshold", str(path), "--dry-run", "--output", "json")
     assert result.exit_code == 0, result.stderr
     assert f'note: {path}: read the sheet "Today"; passed over "Old" (hidden) (give --sheet NAME)\n' in result.stderr
-    assert f"note: {path}[Today]: an .ods workbook does not tell hidden or filtered-out rows" in result.stderr
+    assert "does not tell" not in result.stderr  # an .ods's hidden rows and odd cells are told (test_ods_sheets.py)
     assert [r["threshold"] for r in sent(result)] == ["2"]
 
 
@@ -270,6 +270,20 @@ def test_hidden_rows_in_a_streamed_workbook(tmp_path: Path, sandbox: Any) -> Non
     assert f"error: {path}[Rates] line 3: hidden or filtered out in the workbook" in result.stderr
 
 
+def test_a_hidden_column_in_a_streamed_workbook_is_named_in_a_note(tmp_path: Path, sandbox: Any) -> None:
+    head = row(1, *(inline(f"{c}1", n) for c, n in zip("ABCD", THRESHOLD_HEAD, strict=True)))
+    cells = [head, row(2, inline("A2", "HTL001"), inline("B2", "DBL"), inline("C2", "2030-02-01"), number("D2", 2))]
+    path = write_workbook(
+        tmp_path / "rates.xlsx",
+        {"Rates": cells},
+        heads={"Rates": '<cols><col min="1" max="1" width="9"/><col min="3" max="4" hidden="1"/></cols>'},
+        pictures={"image1.png": os.urandom(STREAMED + 2**20)},
+    )
+    result = push(sandbox, "threshold", str(path), "--dry-run")
+    assert result.exit_code == 0, result.stderr
+    assert f"note: {path}[Rates]: columns C (date), D (threshold) hidden in the workbook; read\n" in result.stderr
+
+
 def test_cells_that_read_as_empty_and_are_not_are_named(tmp_path: Path, sandbox: Any) -> None:
     made = openpyxl.Workbook()
     sheet = made.active
@@ -321,3 +335,32 @@ def test_a_hidden_column_holding_values_is_named_in_a_note(tmp_path: Path, sandb
     result = push(sandbox, "threshold", str(path), "--dry-run")
     assert result.exit_code == 0, result.stderr
     assert f"note: {path}[Rates]: column D (threshold) hidden in the workbook; read\n" in result.stderr
+
+
+@pytest.mark.parametrize("merged", [False, True])
+def test_marks_name_the_right_cells_when_the_values_begin_right_of_column_a(
+    tmp_path: Path, sandbox: Any, merged: bool
+) -> None:
+    # python-calamine gives rows from the first column that holds a value (here B): the marks count from A.
+    made = openpyxl.Workbook()
+    sheet = made.active
+    assert sheet is not None
+    sheet.title = "Rates"
+    sheet.append([None, *THRESHOLD_HEAD])
+    sheet.append([None, "HTL001", "DBL", "2030-02-01", 2])
+    sheet.append([None, "HTL001", None if merged else "DBL", "2030-02-02", 2])
+    if merged:
+        sheet.merge_cells("C2:C3")
+    sheet.column_dimensions["E"].hidden = True
+    path = tmp_path / "rates.xlsx"
+    made.save(path)
+    result = push(sandbox, "threshold", str(path), "--dry-run")
+    if merged:
+        assert result.exit_code == 3
+        assert result.stderr.startswith(
+            f"error: {path}[Rates] line 3, roomid: merged with C2, whose value only the first cell holds: "
+            "unmerge the cells\n"
+        )
+    else:
+        assert result.exit_code == 0, result.stderr
+        assert f"note: {path}[Rates]: column E (threshold) hidden in the workbook; read\n" in result.stderr

@@ -56,6 +56,9 @@ class Marks:
     merged: list[tuple[int, int, int, int]] = field(default_factory=list)
     """(first row, first column, last row, last column) of each merged range."""
     hidden_columns: set[int] = field(default_factory=set)
+    offset: int = 0
+    """The column of a row's first cell as the reader gives the rows: python-calamine leaves out the empty
+    columns on the left of a sheet, and the marks name columns from A."""
 
     def what(self, row: int, column: int) -> str | None:
         """What an empty-reading cell really is, or None."""
@@ -64,8 +67,13 @@ class Marks:
             return found
         for top, left, bottom, right in self.merged:
             if top <= row <= bottom and left <= column <= right and (row, column) != (top, left):
-                return f"merged with {column_name(left)}{top}, whose value only the first cell holds: unmerge the cells"
+                return merged_with(top, left)
         return None
+
+
+def merged_with(top: int, left: int) -> str:
+    """What a cell merged into the one at row `top`, column `left` (from 0) is, for a message."""
+    return f"merged with {column_name(left)}{top}, whose value only the first cell holds: unmerge the cells"
 
 
 def column_name(column: int) -> str:
@@ -91,15 +99,19 @@ def check_grid(package: Package, sheet: str, where: str) -> Marks:
         with package.sheet_part(sheet, where) as part:
             found = _extent(part, where, marks.hidden_rows)
     rows, columns = found
-    cells = rows * columns
-    if cells > MAX_CELLS:
-        raise InputError(
-            f"{where}: the sheet's values span {rows:,} rows x {columns:,} columns ({cells:,} cells); refused: "
-            f"a workbook's sheet is read up to {MAX_CELLS:,} cells, as the reader builds the whole grid",
-            hint="delete the rows and columns past the data (a value far right or far down), or save the sheet "
-            "as CSV, which is streamed whatever its size",
-        )
+    if rows * columns > MAX_CELLS:
+        refuse_grid(where, rows, columns, f"a workbook's sheet is read up to {MAX_CELLS:,} cells")
     return marks
+
+
+def refuse_grid(where: str, rows: int, columns: int, bound: str, more: str = "") -> None:
+    """The one refusal of a sheet whose grid passes its bound: its size, and what `bound` allows."""
+    raise InputError(
+        f"{where}: the sheet's values span {rows:,} rows x {columns:,} columns ({rows * columns:,} cells{more}); "
+        f"refused: {bound}, as the reader builds the whole grid",
+        hint="delete the rows and columns past the data (a value far right or far down), or save the sheet "
+        "as CSV, which is streamed whatever its size",
+    )
 
 
 def _searched(part: IO[bytes], where: str, marks: Marks) -> tuple[int, int] | None:

@@ -20,6 +20,7 @@ from ari_cli.inputs.cells import cell_value, days_value
 from ari_cli.inputs.columns import Resolver, resolve_header
 from ari_cli.inputs.hints import follow_up
 from ari_cli.inputs.model import ListedPart, Part, Prepared, ReadMeter, ReadOptions, skipped_rows
+from ari_cli.inputs.odsgrid import survey_ods
 from ari_cli.inputs.ooxml import RESAVE_HINT, Package, refuse_doctypes
 from ari_cli.inputs.sheetgrid import Marks, check_grid, column_name
 from ari_cli.inputs.textio import Source
@@ -43,13 +44,15 @@ sheet in its own memory (about twice its XML) and reads it in about half the tim
 MAX_BINARY = 32 * 1024**2
 """An .xls or .xlsb is read up to this size: the reader builds its sheets whole, and their cells cannot be
 counted beforehand as an .xlsx's can (benchmarks/README.md, the worst shapes)."""
-_XML_WORKBOOK = "xl/workbook.xml"
-_BLIND = ("xls", "xlsb", "ods")  # the part an .xlsx or .xlsm has, and an .xlsb (workbook.bin) or .ods has not
+_XML_WORKBOOK = "xl/workbook.xml"  # the part an .xlsx or .xlsm has, and an .xlsb (workbook.bin) has not
+_ODS_CONTENT = "content.xml"  # the part of an .ods that holds its sheets
+_BLIND = ("xls", "xlsb")
 
 
-def _inspect(source: Source) -> tuple[int, bool]:
-    """What the workbook's parts unpack to, and whether it is an Office Open XML workbook (.xlsx, .xlsm).
-    Refused here, before anything is read: a workbook out of proportion, and a part that declares a DOCTYPE."""
+def _inspect(source: Source) -> tuple[int, str]:
+    """What the workbook's parts unpack to, and what it is: "xml" an Office Open XML workbook (.xlsx,
+    .xlsm), "ods" an OpenDocument spreadsheet, "" anything else. Refused here, before anything is read: a
+    workbook out of proportion, and a part that declares a DOCTYPE."""
     try:
         with source.open() as stream, zipfile.ZipFile(stream) as archive:
             parts = archive.infolist()
@@ -64,22 +67,26 @@ def _inspect(source: Source) -> tuple[int, bool]:
                 )
             refuse_doctypes(archive, source.name)
     except (zipfile.BadZipFile, OSError, ValueError):
-        return 0, False  # not a zip (an .xls), or damaged: opening it says what is wrong
-    return unpacked, any(part.filename == _XML_WORKBOOK for part in parts)
+        return 0, ""  # not a zip (an .xls), or damaged: opening it says what is wrong
+    names = {part.filename for part in parts}
+    return unpacked, "xml" if _XML_WORKBOOK in names else "ods" if _ODS_CONTENT in names else ""
 
 
 class CalamineBook:
     """A workbook as python-calamine reads it (.xls, .xlsb, .ods, and .xlsx up to STREAMED): its sheets'
     names, and a sheet's rows. It is imported only here, when such a workbook is read."""
 
-    def __init__(self, source: Source, package: Package | None = None) -> None:
+    def __init__(self, source: Source, package: Package | None = None, ods: bool = False) -> None:
         from python_calamine import CalamineWorkbook, SheetVisibleEnum
 
         self._package = package  # an .xlsx's parts, to size a sheet's grid before the reader builds it
+        self._surveyed = survey_ods(source) if ods else None
+        """An .ods's sheets' marks, found before the reader opens it: it builds every sheet when it does."""
         self.marks = Marks()
-        """What the reader does not tell of the sheet last read (an .xlsx's, from our own pass)."""
+        """What the reader does not tell of the sheet last read (an .xlsx's or .ods's, from our own pass)."""
         suffix = (source.path or source.name).rpartition(".")[2].lower()
-        self.blind = "" if package is not None else f"an .{suffix} workbook" if suffix in _BLIND else "this workbook"
+        told = package is not None or ods
+        self.blind = "" if told else f"an .{suffix} workbook" if suffix in _BLIND else "this workbook"
         """How to name a workbook whose hidden rows and odd cells are not told (no pass of ours reads it)."""
         if source.data is not None:
             self._book = CalamineWorkbook.from_filelike(io.BytesIO(source.data))
@@ -100,9 +107,13 @@ class CalamineBook:
         self.marks = Marks()
         if self._package is not None:
             self.marks = check_grid(self._package, sheet, where)
+        elif self._surveyed is not None:
+            self.marks = self._surveyed.get(sheet, Marks())
         try:
             # The reader unpacks the whole sheet into its own memory; its rows come to Python one at a time.
-            return _numbered(self._book.get_sheet_by_name(sheet).iter_rows(), where)
+            read = self._book.get_sheet_by_name(sheet)
+            self.marks.offset = read.start[1] if read.start is not None else 0
+            return _numbered(read.iter_rows(), where)
         except Exception as problem:  # a damaged sheet part surfaces only while reading it
             raise InputError(f"{where}: cannot read the sheet: {problem}", hint=RESAVE_HINT) from None
 
@@ -128,8 +139,9 @@ Book = CalamineBook | XlsxBook
 
 def open_book(source: Source) -> Book:
     """The workbook, with the reader that suits it: see STREAMED."""
-    unpacked, xml = _inspect(source)
-    if not xml:  # an .xls, .xlsb or .ods, whose cells are not sized beforehand as an .xlsx's are
+    unpacked, kind = _inspect(source)
+    xml = kind == "xml"
+    if not xml:  # an .xls, .xlsb or .ods, read by a reader that builds its sheets whole
         size = source.size()
         if size is not None and size > MAX_BINARY:
             raise InputError(
@@ -140,7 +152,7 @@ def open_book(source: Source) -> Book:
     try:
         if xml and unpacked > STREAMED:
             return XlsxBook(source)
-        return CalamineBook(source, Package(source) if xml else None)
+        return CalamineBook(source, Package(source) if xml else None, ods=kind == "ods")
     except InputError:
         raise
     except Exception as problem:  # the readers fail in many ways on a damaged or foreign file
@@ -241,9 +253,11 @@ class SheetPart(Part):
             if len(cells) < width:  # python-calamine gives rows as wide as the sheet; the stream, up to their last cell
                 cells = [*cells, *[""] * (width - len(cells))]
             values = tuple(map(call, convert, map(cells.__getitem__, picked)))
-            if (marks.cells or marks.merged) and "" in values:
+            if marks.cells or (marks.merged and "" in values):
+                # An .ods's error cell may read as 0, and a cell under a merged one as the value it hides.
                 for i, column in named:
-                    what = values[i] == "" and self.marks.what(number, picked[i])
+                    at = picked[i] + marks.offset
+                    what = marks.what(number, at) if values[i] == "" else marks.cells.get((number, at))
                     if what:
                         odd.append(f"{self.source} line {number}, {column}: {what}")
             if values.count("") == len(values):
@@ -346,14 +360,18 @@ def _prepare_one(workbook: Book, source_name: str, title: str, operation: Operat
     if isinstance(workbook, CalamineBook):
         marks = workbook.marks
     else:  # filled as the stream reads the rows; merged cells come after them in the XML, and are not told
-        marks = Marks(hidden_rows=workbook.hidden_rows, cells=workbook.odd_cells)
+        marks = Marks(
+            hidden_rows=workbook.hidden_rows, cells=workbook.odd_cells, hidden_columns=workbook.hidden_columns
+        )
     part = SheetPart(name, kept, rows, options.meter, marks, options.hidden_rows)
     if isinstance(workbook, CalamineBook) and workbook.blind:
         notes.append(
             f"{name}: {workbook.blind} does not tell hidden or filtered-out rows, error cells, formulas without a "
             "saved value or merged cells from empty ones: check that the sheet shows every row it should"
         )
-    hidden = [f"{column_name(i)} ({column})" for i, column in kept if i in marks.hidden_columns]
+    hidden = [
+        f"{column_name(i + marks.offset)} ({column})" for i, column in kept if i + marks.offset in marks.hidden_columns
+    ]
     if hidden:
         notes.append(f"{name}: column{'s' if len(hidden) > 1 else ''} {', '.join(hidden)} hidden in the workbook; read")
     return Prepared(part=part, warnings=unused, notes=notes, ignored=resolver.left_out(name))

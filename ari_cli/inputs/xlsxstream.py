@@ -37,13 +37,15 @@ class XlsxBook(Package):
         self.odd_cells: dict[tuple[int, int], str] = {}
         """(row, column) -> what a cell read as empty is (an error, a formula with no saved value), filled as
         `hidden_rows` is."""
+        self.hidden_columns: set[int] = set()
+        """The columns the sheet hides (from 0): declared before its rows, so known once its header is read."""
 
     def rows(self, sheet: str, where: str) -> Iterator[Row]:
         """The rows of `sheet` that hold cells, in the file's order, as they are parsed; `where` names the
         sheet in messages. The sheet's part is opened now: the rows outlive `close()`."""
         strings = self.strings()
         dates, durations = self.styles()
-        self.hidden_rows, self.odd_cells = set(), {}
+        self.hidden_rows, self.odd_cells, self.hidden_columns = set(), {}, set()
         return _sheet_rows(
             self.sheet_part(sheet, where),
             where,
@@ -53,6 +55,7 @@ class XlsxBook(Package):
             self.date1904,
             self.hidden_rows,
             self.odd_cells,
+            self.hidden_columns,
         )
 
 
@@ -83,6 +86,7 @@ def _sheet_rows(
     date1904: bool,
     hidden: set[int],
     odd: dict[tuple[int, int], str],
+    hidden_columns: set[int],
 ) -> Iterator[Row]:
     """A sheet's rows, parsed a block at a time: each block's finished rows are handed on before the next
     is read. The handlers keep their state in local variables: they run for every cell of the sheet."""
@@ -100,7 +104,7 @@ def _sheet_rows(
     pending = False  # a cell is read and not yet placed in `cells`
     known_dates: dict[str, Any] = {}
     formula = False  # the cell has a formula (`<f>`)
-    c = v = t = row = rph = inline = f = ""  # the names of the elements read, set when the worksheet starts
+    c = v = t = row = rph = inline = f = col = ""  # the names of the elements read, set when the worksheet starts
 
     def place() -> None:
         """The cell just read, as a value, in its column."""
@@ -185,6 +189,10 @@ def _sheet_rows(
             elif name == inline:
                 # An inline string's runs are joined without what lies between them.
                 parser.EndElementHandler = end_inline
+            elif name == col and attrs.get("hidden") in ("1", "true") and attrs.get("min", "").isdigit():
+                low = int(attrs["min"])
+                high = int(attrs["max"]) if attrs.get("max", "").isdigit() else low
+                hidden_columns.update(range(low - 1, min(high, MAX_COLUMNS)))
 
     def end_inline(name: str) -> None:
         nonlocal taking
@@ -205,9 +213,11 @@ def _sheet_rows(
 
     def root(name: str, attrs: dict[str, str]) -> None:
         """The worksheet: its prefix, if it gives the main namespace one, is that of every name."""
-        nonlocal c, v, t, row, rph, inline, f
+        nonlocal c, v, t, row, rph, inline, f, col
         prefix = name[: name.index(":") + 1] if ":" in name else ""
-        c, v, t, row, rph, inline, f = (prefix + local for local in ("c", "v", "t", "row", "rPh", "is", "f"))
+        c, v, t, row, rph, inline, f, col = (
+            prefix + local for local in ("c", "v", "t", "row", "rPh", "is", "f", "col")
+        )
         parser.StartElementHandler = start
 
     parser.StartElementHandler = root
