@@ -149,7 +149,7 @@ def test_version_loads_no_command_module(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "wanted"),
     [
-        (["config", "show", "--help"], {"ari_cli.cli.config", "ari_cli.cli.options"}),  # the tuning options, declared once
+        (["config", "show", "--help"], {"ari_cli.cli.config", "ari_cli.cli.options"}),  # the tuning options
         (["history", "--help"], {"ari_cli.cli.history"}),
         (["retry", "--help"], {"ari_cli.cli.retry", "ari_cli.cli.options"}),  # retry takes the option groups
     ],
