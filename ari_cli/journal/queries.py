@@ -265,7 +265,8 @@ def each_request(
 ) -> Iterator[RequestInfo]:
     """A run's requests (`only` those numbered, when given) in number order, read as they are used; `whole`: with
     their answers, the lines they carried and (when `bodies`) their bodies, read from their records. Without, a
-    failed run's hundred thousand requests share their errors and leave their answers' text unread."""
+    failed run's hundred thousand requests share their errors and an empty body, and leave their answers and
+    times unread."""
     # Text not shown is not read (each stored text is decoded and checked as it is read).
     columns = _REQUEST_COLUMNS
     if not whole or not bodies:
@@ -295,8 +296,13 @@ def each_request(
             named = tuple((_source(run, s), a, b, step) for s, a, b, step in _lines_of(carried))
             loaded, shown = _load(errors, []), body_of(run, body, form, carried) if bodies else {}
         else:
-            named, shown, response = (), {}, None
-            url = urls.setdefault(url, url)
+            # Only what counts states and makes rows' results is kept: 194,000 requests of a failed run are held.
+            named, shown, response, sent, answered, seconds = (), _NO_BODY, None, None, None, 0.0
+            url, propertyid, state = (
+                urls.setdefault(url, url),
+                urls.setdefault(propertyid, propertyid),
+                _STATES.get(state, state),
+            )
             loaded = shared[errors] if errors in shared else shared.setdefault(errors, _load(errors, []))
         yield RequestInfo(
             run_id, id_, parent, propertyid, url, shown, state, bool(transient), attempts, http_status, trackingid,
@@ -311,22 +317,43 @@ _HELD_UP_TO = 250_000
 
 
 class _Carrying:
-    """The records requests carried, read with a query per request; or, for many requests of a run whose records
-    are not too many to hold, all read once in number order and cut where each request's begin and end."""
+    """The records requests carried (or only the lines they came from), read with a query per request; or, for many
+    requests of a run whose records are not too many to hold, all read once in number order and cut where each
+    request's begin and end."""
 
-    def __init__(self, db: sqlite3.Connection, run: int, many: bool) -> None:
+    def __init__(self, db: sqlite3.Connection, run: int, many: bool, whole: bool = True) -> None:
         self.db, self.run = db, run
+        self.numbers: list[int] = []
         self.held: list[RecordInfo] | None = None
+        self.held_lines: list[str] | None = None
         if many:
             (total,) = db.execute("SELECT count(*) FROM records WHERE run = ?", (run,)).fetchone()
-            if total <= _HELD_UP_TO:
+            if total <= _HELD_UP_TO and whole:
                 self.held = list(records(db, run))
                 self.numbers = [record.idx for record in self.held]
+            elif total <= _HELD_UP_TO:
+                self.held_lines = []
+                for idx, lines in db.execute("SELECT idx, lines FROM records WHERE run = ? ORDER BY idx", (run,)):
+                    self.numbers.append(idx)
+                    self.held_lines.append(lines)
+
+    def _cut(self, first: int, stop: int) -> slice:
+        return slice(bisect.bisect_left(self.numbers, first), bisect.bisect_left(self.numbers, stop))
 
     def records(self, first: int, stop: int) -> list[RecordInfo]:
         if self.held is None:
             return list(records(self.db, self.run, first, stop))
-        return self.held[bisect.bisect_left(self.numbers, first) : bisect.bisect_left(self.numbers, stop)]
+        return self.held[self._cut(first, stop)]
+
+    def lines(self, first: int, stop: int) -> list[str]:
+        if self.held_lines is None:
+            sql = "SELECT lines FROM records WHERE run = ? AND idx >= ? AND idx < ? ORDER BY idx"
+            return [lines for (lines,) in self.db.execute(sql, (self.run, first, stop))]
+        return self.held_lines[self._cut(first, stop)]
+
+
+_STATES = {state: state for state in (OK, FAILED, PLANNED, SENDING, SPLIT)}
+_NO_BODY: dict[str, Any] = {}  # shared by the requests read without their bodies: never written to
 
 
 def _numbered(db: sqlite3.Connection, sql: str, args: tuple[Any, ...], numbers: list[int]) -> Iterator[tuple[Any, ...]]:
@@ -343,11 +370,23 @@ _AT_ONCE = 500
 def completed(
     db: sqlite3.Connection, run: RunInfo, requests: Sequence[RequestInfo], bodies: bool = True
 ) -> Iterator[RequestInfo]:
-    """Requests of `detail(..., whole=False)`, given in number order, with their answers, lines and (when `bodies`)
-    bodies: read in one pass over the run's requests as they are used, not a query (and a read of the notes) per
-    request. A body is rebuilt from its records: a table that shows none leaves them."""
+    """Requests of `detail(..., whole=False)`, given in number order, with the lines they carried, and (when
+    `bodies`) their bodies, answers and times: read in one pass over the run's requests as they are used, not a
+    query (and a read of the notes) per request. A body is rebuilt from its records: a table that shows none
+    leaves them, and its answers' text."""
+    if not bodies:
+        return _with_lines(db, run, requests)
     wanted = {request.id for request in requests}
     return each_request(db, run, only=wanted, bodies=bodies) if wanted else iter(())
+
+
+def _with_lines(db: sqlite3.Connection, run: RunInfo, requests: Sequence[RequestInfo]) -> Iterator[RequestInfo]:
+    """What a table of requests shows: the requests as read without their answers, and the lines they carried."""
+    carrying = _Carrying(db, run.id, len(requests) > _HELD_FROM, whole=False)
+    for request in requests:
+        carried = carrying.lines(request.first, request.first + request.count)
+        lines = joined([run for text in carried for run in spans(text)])
+        yield replace(request, lines=tuple((_source(run, s), a, b, step) for s, a, b, step in lines))
 
 
 def _lines_of(carried: Iterable[RecordInfo]) -> list[LineSpan]:

@@ -206,7 +206,7 @@ def write_detail(
     stream.write("}\n")
 
 
-def requests_table(requests: Sequence[RequestInfo], out: Console, grouped: bool = False) -> None:
+def requests_table(requests: Iterable[RequestInfo], out: Console, grouped: bool = False) -> None:
     """The requests as a table; `grouped`: alike requests in a row as one line (`groups.request_groups`)."""
     table = grid(not out.is_terminal)
     for name in ("Req", "Parent", "Property", "Records", "Lines", "State", "Tries", "HTTP", "Tracking id", "Error"):
@@ -293,23 +293,24 @@ def shown_requests(requests: Sequence[RequestInfo], everything: bool | None) -> 
 
 
 def run_detail(
-    whole: RunDetail, shown: Sequence[RequestInfo], rows: RunRows, out: Console, bodies: bool,
-    everything: bool | None = None,
+    whole: RunDetail, shown: Sequence[RequestInfo], read: Callable[[], Iterable[RequestInfo]], rows: RunRows,
+    out: Console, bodies: bool, everything: bool | None = None,
 ) -> None:  # fmt: skip
-    """One run: its header, its requests (`shown`, of `shown_requests`, with bodies and answers on request) and its
-    rows (over 50, only those that did not go well, unless `everything`)."""
+    """One run: its header, its requests (`shown`, of `shown_requests`, as `read()` reads them whole, with bodies
+    and answers on request) and its rows (over 50, only those that did not go well, unless `everything`). The
+    requests are read as they are drawn, never held: a failed run lists a hundred thousand."""
     run_header(whole.run, out)
     out.print()
     requests = whole.requests
     if requests:
         out.print(Text(f"Requests ({len(requests)})", style="bold"))
         if shown:
-            requests_table(shown, out, grouped=len(shown) < len(requests))
+            requests_table(read(), out, grouped=len(shown) < len(requests))
         if len(shown) < len(requests):
             out.print(f"{len(requests) - len(shown)} acknowledged or split requests not shown; --show all lists every"
                       " request", markup=False)  # fmt: skip
         if bodies:
-            for request in shown:
+            for request in read() if shown else ():
                 out.print()
                 exchange(request, out)
     else:
@@ -348,5 +349,5 @@ def show_detail(
         write_history_run(whole, rows.rows(), records(), ran_by, sys.stdout)
     else:
         # Only the requests shown are read whole (bodies, lines): a big run's are thousands.
-        shown = list(completed(shown_requests(whole.requests, all_rows), body))
-        run_detail(whole, shown, rows, console(), body, all_rows)
+        shown = shown_requests(whole.requests, all_rows)
+        run_detail(whole, shown, lambda: completed(shown, body), rows, console(), body, all_rows)
