@@ -229,6 +229,43 @@ def test_show_lists_only_the_failed_rows_of_a_big_run_unless_show_all(sb: Sandbo
     assert "54 ok or skipped rows not shown" in run("history", "show", "1", "--show", "failed").stdout
 
 
+def test_show_of_a_big_run_lists_alike_failed_rows_and_requests_in_a_row_as_one_line(
+    sb: Sandbox, tmp_path: Path, journal_home: Path
+) -> None:
+    rows = [f"HTL001,DBL,2027-01-{d:02},2027-01-{d:02},{d}" for d in range(1, 31)]
+    days = [dt.date(2027, 2, 1) + dt.timedelta(days=d) for d in range(40)]
+    rows += [f"HTL001,XXX,{day},{day},{n % 2 + 1}" for n, day in enumerate(days)]  # lines 32 to 71
+    rows.append("HTL001,TWN,2027-03-01,2027-03-01,1")
+    assert push(sb, tmp_path, "big.csv", *rows).exit_code == 1
+    with db(journal_home) as conn:
+        failed = conn.execute(
+            "SELECT count(*), count(DISTINCT trackingid) FROM requests WHERE state = 'failed'"
+        ).fetchone()
+    assert failed == (40, 40)  # each row refused alone, each answer with a tracking id of its own
+
+    short = run("history", "show", "1")
+    assert short.exit_code == 0, short.stderr
+    grouped = table_row(short.stdout, "Rows (71)", f"{tmp_path / 'big.csv'}:32-71")
+    assert grouped[1:] == ["HTL001", "XXX", "2027-02-01..2027-03-12", "(several)", "failed", grouped[6],
+                           "451 invalid room mapping (HTTP 422)"]  # fmt: skip
+    assert re.fullmatch(r"\S+ \+39 more", grouped[6])
+    assert (
+        "Alike rows in a row (one file and key, the same status and error) are one line; --show all lists each row"
+        in short.stdout
+    )
+    assert "31 ok or skipped rows not shown; --show all lists every row" in short.stdout
+    requests_part = short.stdout[short.stdout.index("Requests (") : short.stdout.index("Rows (71)")]
+    lines = [cells(line) for line in requests_part.splitlines() if line.startswith("|") and "failed" in line]
+    assert sum(int(line[3]) for line in lines) == 40 and any(
+        re.fullmatch(r"\d+\.\.\d+ \(\d+\)", line[0]) for line in lines
+    )
+    assert "are one line: `first..last (how many)`; --show all lists each request" in requests_part
+
+    everything = run("history", "show", "1", "--show", "all").stdout
+    assert "Alike rows" not in everything and "Alike requests" not in everything
+    assert table_row(everything, "Rows (71)", f"{tmp_path / 'big.csv'}:33")[5] == "failed"
+
+
 @pytest.mark.parametrize(
     ("argument", "message", "hint"),
     [

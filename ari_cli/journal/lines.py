@@ -8,7 +8,8 @@ the order of its rows.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TypeVar
 
 from ari_cli.journal.database import Unreadable
 
@@ -84,9 +85,13 @@ def spans(text: str) -> list[Span]:
     return found
 
 
-def joined(runs: list[Span]) -> list[Span]:
-    """Runs sorted, and those of step 1 that touch or overlap merged: what a request's records came from."""
-    merged: list[Span] = []
+Source = TypeVar("Source", int, str)  # a source's position, or its name as shown
+
+
+def joined(runs: Sequence[tuple[Source, int, int, int]]) -> list[tuple[Source, int, int, int]]:
+    """Runs sorted, and those of step 1 that touch or overlap merged: what a request's records came from (or a
+    group of requests)."""
+    merged: list[tuple[Source, int, int, int]] = []
     for run in sorted(runs):
         if merged:
             source, first, last, step = merged[-1]

@@ -56,9 +56,14 @@ class Note:
     lines: str
 
 
-def _outcome(request: RequestInfo, interrupted: bool) -> Outcome | None:
-    """A leaf request's answer as the sender gave it; None for one never sent (or not known to be)."""
-    problems = tuple(Problem(e.get("code"), e.get("message", ""), e.get("http_status")) for e in request.errors)
+def _outcome(request: RequestInfo, interrupted: bool, made: dict[int, tuple[Problem, ...]]) -> Outcome | None:
+    """A leaf request's answer as the sender gave it; None for one never sent (or not known to be). Requests that
+    share their list of errors (`queries.each_request`) share its problems, `made` once."""
+    problems = made.get(id(request.errors))
+    if problems is None:
+        problems = made[id(request.errors)] = tuple(
+            Problem(e.get("code"), e.get("message", ""), e.get("http_status")) for e in request.errors
+        )
     if request.state == OK:
         return Outcome(request.http_status, True, request.trackingid)
     if request.state == FAILED:
@@ -75,7 +80,8 @@ class RecordOutcomes(Mapping[int, Outcome]):
         ordered = sorted(found, key=lambda r: r.first)
         self.firsts = [r.first for r in ordered]
         self.requests = ordered
-        self.outcomes = [_outcome(r, interrupted) for r in ordered]
+        made: dict[int, tuple[Problem, ...]] = {}  # keyed by the identity of lists `found` holds: all alive
+        self.outcomes = [_outcome(r, interrupted, made) for r in ordered]
 
     def leaf(self, record: int) -> int | None:
         at = bisect.bisect_right(self.firsts, record) - 1

@@ -110,9 +110,8 @@ def runs_text(runs: Sequence[tuple[str, int, int, int]]) -> str:
 def lines_text(lines: Sequence[tuple[str, int]]) -> str:
     """Lines given one by one, as `runs_text` shows them: consecutive ones as ranges."""
     runs: list[tuple[str, int, int, int]] = []
-    for source, line in sorted(
-        set(lines), key=lambda sl: (list(dict.fromkeys(s for s, _ in lines)).index(sl[0]), sl[1])
-    ):
+    order = {source: at for at, source in enumerate(dict.fromkeys(s for s, _ in lines))}  # files as they come
+    for source, line in sorted(set(lines), key=lambda sl: (order[sl[0]], sl[1])):
         if runs and runs[-1][0] == source and runs[-1][2] + 1 == line:
             runs[-1] = (source, runs[-1][1], line, 1)
         else:

@@ -9,6 +9,7 @@ from typing import IO, Any
 from ari_cli.journal.queries import RecordInfo, RunDetail, leaves
 from ari_cli.journal.rows import RowInfo
 from ari_cli.journal.store import OK
+from ari_cli.render.groups import row_groups
 from ari_cli.render.history import value_text
 from ari_cli.render.html import About, MapData, write_page
 from ari_cli.render.pages import lines_text, map_part, ranges_table, rows_tables
@@ -26,36 +27,20 @@ def _problem(error: dict[str, Any]) -> list[str]:
 
 
 def _groups(rows: Iterable[RowInfo], errors: list[list[str]]) -> Iterator[list[Any]]:
-    """Consecutive rows alike but for their line and dates as one group, as `pages.py` groups a run's."""
+    """The rows as `groups.row_groups` makes them (the history table's rule), laid out as `pages.py` lays out a
+    run's groups."""
     ids: dict[tuple[str, str], int] = {}
-    group: list[Any] | None = None
-    lines: list[int] = []
-    for row in rows:
+    for group in row_groups(rows):
+        row = group.first
         problems = []
         for error in row.errors:
             text, hint = _problem(error)
             problems.append(ids.setdefault((text, hint), len(ids)))
             if len(errors) < len(ids):
                 errors.append([text, hint])
-        alike = [row.source, row.status, row.propertyid, row.roomid, row.rateid, " ".join(row.trackingids),
-                 problems, row.note]  # fmt: skip
-        if group is not None and group[0] == alike:
-            lines.append(row.line)
-            group[1] += 1
-            if group[2] != row.value:
-                group[2] = "(several)"
-            continue
-        if group is not None:
-            yield _shown(group, lines)
-        group, lines = [alike, 1, row.value, row.dates], [row.line]
-    if group is not None:
-        yield _shown(group, lines)
-
-
-def _shown(group: list[Any], lines: list[int]) -> list[Any]:
-    (source, status, prop, room, rate, ids, problems, note), count, value, dates = group
-    return [source, lines_text(lines), count, status, prop, room, rate, dates if count == 1 else "", value, ids,
-            problems, note]  # fmt: skip
+        dates = row.dates if group.count == 1 else ""
+        yield [row.source, lines_text(group.lines), group.count, row.status, row.propertyid, row.roomid, row.rateid,
+               dates, group.value, " ".join(group.trackingids), problems, row.note]  # fmt: skip
 
 
 def write_history_run(

@@ -16,15 +16,18 @@ from rich.console import Console
 from rich.text import Text
 
 from ari_cli.config.secrets import scrub
+from ari_cli.journal.lines import joined
 from ari_cli.journal.queries import RecordInfo, RequestInfo, RunDetail, RunInfo, leaves
 from ari_cli.journal.rows import INTERESTING, RowInfo, RunRows
 from ari_cli.render.console import fitted, whole
+from ari_cli.render.groups import SEVERAL, RequestGroup, RowGroup, ids_text, request_groups, row_groups
 from ari_cli.render.history import (
     STATE_STYLE,
     STATE_TEXT,
     errors_text,
     exit_text,
     grid,
+    lines_text,
     local_time,
     run_dict,
     runs_text,
@@ -203,21 +206,32 @@ def write_detail(
     stream.write("}\n")
 
 
-def requests_table(requests: Sequence[RequestInfo], out: Console) -> None:
+def requests_table(requests: Iterable[RequestInfo], out: Console, grouped: bool = False) -> None:
+    """The requests as a table; `grouped`: alike requests in a row as one line (`groups.request_groups`)."""
     table = grid(not out.is_terminal)
     for name in ("Req", "Parent", "Property", "Records", "Lines", "State", "Tries", "HTTP", "Tracking id", "Error"):
         table.add_column(name, no_wrap=name not in ("Lines", "Error"))
-    for r in requests:
+    several = False
+    for g in request_groups(requests) if grouped else (RequestGroup(r, r, 1, r.count, {r.parent}) for r in requests):
+        r = g.first
+        several = several or g.count > 1
+        number = str(r.id) if g.count == 1 else f"{r.id}..{g.last.id} ({g.count})"
+        parent = next(iter(g.parents)) if len(g.parents) == 1 else None
+        lines = r.lines if g.count == 1 else joined(g.lines)
+        ids = r.trackingid or "" if g.count == 1 else ids_text(g.trackingids)
         table.add_row(
-            text(r.id), text(r.parent if r.parent is not None else ""), text(r.propertyid), text(r.count),
-            text(runs_text(r.lines)), state_text(r), text(r.attempts), text(r.http_status or ""),
-            text(r.trackingid or ""), text(errors_text(r.errors), "red"),
+            text(number), text(parent if parent is not None else ""), text(r.propertyid), text(g.records),
+            text(runs_text(lines)), state_text(r), text(r.attempts), text(r.http_status or ""), text(ids),
+            text(errors_text(r.errors), "red"),
         )  # fmt: skip
     fitted(table, out)
+    if several:
+        out.print("Alike requests in a row (one property, the same state, tries, HTTP status and error) are one line:"
+                  " `first..last (how many)`; --show all lists each request", markup=False)  # fmt: skip
 
 
-def rows_table(rows: Iterable[RowInfo], operation: str, out: Console) -> int:
-    """The rows as a table; how many there were."""
+def rows_table(rows: Iterable[RowInfo], operation: str, out: Console, grouped: bool = False) -> int:
+    """The rows as a table; how many there were. `grouped`: alike rows in a row as one line (`groups.row_groups`)."""
     table = grid(not out.is_terminal)
     with_rate = operation != "threshold"
     names = ["Line", "Property", "Room", *(["Rate"] if with_rate else []), "Dates", "Value", "Status", "Tracking id",
@@ -225,17 +239,25 @@ def rows_table(rows: Iterable[RowInfo], operation: str, out: Console) -> int:
     for name in names:
         table.add_column(name, no_wrap=name not in ("Value", "Error / note"))
     count = 0
-    for row in rows:
-        count += 1
+    several = False
+    for group in row_groups(rows) if grouped else (RowGroup(r, [r.line], value=r.value) for r in rows):
+        count += group.count
+        several = several or group.count > 1
+        row = group.first
         status = row.status
-        cells = [text(f"{'stdin' if row.source == '-' else row.source}:{row.line}"), text(row.propertyid),
-                 text(row.roomid), *([text(row.rateid)] if with_rate else []), text(row.dates),
-                 text(value_text(operation, row.value) if row.value else ""),
-                 text(status, STATE_STYLE.get(status, "yellow")), text("\n".join(row.trackingids)),
+        source = "stdin" if row.source == "-" else row.source
+        line = f"{source}:{row.line}" if group.count == 1 else lines_text([(row.source, n) for n in group.lines])
+        value = group.value if group.value == SEVERAL else value_text(operation, group.value) if group.value else ""
+        ids = "\n".join(row.trackingids) if group.count == 1 else ids_text(group.trackingids)
+        cells = [text(line), text(row.propertyid), text(row.roomid), *([text(row.rateid)] if with_rate else []),
+                 text(group.dates), text(value), text(status, STATE_STYLE.get(status, "yellow")), text(ids),
                  text(errors_text(row.errors) or row.note, "red" if row.errors else "")]  # fmt: skip
         table.add_row(*cells)
     if count:
         fitted(table, out)
+    if several:
+        out.print("Alike rows in a row (one file and key, the same status and error) are one line; --show all lists"
+                  " each row", markup=False)  # fmt: skip
     return count
 
 
@@ -271,23 +293,24 @@ def shown_requests(requests: Sequence[RequestInfo], everything: bool | None) -> 
 
 
 def run_detail(
-    whole: RunDetail, shown: Sequence[RequestInfo], rows: RunRows, out: Console, bodies: bool,
-    everything: bool | None = None,
+    whole: RunDetail, shown: Sequence[RequestInfo], read: Callable[[], Iterable[RequestInfo]], rows: RunRows,
+    out: Console, bodies: bool, everything: bool | None = None,
 ) -> None:  # fmt: skip
-    """One run: its header, its requests (`shown`, of `shown_requests`, with bodies and answers on request) and its
-    rows (over 50, only those that did not go well, unless `everything`)."""
+    """One run: its header, its requests (`shown`, of `shown_requests`, as `read()` reads them whole, with bodies
+    and answers on request) and its rows (over 50, only those that did not go well, unless `everything`). The
+    requests are read as they are drawn, never held: a failed run lists a hundred thousand."""
     run_header(whole.run, out)
     out.print()
     requests = whole.requests
     if requests:
         out.print(Text(f"Requests ({len(requests)})", style="bold"))
         if shown:
-            requests_table(shown, out)
+            requests_table(read(), out, grouped=len(shown) < len(requests))
         if len(shown) < len(requests):
             out.print(f"{len(requests) - len(shown)} acknowledged or split requests not shown; --show all lists every"
                       " request", markup=False)  # fmt: skip
         if bodies:
-            for request in shown:
+            for request in read() if shown else ():
                 out.print()
                 exchange(request, out)
     else:
@@ -296,7 +319,7 @@ def run_detail(
     all_rows = everything if everything is not None else total <= SHOW_ALL_UP_TO
     out.print()
     out.print(Text(f"Rows ({total})", style="bold"))
-    shown_rows = rows_table(rows.rows(None if all_rows else INTERESTING), whole.run.operation, out)
+    shown_rows = rows_table(rows.rows(None if all_rows else INTERESTING), whole.run.operation, out, not all_rows)
     hidden = total - shown_rows
     if hidden > 0:
         out.print(f"{hidden} ok or skipped rows not shown; --show all lists every row", markup=False)
@@ -326,5 +349,5 @@ def show_detail(
         write_history_run(whole, rows.rows(), records(), ran_by, sys.stdout)
     else:
         # Only the requests shown are read whole (bodies, lines): a big run's are thousands.
-        shown = list(completed(shown_requests(whole.requests, all_rows), body))
-        run_detail(whole, shown, rows, console(), body, all_rows)
+        shown = shown_requests(whole.requests, all_rows)
+        run_detail(whole, shown, lambda: completed(shown, body), rows, console(), body, all_rows)

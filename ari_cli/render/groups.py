@@ -1,0 +1,139 @@
+"""Runs of alike rows, and of alike requests, of a journaled run: the one rule that the history table of a big
+run and the run's HTML page share.
+
+Consecutive items alike in everything but what tells them apart one by one (their line or number, dates,
+value, tracking id) are one group. A failed property's thousands of rows, each refused in a request of its
+own with a tracking id of its own, are then one line of the table (or the page) instead of thousands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from ari_cli.journal.queries import RequestInfo
+from ari_cli.journal.rows import RowInfo
+
+Item = TypeVar("Item")
+Grouped = TypeVar("Grouped")
+SEVERAL = "(several)"
+
+
+def alike_runs(
+    items: Iterable[Item], alike: Callable[[Item], Hashable], start: Callable[[Item], Grouped],
+    fold: Callable[[Grouped, Item], None],
+) -> Iterator[Grouped]:  # fmt: skip
+    """Consecutive items with equal `alike(item)` as one group each: `start` makes a group of its first item, and
+    `fold` adds every item to its group (the first included) as it comes, so that no group holds its items."""
+    group: Grouped | None = None
+    held: Hashable = None
+    for item in items:
+        key = alike(item)
+        if group is None or key != held:
+            if group is not None:
+                yield group
+            group, held = start(item), key
+        fold(group, item)
+    if group is not None:
+        yield group
+
+
+@dataclass(slots=True)
+class RowGroup:
+    """Alike rows of one file and key: the lines they came from, their dates and values as one."""
+
+    first: RowInfo
+    lines: list[int] = field(default_factory=list)
+    low: str = ""
+    high: str = ""
+    value: str = ""
+    dated: bool = True
+    trackingids: dict[str, None] = field(default_factory=dict)
+
+    @property
+    def count(self) -> int:
+        return len(self.lines)
+
+    @property
+    def dates(self) -> str:
+        """One row's dates as written; a group's as `first..last`, or `(several)` when some are not dates."""
+        if self.count == 1:
+            return self.first.dates
+        if not self.low:
+            return SEVERAL
+        return self.low if self.low == self.high else f"{self.low}..{self.high}"
+
+
+def _row_alike(row: RowInfo) -> Hashable:
+    errors = tuple((e.get("code"), e.get("message"), e.get("http_status")) for e in row.errors)
+    return row.source, row.status, row.propertyid, row.roomid, row.rateid, errors, row.note
+
+
+def _bounds(dates: str) -> tuple[str, str] | None:
+    """A row's first and last date when its dates are ISO dates (`2027-01-01..2027-01-05`, a weekday filter
+    after them), else None."""
+    span = dates.split(" (", 1)[0].split("..")
+    low, high = span[0], span[-1]
+    if len(span) > 2 or not all(len(d) == 10 and d[4] == d[7] == "-" for d in (low, high)):
+        return None
+    return low, high
+
+
+def _fold_row(group: RowGroup, row: RowInfo) -> None:
+    group.lines.append(row.line)
+    if group.value != row.value:
+        group.value = SEVERAL
+    bounds = _bounds(row.dates) if group.dated else None
+    if bounds is None:
+        group.dated, group.low, group.high = False, "", ""
+    else:
+        group.low = min(group.low or bounds[0], bounds[0])
+        group.high = max(group.high, bounds[1])
+    group.trackingids.update(dict.fromkeys(row.trackingids))
+
+
+def row_groups(rows: Iterable[RowInfo]) -> Iterator[RowGroup]:
+    """Consecutive rows of one file and key with the same status, errors and note, as groups."""
+    return alike_runs(rows, _row_alike, lambda row: RowGroup(row, value=row.value), _fold_row)
+
+
+def _request_alike(request: RequestInfo) -> Hashable:
+    errors = tuple((e.get("code"), e.get("message"), e.get("http_status")) for e in request.errors)
+    return request.propertyid, request.state, request.transient, request.attempts, request.http_status, errors
+
+
+@dataclass(slots=True)
+class RequestGroup:
+    """Alike requests in a row (by number): same property, state, tries, HTTP status and errors."""
+
+    first: RequestInfo
+    last: RequestInfo
+    count: int = 0
+    records: int = 0
+    parents: set[int | None] = field(default_factory=set)
+    lines: list[tuple[str, int, int, int]] = field(default_factory=list)
+    trackingids: dict[str, None] = field(default_factory=dict)
+
+
+def _fold_request(group: RequestGroup, request: RequestInfo) -> None:
+    group.last = request
+    group.count += 1
+    group.records += request.count
+    group.parents.add(request.parent)
+    group.lines.extend(request.lines)
+    if request.trackingid:
+        group.trackingids[request.trackingid] = None
+
+
+def request_groups(requests: Iterable[RequestInfo]) -> Iterator[RequestGroup]:
+    """Consecutive requests alike (`_request_alike`) as groups, with the lines all of them carried."""
+    return alike_runs(requests, _request_alike, lambda request: RequestGroup(request, request), _fold_request)
+
+
+def ids_text(trackingids: Iterable[str], one_per_line: bool = False) -> str:
+    """A group's tracking ids: the only one, or the first and how many more (`--output json` lists each)."""
+    ids = list(trackingids)
+    if len(ids) <= 1 or one_per_line:
+        return "\n".join(ids)
+    return f"{ids[0]} +{len(ids) - 1} more"
