@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from ari_cli.journal import queries as read
+from ari_cli.journal import run_requests
 from ari_cli.journal.rows import RunRows
 from ari_cli.journal.store import reading
 from ari_cli.render.history import run_dict
@@ -47,17 +48,21 @@ def split_run(sb: Sandbox, tmp_path: Path) -> Sandbox:
 def test_completed_requests_are_those_read_one_by_one(split_run: Sandbox, number: int) -> None:
     with reading(os.environ) as db:
         assert db is not None
-        light = read.detail(db, number, whole=False)
-        plain = [read.requests_of(db, light.run, " AND id = ?", (r.id,))[0] for r in light.requests]
+        light = run_requests.detail(db, number, whole=False)
+        plain = [run_requests.requests_of(db, light.run, " AND id = ?", (r.id,))[0] for r in light.requests]
         assert any(r.parent is not None for r in plain) or number == 2
-        assert list(read.completed(db, light.run, light.requests)) == plain == read.detail(db, number).requests
+        assert (
+            list(run_requests.completed(db, light.run, light.requests))
+            == plain
+            == run_requests.detail(db, number).requests
+        )
         failed = [r for r in light.requests if r.state == "failed"]
-        assert list(read.completed(db, light.run, failed)) == [r for r in plain if r.state == "failed"]
-        assert list(read.completed(db, light.run, [])) == []
+        assert list(run_requests.completed(db, light.run, failed)) == [r for r in plain if r.state == "failed"]
+        assert list(run_requests.completed(db, light.run, [])) == []
         # A table without --body leaves the bodies unbuilt and the answers and times unread (it shows none of them),
         # and nothing else.
         unread = [replace(r, body={}, response=None, seconds=0.0, sent=None, answered=None) for r in plain]
-        assert unread == list(read.completed(db, light.run, light.requests, False))
+        assert unread == list(run_requests.completed(db, light.run, light.requests, False))
         # The light requests are the whole ones without bodies, answers and lines.
         assert [(r.id, r.state, r.errors, r.trackingid) for r in light.requests] == [
             (r.id, r.state, r.errors, r.trackingid) for r in plain
@@ -68,10 +73,10 @@ def test_completed_requests_are_those_read_one_by_one(split_run: Sandbox, number
 def test_the_streamed_document_is_the_one_dumped_whole(split_run: Sandbox, stream: type[io.StringIO]) -> None:
     with reading(os.environ) as db:
         assert db is not None
-        light = read.detail(db, 1, whole=False)
-        whole = read.detail(db, 1)
+        light = run_requests.detail(db, 1, whole=False)
+        whole = run_requests.detail(db, 1)
         out = stream()
-        write_detail(light, read.completed(db, light.run, light.requests), RunRows(db, light),
+        write_detail(light, run_requests.completed(db, light.run, light.requests), RunRows(db, light),
                      lambda: read.records(db, 1), out)  # fmt: skip
     indent = 2 if stream is Terminal else None
     head = {"run": run_dict(whole.run, states(whole.requests)), "requests": [request_dict(r) for r in whole.requests]}

@@ -21,6 +21,7 @@ from ari_cli.exits import AriError, UsageProblem
 from ari_cli.journal import finds as finding
 from ari_cli.journal import prune as pruning
 from ari_cli.journal import queries as read
+from ari_cli.journal import run_requests
 from ari_cli.journal.database import compact
 from ari_cli.journal.finds import DateHit
 from ari_cli.journal.place import journal_path
@@ -107,12 +108,12 @@ def opened_run(run: str) -> Iterator[OpenRun]:
         if db is None:
             raise UsageProblem(f"no run {run} in the journal", f"the journal {journal_place()} has no runs yet")
         number = _number(db, run)
-        detail = read.detail(db, number, whole=False)
+        detail = run_requests.detail(db, number, whole=False)
         yield OpenRun(
             detail,
             RunRows(db, detail),
             lambda: read.records(db, number),
-            lambda requests, bodies: read.completed(db, detail.run, requests, bodies),
+            lambda wanted, bodies: run_requests.completed(db, detail.run, wanted, bodies),
             read.ran_by(db, number),
         )
 

@@ -17,9 +17,9 @@ from ari_cli.journal.queries import (
     RunInfo,
     key_of,
     record_of,
-    requests_of,
     run_info,
 )
+from ari_cli.journal.run_requests import requests_of
 from ari_cli.journal.store import SPLIT
 
 

@@ -7,11 +7,9 @@ rows are derived from both (`rows.py`).
 
 from __future__ import annotations
 
-import bisect
 import datetime as dt
-import json
 import sqlite3
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -20,12 +18,9 @@ from ari_cli.changes import Key as Key
 from ari_cli.changes import Span as Span
 from ari_cli.exits import UsageProblem
 from ari_cli.journal.database import Unreadable, loads, parsed
-from ari_cli.journal.lines import Span as LineSpan
-from ari_cli.journal.lines import joined, spans
 from ari_cli.journal.pending import Said, marks
 from ari_cli.journal.store import FAILED, OK, PLANNED, SENDING, SPLIT
 from ari_cli.plan import Record
-from ari_cli.wire.operations import Operation
 
 # SQLite's integers are 64-bit: a larger run number cannot name a run.
 LARGEST_RUN = 2**63 - 1
@@ -124,7 +119,7 @@ class RunDetail:
     requests: list[RequestInfo]
 
 
-def _load(text: str | None, default: Any) -> Any:
+def load_json(text: str | None, default: Any) -> Any:
     return default if text is None else loads(text)
 
 
@@ -140,7 +135,7 @@ RUN_COLUMNS = (
     "id, command, operation, profile, base_url, source_id, options, retry_of, started, ended, summary, exit_code,"
     " sandbox, sharepost, sources, rows, finished_by, unrecorded"
 )
-_REQUEST_COLUMNS = (
+REQUEST_COLUMNS = (
     "run, id, parent, propertyid, url, body, form, first, count, state, transient, attempts, http_status, trackingid,"
     " errors, response, seconds, sent, answered"
 )
@@ -157,12 +152,12 @@ def run_of(row: tuple[Any, ...]) -> RunInfo:
     for number in (id_, retry_of, code, rows, finished_by):
         if number is not None and not isinstance(number, int):
             raise Unreadable(f"a stored number is not a number ({number!r})")
-    loaded = _load(summary, None)
+    loaded = load_json(summary, None)
     if loaded is not None and not (isinstance(loaded, dict) and all(isinstance(v, int) for v in loaded.values())):
         raise Unreadable("a run's stored summary is not a summary")
     return RunInfo(
         id_, command, operation, profile, base_url, source_id, loads(options), retry_of, started, ended,
-        loaded, code, bool(sandbox), sharepost, tuple(_load(sources, [])), rows, finished_by,
+        loaded, code, bool(sandbox), sharepost, tuple(load_json(sources, [])), rows, finished_by,
         unrecorded,
     )  # fmt: skip
 
@@ -192,7 +187,7 @@ def runs(db: sqlite3.Connection, limit: int | None = None, operation: str | None
     if limit is not None:
         sql += " LIMIT ?"
         args.append(limit)
-    notes = _notes(db)
+    notes = run_notes(db)
     found = [_noted(run_of(r), notes) for r in db.execute(sql, args)]
     return [with_files(db, run) for run in found]
 
@@ -210,10 +205,10 @@ def run_info(db: sqlite3.Connection, run: int) -> RunInfo:
         last = db.execute("SELECT max(id) FROM runs").fetchone()[0]
         hint = f"the last run is {last}; `ari-cli history` lists them" if last else "the journal has no runs yet"
         raise UsageProblem(f"no run {run} in the journal", hint)
-    return with_files(db, _noted(run_of(row), _notes(db)))
+    return with_files(db, _noted(run_of(row), run_notes(db)))
 
 
-def _notes(db: sqlite3.Connection) -> dict[int, Said]:
+def run_notes(db: sqlite3.Connection) -> dict[int, Said]:
     """What the notes of runs whose journal writes failed say, by run (`pending.py`), until a writer folds them."""
     name = db.execute("PRAGMA database_list").fetchone()[2]
     return marks(Path(name)) if name else {}
@@ -239,184 +234,6 @@ def records(db: sqlite3.Connection, run: int, first: int = 0, stop: int | None =
     seen: Once = ({}, {}, {})
     for row in db.execute(sql + " ORDER BY idx", args):
         yield record_of(row, seen)
-
-
-def body_of(run: RunInfo, stored: str | None, form: str | None, carried: Sequence[RecordInfo]) -> dict[str, Any]:
-    """A request's body as sent (key masked): kept whole, or rebuilt from its records as `batch.py` lays them out."""
-    if stored is not None:
-        return dict(loads(stored))
-    if not carried:
-        return {}
-    # The bodies' layout (and pydantic with it) loads only for commands that show bodies, not for completion.
-    from ari_cli.batch import DataForm, Envelope, build_body
-
-    envelope = Envelope(run.sharepost or "<API_KEY>", run.source_id)
-    shape = DataForm.OBJECT if form == "object" else DataForm.LIST
-    return build_body(Operation(run.operation), envelope, [r.record() for r in carried], shape)
-
-
-def requests_of(
-    db: sqlite3.Connection, run: RunInfo, where: str = "", args: Sequence[Any] = (), whole: bool = True
-) -> list[RequestInfo]:
-    """A run's requests; `whole`: with their bodies, answers and the lines they carried, read from their records."""
-    return list(each_request(db, run, where, args, whole))
-
-
-def each_request(
-    db: sqlite3.Connection,
-    run: RunInfo,
-    where: str = "",
-    args: Sequence[Any] = (),
-    whole: bool = True,
-    only: Collection[int] | None = None,
-    bodies: bool = True,
-) -> Iterator[RequestInfo]:
-    """A run's requests (`only` those numbered, when given) in number order, read as they are used; `whole`: with
-    their answers, the lines they carried and (when `bodies`) their bodies, read from their records. Without, a
-    failed run's hundred thousand requests share their errors and an empty body, and leave their answers and
-    times unread."""
-    # Text not shown is not read (each stored text is decoded and checked as it is read).
-    columns = _REQUEST_COLUMNS
-    if not whole or not bodies:
-        columns = columns.replace(" body,", " NULL,")
-    if not whole:
-        for unread in (" form,", " response,", " seconds,", " sent,"):
-            columns = columns.replace(unread, " NULL,")
-        columns = columns.replace(" answered", " NULL")
-    sql = f"SELECT {columns} FROM requests WHERE run = ?{where}"
-    if only is None:
-        rows: Iterable[tuple[Any, ...]] = db.execute(sql + " ORDER BY id", (run.id, *args))
-    else:
-        rows = _numbered(db, sql, (run.id, *args), sorted(only))
-    # Answers the journal could not take are in the run's note: until a writer folds them in, they count.
-    said = _notes(db).get(run.id) if run.unrecorded else None
-    # Read-only once made: requests refused alike share one list of errors, as they share their URL.
-    urls: dict[str, str] = {}
-    shared: dict[str | None, Any] = {}
-    many = only is None or len(only) > _HELD_FROM
-    carrying = _Carrying(db, run.id, many) if whole else None
-    for (run_id, id_, parent, propertyid, url, body, form, first, count, state, transient, attempts, http_status,
-         trackingid, errors, response, seconds, sent, answered) in rows:  # fmt: skip
-        noted = said.answers.get(id_) if said is not None and state not in (OK, SPLIT) else None
-        if noted is not None:
-            state, transient, attempts, http_status, trackingid, listed, answered = noted
-            errors = json.dumps(listed)
-        if carrying is not None:
-            carried = carrying.records(first, first + count)
-            named = tuple((_source(run, s), a, b, step) for s, a, b, step in _lines_of(carried))
-            loaded, shown = _load(errors, []), body_of(run, body, form, carried) if bodies else {}
-        else:
-            # Only what counts states and makes rows' results is kept: 194,000 requests of a failed run are held.
-            named, shown, response, sent, answered, seconds = (), _NO_BODY, None, None, None, 0.0
-            url, propertyid, state = (
-                urls.setdefault(url, url),
-                urls.setdefault(propertyid, propertyid),
-                _STATES.get(state, state),
-            )
-            loaded = shared[errors] if errors in shared else shared.setdefault(errors, _load(errors, []))
-        yield RequestInfo(
-            run_id, id_, parent, propertyid, url, shown, state, bool(transient), attempts, http_status, trackingid,
-            loaded, response, seconds, sent, answered, first, count, named,
-        )  # fmt: skip
-
-
-# A query costs some 30 microseconds, a record held some 150 bytes: a few thousand requests of a run of up to a
-# quarter million records read them all at once (a failed run's 194,000 requests: 6 s less, 40 MB more).
-_HELD_FROM = 1000
-_HELD_UP_TO = 250_000
-
-
-class _Carrying:
-    """The records requests carried (or only the lines they came from), read with a query per request; or, for many
-    requests of a run whose records are not too many to hold, all read once in number order and cut where each
-    request's begin and end."""
-
-    def __init__(self, db: sqlite3.Connection, run: int, many: bool, whole: bool = True) -> None:
-        self.db, self.run = db, run
-        self.numbers: list[int] = []
-        self.held: list[RecordInfo] | None = None
-        self.held_lines: list[str] | None = None
-        if many:
-            (total,) = db.execute("SELECT count(*) FROM records WHERE run = ?", (run,)).fetchone()
-            if total <= _HELD_UP_TO and whole:
-                self.held = list(records(db, run))
-                self.numbers = [record.idx for record in self.held]
-            elif total <= _HELD_UP_TO:
-                self.held_lines = []
-                for idx, lines in db.execute("SELECT idx, lines FROM records WHERE run = ? ORDER BY idx", (run,)):
-                    self.numbers.append(idx)
-                    self.held_lines.append(lines)
-
-    def _cut(self, first: int, stop: int) -> slice:
-        return slice(bisect.bisect_left(self.numbers, first), bisect.bisect_left(self.numbers, stop))
-
-    def records(self, first: int, stop: int) -> list[RecordInfo]:
-        if self.held is None:
-            return list(records(self.db, self.run, first, stop))
-        return self.held[self._cut(first, stop)]
-
-    def lines(self, first: int, stop: int) -> list[str]:
-        if self.held_lines is None:
-            sql = "SELECT lines FROM records WHERE run = ? AND idx >= ? AND idx < ? ORDER BY idx"
-            return [lines for (lines,) in self.db.execute(sql, (self.run, first, stop))]
-        return self.held_lines[self._cut(first, stop)]
-
-
-_STATES = {state: state for state in (OK, FAILED, PLANNED, SENDING, SPLIT)}
-_NO_BODY: dict[str, Any] = {}  # shared by the requests read without their bodies: never written to
-
-
-def _numbered(db: sqlite3.Connection, sql: str, args: tuple[Any, ...], numbers: list[int]) -> Iterator[tuple[Any, ...]]:
-    """The requests numbered `numbers` (sorted), in number order: a few hundred to a query, under SQLite's limit
-    of bound variables, and never the rest of the run read to be passed over."""
-    for at in range(0, len(numbers), _AT_ONCE):
-        chunk = numbers[at : at + _AT_ONCE]
-        if chunk[-1] - chunk[0] < 2 * len(chunk):  # most of a stretch (a document's every request): read it whole
-            wanted = set(chunk)
-            found = db.execute(f"{sql} AND id BETWEEN ? AND ? ORDER BY id", (*args, chunk[0], chunk[-1]))
-            yield from (row for row in found if row[1] in wanted)
-        else:
-            yield from db.execute(f"{sql} AND id IN ({', '.join('?' * len(chunk))}) ORDER BY id", (*args, *chunk))
-
-
-_AT_ONCE = 500
-
-
-def completed(
-    db: sqlite3.Connection, run: RunInfo, requests: Sequence[RequestInfo], bodies: bool = True
-) -> Iterator[RequestInfo]:
-    """Requests of `detail(..., whole=False)`, given in number order, with the lines they carried, and (when
-    `bodies`) their bodies, answers and times: read in one pass over the run's requests as they are used, not a
-    query (and a read of the notes) per request. A body is rebuilt from its records: a table that shows none
-    leaves them, and its answers' text."""
-    if not bodies:
-        return _with_lines(db, run, requests)
-    wanted = {request.id for request in requests}
-    return each_request(db, run, only=wanted, bodies=bodies) if wanted else iter(())
-
-
-def _with_lines(db: sqlite3.Connection, run: RunInfo, requests: Sequence[RequestInfo]) -> Iterator[RequestInfo]:
-    """What a table of requests shows: the requests as read without their answers, and the lines they carried."""
-    carrying = _Carrying(db, run.id, len(requests) > _HELD_FROM, whole=False)
-    for request in requests:
-        carried = carrying.lines(request.first, request.first + request.count)
-        lines = joined([run for text in carried for run in spans(text)])
-        yield request.with_lines(tuple((_source(run, s), a, b, step) for s, a, b, step in lines))
-
-
-def _lines_of(carried: Iterable[RecordInfo]) -> list[LineSpan]:
-    return joined([run for record in carried for run in spans(record.lines)])
-
-
-def _source(run: RunInfo, position: int) -> str:
-    return run.sources[position] if position < len(run.sources) else f"source {position}"
-
-
-def detail(db: sqlite3.Connection, run: int, whole: bool = True) -> RunDetail:
-    """One run with its requests (with bodies rebuilt and lines carried, when `whole`); its rows are derived by
-    `rows.py`."""
-    info = run_info(db, run)
-    return RunDetail(info, requests_of(db, info, whole=whole))
 
 
 def leaves(requests: Sequence[RequestInfo]) -> list[RequestInfo]:
@@ -490,7 +307,7 @@ def request_states(db: sqlite3.Connection, run_ids: Iterable[int]) -> dict[int, 
     for run, state, count in db.execute(sql, [SPLIT, *wanted] if few else [SPLIT]):
         if run in counts:
             counts[run][state] = count
-    for run, said in _notes(db).items():
+    for run, said in run_notes(db).items():
         # Answers a run's note holds count as they came (halves it made are counted by their parent).
         for request, (state, *_) in said.answers.items() if run in counts else ():
             found = db.execute("SELECT state FROM requests WHERE run = ? AND id = ?", (run, request)).fetchone()

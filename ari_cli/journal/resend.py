@@ -24,11 +24,11 @@ from ari_cli.journal.queries import (
     RunDetail,
     RunInfo,
     acknowledged,
-    detail,
     leaves,
     records,
     run_info,
 )
+from ari_cli.journal.run_requests import detail
 from ari_cli.journal.store import SUPERSEDED
 from ari_cli.plan import Plan, Record
 from ari_cli.records.rules import RowView, shown_dates

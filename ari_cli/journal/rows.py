@@ -58,7 +58,7 @@ class Note:
 
 def _outcome(request: RequestInfo, interrupted: bool, made: dict[int, tuple[Problem, ...]]) -> Outcome | None:
     """A leaf request's answer as the sender gave it; None for one never sent (or not known to be). Requests that
-    share their list of errors (`queries.each_request`) share its problems, `made` once."""
+    share their list of errors (`run_requests.each_request`) share its problems, `made` once."""
     problems = made.get(id(request.errors))
     if problems is None:
         problems = made[id(request.errors)] = tuple(
