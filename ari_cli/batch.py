@@ -49,17 +49,31 @@ class Batch:
 
 
 def make_batches(records: Sequence[Record], size: int) -> list[Batch]:
-    """Fill requests per property, in order of first appearance, without overlapping twins."""
-    by_property: dict[str, list[int]] = {}
+    """Fill requests per property, in order of first appearance, without overlapping twins.
+
+    A property's records are taken by key, then dates: its distinct keys are sorted, not a
+    (key, start, end) tuple per record (1.7 million of them were a tenth of a big run's memory).
+    """
+    by_key: dict[tuple[str, ...], list[int]] = {}
     for index, record in enumerate(records):
-        by_property.setdefault(record.key[0], []).append(index)
-    order = list(map(attrgetter("key", "start", "end"), records))
+        by_key.setdefault(record.key, []).append(index)
+    keys_of: dict[str, list[tuple[str, ...]]] = {}
+    for key in by_key:  # in order of first appearance, so properties are too
+        keys_of.setdefault(key[0], []).append(key)
     batches: list[Batch] = []
-    for propertyid, indexes in by_property.items():
-        ordered = sorted(indexes, key=order.__getitem__)
+    for propertyid, keys in keys_of.items():
+        ordered = [index for key in sorted(keys) for index in _by_dates(records, by_key[key])]
         for group in _fill(records, ordered, size):
             batches.append(Batch(propertyid, tuple(group)))
     return batches
+
+
+_DATES = attrgetter("start", "end")
+
+
+def _by_dates(records: Sequence[Record], indexes: list[int]) -> list[int]:
+    """One key's records by dates, equal dates in input order (a plan gives them so already)."""
+    return sorted(indexes, key=lambda index: _DATES(records[index]))
 
 
 def _fill(records: Sequence[Record], ordered: list[int], size: int) -> list[list[int]]:

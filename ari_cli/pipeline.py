@@ -146,15 +146,21 @@ def requests_for(options: PushOptions, connection: Connection | None, planned: P
     base = connection.base_url if connection else "<base_url>"
     source = connection.source_id if connection else envelope.sourceid
     template = connection.path_segment if connection else "{action}"
+    make = partial(body_of, options, envelope, planned)
     exchanges = []
     for number, batch in enumerate(make_batches(planned.records, size), start=1):
-        records = [planned.records[i] for i in batch.records]
-        body = build_body(options.operation, envelope, records, options.data_form)
         segment = path_segment(template, options.operation.action, batch.propertyid)
         # Without configuration the spec's placeholders are shown, not URL-escaped.
         url = push_url(base, source, segment) if connection else f"{base}/v2/push_ari/{source}/{segment}"
-        exchanges.append(Exchange(number, batch.propertyid, batch.records, body, url))
+        # The body is made when it is sent or shown, not held from now until then.
+        lazy = partial(make, batch.records)
+        exchanges.append(Exchange(number, batch.propertyid, batch.records, None, url, make=lazy))
     return exchanges
+
+
+def body_of(options: PushOptions, envelope: Envelope, planned: Plan, indexes: Sequence[int]) -> dict[str, Any]:
+    """The body of a request of some of the plan's records."""
+    return build_body(options.operation, envelope, [planned.records[i] for i in indexes], options.data_form)
 
 
 def execute(
@@ -175,11 +181,7 @@ def execute(
     interrupted = False
     if not options.dry_run and not stop and exchanges:
         assert connection is not None, "a run that sends has a connection"
-        envelope = Envelope(connection.api_key, connection.source_id)
-
-        def build(part: Sequence[int]) -> dict[str, Any]:
-            records = [plan.records[i] for i in part]
-            return build_body(options.operation, envelope, records, options.data_form)
+        build = partial(body_of, options, Envelope(connection.api_key, connection.source_id), plan)
 
         from ari_cli.send.http import send_all  # the HTTP client, loaded only by runs that send
 

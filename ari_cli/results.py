@@ -77,14 +77,14 @@ class RowResults(Sequence[RowResult]):
         table: RowTable,
         special: dict[int, RowResult],
         groups: array[int] | None = None,
-        shared: dict[int, Shared] | None = None,
+        shared: Sequence[Shared] | None = None,
         unsent: str = "",
         skipped: Mapping[int, str] | None = None,
     ) -> None:
         self.table = table
         self.special = special  # invalid, or carried by several records, or with a note of its own
         self.groups = groups  # per row: the record whose answer it has; None in a dry run (all planned)
-        self.shared = shared or {}  # per record
+        self.shared = shared or []  # per record
         self.unsent = unsent  # when set, an ok row was not sent, for this reason, and is skipped
         # Skipped rows share one result per reason: a nightly export whose every row is unchanged
         # (--changed-only) or past skips a million rows, which must not become a million objects.
@@ -238,13 +238,20 @@ def exit_code(rows: RowResults, sent: bool) -> ExitCode:
     return ExitCode.OK
 
 
-def _record_outcomes(exchanges: Sequence[Exchange]) -> dict[int, Outcome]:
-    outcomes: dict[int, Outcome] = {}
+def _record_outcomes(exchanges: Sequence[Exchange], count: int) -> list[Outcome | None]:
+    """Each record's answer (a later request that carried it wins; None: none). A list, not a dict: a
+    weekday-filtered file plans 1.7 million records, and a dict of them was 80 bytes a record."""
+    outcomes: list[Outcome | None] = [None] * count
     for exchange in exchanges:
         if exchange.final and exchange.outcome is not None:
             for record in exchange.records:
                 outcomes[record] = exchange.outcome
     return outcomes
+
+
+def _known(outcomes: Sequence[Outcome | None], numbers: Sequence[int]) -> dict[int, Outcome]:
+    """The answers to some records, as `answered` takes them."""
+    return {number: outcome for number in numbers if (outcome := outcomes[number]) is not None}
 
 
 def answered(row: RowResult, numbers: Sequence[int], outcomes: Mapping[int, Outcome]) -> RowResult:
@@ -288,7 +295,7 @@ def attribute(table: RowTable, plan: Plan, exchanges: Sequence[Exchange], dry_ru
             if index not in skipped:
                 special.setdefault(index, RowResult(index, views[index], Status.PLANNED, note=note))
         return RowResults(table, special, skipped=skipped)
-    outcomes = _record_outcomes(exchanges)
+    outcomes = _record_outcomes(exchanges, len(plan.records))
     groups = array("q", [_NO_RECORD]) * len(table)
     several: dict[int, list[int]] = {}
     for number, record in enumerate(plan.records):
@@ -300,22 +307,24 @@ def attribute(table: RowTable, plan: Plan, exchanges: Sequence[Exchange], dry_ru
                 groups[ref] = _SEVERAL
     for index, numbers in several.items():
         if index not in special and index not in skipped:
-            special[index] = answered(RowResult(index, views[index], Status.OK), numbers, outcomes)
+            special[index] = answered(RowResult(index, views[index], Status.OK), numbers, _known(outcomes, numbers))
     for index, note in plan.row_notes.items():
         if index in skipped:
             continue
         if index not in special:
             numbers = [groups[index]] if groups[index] >= 0 else []
-            special[index] = answered(RowResult(index, views[index], Status.OK), numbers, outcomes)
+            special[index] = answered(RowResult(index, views[index], Status.OK), numbers, _known(outcomes, numbers))
         row = special[index]
         if not row.note and row.status is not Status.INVALID:
             row.note = note
     # A record's rows have its request's answer: made once per request, not per record (a request carries
     # up to 50), a later request that carried the record winning, as in `outcomes`.
-    shared = dict.fromkeys(range(len(plan.records)), _alone(None))
+    shared = [_alone(None)] * len(plan.records)
     for exchange in exchanges:
         if exchange.final and exchange.outcome is not None:
-            shared.update(dict.fromkeys(exchange.records, _alone(exchange.outcome)))
+            alike = _alone(exchange.outcome)
+            for number in exchange.records:
+                shared[number] = alike
     return RowResults(table, special, groups, shared, skipped=skipped)
 
 

@@ -5,7 +5,8 @@
 
 1. overlap: N rows of one room and one value whose 14-day ranges overlap (each starts a day after the one
    before, so every row overlaps 13 others), planned with merging; and the same with two values alternating
-   under --overlaps last-wins (painted date by date).
+   under --overlaps last-wins (painted date by date). Starts wrap after 700 days, so past 700 rows each row
+   repeats an earlier one exactly (a note each, of which 20 are shown).
 2. named: P named policies in a --policies TOML file, and a policy file of P rows naming each once.
 3. weekdays: R threshold rows of distinct rooms, each a two-year range kept to Sat-Sun (about 104 records a
    row): peak memory per record, against the same run of one row.

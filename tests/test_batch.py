@@ -34,6 +34,13 @@ def test_properties_are_never_mixed() -> None:
     assert [(b.propertyid, b.records) for b in batches] == [("H1", (0, 2)), ("H2", (1,))]
 
 
+def test_a_propertys_records_go_by_key_then_dates_whatever_their_order() -> None:
+    records = [rec("H1", "B", "2027-01-05", "2027-01-06"), rec("H1", "A", "2027-01-03", "2027-01-04"),
+               rec("H1", "B", "2027-01-01", "2027-01-02"), rec("H1", "A", "2027-01-01", "2027-01-02"),
+               rec("H1", "A", "2027-01-08", "2027-01-09")]  # fmt: skip
+    assert [b.records for b in make_batches(records, 2)] == [(3, 1), (4, 2), (0,)]
+
+
 def test_overlapping_records_of_one_key_go_to_different_requests() -> None:
     records = [rec("H1", "A", "2027-01-01", "2027-01-10"), rec("H1", "A", "2027-01-05", "2027-01-12"),
                rec("H1", "B", "2027-01-01", "2027-01-10")]  # fmt: skip

@@ -112,7 +112,7 @@ def _print(run: Run, shown: Shown, err: Any) -> None:
     out = render.console()
     form = shown.form
     if shown.curl:
-        requests = [(render.exchange_label(e), e.url, encode(e.body)) for e in run.exchanges]
+        requests = ((render.exchange_label(e), e.url, encode(e.body)) for e in run.exchanges)  # each made as written
         render.curl_commands(requests, shown.connected, (out if form == "table" else err).file)
     if form == "json":
         render.write_json(run, sys.stdout)

@@ -19,6 +19,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
+from functools import partial
 from urllib.parse import urlsplit
 
 import httpx
@@ -172,8 +173,8 @@ class Sender:
             children = []
             for part in (exchange.records[:half], exchange.records[half:]):
                 child = Exchange(
-                    len(self.exchanges) + 1, exchange.propertyid, part, self.route.build(part),
-                    exchange.url, parent=exchange.id,
+                    len(self.exchanges) + 1, exchange.propertyid, part, None,
+                    exchange.url, parent=exchange.id, make=partial(self.route.build, part),
                 )  # fmt: skip
                 self.exchanges.append(child)
                 children.append(child)
