@@ -19,8 +19,10 @@ import queue
 import sqlite3
 import threading
 import time
+from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from itertools import chain
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -44,7 +46,7 @@ from ari_cli.journal.store import (
     RunStart,
     now,
 )
-from ari_cli.plan import Plan
+from ari_cli.plan import Plan, Record
 from ari_cli.records.table import RowTable
 from ari_cli.send.exchange import Exchange, Problem, Watcher
 from ari_cli.wire.operations import Operation
@@ -171,8 +173,11 @@ class Recorder(Watcher):
         self.run: int | None = None
         self.broken = False
         self.operation = Operation.THRESHOLD
-        self.position: dict[int, int] = {}  # a plan's record -> its number in the journal
-        self.entries: list[RecordEntry] = []  # by number in the journal
+        # A plan's record -> its number in the journal: what an acknowledgement paints is made again from the
+        # plan's record when it comes, so that a run of millions of records holds no entry of each meanwhile.
+        self.position = array("q")
+        self.records: Sequence[Record] = ()
+        self.where: RowLines | None = None
         self.waiting: queue.Queue[Job | None] = queue.Queue()
         self.ending = False  # the run asked the writer to end: write what is waiting without waiting more
         self.writer: threading.Thread | None = None
@@ -274,14 +279,25 @@ class Recorder(Watcher):
         if self.run is None:
             return
         self.operation = operation
-        where = RowLines(table)
-        requests = [self._add(exchange, plan, where) for exchange in exchanges]
+        where = self.where = RowLines(table)
+        self.records = plan.records
+        self.position = array("q", bytes(8 * len(plan.records)))
+        requests, numbered = [], 0
+        for exchange in exchanges:
+            requests.append(self._request(exchange, numbered))
+            for index in exchange.records:
+                self.position[index] = numbered
+                numbered += 1
         self.last_id = max((e.id for e in exchanges), default=0)
-        for exchange in superseded:
+        records = self._entries(exchanges, plan, where, 0)
+        if superseded:
             assert held is not None
             # Written at the end, numbered after every request the run made (halves included).
-            self.held.append(replace(self._add(exchange, held, where, keep=False), state=SUPERSEDED))
-        entry = PlanEntry(where.sources, len(table), self.entries, requests, notes(table, plan, where, unsent))
+            records = chain(records, self._entries(superseded, held, where, numbered))
+            for exchange in superseded:
+                self.held.append(replace(self._request(exchange, numbered), state=SUPERSEDED))
+                numbered += len(exchange.records)
+        entry = PlanEntry(where.sources, len(table), records, requests, notes(table, plan, where, unsent))
         # The note's room first: once the plan is in, an answer the journal cannot take must have a place.
         try:
             self.note = Note(self.journal.path, self.run, len(requests) + len(self.held))
@@ -300,19 +316,25 @@ class Recorder(Watcher):
                 self.journal.forget(self.run)
             self.run = None
 
-    def _add(self, exchange: Exchange, plan: Plan, where: RowLines, keep: bool = True) -> RequestEntry:
-        """A request and its records, numbered on from those before; `keep`: its halves will need them."""
-        first = len(self.entries)
+    def _entries(self, exchanges: Sequence[Exchange], plan: Plan, where: RowLines, first: int) -> Iterator[RecordEntry]:
+        """The records of `exchanges` as the journal writes them, numbered from `first`, made as they are written."""
+        number = first
+        for exchange in exchanges:
+            for entry in self._entry(exchange, [plan.records[i] for i in exchange.records], where, number):
+                yield entry
+                number += 1
+
+    def _entry(self, exchange: Exchange, records: Sequence[Record], where: RowLines, first: int) -> list[RecordEntry]:
+        """`exchange`'s `records` as journal entries numbered from `first`: key, dates, value as sent, lines."""
         operation = self.operation
-        for index in exchange.records:
-            if keep:
-                self.position[index] = len(self.entries)
-            record = plan.records[index]
-            value = policy_value(exchange.body) if operation is Operation.POLICY else wire_value(operation, record)
+        policy = policy_value(exchange.body) if operation is Operation.POLICY else None  # one body, one policy
+        entries = []
+        for number, record in enumerate(records, start=first):
+            value = policy if policy is not None else wire_value(operation, record)
             rate = record.key[2] if len(record.key) > 2 else ""
-            self.entries.append(RecordEntry(len(self.entries), record.key[0], record.key[1], rate, record.start,
-                                            record.end, value, where.text(record.refs)))  # fmt: skip
-        return self._request(exchange, first)
+            entries.append(RecordEntry(number, record.key[0], record.key[1], rate, record.start, record.end, value,
+                                       where.text(record.refs)))  # fmt: skip
+        return entries
 
     def _request(self, exchange: Exchange, first: int) -> RequestEntry:
         # A policy's body is not rebuilt from its record's value: it is kept as sent.
@@ -343,7 +365,11 @@ class Recorder(Watcher):
         )
         split = [self._request(h, self.position[h.records[0]]) for h in halves]
         self.last_id = max([self.last_id, *(h.id for h in halves)])
-        acknowledged = [self.entries[self.position[i]] for i in exchange.records] if outcome.success else []
+        acknowledged: list[RecordEntry] = []
+        if outcome.success and self.where is not None:
+            # An exchange's records are numbered in a row: its first record's number and on.
+            records = [self.records[i] for i in exchange.records]
+            acknowledged = self._entry(exchange, records, self.where, self.position[exchange.records[0]])
         said: list[list[Any]] = []
         if split:
             said.append(["split", exchange.id, [[h.id, h.first, h.count] for h in split]])
