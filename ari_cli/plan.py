@@ -18,16 +18,14 @@ from itertools import islice
 from operator import gt, le, lt
 from typing import NamedTuple
 
+from ari_cli.exits import InputError
+from ari_cli.overlaps import Piece, Segment, clusters, conflicts, merged, paint
 from ari_cli.records.dates import weekday_spans
 from ari_cli.records.rules import RowView
 from ari_cli.records.table import Settings, Value
 
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 LAST_WINS_NOTE = "every date of this row is set by a later row (--overlaps last-wins)"
-
-# A segment: (first day, setting, last day), days as ordinals. Sorted as tuples they are in date
-# order, ties in setting (input) order; the setting gives the value and the rows.
-Segment = tuple[int, int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +75,12 @@ class Plan:
 
 
 MAX_REPEAT_NOTES = 20  # a file of a thousand copies of one row needs a few lines, not a thousand
+
+MAX_WEEKDAY_RECORDS = 1_000_000
+"""The most records a run's weekday filters may ask for: one per run of days, so a row kept to Sat-Sun for two
+years asks for 105, and a row of Mon,Wed,Fri to 2099 for over 11,000. A run holds its records while it
+sends (about 230 bytes each, journal included: 1,000,000 records peak near 280 MB); a few rows of a small
+file would otherwise ask for gigabytes. Rows without a filter are a record at most each, bounded by the file."""
 
 
 def skipped_note(end: dt.date, today: dt.date) -> str:
@@ -132,6 +136,7 @@ class _Planner:
         self.values = [kind.value for kind in settings.kind_list]
         self.plain = [kind.days is None for kind in settings.kind_list]
         self.warnings: list[tuple[int, str]] = []  # (setting, warning): shown in input order
+        self.weekday_records = 0  # asked for by weekday filters so far: see MAX_WEEKDAY_RECORDS
 
     def plan(self) -> Plan:
         keyed: list[tuple[int, list[Record]]] = []
@@ -231,6 +236,13 @@ class _Planner:
         if days is None:
             return [(start, end)]
         runs = weekday_spans(start, end, days)
+        self.weekday_records += len(runs)
+        if self.weekday_records > MAX_WEEKDAY_RECORDS:
+            raise InputError(
+                f"{_where(self.views, rows)}: with this row's weekday filter, the input asks for more than "
+                f"{MAX_WEEKDAY_RECORDS:,} records (one per run of days); nothing was sent",
+                hint="split the file by property or by dates and give each part on its own",
+            )
         if not runs:
             names = ",".join(_WEEKDAYS[d] for d in sorted(days))
             why = f"no date from {self.days[start].isoformat()} to {self.days[end].isoformat()} is a {names}"
@@ -246,7 +258,7 @@ class _Planner:
         if not planned.apart:
             pieces = self._overlapping(planned.segments())
             if self.options.merge:
-                pieces = _merged(pieces)
+                pieces = merged(pieces)
         else:
             pieces = self._side_by_side(planned)
         days, rows_of, records = self.days, self.settings.rows, []
@@ -268,11 +280,11 @@ class _Planner:
             records.append(Record(key, days[start], days[end], value, refs))
         return records
 
-    def _side_by_side(self, planned: _KeySegments) -> list[tuple[int, int, Value, list[int]]]:
+    def _side_by_side(self, planned: _KeySegments) -> list[Piece]:
         """Pieces of a key none of whose segments share a date (a sorted export's rows): each segment is
         a piece, merged with the one before when they touch with one value."""
         kinds, values, merge = self.settings.kinds, self.values, self.options.merge
-        pieces: list[tuple[int, int, Value, list[int]]] = []
+        pieces: list[Piece] = []
         first = end = -1
         value: Value = None
         carried: list[int] = []
@@ -289,15 +301,18 @@ class _Planner:
             pieces.append((first, end, value, carried))
         return pieces
 
-    def _overlapping(self, segments: list[Segment]) -> list[tuple[int, int, Value, list[int]]]:
+    def _overlapping(self, segments: list[Segment]) -> list[Piece]:
         """Pieces of a key some of whose segments overlap: different values are an error, or painted over."""
-        clusters = _clusters(segments)
+        groups = clusters(segments)
         if not self.options.last_wins:
-            bad = self._conflicts(clusters)
+            found = conflicts(groups, self.value)
+            for mine, theirs in found:
+                self._conflict(mine, theirs)
+            bad = {mine[1] for mine, _ in found}
             if bad:
-                clusters = _clusters([seg for seg in segments if seg[1] not in bad])
-        pieces: list[tuple[int, int, Value, list[int]]] = []  # (first day, last day, value, settings)
-        for cluster in clusters:
+                groups = clusters([seg for seg in segments if seg[1] not in bad])
+        pieces: list[Piece] = []
+        for cluster in groups:
             one = len(cluster) == 1 or len({self.value(seg) for seg in cluster}) == 1
             if one and self.options.merge:
                 # One value over dates that overlap: one piece (a cluster's dates have no gap), in linear time.
@@ -308,36 +323,8 @@ class _Planner:
                     (start, end, self.value((start, setting, end)), [setting]) for start, setting, end in cluster
                 )
             else:
-                pieces.extend(self._paint(cluster))
+                pieces.extend(paint(cluster, self.value))
         return pieces
-
-    def _conflicts(self, clusters: list[list[Segment]]) -> set[int]:
-        """Settings whose ranges overlap another's with a different value.
-
-        Each row is named once, with the first row of another value it conflicts with: a thousand rows
-        of one date must give a thousand messages, not half a million.
-        """
-        bad: set[int] = set()
-        for cluster in clusters:
-            if len({self.value(seg) for seg in cluster}) == 1:
-                continue  # one value: nothing conflicts (and looking would take time in the square of its size)
-            ordered = sorted(cluster, key=lambda seg: seg[1])
-            # The first segment of each value, in input order: the first conflict is almost always one.
-            firsts = list({self.value(seg): seg for seg in reversed(ordered)}.values())
-            firsts.sort(key=lambda seg: seg[1])
-            for mine in ordered:
-                theirs = self._first_conflict(mine, firsts) or self._first_conflict(mine, ordered)
-                if theirs is not None:
-                    self._conflict(mine, theirs)
-                    bad.add(mine[1])
-        return bad
-
-    def _first_conflict(self, mine: Segment, candidates: list[Segment]) -> Segment | None:
-        value = self.value(mine)
-        for other in candidates:
-            if other[1] != mine[1] and other[0] <= mine[2] and mine[0] <= other[2] and self.value(other) != value:
-                return other
-        return None
 
     def _conflict(self, mine: Segment, theirs: Segment) -> None:
         views, rows = self.views, self.settings.rows
@@ -350,32 +337,6 @@ class _Planner:
                 "fix one of them, or give --overlaps last-wins to let the later row win"
             )
 
-    def _paint(self, cluster: list[Segment]) -> list[tuple[int, int, Value, list[int]]]:
-        """Later settings paint over earlier ones, date by date; equal values share the date."""
-        first = cluster[0][0]
-        # Per date, its value and the settings that last set it so, in input order: a list grown in place (a
-        # set made afresh per date and setting took time in the square of the settings sharing dates).
-        cells: list[tuple[Value, list[int]] | None] = [None] * (max(seg[2] for seg in cluster) - first + 1)
-        for seg in sorted(cluster, key=lambda seg: seg[1]):
-            value = self.value(seg)
-            for i in range(seg[0] - first, seg[2] - first + 1):
-                cell = cells[i]
-                if cell is not None and cell[0] == value:
-                    cell[1].append(seg[1])
-                else:
-                    cells[i] = (value, [seg[1]])
-        pieces: list[tuple[int, int, Value, list[int]]] = []
-        last: tuple[Value, list[int]] | None = None
-        for i, cell in enumerate(cells):
-            assert cell is not None  # a cluster's segments cover every date of its span
-            if last is not None and cell[0] == last[0] and cell[1] == last[1]:
-                start, _, value, carried = pieces[-1]
-                pieces[-1] = (start, first + i, value, carried)
-            else:
-                pieces.append((first + i, first + i, cell[0], list(cell[1])))
-            last = cell
-        return pieces
-
     def _painted_over(self) -> None:
         """Rows no record carries, and that are neither skipped nor invalid, were painted over."""
         plan, settings = self.result, self.settings
@@ -385,33 +346,6 @@ class _Planner:
                 for row in settings.rows(setting):
                     if row not in carried and row not in plan.skipped and row not in plan.invalid:
                         plan.skipped[row] = LAST_WINS_NOTE
-
-
-def _clusters(segments: list[Segment]) -> list[list[Segment]]:
-    """Groups of segments whose dates overlap (touching alone does not join a group); in date order."""
-    clusters: list[list[Segment]] = []
-    reach = -1
-    for seg in segments:
-        if seg[0] <= reach:
-            clusters[-1].append(seg)
-            reach = max(reach, seg[2])
-        else:
-            clusters.append([seg])
-            reach = seg[2]
-    return clusters
-
-
-def _merged(pieces: list[tuple[int, int, Value, list[int]]]) -> list[tuple[int, int, Value, list[int]]]:
-    """Pieces of one value that touch or overlap, as one."""
-    merged: list[tuple[int, int, Value, list[int]]] = []
-    for start, end, value, carried in pieces:
-        if merged and merged[-1][2] == value and start <= merged[-1][1] + 1:
-            first, last, _, rows = merged[-1]
-            rows.extend(carried)
-            merged[-1] = (first, max(last, end), value, rows)
-        else:
-            merged.append((start, end, value, list(carried)))
-    return merged
 
 
 def _gathered(column: Sequence[int], settings: list[int]) -> list[int]:

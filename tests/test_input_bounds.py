@@ -150,3 +150,25 @@ def test_a_zip_bomb_workbook_is_refused_before_it_is_read(tmp_path: Path) -> Non
     assert done.stderr.startswith(f"error: {bomb}: the workbook unpacks to 1024 MiB from ")
     assert "refused (a workbook may unpack to 100 times its size, and at most 2 GiB)" in done.stderr
     assert done.seconds < 90 and done.peak_mib < 300
+
+
+def test_weekday_filters_that_ask_for_millions_of_records_are_refused_naming_the_row(tmp_path: Path) -> None:
+    # Each row asks for a record per Monday, Wednesday and Friday to 2099: some 11,400. A file of 6 KB asks
+    # for 1.1 million; the 88th row (line 89) passes the bound of 1,000,000 (`plan.MAX_WEEKDAY_RECORDS`).
+    path = tmp_path / "rooms.csv"
+    rows = "".join(f'HTL001,R{i},2026-12-01,2099-12-31,"Mon,Wed,Fri",2\n' for i in range(100))
+    path.write_text("propertyid,roomid,start,end,days,threshold\n" + rows)
+    args = ["threshold", "push", str(path), "--sandbox", "--today", "2026-11-27", "--no-journal", "--quiet"]
+    done = run(args, tmp_path)
+    assert (done.code, done.stdout) == (3, "")
+    assert done.stderr == (
+        f"error: {path} line 89: with this row's weekday filter, the input asks for more than 1,000,000 records "
+        "(one per run of days); nothing was sent\n"
+        "hint: split the file by property or by dates and give each part on its own\n"
+    )
+    assert done.seconds < 90 and done.peak_mib < 500
+
+    # Just under the bound, the same rows plan (and would be sent).
+    path.write_text("propertyid,roomid,start,end,days,threshold\n" + "".join(rows.splitlines(True)[:87]))
+    done = run([*args, "--dry-run", "--output", "csv"], tmp_path)
+    assert done.code == 0, done.stderr
