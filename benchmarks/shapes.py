@@ -9,9 +9,15 @@
    repeats an earlier one exactly (a note each, of which 20 are shown).
 2. named: P named policies in a --policies TOML file, and a policy file of P rows naming each once.
 3. weekdays: R threshold rows of distinct rooms, each a two-year range kept to Sat-Sun (about 104 records a
-   row): peak memory per record, against the same run of one row.
+   row): peak memory per record, against the same run of one row. 9,500 rows ask for about 997,000 records,
+   near the bound of 1,000,000 that weekday filters may ask for (`plan.MAX_WEEKDAY_RECORDS`); 16,000 rows
+   pass it and are refused (exit 3).
 4. sparse sheet: an .xlsx whose cells sit only in columns A and XFD over 20,000 rows (170 KB): refused before
    the reader builds its grid (exit 3), in bytes and cells, never seconds.
+5. ten megabytes: the most records a CSV file of under 10 MB can ask for within the bounds: 87 rows kept to
+   Mon,Wed,Fri until 2099 (about 990,000 records, just under the weekday bound), then single-day rows of
+   distinct rooms, values alternating so that nothing merges, up to 10 MB (about 250,000 more). A dry run;
+   with `--push`, also a real push, journal on, to `ari-cli sandbox` (fixtures of every room; minutes).
 
 Nothing here asserts: it prints the figures (benchmarks/README.md keeps them). Tests never time anything.
 """
@@ -20,6 +26,8 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import socket
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -86,7 +94,8 @@ def weekdays(folder: Path, rows: int) -> tuple[str, int, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--only", choices=["overlap", "named", "weekdays", "sheet"])
+    parser.add_argument("--only", choices=["overlap", "named", "weekdays", "sheet", "tenmb"])
+    parser.add_argument("--push", action="store_true", help="ten megabytes: also a real push, journal on")
     args = parser.parse_args()
     quick = args.quick
     with tempfile.TemporaryDirectory() as temporary:
@@ -102,11 +111,15 @@ def main() -> None:
         if args.only in (None, "weekdays"):
             line, base, _ = weekdays(folder, 1)
             print(line, flush=True)
-            line, mib, records = weekdays(folder, 1_000 if quick else 16_000)
+            line, mib, records = weekdays(folder, 1_000 if quick else 9_500)
             print(line, flush=True)
             print(f"weekdays: {(mib - base) * 2**20 / records:.0f} bytes a record over a run of one row", flush=True)
+            if not quick:
+                print(weekdays(folder, 16_000)[0], flush=True)
         if args.only in (None, "sheet"):
             print(sparse_sheet(folder, 2_000 if quick else 20_000), flush=True)
+        if args.only in (None, "tenmb"):
+            print(ten_megabytes(folder, 2**20 if quick else 10_000_000, args.push), flush=True)
 
 
 def sparse_sheet(folder: Path, rows: int) -> str:
@@ -117,6 +130,42 @@ def sparse_sheet(folder: Path, rows: int) -> str:
     seconds, code, mib = dry_run("threshold", "push", str(path))
     size = path.stat().st_size // 1024
     return f"sparse sheet: {rows:,} rows in A and XFD ({size} KB): {seconds:6.2f} s, {mib:4} MiB, exit {code}"
+
+
+def ten_megabytes(folder: Path, size: int, push: bool) -> str:
+    path = folder / "tenmb.csv"
+    with path.open("w") as out:
+        out.write("propertyid,roomid,start,end,days,threshold\n")
+        for i in range(87 if size >= 10_000_000 else 8):
+            out.write(f'HTL001,W{i},{TODAY},2099-12-31,"Mon,Wed,Fri",2\n')
+        rooms = 0
+        while out.tell() < size - 100:
+            out.write(f"HTL001,R{rooms},{TODAY},{TODAY},,{1 + rooms % 2}\n")
+            rooms += 1
+    seconds, code, mib = dry_run("threshold", "push", str(path))
+    line = f"ten megabytes: {path.stat().st_size:,} bytes, {rooms:,} plain rows: dry run {seconds:6.2f} s, {mib:4} MiB"
+    if not push:
+        return f"{line}, exit {code}"
+    fixtures = folder / "tenmb.toml"
+    names = ", ".join([*(f'"W{i}"' for i in range(87)), *(f'"R{i}"' for i in range(rooms))])
+    fixtures.write_text('[[accounts]]\nkey = "sandbox-key-0001"\nsource_id = "cpbA1"\ndefault = true\n\n'
+                        f'[[properties]]\nid = "HTL001"\nrooms = [{names}]\nrates = ["BAR"]\n')  # fmt: skip
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    sandbox = [CLI, "sandbox", "--port", str(port), "--latency", "0", "--fixtures", str(fixtures)]
+    server = subprocess.Popen(sandbox, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        assert server.stdout is not None
+        server.stdout.readline()  # the listening line: it is up
+        env = {"ARI_BASE_URL": f"http://127.0.0.1:{port}", "ARI_API_KEY": "sandbox-key-0001",
+               "ARI_SOURCE_ID": "cpbA1", "ARI_HOME": str(folder / "home")}  # fmt: skip
+        push_args = [CLI, "threshold", "push", str(path), "--today", TODAY, "--quiet", "--concurrency", "8"]
+        pushed, code, kib = run_child([*push_args, "--output", "json"], env)
+    finally:
+        server.terminate()
+        server.wait(10)
+    return f"{line}; pushed, journal on: {pushed:6.2f} s, {kib // 1024:4} MiB, exit {code}"
 
 
 if __name__ == "__main__":
