@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 from array import array
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, overload
 
@@ -51,22 +51,26 @@ class Settings:
         return (setting,) if self.refs is None else self.refs[setting]
 
     def by_key(self) -> Iterator[tuple[tuple[str, ...], list[int], list[int]]]:
-        """Each key with its kinds and its settings in input order; keys in the order of their first
-        setting. A key's kinds may include some that no setting has."""
-        kinds_of: dict[tuple[str, ...], list[int]] = {}
-        for kind, found in enumerate(self.kind_list):
-            kinds_of.setdefault(found.key, []).append(kind)
-        settings_of: Mapping[tuple[str, ...], Sequence[int]]
-        if self.key_settings is not None:
-            settings_of = {key: self.key_settings[kinds[0]] for key, kinds in kinds_of.items()}
-        else:
-            found_of: dict[tuple[str, ...], list[int]] = {key: [] for key in kinds_of}
-            for setting, kind in enumerate(self.kinds):
-                if kind >= 0:
-                    found_of[self.kind_list[kind].key].append(setting)
-            settings_of = found_of
-        for key in sorted((key for key in kinds_of if settings_of[key]), key=lambda key: settings_of[key][0]):
-            yield key, kinds_of[key], list(settings_of[key])
+        """Each key with the kinds of its settings and its settings in input order; keys in the order of
+        their first setting. Found from each kind's settings, not through an index of keys: a file of a
+        distinct room per row would hold one entry per row while it is planned."""
+        kinds, kind_list = self.kinds, self.kind_list
+        of_kind = self.key_settings if self.key_settings is not None else self._grouped()
+        # A key's first setting is of one of its kinds: that kind names the key, once.
+        firsts = sorted(found[0] for kind, found in enumerate(of_kind) if found and kinds[found[0]] == kind)
+        for first in firsts:
+            kind = kinds[first]
+            settings = list(of_kind[kind])
+            yield kind_list[kind].key, sorted(set(map(kinds.__getitem__, settings))), settings
+
+    def _grouped(self) -> list[list[int]]:
+        """Per kind, the settings of its key in input order (the kinds of a key share one list)."""
+        of_key: dict[tuple[str, ...], list[int]] = {}
+        of_kind = [of_key.setdefault(kind.key, []) for kind in self.kind_list]
+        for setting, kind in enumerate(self.kinds):
+            if kind >= 0:
+                of_kind[kind].append(setting)
+        return of_kind
 
 
 class RowTable(Sequence[RowView]):
@@ -84,6 +88,7 @@ class RowTable(Sequence[RowView]):
         self.key_rows: list[array[int]] = []
         self._rows_of_key: dict[tuple[str, ...], array[int]] = {}
         self._kind_ids: dict[Kind, int] = {}
+        self._whole = False  # settings() was called: no row is added after it
         self._firsts: list[int] = []  # the first row of each source run
         self._names: list[str] = []
         self.errors: dict[int, list[str]] = {}
@@ -109,6 +114,8 @@ class RowTable(Sequence[RowView]):
         """The id of a kind, the same for equal kinds."""
         found = self._kind_ids.get(kind)
         if found is None:
+            if self._whole:  # its index is gone: an equal kind would get a second id, its key a second array
+                raise RuntimeError("a row's kind added after the table's settings were taken")
             found = self._kind_ids[kind] = len(self.kind_list)
             self.kind_list.append(kind)
             self.key_rows.append(self._rows_of_key.setdefault(kind.key, array("l")))
@@ -135,7 +142,11 @@ class RowTable(Sequence[RowView]):
         return index
 
     def settings(self) -> Settings:
-        """The table's rows as the settings they ask for (NO_KIND: none)."""
+        """The table's rows as the settings they ask for (NO_KIND: none): the table is whole, and the indexes
+        that gave equal kinds one id are let go (a file of a distinct room per row holds one entry per row)."""
+        self._whole = True
+        self._kind_ids.clear()
+        self._rows_of_key.clear()
         return Settings(self.kinds, self.starts, self.ends, self.kind_list, key_settings=self.key_rows)
 
     def source(self, index: int) -> str:
