@@ -158,16 +158,11 @@ def _surveyed(part: IO[bytes], where: str) -> tuple[int, int, Marks]:
     text: list[str] = []  # an odd cell's saved value, its first characters
     c = v = f = row = col = merge = ""  # the names, set when the worksheet starts
     holding: frozenset[str] = frozenset()  # the names of what a cell holds: <v>, <is>, <f>
-    columns = _COLUMNS
 
     def start(name: str, attrs: dict[str, str]) -> None:
         nonlocal number, column, held, top, bottom, left, right, error, formula, taking
         if name == c:
-            ref = attrs.get("r")
-            try:
-                column = columns[ref.rstrip(_DIGITS)]  # as cell_column, without a call for each cell
-            except (AttributeError, ValueError):
-                column = cell_column(ref, column, where, number)
+            column = cell_column(attrs.get("r"), column, where, number)
             held = False
             if attrs.get("t") == "e":
                 error, formula = True, False
