@@ -22,7 +22,7 @@ import openpyxl
 import pytest
 
 from ari_cli.inputs.xlsxfile import STREAMED
-from tests.sheetxml import MAIN, inline, row, write_workbook
+from tests.sheetxml import MAIN, inline, number, row, write_workbook
 
 ARI = Path(sys.executable).parent / "ari-cli"
 TODAY = "2030-01-01"
@@ -160,3 +160,26 @@ def test_a_merged_range_that_names_no_cells_is_an_input_error(tmp_path: Path) ->
     assert done.returncode == 3
     assert done.stderr.startswith('error: rates.xlsx[Rates]: cannot read the sheet: a merged range "B2:C"\nhint: ')
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("reader", READERS)
+def test_a_cell_past_the_last_column_is_refused_by_either_reader(tmp_path: Path, reader: str) -> None:
+    cells = [
+        row(1, *(inline(f"{c}1", n) for c, n in zip("ABCD", HEAD, strict=True))),
+        row(
+            2,
+            inline("A2", "HTL001"),
+            inline("B2", "DBL"),
+            inline("C2", "2030-02-01"),
+            number("D2", 2),
+            number("XFE2", 1),
+        ),
+    ]
+    path = rewritten(write_workbook(tmp_path / "wide.xlsx", {"Rates": cells}), "plain", reader)
+    done = push(path)
+    assert done.returncode == 3
+    assert done.stdout == ""
+    assert done.stderr == (
+        'error: wide.xlsx[Rates] line 2: a cell at "XFE2", past the last column XFD\n'
+        "hint: open it in the spreadsheet program and save it again (Excel Workbook .xlsx), or save the sheet as CSV\n"
+    )
