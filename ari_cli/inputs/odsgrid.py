@@ -22,9 +22,8 @@ from typing import IO, Any
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.ooxml import BLOCK, DAMAGED, RESAVE_HINT, xml_parser
-from ari_cli.inputs.sheetgrid import Marks, refuse_grid
+from ari_cli.inputs.sheetgrid import MAX_COLUMNS, UNSAVED, Marks, refuse_grid
 from ari_cli.inputs.textio import Source
-from ari_cli.inputs.xlsxstream import MAX_COLUMNS, UNSAVED
 
 MAX_ODS_CELLS = 4_000_000
 """The most cells python-calamine holds for an .ods, over all its sheets, counted from column A: it holds a

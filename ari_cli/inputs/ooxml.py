@@ -75,6 +75,13 @@ def xml_parser() -> Any:
     return parser
 
 
+def prefixed(root: str, *names: str) -> tuple[str, ...]:
+    """`names` as a part whose root element is named `root` writes them: with the prefix its root has, if
+    any (`<x:worksheet>`: `x:row`), which is the one of the part's own namespace."""
+    prefix = root[: root.index(":") + 1] if ":" in root else ""
+    return tuple(prefix + name for name in names)
+
+
 def _local(name: str) -> str:
     """An element's or attribute's name without its prefix (`x:row` is `row`)."""
     return name.rpartition(":")[2]

@@ -1,48 +1,39 @@
-"""What python-calamine would build of an .xlsx or .xlsm sheet, and what it does not tell, found before it
-reads the sheet.
+"""What python-calamine would build of an .xlsx or .xlsm sheet, and what neither reader tells, found in one
+pass over the sheet's XML before it is read.
 
 The reader holds a sheet as a dense grid from its first to its last row and column that hold a value: a
 170 KB workbook with values only in columns A and XFD over 20,000 rows is a grid of 327 million cells (over
-10 GB). One pass over the sheet's XML finds the cell references, and a sheet whose grid passes MAX_CELLS is
-refused, naming its size. The same pass notes what the reader does not tell (`Marks`): hidden rows and
-columns, error cells, formulas with no saved value, merged cells, which it reads as empty.
+10 GB). The pass finds the cells that hold something (a value, an inline string, a formula), and a sheet
+whose grid passes MAX_CELLS is refused, naming its size, before python-calamine builds it. The same pass
+notes what neither reader tells (`Marks`), which it reads as empty: hidden rows and columns, error cells,
+formulas with no saved value, merged cells. A sheet streamed by `xlsxstream` gets its marks from it too.
 
-The pass searches the unpacked bytes a block at a time (about half the time the reader takes, measured in
-benchmarks/README.md); a sheet whose cells are not written as spreadsheet programs write them (`r` first, no
-namespace prefix) is parsed instead, with expat (standard library; its DOCTYPE already refused), for its
-size and hidden rows.
+The pass is expat's (standard library; the sheet's DOCTYPE already refused), fed a block at a time: its
+memory is a block and the marks. Names are matched as the worksheet's root names them: a prefix it gives
+the main namespace (`<x:worksheet>`, as some generators write) is that of every element; attributes are
+read in any order. A plain cell costs a call for its `<c>` and one for its `<v>`; only a cell that may be
+odd (an error, a formula) has its text and end looked at.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 from ari_cli.exits import InputError
-from ari_cli.inputs.ooxml import BLOCK, DAMAGED, RESAVE_HINT, Package, xml_parser
-from ari_cli.inputs.xlsxstream import MAX_COLUMNS, UNSAVED
+from ari_cli.inputs.ooxml import BLOCK, DAMAGED, RESAVE_HINT, Package, prefixed, xml_parser
 
 MAX_CELLS = 8_000_000
 """The most cells (rows x columns, from the first to the last that hold a value) of a sheet python-calamine
 reads: about 256 MB as it holds them. A sheet of 200,000 rows and 40 columns fits; a larger one is saved as
 CSV, which is streamed whatever its size."""
+MAX_COLUMNS = 16_384
+"""Excel's last column is XFD: a cell past it is refused, so that a row is bounded."""
+UNSAVED = "a formula with no saved value: open and save the workbook in a spreadsheet program"
+"""What a formula cell without its saved value is (the readers give it as empty)."""
 _DIGITS = "0123456789"
-_SCAN = 1 << 20
-_CELLS = (b"<c ", b"<c>")
-_REF = b'<c r="'
-_VALUED = re.compile(rb'<c r="([A-Z]{1,3})([0-9]{1,7})"[^>/]*>')  # a cell not closed at once: it holds something
-_ERROR_CELL = re.compile(
-    rb'<c r="([A-Z]{1,3})([0-9]{1,7})"[^>]*? t="e"[^>/]*>\s*(?:<f[^>]*/>|<f[^>]*>[^<]*</f>)?\s*<v>([^<]*)</v>'
-)
-_UNSAVED = re.compile(
-    rb'<c r="([A-Z]{1,3})([0-9]{1,7})"[^>/]*>\s*(?:<f[^>]*/>|<f[^>]*>[^<]*</f>)\s*(?:<v\s*/>|<v>\s*</v>)?\s*</c>'
-)
-_MERGED = re.compile(rb'<mergeCell ref="([A-Z]{1,3})([0-9]{1,7}):([A-Z]{1,3})([0-9]{1,7})"')
-_COLUMN_SPAN = re.compile(rb"<col\b[^>]*>")
-_ATTRIBUTE = re.compile(rb'(\w+)="([^"]*)"')
-_HIDDEN_ROW = re.compile(rb'<row r="([0-9]{1,7})"[^>]*? hidden="(?:1|true)"')
-_VALUED_COLUMN = re.compile(rb'<c r="([A-Z]{1,3})[0-9]{1,7}"[^>/]*>')
+_TRUE = ("1", "true")
+_TEXT = 64  # an error's text is short: more of it is not kept
 
 
 @dataclass
@@ -86,19 +77,50 @@ def column_name(column: int) -> str:
     return letters
 
 
+class _Columns(dict[str, int]):
+    """A cell reference's letters -> its column from 0 (`A` is 0, `XFD` 16,383), each worked out once."""
+
+    def __missing__(self, letters: str) -> int:
+        column = 0
+        for letter in letters:
+            if not "A" <= letter <= "Z":
+                raise ValueError(letters)
+            column = column * 26 + ord(letter) - 64
+        if not 0 < column <= MAX_COLUMNS:
+            raise ValueError(letters)
+        self[letters] = column - 1
+        return column - 1
+
+
+_COLUMNS = _Columns()
+
+
+def cell_column(ref: str | None, previous: int, where: str, row: int) -> int:
+    """The column (from 0) of a cell written `r=ref` after one in column `previous` (-1 at a row's start):
+    the next one when it has no reference. Past XFD, or past MAX_COLUMNS cells in a row, is refused."""
+    if ref is None:
+        column = previous + 1
+        if column >= MAX_COLUMNS:
+            raise InputError(f"{where} line {row}: more than {MAX_COLUMNS} cells in a row", hint=RESAVE_HINT)
+        return column
+    try:
+        return _COLUMNS[ref.rstrip(_DIGITS)]
+    except ValueError:
+        raise InputError(f'{where} line {row}: a cell at "{ref}", past the last column XFD', hint=RESAVE_HINT) from None
+
+
+def row_number(at: str | None, previous: int, where: str) -> int:
+    """The number of a row written `r=at` after row `previous`: the next one when it has none."""
+    try:
+        return previous + 1 if at is None else int(at)
+    except ValueError:
+        raise InputError(f'{where}: a row numbered "{at}"', hint=RESAVE_HINT) from None
+
+
 def check_grid(package: Package, sheet: str, where: str) -> Marks:
-    """Refuse `sheet` when the grid the reader would build for it passes MAX_CELLS; what the reader does not
+    """Refuse `sheet` when the grid python-calamine would build for it passes MAX_CELLS; what it does not
     tell of its cells."""
-    marks = Marks()
-    if sheet not in package.sheets:
-        return marks  # the reader says what is wrong
-    with package.sheet_part(sheet, where) as part:
-        found = _searched(part, where, marks)
-    if found is None:
-        marks = Marks()
-        with package.sheet_part(sheet, where) as part:
-            found = _extent(part, where, marks.hidden_rows)
-    rows, columns = found
+    rows, columns, marks = survey(package, sheet, where)
     if rows * columns > MAX_CELLS:
         refuse_grid(where, rows, columns, f"a workbook's sheet is read up to {MAX_CELLS:,} cells")
     return marks
@@ -114,103 +136,121 @@ def refuse_grid(where: str, rows: int, columns: int, bound: str, more: str = "")
     )
 
 
-def _searched(part: IO[bytes], where: str, marks: Marks) -> tuple[int, int] | None:
-    """The rows and columns from the first to the last that hold a value, from the cells' references as
-    spreadsheet programs write them (`<c r="B7" ...>`, rows in order); None when some cell is written
-    otherwise (no prefix, `r` first), for `_extent` to parse."""
-    top = bottom = -1
-    letters: set[bytes] = set()
-    tail = b""
-    try:
-        while True:
-            block = part.read(_SCAN)
-            text = tail + block
-            cut = text.rfind(b"<") if block else len(text)
-            text, tail = text[:cut], text[cut:]
-            if text.count(_REF) != sum(map(text.count, _CELLS)) or (top < 0 and b":c " in text):
-                return None
-            if top < 0 and (first := _VALUED.search(text)) is not None:
-                top = int(first[2])
-            at = text.rfind(_REF)
-            while at >= 0:
-                last = _VALUED.match(text, at)
-                if last is not None:
-                    bottom = int(last[2])
-                    break
-                at = text.rfind(_REF, 0, at)
-            letters.update(_VALUED_COLUMN.findall(text))
-            _marked(text, marks)
-            if not block:
-                break
-    except DAMAGED as problem:
-        raise InputError(f"{where}: cannot read the sheet: {problem}", hint=RESAVE_HINT) from None
-    if top < 0:
-        return 0, 0
-    columns = [_column(column.decode()) for column in letters]
-    return bottom - top + 1, max(columns) - min(columns) + 1
+def survey(package: Package, sheet: str, where: str) -> tuple[int, int, Marks]:
+    """The rows and columns from the first to the last that hold something, and the marks, of `sheet`; a
+    sheet the workbook does not list is left to the reader to say what is wrong."""
+    if sheet not in package.sheets:
+        return 0, 0, Marks()
+    with package.sheet_part(sheet, where) as part:
+        return _surveyed(part, where)
 
 
-def _marked(text: bytes, marks: Marks) -> None:
-    """What a block of the sheet tells that the reader does not (each looked for only where it may be)."""
-    if b' hidden="' in text:
-        marks.hidden_rows.update(int(row) for row in _HIDDEN_ROW.findall(text))
-    if b' t="e"' in text:
-        for letters, row, error in _ERROR_CELL.findall(text):
-            marks.cells[int(row), _column(letters.decode())] = f"{error.decode().strip()} (an error cell)"
-    if b"<f" in text:
-        for letters, row in _UNSAVED.findall(text):
-            marks.cells[int(row), _column(letters.decode())] = UNSAVED
-    if b"<mergeCell " in text:
-        for left, top, right, bottom in _MERGED.findall(text):
-            marks.merged.append((int(top), _column(left.decode()), int(bottom), _column(right.decode())))
-    if b"<col " in text:
-        for element in _COLUMN_SPAN.findall(text):
-            attrs = dict(_ATTRIBUTE.findall(element))
-            if attrs.get(b"hidden") in (b"1", b"true") and attrs.get(b"min", b"").isdigit():
-                low, high = int(attrs[b"min"]), int(attrs.get(b"max", attrs[b"min"]))
-                marks.hidden_columns.update(range(low - 1, min(high, MAX_COLUMNS)))
-
-
-def _extent(part: IO[bytes], where: str, hidden: set[int]) -> tuple[int, int]:
-    """`_searched` for any sheet, by parsing it."""
+def _surveyed(part: IO[bytes], where: str) -> tuple[int, int, Marks]:
+    """The pass. The handlers keep their state in local variables: they run for every cell of the sheet."""
     parser = xml_parser()
-    state = {"row": 0, "column": -1, "top": 0, "bottom": -1, "left": MAX_COLUMNS, "right": -1}
+    marks = Marks()
+    hidden_rows, cells = marks.hidden_rows, marks.cells
+    number = 0  # the row being read, as the sheet numbers it
+    column = -1  # the column of the cell being read, from 0
+    held = True  # whether the cell being read holds something, and is counted
+    top, bottom, left, right = 1 << 62, -1, MAX_COLUMNS, -1  # what the cells that hold something span
+    error = formula = taking = False  # of an odd cell: an error (`t="e"`), a formula, within its <v>
+    text: list[str] = []  # an odd cell's saved value, its first characters
+    c = v = f = row = col = merge = ""  # the names, set when the worksheet starts
+    holding: frozenset[str] = frozenset()  # the names of what a cell holds: <v>, <is>, <f>
 
     def start(name: str, attrs: dict[str, str]) -> None:
-        local = name.rpartition(":")[2]
-        if local == "c":
-            ref = attrs.get("r")
-            state["column"] = state["column"] + 1 if ref is None else _column(ref.rstrip(_DIGITS))
-        elif local in ("v", "is"):
-            row, column = state["row"], state["column"]
-            if state["bottom"] < 0:
-                state["top"] = row
-            state["top"], state["bottom"] = min(state["top"], row), max(state["bottom"], row)
-            state["left"], state["right"] = min(state["left"], column), max(state["right"], column)
-        elif local == "row":
-            at = attrs.get("r")
-            state["row"] = state["row"] + 1 if at is None or not at.isdigit() else int(at)
-            state["column"] = -1
-            if attrs.get("hidden") in ("1", "true"):
-                hidden.add(state["row"])
+        nonlocal number, column, held, top, bottom, left, right, error, formula, taking
+        if name == c:
+            column = cell_column(attrs.get("r"), column, where, number)
+            held = False
+            if attrs.get("t") == "e":
+                error, formula = True, False
+                odd()
+        elif name in holding:
+            if not held:
+                held = True
+                if number < top:
+                    top = number
+                if number > bottom:
+                    bottom = number
+                if column < left:
+                    left = column
+                if column > right:
+                    right = column
+            if name == f:
+                if not (error or formula):
+                    odd()
+                formula = True
+            elif name == v:
+                taking = error or formula
+        elif name == row:
+            number = row_number(attrs.get("r"), number, where)
+            column = -1
+            if attrs.get("hidden") in _TRUE:
+                hidden_rows.add(number)
+        elif name == merge:
+            marks.merged.append(_span(attrs.get("ref", ""), where))
+        elif name == col and attrs.get("hidden") in _TRUE and attrs.get("min", "").isdigit():
+            low = int(attrs["min"])
+            high = int(attrs["max"]) if attrs.get("max", "").isdigit() else low
+            marks.hidden_columns.update(range(low - 1, min(high, MAX_COLUMNS)))
 
-    parser.StartElementHandler = start
+    def odd() -> None:
+        """A cell that may read as empty and not be: its text and end are looked at, until it ends."""
+        text.clear()
+        parser.CharacterDataHandler = take
+        parser.EndElementHandler = end
+
+    def take(data: str) -> None:
+        if taking and sum(map(len, text)) < _TEXT:
+            text.append(data)
+
+    def end(name: str) -> None:
+        nonlocal error, formula, taking
+        taking = False
+        if name != c:
+            return
+        saved = "".join(text).strip()
+        if error and saved:
+            cells[number, column] = f"{saved} (an error cell)"
+        elif formula and not saved:
+            cells[number, column] = UNSAVED
+        error = formula = False
+        parser.CharacterDataHandler = parser.EndElementHandler = None
+
+    def root(name: str, attrs: dict[str, str]) -> None:
+        nonlocal c, v, f, row, col, merge, holding
+        c, v, inline, f, row, col, merge = prefixed(name, "c", "v", "is", "f", "row", "col", "mergeCell")
+        holding = frozenset((v, inline, f))
+        parser.StartElementHandler = start
+
+    parser.StartElementHandler = root
     try:
         while block := part.read(BLOCK):
             _parse(parser, block, where)
         _parse(parser, b"", where)
-    except DAMAGED as problem:
+    except DAMAGED as problem:  # a damaged part shows only as it is unpacked
         raise InputError(f"{where}: cannot read the sheet: {problem}", hint=RESAVE_HINT) from None
-    if state["bottom"] < 0:
-        return 0, 0
-    return state["bottom"] - state["top"] + 1, state["right"] - state["left"] + 1
+    if bottom < 0:
+        return 0, 0, marks
+    return bottom - top + 1, right - left + 1, marks
 
 
-def _column(letters: str) -> int:
-    column = 0
-    for letter in letters:
-        column = column * 26 + ord(letter) - 64
-    return column - 1
+def _span(ref: str, where: str) -> tuple[int, int, int, int]:
+    """The first row and column (from 0) and the last of a merged range (`B7:C9`, or one cell)."""
+    first, _, last = ref.partition(":")
+    try:
+        top, left = _corner(first)
+        bottom, right = _corner(last or first)
+    except ValueError:
+        raise InputError(f'{where}: cannot read the sheet: a merged range "{ref[:20]}"', hint=RESAVE_HINT) from None
+    return top, left, bottom, right
+
+
+def _corner(ref: str) -> tuple[int, int]:
+    letters = ref.rstrip(_DIGITS)
+    return int(ref[len(letters) :]), _COLUMNS[letters]
 
 
 def _parse(parser: Any, block: bytes, where: str) -> None:

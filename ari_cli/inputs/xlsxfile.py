@@ -357,12 +357,7 @@ def _prepare_one(workbook: Book, source_name: str, title: str, operation: Operat
         problems = [*resolver.problems, *follow_up(name, header_line, names, resolver, below)]
         return Prepared(part=None, warnings=unused, problems=problems)
     kept = [(i, column) for i, column in enumerate(columns) if column is not None]
-    if isinstance(workbook, CalamineBook):
-        marks = workbook.marks
-    else:  # filled as the stream reads the rows; merged cells come after them in the XML, and are not told
-        marks = Marks(
-            hidden_rows=workbook.hidden_rows, cells=workbook.odd_cells, hidden_columns=workbook.hidden_columns
-        )
+    marks = workbook.marks
     part = SheetPart(name, kept, rows, options.meter, marks, options.hidden_rows)
     if isinstance(workbook, CalamineBook) and workbook.blind:
         notes.append(
