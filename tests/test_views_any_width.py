@@ -175,3 +175,19 @@ def test_calendar(pushed: Pushed, columns: int, way: str) -> None:
     text = shown(way, args, pushed.env, columns)
     check(text, columns, ["HTL001", "DBL", "2027-01-01..2027-01-10", "3"], way)
     assert text.split().count("3") >= 10  # every acknowledged day's value, whatever the width
+
+
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("columns", [30, 40, 60, 80])
+def test_a_failed_row_says_its_error_and_what_to_check_whole(
+    pushed: Pushed, tmp_path: Path, columns: int, way: str
+) -> None:
+    # A property the service does not know: each row's error and the hint under "What to check" are sentences
+    # that wrap at spaces, in a pipe too; they used to be cut at the width ("(HTTP 421", "check property").
+    unknown = tmp_path / "unknown.csv"
+    unknown.write_text(HEAD + "HTL009,DBL,2027-01-01,2027-01-10,3\n")
+    text = shown(way, ["threshold", "push", str(unknown), *TODAY], pushed.env, columns)
+    words = " ".join(text.split())
+    assert "446 invalid property mapping (HTTP 421)" in words, text
+    assert "the property id is not mapped for this partner; check propertyid" in words, text
+    check(text, columns, ["(HTTP", "421)", "propertyid"], way)

@@ -88,7 +88,7 @@ def _blocks(run: Run, shown: list[RowResult], out: Console) -> None:
             whole(out, Text(f"  tracking id {printable(trackingid)}"))
         detail = _detail(row)
         for text in detail.splitlines() if detail else []:
-            out.print(Text(f"  {printable(text)}"), overflow="fold")
+            whole(out, Text(f"  {printable(text)}"))
 
 
 def table(run: Run, show_all: bool | None, out: Console) -> None:
@@ -106,7 +106,7 @@ def table(run: Run, show_all: bool | None, out: Console) -> None:
     if hints:
         out.print("What to check:", markup=False)
         for line in hints:
-            out.print(line, markup=False, overflow="fold")
+            whole(out, Text(line))
     hidden = len(run.rows) - len(shown)
     if hidden:
         kept = "planned" if run.dry_run else "ok"
