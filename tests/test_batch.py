@@ -6,8 +6,10 @@ import datetime as dt
 import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from ari_cli.batch import DataForm, Envelope, build_body, make_batches
+from ari_cli.batch import DataForm, Envelope, _fill, build_body, make_batches
 from ari_cli.plan import Record
 from ari_cli.wire.models import Operation
 
@@ -65,3 +67,34 @@ def test_threshold_body_list_and_object_forms() -> None:
 def test_dry_run_without_configuration_shows_the_spec_placeholders() -> None:
     body = build_body(Operation.THRESHOLD, Envelope(), [rec("H1", "DBL", "2027-01-01", "2027-01-02")], DataForm.LIST)
     assert body["sharepost"] == "<API_KEY>" and body["sourceid"] == "<source_id>"
+
+
+def _plainly(records: list[Record], size: int) -> list[tuple[str, tuple[int, ...]]]:
+    """The rule said plainly: properties in order of first appearance; a property's records by key, then dates,
+    then input order; cut into ceil(n / size) requests, overlapping twins apart (as `_fill` cuts them)."""
+    rank: dict[str, int] = {}
+    for record in records:
+        rank.setdefault(record.propertyid, len(rank))
+    ordered: dict[str, list[int]] = {}
+    for index in sorted(
+        range(len(records)),
+        key=lambda i: (rank[records[i].propertyid], records[i].key, records[i].start, records[i].end, i),
+    ):
+        ordered.setdefault(records[index].propertyid, []).append(index)
+    return [(prop, tuple(group)) for prop, indexes in ordered.items() for group in _fill(records, indexes, size)]
+
+
+_RECORDS = st.lists(
+    st.tuples(st.sampled_from("ABC"), st.sampled_from(["R1", "R2", "R10", "S"]), st.integers(0, 20), st.integers(0, 5)),
+    max_size=60,
+)
+
+
+@given(rows=_RECORDS, size=st.integers(1, 7), grouped=st.booleans())
+def test_batches_are_the_plain_rules(rows: list[tuple[str, str, int, int]], size: int, grouped: bool) -> None:
+    day = dt.date(2027, 1, 1)
+    records = [Record((p, r), day + dt.timedelta(s), day + dt.timedelta(s + n), "1", (0,)) for p, r, s, n in rows]
+    if grouped:  # as a plan gives them: a key's records side by side
+        records.sort(key=lambda record: record.key)
+    batches = [(batch.propertyid, batch.records) for batch in make_batches(records, size)]
+    assert batches == _plainly(records, size)
