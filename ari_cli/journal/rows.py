@@ -10,6 +10,7 @@ without reading a record.
 from __future__ import annotations
 
 import bisect
+import datetime as dt
 import heapq
 import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
@@ -18,7 +19,8 @@ from typing import Any
 
 from ari_cli.journal.database import loads
 from ari_cli.journal.lines import spans
-from ari_cli.journal.queries import RecordInfo, RequestInfo, RunDetail, leaves, records
+from ari_cli.journal.queries import RecordInfo, RequestInfo, RunDetail, leaves
+from ari_cli.journal.run_records import RunRecords
 from ari_cli.journal.store import FAILED, OK, SENDING, SUPERSEDED
 from ari_cli.records.rules import RowView, shown_dates
 from ari_cli.results import RowResult, Status, answered
@@ -105,6 +107,10 @@ class RecordOutcomes(Mapping[int, Outcome]):
         return sum(r.count for r, o in zip(self.requests, self.outcomes, strict=True) if o is not None)
 
 
+# A row's status, tracking ids, errors and note.
+Result = tuple[str, list[str], list[dict[str, Any]], str]
+_NO_VIEW = RowView("", 0)  # `answered` makes a result of answers alone
+
 # A run of lines with what it belongs to: (source, first line, last line, step, kind, which).
 _RECORD, _NOTE = 0, 1
 Segment = tuple[int, int, int, int, int, int]
@@ -113,12 +119,16 @@ Segment = tuple[int, int, int, int, int, int]
 class RunRows:
     """The rows of one journaled run, derived as they are asked for."""
 
-    def __init__(self, db: sqlite3.Connection, whole: RunDetail) -> None:
+    def __init__(self, db: sqlite3.Connection, whole: RunDetail, held: RunRecords | None = None) -> None:
         self.db = db
         self.run = whole.run
+        self.held = held or RunRecords(db, whole.run.id)
         self.final = leaves(whole.requests)
         interrupted = self.run.finished and self.run.exit_code == 130
         self.outcomes = RecordOutcomes(self.final, interrupted)
+        # The result of a row of one record and no note, by its leaf request: a request's rows share it.
+        self.alone: dict[int | None, Result] = {}
+        self.dates: dict[tuple[dt.date, dt.date], str] = {}
         self.notes = [
             Note(status, note, tuple(_load(errors, [])), _view(view), lines)
             for status, note, errors, lines, *view in db.execute(
@@ -135,44 +145,65 @@ class RunRows:
         of records `carried` (a request's), when given."""
         everything = statuses is None or not statuses <= INTERESTING
         unsettled = [r for r in self.final if r.state != OK]
+        chosen: Sequence[RecordInfo]
         if carried is not None:
-            chosen = list(records(self.db, self.run.id, carried.start, carried.stop))
+            chosen = self.held.between(carried.start, carried.stop)
         elif not everything and not unsettled:
             chosen = []  # every record was acknowledged: only notes can say more
         else:
-            chosen = list(records(self.db, self.run.id))
+            chosen = self.held.all()
+        # A segment names its record by its place in `chosen`.
         segments: list[Segment] = []
-        for record in chosen:
-            segments.extend((s, a, b, step, _RECORD, record.idx) for s, a, b, step in spans(record.lines))
+        for at, record in enumerate(chosen):
+            segments.extend((s, a, b, step, _RECORD, at) for s, a, b, step in spans(record.lines))
         if not everything and carried is None:
-            segments = _near_unsettled(segments, {n for r in unsettled for n in r.records})
+            numbers = {n for r in unsettled for n in r.records}
+            segments = _near_unsettled(segments, {at for at, record in enumerate(chosen) if record.idx in numbers})
         for number, note in enumerate(self.notes if carried is None else ()):
             # A note of rows none of whose statuses is asked for is passed over (a million unchanged rows are
             # not listed to be left out); a note beside a record's result counts only where records are read.
             wanted = statuses is None or (note.status in statuses if note.status else bool(chosen))
             if wanted:
                 segments.extend((s, a, b, step, _NOTE, number) for s, a, b, step in spans(note.lines))
-        by_number = {record.idx: record for record in chosen}
-        for source, line, parts in _sweep(segments):
-            row = self._row(source, line, parts, by_number)
+        for source, line, last, step, parts in _sweep(segments):
+            # The lines of a run share what covers them, and so their result: it is made once.
+            row = self._row(source, line, parts, chosen)
             if statuses is None or row.status in statuses:
                 yield row
+                for following in range(line + step, last + 1, step):
+                    yield RowInfo(row.source, following, row.propertyid, row.roomid, row.rateid, row.dates, row.value,
+                                  row.status, row.trackingids, row.errors, row.note)  # fmt: skip
 
-    def _row(self, source: int, line: int, parts: list[tuple[int, int]], by_number: dict[int, RecordInfo]) -> RowInfo:
+    def _row(self, source: int, line: int, parts: list[tuple[int, int]], chosen: Sequence[RecordInfo]) -> RowInfo:
         name = self.run.sources[source] if source < len(self.run.sources) else f"source {source}"
+        if len(parts) == 1 and parts[0][0] == _RECORD:
+            # A row of one record, and no note: its result is its request's, made once per request.
+            record = chosen[parts[0][1]]
+            at = self.outcomes.leaf(record.idx)
+            if at is None or self.outcomes.requests[at].state != SUPERSEDED:
+                result = self.alone.get(at) or self.alone.setdefault(at, self._result([record.idx], []))
+                return RowInfo(name, line, *self._view(record), *result)
         notes = [self.notes[n] for kind, n in parts if kind == _NOTE]
         # A retry's superseded records were never meant to be sent: their rows are as if they were not there.
-        numbers = [n for kind, n in parts if kind == _RECORD and not self._superseded(n)]
+        kept = [chosen[n] for kind, n in parts if kind == _RECORD and not self._superseded(chosen[n].idx)]
         final = next((n for n in notes if n.status is not None), None)
-        if final is not None or not numbers:
+        if final is not None or not kept:
             said = final or (notes[0] if notes else Note("skipped", "", (), None, ""))
             fields = said.view or ("", "", "", "", "")
             told = [{"code": None, "message": m, "http_status": None} for m in said.errors]
             return RowInfo(name, line, *fields, said.status or Status.SKIPPED.value, [], told, said.note)
-        first = by_number[numbers[0]]
-        key = (*first.key, "")[:3]
-        view = RowView(name, line, key[0], key[1], key[2], shown_dates(first.start, first.end, ""), first.value)
-        result = answered(RowResult(-1, view, Status.OK), numbers, self.outcomes)
+        return RowInfo(name, line, *self._view(kept[0]), *self._result([r.idx for r in kept], notes))
+
+    def _view(self, record: RecordInfo) -> tuple[str, str, str, str, str]:
+        """What a row of the record shows of it: its key, dates and value."""
+        key = (*record.key, "")[:3]
+        span = (record.start, record.end)
+        dates = self.dates.get(span) or self.dates.setdefault(span, shown_dates(record.start, record.end, ""))
+        return key[0], key[1], key[2], dates, record.value
+
+    def _result(self, numbers: list[int], notes: list[Note]) -> Result:
+        """A row's status, tracking ids, errors and note, from the answers to its records (`numbers`)."""
+        result = answered(RowResult(-1, _NO_VIEW, Status.OK), numbers, self.outcomes)
         status, note = result.status.value, result.note
         if result.status is Status.NOT_SENT and not self.run.finished:
             status, note = NOT_FINISHED, not_finished_note(self.run.id)
@@ -185,8 +216,7 @@ class RunRows:
         errors: list[dict[str, Any]] = [
             {"code": p.code, "message": p.message, "http_status": p.http_status} for p in result.errors
         ]
-        return RowInfo(name, line, view.propertyid, view.roomid, view.rateid, view.dates, view.value, status,
-                       result.trackingids, errors, note)  # fmt: skip
+        return status, result.trackingids, errors, note
 
     def _superseded(self, record: int) -> bool:
         at = self.outcomes.leaf(record)
@@ -235,18 +265,28 @@ def _near_unsettled(segments: list[Segment], unsettled: set[int]) -> list[Segmen
     return kept
 
 
-def _sweep(segments: list[Segment]) -> Iterator[tuple[int, int, list[tuple[int, int]]]]:
-    """Each (source, line) that some segment covers, in order, with what covers it."""
+def _sweep(segments: list[Segment]) -> Iterator[tuple[int, int, int, int, list[tuple[int, int]]]]:
+    """Each run of lines (source, first, last, step) that the same segments cover, in order, with what covers it:
+    a segment that nothing else covers is one run (up to where the next one starts), else each line is one."""
     segments.sort()
     waiting: list[tuple[int, int, int, Segment]] = []  # (source, next line, order, segment)
     at = 0
     order = 0
-    while at < len(segments) or waiting:
-        if waiting and (at == len(segments) or waiting[0][:2] <= segments[at][:2]):
-            here = waiting[0][:2]
-        else:
-            here = segments[at][:2]
-        while at < len(segments) and segments[at][:2] == here:
+    count = len(segments)
+    while at < count or waiting:
+        if not waiting and (at + 1 == count or segments[at + 1][:2] != segments[at][:2]):
+            segment = segments[at]
+            at += 1
+            source, first, last, step = segment[:4]
+            stop = segments[at][1] - 1 if at < count and segments[at][0] == source and segments[at][1] <= last else last
+            end = first + (stop - first) // step * step
+            yield source, first, end, step, [(segment[4], segment[5])]
+            if end + step <= last:
+                heapq.heappush(waiting, (source, end + step, order, segment))
+                order += 1
+            continue
+        here = waiting[0][:2] if waiting and (at == count or waiting[0][:2] <= segments[at][:2]) else segments[at][:2]
+        while at < count and segments[at][:2] == here:
             heapq.heappush(waiting, (here[0], here[1], order, segments[at]))
             order += 1
             at += 1
@@ -258,4 +298,4 @@ def _sweep(segments: list[Segment]) -> Iterator[tuple[int, int, list[tuple[int, 
             if following <= segment[2]:
                 heapq.heappush(waiting, (source, following, order, segment))
                 order += 1
-        yield here[0], here[1], parts
+        yield here[0], here[1], here[1], 1, parts
