@@ -126,9 +126,10 @@ class RunRows:
         self.final = leaves(whole.requests)
         interrupted = self.run.finished and self.run.exit_code == 130
         self.outcomes = RecordOutcomes(self.final, interrupted)
-        # The result of a row of one record and no note, by its leaf request: a request's rows share it.
-        self.alone: dict[int | None, Result] = {}
+        # The leaf request of the last row of one record and no note, and its result: its next rows share it.
+        self.alone: tuple[int | None, Result] | None = None
         self.dates: dict[tuple[dt.date, dt.date], str] = {}
+        self.told: dict[tuple[Problem, ...], list[dict[str, Any]]] = {}
         self.notes = [
             Note(status, note, tuple(_load(errors, [])), _view(view), lines)
             for status, note, errors, lines, *view in db.execute(
@@ -157,8 +158,7 @@ class RunRows:
         for at, record in enumerate(chosen):
             segments.extend((s, a, b, step, _RECORD, at) for s, a, b, step in spans(record.lines))
         if not everything and carried is None:
-            numbers = {n for r in unsettled for n in r.records}
-            segments = _near_unsettled(segments, {at for at, record in enumerate(chosen) if record.idx in numbers})
+            segments = _near_unsettled(segments, chosen, {n for r in unsettled for n in r.records})
         for number, note in enumerate(self.notes if carried is None else ()):
             # A note of rows none of whose statuses is asked for is passed over (a million unchanged rows are
             # not listed to be left out); a note beside a record's result counts only where records are read.
@@ -177,12 +177,15 @@ class RunRows:
     def _row(self, source: int, line: int, parts: list[tuple[int, int]], chosen: Sequence[RecordInfo]) -> RowInfo:
         name = self.run.sources[source] if source < len(self.run.sources) else f"source {source}"
         if len(parts) == 1 and parts[0][0] == _RECORD:
-            # A row of one record, and no note: its result is its request's, made once per request.
+            # A row of one record, and no note: its result is its request's, made once for the rows that follow.
             record = chosen[parts[0][1]]
             at = self.outcomes.leaf(record.idx)
             if at is None or self.outcomes.requests[at].state != SUPERSEDED:
-                result = self.alone.get(at) or self.alone.setdefault(at, self._result([record.idx], []))
-                return RowInfo(name, line, *self._view(record), *result)
+                if self.alone is None or self.alone[0] != at:
+                    outcome = None if at is None else self.outcomes.outcomes[at]
+                    known = {} if outcome is None else {record.idx: outcome}
+                    self.alone = (at, self._result([record.idx], [], known))
+                return RowInfo(name, line, *self._view(record), *self.alone[1])
         notes = [self.notes[n] for kind, n in parts if kind == _NOTE]
         # A retry's superseded records were never meant to be sent: their rows are as if they were not there.
         kept = [chosen[n] for kind, n in parts if kind == _RECORD and not self._superseded(chosen[n].idx)]
@@ -201,9 +204,10 @@ class RunRows:
         dates = self.dates.get(span) or self.dates.setdefault(span, shown_dates(record.start, record.end, ""))
         return key[0], key[1], key[2], dates, record.value
 
-    def _result(self, numbers: list[int], notes: list[Note]) -> Result:
-        """A row's status, tracking ids, errors and note, from the answers to its records (`numbers`)."""
-        result = answered(RowResult(-1, _NO_VIEW, Status.OK), numbers, self.outcomes)
+    def _result(self, numbers: list[int], notes: list[Note], known: Mapping[int, Outcome] | None = None) -> Result:
+        """A row's status, tracking ids, errors and note, from the answers to its records (`numbers`; `known`: those
+        answers, when found already)."""
+        result = answered(RowResult(-1, _NO_VIEW, Status.OK), numbers, self.outcomes if known is None else known)
         status, note = result.status.value, result.note
         if result.status is Status.NOT_SENT and not self.run.finished:
             status, note = NOT_FINISHED, not_finished_note(self.run.id)
@@ -213,9 +217,13 @@ class RunRows:
             note = next((n.note for n in notes if n.note), "")
         if status == NOT_FINISHED and any(self._out(n) for n in numbers):
             note = "sent, no answer recorded: the run ended first (killed?); " + note.split("; ", 1)[-1]
-        errors: list[dict[str, Any]] = [
-            {"code": p.code, "message": p.message, "http_status": p.http_status} for p in result.errors
-        ]
+        # Rows refused alike share their errors as the requests share their problems (read-only once made).
+        problems = tuple(result.errors)
+        errors = self.told.get(problems)
+        if errors is None:
+            errors = self.told[problems] = [
+                {"code": p.code, "message": p.message, "http_status": p.http_status} for p in problems
+            ]
         return status, result.trackingids, errors, note
 
     def _superseded(self, record: int) -> bool:
@@ -238,12 +246,12 @@ def _view(fields: Sequence[str | None]) -> tuple[str, str, str, str, str] | None
     return a, b, c, d, e
 
 
-def _near_unsettled(segments: list[Segment], unsettled: set[int]) -> list[Segment]:
+def _near_unsettled(segments: list[Segment], chosen: Sequence[RecordInfo], unsettled: set[int]) -> list[Segment]:
     """Only the records' lines that share a line with an unsettled record: the rows that can be anything but ok
     (a killed million-row run lists its few unfinished rows without deriving the acknowledged ones)."""
     reach: dict[int, list[tuple[int, int]]] = {}
-    for source, first, last, _, _, number in segments:
-        if number in unsettled:
+    for source, first, last, _, _, at in segments:
+        if chosen[at].idx in unsettled:
             reach.setdefault(source, []).append((first, last))
     merged: dict[int, tuple[list[int], list[int]]] = {}
     for source, spans_of in reach.items():

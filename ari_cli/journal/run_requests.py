@@ -93,7 +93,7 @@ def each_request(
         if carrying is not None:
             carried = carrying.between(first, first + count)
             named = tuple((_source(run, s), a, b, step) for s, a, b, step in _lines_of(carried))
-            loaded, shown = load_json(errors, []), body_of(run, body, form, carried) if bodies else {}
+            shown = body_of(run, body, form, carried) if bodies else {}
         else:
             # Only what counts states and makes rows' results is kept: 194,000 requests of a failed run are held.
             named, shown, response, sent, answered, seconds = (), _NO_BODY, None, None, None, 0.0
@@ -102,7 +102,7 @@ def each_request(
                 urls.setdefault(propertyid, propertyid),
                 _STATES.get(state, state),
             )
-            loaded = shared[errors] if errors in shared else shared.setdefault(errors, load_json(errors, []))
+        loaded = shared[errors] if errors in shared else shared.setdefault(errors, load_json(errors, []))
         yield RequestInfo(
             run_id, id_, parent, propertyid, url, shown, state, bool(transient), attempts, http_status, trackingid,
             loaded, response, seconds, sent, answered, first, count, named,
