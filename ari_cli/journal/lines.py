@@ -70,7 +70,8 @@ Span = tuple[int, int, int, int]  # source, first, last, step
 def spans(text: str) -> list[Span]:
     """The runs of lines of a compact text, without listing the lines; `Unreadable` when it is not one."""
     if text.isdecimal():  # one line of the first source: most records' text
-        return [(0, int(text), int(text), 1)]
+        line = int(text)
+        return [(0, line, line, 1)]
     found: list[Span] = []
     try:
         for part in filter(None, text.split(";")):

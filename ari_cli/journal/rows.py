@@ -19,7 +19,7 @@ from typing import Any
 
 from ari_cli.journal.database import loads
 from ari_cli.journal.lines import spans
-from ari_cli.journal.queries import RecordInfo, RequestInfo, RunDetail, leaves
+from ari_cli.journal.queries import RecordInfo, RequestInfo, RunDetail, RunInfo, leaves
 from ari_cli.journal.run_records import RunRecords
 from ari_cli.journal.store import FAILED, OK, SENDING, SUPERSEDED
 from ari_cli.records.rules import RowView, shown_dates
@@ -82,8 +82,12 @@ class RecordOutcomes(Mapping[int, Outcome]):
         ordered = sorted(found, key=lambda r: r.first)
         self.firsts = [r.first for r in ordered]
         self.requests = ordered
-        made: dict[int, tuple[Problem, ...]] = {}  # keyed by the identity of lists `found` holds: all alive
-        self.outcomes = [_outcome(r, interrupted, made) for r in ordered]
+        self.interrupted = interrupted
+        self.made: dict[int, tuple[Problem, ...]] = {}  # keyed by the identity of lists `found` holds: all alive
+
+    def outcome(self, at: int) -> Outcome | None:
+        """The answer of `requests[at]`, made when asked for: a failed run's 98,000 are not held."""
+        return _outcome(self.requests[at], self.interrupted, self.made)
 
     def leaf(self, record: int) -> int | None:
         at = bisect.bisect_right(self.firsts, record) - 1
@@ -93,18 +97,18 @@ class RecordOutcomes(Mapping[int, Outcome]):
 
     def __getitem__(self, record: int) -> Outcome:
         at = self.leaf(record)
-        outcome = None if at is None else self.outcomes[at]
+        outcome = None if at is None else self.outcome(at)
         if outcome is None:
             raise KeyError(record)
         return outcome
 
     def __iter__(self) -> Iterator[int]:
-        for request, outcome in zip(self.requests, self.outcomes, strict=True):
-            if outcome is not None:
+        for at, request in enumerate(self.requests):
+            if self.outcome(at) is not None:
                 yield from request.records
 
     def __len__(self) -> int:
-        return sum(r.count for r, o in zip(self.requests, self.outcomes, strict=True) if o is not None)
+        return sum(r.count for at, r in enumerate(self.requests) if self.outcome(at) is not None)
 
 
 # A row's status, tracking ids, errors and note.
@@ -130,6 +134,7 @@ class RunRows:
         self.alone: tuple[int | None, Result] | None = None
         self.dates: dict[tuple[dt.date, dt.date], str] = {}
         self.told: dict[tuple[Problem, ...], list[dict[str, Any]]] = {}
+        self.names: dict[int, str] = {}
         self.notes = [
             Note(status, note, tuple(_load(errors, [])), _view(view), lines)
             for status, note, errors, lines, *view in db.execute(
@@ -175,14 +180,14 @@ class RunRows:
                                   row.status, row.trackingids, row.errors, row.note)  # fmt: skip
 
     def _row(self, source: int, line: int, parts: list[tuple[int, int]], chosen: Sequence[RecordInfo]) -> RowInfo:
-        name = self.run.sources[source] if source < len(self.run.sources) else f"source {source}"
+        name = self.names.get(source) or self.names.setdefault(source, _source_name(self.run, source))
         if len(parts) == 1 and parts[0][0] == _RECORD:
             # A row of one record, and no note: its result is its request's, made once for the rows that follow.
             record = chosen[parts[0][1]]
             at = self.outcomes.leaf(record.idx)
             if at is None or self.outcomes.requests[at].state != SUPERSEDED:
                 if self.alone is None or self.alone[0] != at:
-                    outcome = None if at is None else self.outcomes.outcomes[at]
+                    outcome = None if at is None else self.outcomes.outcome(at)
                     known = {} if outcome is None else {record.idx: outcome}
                     self.alone = (at, self._result([record.idx], [], known))
                 return RowInfo(name, line, *self._view(record), *self.alone[1])
@@ -233,6 +238,10 @@ class RunRows:
     def _out(self, record: int) -> bool:
         at = self.outcomes.leaf(record)
         return at is not None and self.outcomes.requests[at].state == SENDING
+
+
+def _source_name(run: RunInfo, source: int) -> str:
+    return run.sources[source] if source < len(run.sources) else f"source {source}"
 
 
 def _load(text: str | None, default: Any) -> Any:

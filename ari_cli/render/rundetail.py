@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO, Any
@@ -163,8 +164,14 @@ def record_dict(record: RecordInfo, operation: str) -> dict[str, Any]:
         with contextlib.suppress(ValueError):
             value = json.loads(record.value)
     key = dict(zip(("propertyid", "roomid", "rateid"), record.key, strict=False))
-    return {"idx": record.idx, **key, "start": record.start.isoformat(), "end": record.end.isoformat(), "value": value,
+    return {"idx": record.idx, **key, "start": _iso(record.start), "end": _iso(record.end), "value": value,
             "lines": record.lines}  # fmt: skip
+
+
+@functools.lru_cache(maxsize=4096)
+def _iso(day: dt.date) -> str:
+    # A big run's records share a few hundred dates: each is written out once.
+    return day.isoformat()
 
 
 def states(requests: Sequence[RequestInfo]) -> dict[str, int]:
@@ -204,11 +211,17 @@ def write_detail(
     ]
     for name, items in parts:
         out.write(f', "{name}": [')
+        pieces = out.pieces
         for n, item in enumerate(items):
-            out.write(("," if n else "") + flat(item))
+            pieces.append(("," if n else "") + flat(item))
+            if len(pieces) >= _BATCH:
+                out.flush()
         out.write("]")
     out.write("}\n")
     out.flush()
+
+
+_BATCH = 500
 
 
 class _Batched:
@@ -221,7 +234,7 @@ class _Batched:
 
     def write(self, piece: str) -> None:
         self.pieces.append(piece)
-        if len(self.pieces) >= 500:
+        if len(self.pieces) >= _BATCH:
             self.flush()
 
     def flush(self) -> None:
