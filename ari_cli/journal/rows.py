@@ -13,7 +13,7 @@ import bisect
 import datetime as dt
 import heapq
 import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -150,7 +150,7 @@ class RunRows:
         """The rows whose status is one of `statuses` (all when None), in file and line order; only those
         of records `carried` (a request's), when given."""
         everything = statuses is None or not statuses <= INTERESTING
-        unsettled = [r for r in self.final if r.state != OK]
+        unsettled = any(r.state != OK for r in self.final)
         chosen: Sequence[RecordInfo]
         if carried is not None:
             chosen = self.held.between(carried.start, carried.stop)
@@ -163,7 +163,7 @@ class RunRows:
         for at, record in enumerate(chosen):
             segments.extend((s, a, b, step, _RECORD, at) for s, a, b, step in spans(record.lines))
         if not everything and carried is None:
-            segments = _near_unsettled(segments, chosen, {n for r in unsettled for n in r.records})
+            segments = _near_unsettled(segments, lambda at: self._unsettled(chosen[at].idx))
         for number, note in enumerate(self.notes if carried is None else ()):
             # A note of rows none of whose statuses is asked for is passed over (a million unchanged rows are
             # not listed to be left out); a note beside a record's result counts only where records are read.
@@ -231,6 +231,10 @@ class RunRows:
             ]
         return status, result.trackingids, errors, note
 
+    def _unsettled(self, record: int) -> bool:
+        at = self.outcomes.leaf(record)
+        return at is not None and self.outcomes.requests[at].state != OK
+
     def _superseded(self, record: int) -> bool:
         at = self.outcomes.leaf(record)
         return at is not None and self.outcomes.requests[at].state == SUPERSEDED
@@ -255,24 +259,20 @@ def _view(fields: Sequence[str | None]) -> tuple[str, str, str, str, str] | None
     return a, b, c, d, e
 
 
-def _near_unsettled(segments: list[Segment], chosen: Sequence[RecordInfo], unsettled: set[int]) -> list[Segment]:
-    """Only the records' lines that share a line with an unsettled record: the rows that can be anything but ok
-    (a killed million-row run lists its few unfinished rows without deriving the acknowledged ones)."""
-    reach: dict[int, list[tuple[int, int]]] = {}
-    for source, first, last, _, _, at in segments:
-        if chosen[at].idx in unsettled:
-            reach.setdefault(source, []).append((first, last))
+def _near_unsettled(segments: list[Segment], unsettled: Callable[[int], bool]) -> list[Segment]:
+    """Only the records' lines that share a line with an unsettled record (`unsettled(at)` of its segment): the rows
+    that can be anything but ok (a killed million-row run lists its few unfinished rows without deriving the
+    acknowledged ones). Sorted, as the sweep takes them: the unsettled ones' lines are merged as they come."""
+    segments.sort()
     merged: dict[int, tuple[list[int], list[int]]] = {}
-    for source, spans_of in reach.items():
-        starts: list[int] = []
-        ends: list[int] = []
-        for first, last in sorted(spans_of):
+    for source, first, last, _, _, at in segments:
+        if unsettled(at):
+            starts, ends = merged.setdefault(source, ([], []))
             if ends and first <= ends[-1] + 1:
                 ends[-1] = max(ends[-1], last)
             else:
                 starts.append(first)
                 ends.append(last)
-        merged[source] = (starts, ends)
     kept = []
     for segment in segments:
         starts, ends = merged.get(segment[0], ([], []))

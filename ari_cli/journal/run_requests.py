@@ -82,6 +82,7 @@ def each_request(
     said = run_notes(db).get(run.id) if run.unrecorded else None
     # Read-only once made: requests refused alike share one list of errors, as they share their URL.
     urls: dict[str, str] = {}
+    numbers: dict[int | None, int | None] = {}
     shared: dict[str | None, Any] = {}
     carrying = _carrying(db, run, held, only is None or len(only) > _HELD_FROM) if whole else None
     for (run_id, id_, parent, propertyid, url, body, form, first, count, state, transient, attempts, http_status,
@@ -102,6 +103,14 @@ def each_request(
                 urls.setdefault(propertyid, propertyid),
                 _STATES.get(state, state),
             )
+            # Each number SQLite gives is an object of its own: a half's parent is its parent's number, a first
+            # half's first record its parent's, and an HTTP status one of a few (15 MB of a failed run's).
+            parent, first, http_status = (
+                numbers.setdefault(parent, parent),
+                numbers.setdefault(first, first),
+                numbers.setdefault(http_status, http_status),
+            )
+            numbers.setdefault(id_, id_)
         loaded = shared[errors] if errors in shared else shared.setdefault(errors, load_json(errors, []))
         yield RequestInfo(
             run_id, id_, parent, propertyid, url, shown, state, bool(transient), attempts, http_status, trackingid,
