@@ -130,8 +130,9 @@ class RunRows:
         self.final = leaves(whole.requests)
         interrupted = self.run.finished and self.run.exit_code == 130
         self.outcomes = RecordOutcomes(self.final, interrupted)
-        # The leaf request of the last row of one record and no note, and its result: its next rows share it.
-        self.alone: tuple[int | None, Result] | None = None
+        # The records of the leaf request of the last row of one record and no note, and its result (`_alone`):
+        # the rows that follow share it.
+        self.alone: tuple[int, int, Result | None] | None = None
         self.dates: dict[tuple[dt.date, dt.date], str] = {}
         self.told: dict[tuple[Problem, ...], list[dict[str, Any]]] = {}
         self.names: dict[int, str] = {}
@@ -159,9 +160,9 @@ class RunRows:
         else:
             chosen = self.held.all()
         # A segment names its record by its place in `chosen`.
-        segments: list[Segment] = []
-        for at, record in enumerate(chosen):
-            segments.extend((s, a, b, step, _RECORD, at) for s, a, b, step in spans(record.lines))
+        segments: list[Segment] = [
+            (s, a, b, step, _RECORD, at) for at, record in enumerate(chosen) for s, a, b, step in spans(record.lines)
+        ]
         if not everything and carried is None:
             segments = _near_unsettled(segments, lambda at: self._unsettled(chosen[at].idx))
         for number, note in enumerate(self.notes if carried is None else ()):
@@ -184,13 +185,11 @@ class RunRows:
         if len(parts) == 1 and parts[0][0] == _RECORD:
             # A row of one record, and no note: its result is its request's, made once for the rows that follow.
             record = chosen[parts[0][1]]
-            at = self.outcomes.leaf(record.idx)
-            if at is None or self.outcomes.requests[at].state != SUPERSEDED:
-                if self.alone is None or self.alone[0] != at:
-                    outcome = None if at is None else self.outcomes.outcome(at)
-                    known = {} if outcome is None else {record.idx: outcome}
-                    self.alone = (at, self._result([record.idx], [], known))
-                return RowInfo(name, line, *self._view(record), *self.alone[1])
+            if self.alone is None or not self.alone[0] <= record.idx < self.alone[1]:
+                self.alone = self._alone(record.idx)
+            result = self.alone[2]
+            if result is not None:
+                return RowInfo(name, line, *self._view(record), *result)
         notes = [self.notes[n] for kind, n in parts if kind == _NOTE]
         # A retry's superseded records were never meant to be sent: their rows are as if they were not there.
         kept = [chosen[n] for kind, n in parts if kind == _RECORD and not self._superseded(chosen[n].idx)]
@@ -201,6 +200,19 @@ class RunRows:
             told = [{"code": None, "message": m, "http_status": None} for m in said.errors]
             return RowInfo(name, line, *fields, said.status or Status.SKIPPED.value, [], told, said.note)
         return RowInfo(name, line, *self._view(kept[0]), *self._result([r.idx for r in kept], notes))
+
+    def _alone(self, record: int) -> tuple[int, int, Result | None]:
+        """The records of the leaf request that carried `record` (first, stop), and the result of a row of one of
+        them alone; None when that request was superseded (the row is as if its record were not there)."""
+        at = self.outcomes.leaf(record)
+        if at is None:
+            return record, record + 1, self._result([record], [], {})
+        request = self.outcomes.requests[at]
+        if request.state == SUPERSEDED:
+            return request.first, request.first + request.count, None
+        outcome = self.outcomes.outcome(at)
+        known = {} if outcome is None else {record: outcome}
+        return request.first, request.first + request.count, self._result([record], [], known)
 
     def _view(self, record: RecordInfo) -> tuple[str, str, str, str, str]:
         """What a row of the record shows of it: its key, dates and value."""

@@ -163,9 +163,11 @@ def record_dict(record: RecordInfo, operation: str) -> dict[str, Any]:
     if operation == "policy":
         with contextlib.suppress(ValueError):
             value = json.loads(record.value)
-    key = dict(zip(("propertyid", "roomid", "rateid"), record.key, strict=False))
-    return {"idx": record.idx, **key, "start": _iso(record.start), "end": _iso(record.end), "value": value,
-            "lines": record.lines}  # fmt: skip
+    laid: dict[str, Any] = {"idx": record.idx, "propertyid": record.key[0], "roomid": record.key[1]}
+    if len(record.key) > 2:
+        laid["rateid"] = record.key[2]
+    laid.update(start=_iso(record.start), end=_iso(record.end), value=value, lines=record.lines)
+    return laid
 
 
 @functools.lru_cache(maxsize=4096)
