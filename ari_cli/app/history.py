@@ -27,6 +27,7 @@ from ari_cli.journal.finds import DateHit
 from ari_cli.journal.place import journal_path
 from ari_cli.journal.queries import RecordInfo, RequestInfo, RunDetail, RunInfo
 from ari_cli.journal.rows import RowInfo, RunRows
+from ari_cli.journal.run_records import RunRecords
 from ari_cli.journal.store import reading, writing
 from ari_cli.records.dates import parse_date
 from ari_cli.wire.operations import Operation
@@ -109,11 +110,13 @@ def opened_run(run: str) -> Iterator[OpenRun]:
             raise UsageProblem(f"no run {run} in the journal", f"the journal {journal_place()} has no runs yet")
         number = _number(db, run)
         detail = run_requests.detail(db, number, whole=False)
+        # Its requests' bodies and lines, its rows and its records are made of its records: read once for all three.
+        held = RunRecords(db, number)
         yield OpenRun(
             detail,
-            RunRows(db, detail),
-            lambda: read.records(db, number),
-            lambda wanted, bodies: run_requests.completed(db, detail.run, wanted, bodies),
+            RunRows(db, detail, held),
+            held.every,
+            lambda wanted, bodies: run_requests.completed(db, detail.run, wanted, bodies, held),
             read.ran_by(db, number),
         )
 

@@ -69,6 +69,9 @@ Span = tuple[int, int, int, int]  # source, first, last, step
 
 def spans(text: str) -> list[Span]:
     """The runs of lines of a compact text, without listing the lines; `Unreadable` when it is not one."""
+    if text.isdecimal():  # one line of the first source: most records' text
+        line = int(text)
+        return [(0, line, line, 1)]
     found: list[Span] = []
     try:
         for part in filter(None, text.split(";")):
@@ -91,6 +94,8 @@ Source = TypeVar("Source", int, str)  # a source's position, or its name as show
 def joined(runs: Sequence[tuple[Source, int, int, int]]) -> list[tuple[Source, int, int, int]]:
     """Runs sorted, and those of step 1 that touch or overlap merged: what a request's records came from (or a
     group of requests)."""
+    if len(runs) < 2:
+        return list(runs)
     merged: list[tuple[Source, int, int, int]] = []
     for run in sorted(runs):
         if merged:

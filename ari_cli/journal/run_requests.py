@@ -7,7 +7,6 @@ wanted; requests refused alike share their errors and read no body, answer or ti
 
 from __future__ import annotations
 
-import bisect
 import json
 import sqlite3
 from collections.abc import Collection, Iterable, Iterator, Sequence
@@ -23,10 +22,10 @@ from ari_cli.journal.queries import (
     RunDetail,
     RunInfo,
     load_json,
-    records,
     run_info,
     run_notes,
 )
+from ari_cli.journal.run_records import RunRecords
 from ari_cli.journal.store import FAILED, OK, PLANNED, SENDING, SPLIT
 from ari_cli.wire.operations import Operation
 
@@ -60,11 +59,12 @@ def each_request(
     whole: bool = True,
     only: Collection[int] | None = None,
     bodies: bool = True,
+    held: RunRecords | None = None,
 ) -> Iterator[RequestInfo]:
     """A run's requests (`only` those numbered, when given) in number order, read as they are used; `whole`: with
     their answers, the lines they carried and (when `bodies`) their bodies, read from their records. Without, a
     failed run's hundred thousand requests share their errors and an empty body, and leave their answers and
-    times unread."""
+    times unread. `held`: the run's records, when they are read already."""
     # Text not shown is not read (each stored text is decoded and checked as it is read).
     columns = REQUEST_COLUMNS
     if not whole or not bodies:
@@ -82,9 +82,9 @@ def each_request(
     said = run_notes(db).get(run.id) if run.unrecorded else None
     # Read-only once made: requests refused alike share one list of errors, as they share their URL.
     urls: dict[str, str] = {}
+    numbers: dict[int | None, int | None] = {}
     shared: dict[str | None, Any] = {}
-    many = only is None or len(only) > _HELD_FROM
-    carrying = _Carrying(db, run.id, many) if whole else None
+    carrying = _carrying(db, run, held, only is None or len(only) > _HELD_FROM) if whole else None
     for (run_id, id_, parent, propertyid, url, body, form, first, count, state, transient, attempts, http_status,
          trackingid, errors, response, seconds, sent, answered) in rows:  # fmt: skip
         noted = said.answers.get(id_) if said is not None and state not in (OK, SPLIT) else None
@@ -92,9 +92,9 @@ def each_request(
             state, transient, attempts, http_status, trackingid, listed, answered = noted
             errors = json.dumps(listed)
         if carrying is not None:
-            carried = carrying.records(first, first + count)
+            carried = carrying.between(first, first + count)
             named = tuple((_source(run, s), a, b, step) for s, a, b, step in _lines_of(carried))
-            loaded, shown = load_json(errors, []), body_of(run, body, form, carried) if bodies else {}
+            shown = body_of(run, body, form, carried) if bodies else {}
         else:
             # Only what counts states and makes rows' results is kept: 194,000 requests of a failed run are held.
             named, shown, response, sent, answered, seconds = (), _NO_BODY, None, None, None, 0.0
@@ -103,53 +103,23 @@ def each_request(
                 urls.setdefault(propertyid, propertyid),
                 _STATES.get(state, state),
             )
-            loaded = shared[errors] if errors in shared else shared.setdefault(errors, load_json(errors, []))
+            # Each number SQLite gives is an object of its own: a half's parent is its parent's number, a first
+            # half's first record its parent's, and an HTTP status one of a few (15 MB of a failed run's).
+            parent, first, http_status = (
+                numbers.setdefault(parent, parent),
+                numbers.setdefault(first, first),
+                numbers.setdefault(http_status, http_status),
+            )
+            numbers.setdefault(id_, id_)
+        loaded = shared[errors] if errors in shared else shared.setdefault(errors, load_json(errors, []))
         yield RequestInfo(
             run_id, id_, parent, propertyid, url, shown, state, bool(transient), attempts, http_status, trackingid,
             loaded, response, seconds, sent, answered, first, count, named,
         )  # fmt: skip
 
 
-# A query costs some 30 microseconds, a record held some 150 bytes: a few thousand requests of a run of up to a
-# quarter million records read them all at once (a failed run's 194,000 requests: 6 s less, 40 MB more).
+# A few thousand requests read their records all at once (`RunRecords.hold`), fewer a query each.
 _HELD_FROM = 1000
-_HELD_UP_TO = 250_000
-
-
-class _Carrying:
-    """The records requests carried (or only the lines they came from), read with a query per request; or, for many
-    requests of a run whose records are not too many to hold, all read once in number order and cut where each
-    request's begin and end."""
-
-    def __init__(self, db: sqlite3.Connection, run: int, many: bool, whole: bool = True) -> None:
-        self.db, self.run = db, run
-        self.numbers: list[int] = []
-        self.held: list[RecordInfo] | None = None
-        self.held_lines: list[str] | None = None
-        if many:
-            (total,) = db.execute("SELECT count(*) FROM records WHERE run = ?", (run,)).fetchone()
-            if total <= _HELD_UP_TO and whole:
-                self.held = list(records(db, run))
-                self.numbers = [record.idx for record in self.held]
-            elif total <= _HELD_UP_TO:
-                self.held_lines = []
-                for idx, lines in db.execute("SELECT idx, lines FROM records WHERE run = ? ORDER BY idx", (run,)):
-                    self.numbers.append(idx)
-                    self.held_lines.append(lines)
-
-    def _cut(self, first: int, stop: int) -> slice:
-        return slice(bisect.bisect_left(self.numbers, first), bisect.bisect_left(self.numbers, stop))
-
-    def records(self, first: int, stop: int) -> list[RecordInfo]:
-        if self.held is None:
-            return list(records(self.db, self.run, first, stop))
-        return self.held[self._cut(first, stop)]
-
-    def lines(self, first: int, stop: int) -> list[str]:
-        if self.held_lines is None:
-            sql = "SELECT lines FROM records WHERE run = ? AND idx >= ? AND idx < ? ORDER BY idx"
-            return [lines for (lines,) in self.db.execute(sql, (self.run, first, stop))]
-        return self.held_lines[self._cut(first, stop)]
 
 
 _STATES = {state: state for state in (OK, FAILED, PLANNED, SENDING, SPLIT)}
@@ -172,25 +142,39 @@ def _numbered(db: sqlite3.Connection, sql: str, args: tuple[Any, ...], numbers: 
 _AT_ONCE = 500
 
 
+def _carrying(db: sqlite3.Connection, run: RunInfo, held: RunRecords | None, many: bool) -> RunRecords:
+    """The run's records, read once for many requests, else a query per request."""
+    carrying = held or RunRecords(db, run.id)
+    if many:
+        carrying.hold()
+    return carrying
+
+
 def completed(
-    db: sqlite3.Connection, run: RunInfo, requests: Sequence[RequestInfo], bodies: bool = True
+    db: sqlite3.Connection,
+    run: RunInfo,
+    requests: Sequence[RequestInfo],
+    bodies: bool = True,
+    held: RunRecords | None = None,
 ) -> Iterator[RequestInfo]:
     """Requests of `detail(..., whole=False)`, given in number order, with the lines they carried, and (when
     `bodies`) their bodies, answers and times: read in one pass over the run's requests as they are used, not a
     query (and a read of the notes) per request. A body is rebuilt from its records: a table that shows none
-    leaves them, and its answers' text."""
+    leaves them, and its answers' text. `held`: the run's records, when they are read already."""
     if not bodies:
-        return _with_lines(db, run, requests)
+        return _with_lines(db, run, requests, held)
     wanted = {request.id for request in requests}
-    return each_request(db, run, only=wanted, bodies=bodies) if wanted else iter(())
+    return each_request(db, run, only=wanted, bodies=bodies, held=held) if wanted else iter(())
 
 
-def _with_lines(db: sqlite3.Connection, run: RunInfo, requests: Sequence[RequestInfo]) -> Iterator[RequestInfo]:
+def _with_lines(
+    db: sqlite3.Connection, run: RunInfo, requests: Sequence[RequestInfo], held: RunRecords | None
+) -> Iterator[RequestInfo]:
     """What a table of requests shows: the requests as read without their answers, and the lines they carried."""
-    carrying = _Carrying(db, run.id, len(requests) > _HELD_FROM, whole=False)
+    carrying = _carrying(db, run, held, len(requests) > _HELD_FROM)
     for request in requests:
-        carried = carrying.lines(request.first, request.first + request.count)
-        lines = joined([run for text in carried for run in spans(text)])
+        carried = carrying.between(request.first, request.first + request.count)
+        lines = joined([run for record in carried for run in spans(record.lines)])
         yield request.with_lines(tuple((_source(run, s), a, b, step) for s, a, b, step in lines))
 
 

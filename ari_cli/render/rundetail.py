@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO, Any
@@ -162,9 +163,17 @@ def record_dict(record: RecordInfo, operation: str) -> dict[str, Any]:
     if operation == "policy":
         with contextlib.suppress(ValueError):
             value = json.loads(record.value)
-    key = dict(zip(("propertyid", "roomid", "rateid"), record.key, strict=False))
-    return {"idx": record.idx, **key, "start": record.start.isoformat(), "end": record.end.isoformat(), "value": value,
-            "lines": record.lines}  # fmt: skip
+    laid: dict[str, Any] = {"idx": record.idx, "propertyid": record.key[0], "roomid": record.key[1]}
+    if len(record.key) > 2:
+        laid["rateid"] = record.key[2]
+    laid.update(start=_iso(record.start), end=_iso(record.end), value=value, lines=record.lines)
+    return laid
+
+
+@functools.lru_cache(maxsize=4096)
+def _iso(day: dt.date) -> str:
+    # A big run's records share a few hundred dates: each is written out once.
+    return day.isoformat()
 
 
 def states(requests: Sequence[RequestInfo]) -> dict[str, int]:
@@ -181,29 +190,58 @@ def write_detail(
     """The run as one JSON document, its requests (`completed`: whole), rows and records written as they are read,
     never held whole."""
     indent = 2 if stream.isatty() else None
-    head = json.dumps({"run": run_dict(whole.run, states(whole.requests)), "requests": []}, ensure_ascii=False,
-                      indent=indent)  # fmt: skip
+    # One encoder for the document's 300,000 items (`json.dumps` with options makes one per call), as `json.dumps`
+    # lays them out; written a few hundred items at a time.
+    encode = json.JSONEncoder(ensure_ascii=False, indent=indent).encode
+    out = _Batched(stream)
+    head = encode({"run": run_dict(whole.run, states(whole.requests)), "requests": []})
     # The requests go in where the empty list stands, each laid out as `json.dumps` of the whole head would.
-    stream.write(head[: head.rindex("[]") + 1])
+    out.write(head[: head.rindex("[]") + 1])
     written = 0
     for written, request in enumerate(completed, start=1):
-        laid = json.dumps(request_dict(request), ensure_ascii=False, indent=indent)
+        laid = encode(request_dict(request))
         if indent is None:
-            stream.write((", " if written > 1 else "") + laid)
+            out.write((", " if written > 1 else "") + laid)
         else:  # two levels deep; JSON text holds no newline but those of its layout
-            stream.write(("," if written > 1 else "") + "\n" + "\n".join("    " + line for line in laid.split("\n")))
-    stream.write("]" if indent is None or not written else "\n  ]")
+            out.write(("," if written > 1 else "") + "\n" + "\n".join("    " + line for line in laid.split("\n")))
+    out.write("]" if indent is None or not written else "\n  ]")
     operation = whole.run.operation
+    flat = json.JSONEncoder(ensure_ascii=False).encode
     parts: list[tuple[str, Iterable[dict[str, Any]]]] = [
         ("rows", (row_dict(r) for r in rows.rows())),
         ("records", (record_dict(r, operation) for r in records())),
     ]
     for name, items in parts:
-        stream.write(f', "{name}": [')
+        out.write(f', "{name}": [')
+        pieces = out.pieces
         for n, item in enumerate(items):
-            stream.write(("," if n else "") + json.dumps(item, ensure_ascii=False))
-        stream.write("]")
-    stream.write("}\n")
+            pieces.append(("," if n else "") + flat(item))
+            if len(pieces) >= _BATCH:
+                out.flush()
+        out.write("]")
+    out.write("}\n")
+    out.flush()
+
+
+_BATCH = 500
+
+
+class _Batched:
+    """Text written to a stream a few hundred pieces at a time (a write through the stdout wrapper costs as much
+    as encoding a row)."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+        self.pieces: list[str] = []
+
+    def write(self, piece: str) -> None:
+        self.pieces.append(piece)
+        if len(self.pieces) >= _BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        self.stream.write("".join(self.pieces))
+        self.pieces.clear()
 
 
 def requests_table(requests: Iterable[RequestInfo], out: Console, grouped: bool = False) -> None:
