@@ -14,7 +14,8 @@ from array import array
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from itertools import compress, pairwise
+from heapq import merge
+from itertools import compress, groupby, pairwise
 from operator import ne
 from typing import overload
 
@@ -146,7 +147,7 @@ class RowResults(Sequence[RowResult]):
         for (first, stop), result in zip(pairwise(self.cuts), self.results, strict=True):
             yield first, stop, result
 
-    def _cuts(self) -> list[int]:
+    def _cuts(self) -> Sequence[int]:
         """The rows where a run of alike rows starts, in order, and the row count: where `runs` cuts."""
         cuts = {0, len(self)}
         for index in self.special:
@@ -162,9 +163,12 @@ class RowResults(Sequence[RowResult]):
         cuts.discard(-1)
         cuts.update(first for first, _, _ in self.table.source_runs())
         groups = self.groups
-        if groups is not None and len(groups) > 1:
-            cuts.update(compress(range(1, len(groups)), map(ne, groups[1:], groups[:-1])))
-        return sorted(cuts)
+        if groups is None or len(groups) < 2:
+            return array("q", sorted(cuts))
+        # Where the record a row answers to changes: every row, when each row is a room of its own, so these are
+        # kept as numbers in an array, not in the set.
+        changes = array("q", compress(range(1, len(groups)), map(ne, groups[1:], groups[:-1])))
+        return array("q", (cut for cut, _ in groupby(merge(sorted(cuts), changes))))
 
     def counts(self) -> dict[Status, int]:
         """How many rows have each status."""
