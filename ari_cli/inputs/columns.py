@@ -36,6 +36,10 @@ COLUMNS: dict[Operation, tuple[str, ...]] = {
     Operation.POLICY: (*_COMMON, *_POLICY_VALUES, "policy"),
 }
 """Every canonical field each operation reads, in the order users see them."""
+SETTING_COLUMNS: dict[Operation, frozenset[str]] = {
+    operation: frozenset(names) - frozenset(_COMMON) for operation, names in COLUMNS.items()
+}
+"""The columns of an operation's own setting (threshold, time, a policy's), which no other operation reads."""
 
 # penaltytype and deposittype have one value each, which an empty cell or a missing column means.
 OPTIONAL: frozenset[str] = frozenset(
