@@ -167,3 +167,111 @@ def test_a_hidden_sheet_of_an_ods_with_the_columns_is_named(tmp_path: Path, sand
     assert f'{path}: passed over "Old" (hidden), which has the columns of threshold: give --sheet Old to read it\n' in (
         result.stderr
     )
+
+
+# -- 3. hints that name the bound a range column reads as -------------------------------------------------
+
+
+def csv_push(sandbox: Any, tmp_path: Path, header: str, *args: str) -> Any:
+    path = tmp_path / "export.csv"
+    cells = ",".join(["HTL001", "DBL", "2030-06-01", "2030-06-14", "2"][: header.count(",") + 1])
+    path.write_text(f"{header}\n{cells}\n", encoding="utf-8")
+    return push(sandbox, "threshold", str(path), *args)
+
+
+@pytest.mark.parametrize(
+    ("name", "mapped"),
+    [
+        ("Arrival", '--column start="Arrival"'),
+        ("Check-in", '--column start="Check-in"'),
+        ("Stay From", '--column start="Stay From"'),
+        ("Start Day", '--column start="Start Day"'),
+        ("Until", '--column end="Until"'),
+        ("Stop Date", '--column end="Stop Date"'),
+        ("Valid Through", '--column end="Valid Through"'),
+        ("Night", '--column start="Night" or --column end="Night"'),
+    ],
+)
+def test_a_range_bound_hint_maps_it_to_the_bound_it_reads_as(
+    tmp_path: Path, sandbox: Any, name: str, mapped: str
+) -> None:
+    result = csv_push(sandbox, tmp_path, f"propertyid,roomid,{name},threshold")
+    assert result.exit_code == 3
+    assert (
+        f'column "{name}" looks like the first or last day of a range, by a name not taken for either: name the '
+        f"first day start and the last day set end (or map it: {mapped}); "
+        f'give --ignore-column "{name}" to leave it out\n'
+    ) in result.stderr
+    assert result.stdout == ""
+
+
+def test_a_departure_is_named_the_day_after_the_last_night(tmp_path: Path, sandbox: Any) -> None:
+    result = csv_push(sandbox, tmp_path, "propertyid,roomid,Arrival,Departure,threshold")
+    assert result.exit_code == 3
+    assert '(or map it: --column start="Arrival")' in result.stderr
+    assert (
+        'column "Departure" looks like the first or last day of a range, by a name not taken for either: name the '
+        "first day start and the last day set end (a departure is the day after the last night set; if it holds "
+        'the last night, map it: --column end="Departure")'
+    ) in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("header", "mapped"),
+    [("propertyid,roomid,Night,end,threshold", "start"), ("propertyid,roomid,start,Night,threshold", "end")],
+)
+def test_a_bound_that_reads_as_either_beside_one_range_column_is_the_other(
+    tmp_path: Path, sandbox: Any, header: str, mapped: str
+) -> None:
+    result = csv_push(sandbox, tmp_path, header)
+    assert result.exit_code == 3
+    assert f'(or map it: --column {mapped}="Night");' in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("header", "said"),
+    [
+        ("propertyid,roomid,Dte,Date To,threshold", ['column "Dte" is not known; did you mean "start"?']),
+        ("propertyid,roomid,Date From,Dte,threshold", ['column "Dte" is not known; did you mean "end"?']),
+        (
+            "propertyid,roomid,Date1,Date2,threshold",
+            ['column "Date1" is not known; did you mean "start"?', 'column "Date2" is not known; did you mean "end"?'],
+        ),
+        (
+            "propertyid,roomid,start,end,Dte,threshold",
+            [
+                'column "Dte" is not known (start and end have their columns); give --ignore-column "Dte" to leave it out'
+            ],
+        ),
+        ("propertyid,roomid,Dte,threshold", ['column "Dte" is not known; did you mean "date"?']),
+    ],
+)
+def test_date_is_proposed_only_for_a_column_that_pairs_with_no_other(
+    tmp_path: Path, sandbox: Any, header: str, said: list[str]
+) -> None:
+    result = csv_push(sandbox, tmp_path, header)
+    assert result.exit_code == 3
+    for line in said:
+        assert f"{tmp_path / 'export.csv'}: {line}\n" in result.stderr
+    if "date" not in said[0]:
+        assert 'did you mean "date"' not in result.stderr
+    assert "missing column" not in result.stderr  # a column proposed for a bound is not said again as missing
+
+
+def test_following_the_proposed_bound_sets_the_whole_range(tmp_path: Path, sandbox: Any) -> None:
+    result = csv_push(
+        sandbox, tmp_path, "propertyid,roomid,Dte,Date To,threshold", "--column", "start=Dte", "--dry-run",
+        "--output", "json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert [(r["startdateymd"], r["enddateymd"]) for r in sent(result)] == [("2030-06-01", "2030-06-14")]
+
+
+def test_json_keys_get_the_same_proposal(tmp_path: Path, sandbox: Any) -> None:
+    path = tmp_path / "rows.json"
+    path.write_text(
+        '[{"propertyid": "HTL001", "roomid": "DBL", "Dte": "2030-06-01", "Date To": "2030-06-14", "threshold": 2}]'
+    )
+    result = push(sandbox, "threshold", str(path))
+    assert result.exit_code == 3
+    assert f'error: {path}: key "Dte" is not known; did you mean "start"?\n' in result.stderr

@@ -7,7 +7,8 @@ import shlex
 from collections.abc import Iterable, Sequence
 from itertools import islice
 
-from ari_cli.inputs.columns import SETTING_COLUMNS, Resolver, resolve_header
+from ari_cli.inputs.columns import Resolver, resolve_header
+from ari_cli.inputs.names import SETTING_COLUMNS
 from ari_cli.wire.operations import Operation
 
 

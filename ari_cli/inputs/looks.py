@@ -7,14 +7,22 @@ is an error (its values would be lost without a word) rather than a warning.
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 # A range's bound by a name not taken for start or end (with or without "date"): which day it means (the
-# day after? the last night?) would be a guess.
-_RANGE_WORDS = frozenset(
-    ("stop", "until", "till", "til", "through", "thru", "arrival", "arrive", "departure", "depart", "checkin",
-     "checkout", "night", "firstday", "lastday", "startday", "endday", "start", "end", "begin", "from", "to",
-     "valid", "validtill", "validthrough", "stayfrom", "stayto", "nightfrom", "nightto")
-)  # fmt: skip
+# day after? the last night?) would be a guess, so the user maps it; the hint names the likelier side.
+_FIRST = ("arrival", "arrive", "checkin", "firstday", "startday", "start", "begin", "from", "stayfrom", "nightfrom")
+_LAST = ("stop", "until", "till", "til", "through", "thru", "lastday", "endday", "end", "to", "validtill",
+         "validthrough", "stayto", "nightto")  # fmt: skip
+_AFTER = ("departure", "depart", "checkout")  # the day after the last night: end is the last night set
+_EITHER = ("night", "valid")
+Bound = Literal["start", "end", "after", "either"]
+_RANGE_WORDS: dict[str, Bound] = {
+    **dict.fromkeys(_FIRST, "start"),
+    **dict.fromkeys(_LAST, "end"),
+    **dict.fromkeys(_AFTER, "after"),
+    **dict.fromkeys(_EITHER, "either"),
+}
 IDS = ("propertyid", "roomid", "rateid")
 _LETTERS = re.compile(r"[^a-z]+")
 _DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -35,10 +43,11 @@ def edits(a: str, b: str, most: int) -> int:
     return previous[-1]
 
 
-def range_bound(key: str) -> bool:
-    """Whether a normalized name reads as a range's first or last day by a name not accepted for either."""
+def range_bound(key: str) -> Bound | None:
+    """Which bound of a range a normalized name reads as, by a name not accepted for either: the first day,
+    the last, the day after the last (a departure), either; None when it reads as neither."""
     letters = _LETTERS.sub("", key)
-    return letters.replace("date", "") in _RANGE_WORDS
+    return _RANGE_WORDS.get(letters.replace("date", ""))
 
 
 def weekday_like(key: str) -> bool:
