@@ -5,11 +5,13 @@ Every test runs the console script on a file it writes and asserts the message a
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.helpers import invoke, sandbox_env
 from tests.test_sheets_as_sent import book, ods, push, sent
 
 HEAD = ["propertyid", "roomid", "start", "end", "threshold"]
@@ -275,3 +277,75 @@ def test_json_keys_get_the_same_proposal(tmp_path: Path, sandbox: Any) -> None:
     result = push(sandbox, "threshold", str(path))
     assert result.exit_code == 3
     assert f'error: {path}: key "Dte" is not known; did you mean "start"?\n' in result.stderr
+
+
+# -- 4. config set of a list and of a guard's limit ----------------------------------------------------------
+
+
+@pytest.fixture
+def profile(tmp_path: Path) -> Path:
+    """A fresh ARI_HOME (conftest's) and a profile made by `config init`, as a user would."""
+    path = tmp_path / "config.toml"
+    made = invoke(["config", "init", "--config", str(path), "--base-url", "https://push.example.com",
+                   "--source-id", "cpbA1", "--api-key-env", "MY_ARI_KEY"])  # fmt: skip
+    assert made.exit_code == 0, made.stderr
+    return path
+
+
+@pytest.mark.parametrize(
+    ("given", "saved", "shown"),
+    [
+        ("Departure", ["Departure"], '["Departure"]'),
+        ('["Departure", "Check-in"]', ["Departure", "Check-in"], '["Departure", "Check-in"]'),
+        ('"Notes, 2027"', ["Notes, 2027"], '["Notes, 2027"]'),
+        ("[]", [], "[]"),
+    ],
+)
+def test_config_set_ignore_columns_saves_the_list(profile: Path, given: str, saved: list[str], shown: str) -> None:
+    result = invoke(["config", "set", "ignore_columns", given, "--config", str(profile)])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f"Set ignore_columns = {shown} in profile 'default' of {profile}.\n"
+    assert result.stderr == ""
+    assert tomllib.loads(profile.read_text())["profiles"]["default"]["ignore_columns"] == saved
+    got = invoke(["config", "get", "ignore_columns", "--config", str(profile)])
+    assert (got.exit_code, got.stdout) == (0, f"{shown}\n")
+
+
+def test_the_saved_ignore_columns_leave_the_column_out_of_a_push(profile: Path, tmp_path: Path, sandbox: Any) -> None:
+    assert invoke(["config", "set", "ignore_columns", "Departure", "--config", str(profile)]).exit_code == 0
+    path = tmp_path / "export.csv"
+    path.write_text("propertyid,roomid,start,end,threshold,Departure\nHTL001,DBL,2030-06-01,2030-06-14,2,x\n")
+    env = {**sandbox_env(sandbox), "ARI_CONFIG": str(profile)}
+    result = invoke(["threshold", "push", str(path), "--dry-run", "--today", "2030-01-01"], env=env)
+    assert result.exit_code == 0, result.stderr
+    assert f"warning: {path}: ignored column Departure (not used by threshold)\n" in result.stderr
+
+
+@pytest.mark.parametrize("given", ["Departure,Notes", "[1, 2]", '["Departure"', '[""]', "{a = 1}"])
+def test_config_set_ignore_columns_refuses_what_is_not_a_list_of_names(profile: Path, given: str) -> None:
+    before = profile.read_text()
+    result = invoke(["config", "set", "ignore_columns", given, "--config", str(profile)])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: ignore_columns must be a list of column names: one name (ari-cli config set ignore_columns "
+        """Departure), or a TOML list in quotes (ari-cli config set ignore_columns '["Departure", "Notes"]')\n"""
+    )
+    assert result.stdout == "" and profile.read_text() == before
+
+
+@pytest.mark.parametrize(
+    ("key", "given", "said"),
+    [("max_changed", "10", "10"), ("max_cleared", "5%", "5%"), ("min_coverage", "90", "90%"), ("max_step", "20", "20")],
+)
+def test_config_set_a_guard_limit(profile: Path, key: str, given: str, said: str) -> None:
+    result = invoke(["config", "set", key, given, "--config", str(profile)])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f"Set {key} = {said} in profile 'default' of {profile}.\n"
+    got = invoke(["config", "get", key, "--config", str(profile)])
+    assert (got.exit_code, got.stdout) == (0, f"{said}\n")
+
+
+def test_config_set_a_guard_limit_refuses_a_bad_one(profile: Path) -> None:
+    result = invoke(["config", "set", "max_step", "5%", "--config", str(profile)])
+    assert result.exit_code == 2
+    assert result.stderr == "error: max_step must be a whole number (20)\n"
