@@ -349,3 +349,56 @@ def test_config_set_a_guard_limit_refuses_a_bad_one(profile: Path) -> None:
     result = invoke(["config", "set", "max_step", "5%", "--config", str(profile)])
     assert result.exit_code == 2
     assert result.stderr == "error: max_step must be a whole number (20)\n"
+
+
+# -- 5. a header name holding a character that does not show -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("written", "named", "meant"),
+    [
+        ("room\u200bid", "U+200B (zero width space)", "roomid"),
+        ("thres\u2060hold", "U+2060 (word joiner)", "threshold"),
+        ("\u200eProperty", "U+200E (left-to-right mark)", "Property"),
+        ("tresh\u200bold", "U+200B (zero width space)", "treshold"),
+    ],
+)
+def test_a_header_name_with_an_invisible_character_names_it(
+    tmp_path: Path, sandbox: Any, written: str, named: str, meant: str
+) -> None:
+    names = ["propertyid", "roomid", "start", "end", "threshold"]
+    at = {"roomid": 1, "threshold": 4, "Property": 0, "treshold": 4}[meant]
+    names[at] = written
+    path = tmp_path / "export.csv"
+    path.write_text(",".join(names) + "\nHTL001,DBL,2030-06-01,2030-06-14,2\n", encoding="utf-8")
+    result = push(sandbox, "threshold", str(path), "--dry-run")
+    assert result.exit_code == 3
+    assert result.stderr.startswith(
+        f'error: {path}: column "{written}" holds {named}, which does not show: write the name again without it '
+        f'("{meant}")\nexpected columns for threshold: '
+    )
+    assert "missing column" not in result.stderr and "did you mean" not in result.stderr
+    assert result.stdout == ""
+
+
+def test_an_invisible_character_in_a_sheet_header_or_a_json_key_is_named_too(tmp_path: Path, sandbox: Any) -> None:
+    path = book(tmp_path / "rates.xlsx", {"Rates": [["propertyid", "room\u200bid", "start", "end", "threshold"],
+                                                     values(2)]})  # fmt: skip
+    result = push(sandbox, "threshold", str(path), "--dry-run")
+    assert result.exit_code == 3
+    assert f'error: {path}[Rates] line 1: column "room\u200bid" holds U+200B (zero width space)' in result.stderr
+    rows = tmp_path / "rows.json"
+    rows.write_text(
+        '[{"propertyid": "HTL001", "room\\u200bid": "DBL", "date": "2030-06-01", "threshold": 2}]', encoding="utf-8"
+    )
+    result = push(sandbox, "threshold", str(rows), "--dry-run")
+    assert result.exit_code == 3
+    assert f'error: {rows}: key "room\u200bid" holds U+200B (zero width space), which does not show' in result.stderr
+
+
+def test_a_metadata_column_with_an_invisible_character_stays_a_warning(tmp_path: Path, sandbox: Any) -> None:
+    path = tmp_path / "export.csv"
+    path.write_text("propertyid,roomid,start,end,threshold,No\u200btes\nHTL001,DBL,2030-06-01,2030-06-14,2,x\n")
+    result = push(sandbox, "threshold", str(path), "--dry-run")
+    assert result.exit_code == 0, result.stderr
+    assert f"warning: {path}: ignored column No\u200btes (not used by threshold)\n" in result.stderr

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ari_cli.inputs.looks import IDS, Bound, edits, range_bound, weekday_like
+from ari_cli.inputs.looks import IDS, Bound, edits, range_bound, unseen, weekday_like, without_unseen
 from ari_cli.inputs.names import (
     CANONICAL,
     COLUMNS,
@@ -149,7 +149,13 @@ class Resolver:
         leave = _ignore(shown)
         op = self.operation.value
         quoted = f'{self.source}: {self.noun} "{shown}"'
-        if canonical in IDS:
+        hidden = unseen(shown)
+        if hidden is not None and canonical is None and (meant := self._without_unseen(shown)) is not None:
+            # It looks the same as a name we know on screen, and a did-you-mean of that name would read as nonsense.
+            self.problems.append(
+                f'{quoted} holds {hidden}, which does not show: write the name again without it ("{meant}")'
+            )
+        elif canonical in IDS:
             # Only threshold leaves an id out: its settings hold for every rate of a room.
             self.problems.append(
                 f"{quoted} is not used by {op}: thresholds are per room (propertyid, roomid), for every rate{leave}"
@@ -174,6 +180,21 @@ class Resolver:
         else:
             # Another operation's column, or a name that looks like nothing we know.
             self._ignored(shown)
+
+    def _without_unseen(self, shown: str) -> str | None:
+        """The name as it shows, when without its invisible characters it is (or is near) a known name."""
+        seen_as = without_unseen(shown).strip()
+        key = normalize(seen_as)
+        if key in _METADATA or key in self._ignore:
+            return None  # left out with a warning either way
+        meant = CANONICAL.get(key)
+        if meant is None and (guess := self._close(key)) is not None:
+            meant = CANONICAL[normalize(guess)]
+        if meant is None:
+            return None
+        if meant in self._used:
+            self.suggested.add(meant)  # reported once, not again as missing
+        return seen_as
 
     def _close(self, key: str) -> str | None:
         """The name or alias the operation uses that `key` is a misspelling of: difflib's closest, else one

@@ -7,6 +7,7 @@ is an error (its values would be lost without a word) rather than a warning.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Literal
 
 # A range's bound by a name not taken for start or end (with or without "date"): which day it means (the
@@ -55,3 +56,23 @@ def weekday_like(key: str) -> bool:
     letters = _LETTERS.sub("", key)
     stem = letters.removesuffix("s")  # `Weds`, `Mondays`
     return len(stem) >= 2 and any(day.startswith(stem) for day in _DAY_NAMES)
+
+
+def _invisible(c: str) -> bool:
+    # Format characters (zero-width spaces and joiners, U+2060, U+FEFF, the bidirectional controls) and no-break
+    # spaces: a name or an id that holds one looks like another and is not it.
+    return unicodedata.category(c) == "Cf" or c in "\u00a0\u202f\u2007"
+
+
+def unseen(text: str) -> str | None:
+    """The first character of `text` that does not show, named as `U+200B (zero width space)`; None when every
+    character shows."""
+    hidden = next((c for c in text if _invisible(c)), None)
+    if hidden is None:
+        return None
+    return f"U+{ord(hidden):04X} ({unicodedata.name(hidden, 'a format character').lower()})"
+
+
+def without_unseen(text: str) -> str:
+    """`text` without the characters that do not show."""
+    return "".join(c for c in text if not _invisible(c))
