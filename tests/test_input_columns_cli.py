@@ -42,6 +42,8 @@ def test_a_near_miss_of_a_used_column_is_an_error_naming_it(
 ) -> None:
     header = "propertyid,roomid,start,end,threshold" if meant != "threshold" else "propertyid,roomid,start,end"
     row = f"HTL001,DBL,{MONDAY},{MONDAY},2" if meant != "threshold" else f"HTL001,DBL,{MONDAY},{MONDAY}"
+    if meant == "date":  # date is proposed only where no start or end column is given (issue 29)
+        header, row = "propertyid,roomid,threshold", "HTL001,DBL,2"
     path = write(tmp_path, "r.csv", f"{header},{written}\n{row},Sat\n")
     result = invoke(["threshold", "push", path], env=sandbox_env(sandbox))
     assert result.exit_code == 3

@@ -4,8 +4,10 @@ Each returns what it did, in a sentence, or the value asked for; the command pri
 
 from __future__ import annotations
 
+import json
 import os
 import sys
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,12 +17,45 @@ from ari_cli.app.config import env_name, key_file, segment, tuning_check
 from ari_cli.app.listener import Questions
 from ari_cli.app.options import ConfigEdit
 from ari_cli.config.edit import delete_profile, existing_profile, set_value
-from ari_cli.config.file import COLUMNS_KEY, PROFILE_KEYS, display
+from ari_cli.config.file import COLUMNS_KEY, IGNORE_KEY, PROFILE_KEYS, check_value, display
 from ari_cli.config.secrets import mask, remember
 from ari_cli.config.settings import DEFAULT_SEGMENT, ConnectionFlags, check_base_url, check_source_id, config_location
 from ari_cli.config.settings import profile_choice as chosen_profile
-from ari_cli.config.tuning import TUNING_DEFAULTS
+from ari_cli.config.tuning import GUARD_LIMITS, TUNING_DEFAULTS
 from ari_cli.exits import AriError, ConfigError, UsageProblem
+
+
+def _ignore_columns(text: str) -> list[str]:
+    """One column name (`Departure`), or a TOML list (`["Departure", "Notes"]`) or string: the columns a push
+    leaves out with a warning. A bare name with a comma is refused: two names were likely meant."""
+    how = (
+        "a list of column names: one name (ari-cli config set ignore_columns Departure), or a TOML list "
+        """in quotes (ari-cli config set ignore_columns '["Departure", "Notes"]')"""
+    )
+    value: Any = [text]
+    if text[:1] in ("[", "{", '"', "'"):  # TOML, as the file would hold it
+        try:
+            value = tomllib.loads(f"value = {text}")["value"]
+        except tomllib.TOMLDecodeError:
+            raise ValueError(f"ignore_columns must be {how}") from None
+        value = [value] if isinstance(value, str) else value
+    elif "," in text:
+        raise ValueError(f"ignore_columns must be {how}")
+    try:
+        return list(check_value(IGNORE_KEY, value))
+    except ValueError:
+        raise ValueError(f"ignore_columns must be {how}") from None
+
+
+def _guard_limit(key: str) -> Callable[[str], Any]:
+    def check(text: str) -> Any:
+        try:
+            return check_value(key, text)
+        except ValueError as expected:
+            raise ValueError(f"{key} must be {expected}") from None
+
+    return check
+
 
 CHECKS: dict[str, Callable[[str], Any]] = {
     "base_url": check_base_url,
@@ -29,7 +64,10 @@ CHECKS: dict[str, Callable[[str], Any]] = {
     "api_key_env": env_name,
     "path_segment": segment,
     **{key: tuning_check(key) for key in TUNING_DEFAULTS},
+    **{key: _guard_limit(key) for key in GUARD_LIMITS},
+    IGNORE_KEY: _ignore_columns,
 }
+"""How `config set KEY VALUE` reads each value given as text (api_key and columns are never given so)."""
 DEFAULTS: dict[str, Any] = {"path_segment": DEFAULT_SEGMENT, **TUNING_DEFAULTS}
 
 
@@ -96,6 +134,8 @@ def set_setting(request: ConfigEdit, questions: Questions) -> str:
 
 
 def _shown(key: str, value: Any) -> Any:
+    if isinstance(value, list):  # as TOML writes it, which `config set` takes back
+        return "[" + ", ".join(json.dumps(item, ensure_ascii=False) for item in value) + "]"
     return mask(value) if key == "api_key" else f"{value:g}" if isinstance(value, float) else value
 
 

@@ -17,8 +17,8 @@ from ari_cli.config.settings import ConnectionFlags, Settings, resolve_settings
 from ari_cli.config.tuning import parse_budget
 from ari_cli.exits import AriError, ConfigError, ReportRefused, UsageProblem
 from ari_cli.inputs import ReadOptions
-from ari_cli.inputs.columns import column_mapping
 from ari_cli.inputs.model import ReadMeter
+from ari_cli.inputs.names import column_mapping
 from ari_cli.pipeline import PushOptions
 from ari_cli.send.exchange import SendOptions
 from ari_cli.wire.operations import Operation

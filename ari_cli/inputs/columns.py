@@ -1,4 +1,4 @@
-"""Column names: canonical fields, their aliases, which operation uses which, and header checks.
+"""A file's header resolved: each name to its canonical field (`names.py`), and what is wrong with it.
 
 A header is resolved once per file (or once per distinct key in JSON), so the per-row work stays a
 plain lookup; difflib runs only on names that are not known at all.
@@ -6,145 +6,24 @@ plain lookup; difflib runs only on names that are not known at all.
 
 from __future__ import annotations
 
-import difflib
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ari_cli.inputs.looks import IDS, edits, range_bound, weekday_like
+from ari_cli.inputs.looks import IDS, Bound, edits, range_bound, unseen, weekday_like, without_unseen
+from ari_cli.inputs.names import (
+    CANONICAL,
+    COLUMNS,
+    DISPLAY,
+    NAMED_POLICY,
+    OPTIONAL,
+    POLICY_VALUES,
+    RANGE_FIELDS,
+    WEEKDAY_FLAGS,
+    expected_columns,
+    normalize,
+    suggest,
+)
 from ari_cli.wire.operations import Operation
-
-WEEKDAY_FLAGS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-"""Seven columns of Y/N, one per weekday (an export's alternative to one `days` column); `weekdays.py`
-turns them into the row's `days`."""
-_COMMON = ("propertyid", "roomid", "rateid", "start", "end", "date", "days", *WEEKDAY_FLAGS)
-# A policy row: the refundable flag, one cancellation level, and the deposit.
-LEVEL_FIELDS = ("level", "policyid", "dayspriorcheckin", "penaltytype", "penaltyamount", "penaltyapplied")
-DEPOSIT_FIELDS = (
-    "depositpolicy",
-    "deposittype",
-    "depositamount",
-    "depositapplied",
-    "depositintervalunits",
-    "deposittimeinterval",
-)
-_POLICY_VALUES = ("refundable", *LEVEL_FIELDS, *DEPOSIT_FIELDS)
-
-COLUMNS: dict[Operation, tuple[str, ...]] = {
-    Operation.THRESHOLD: (*(c for c in _COMMON if c != "rateid"), "threshold"),
-    Operation.MAXADV: (*_COMMON, "time"),
-    Operation.POLICY: (*_COMMON, *_POLICY_VALUES, "policy"),
-}
-"""Every canonical field each operation reads, in the order users see them."""
-
-# penaltytype and deposittype have one value each, which an empty cell or a missing column means.
-OPTIONAL: frozenset[str] = frozenset(
-    {"days", "deposittimeinterval", "policy", "penaltytype", "deposittype", *WEEKDAY_FLAGS}
-)
-NAMED_POLICY = "policy"
-"""A policy row's column naming a policy of --policies; it stands for the level and deposit columns."""
-POLICY_VALUES: frozenset[str] = frozenset(_POLICY_VALUES)
-RANGE_FIELDS = ("start", "end")
-
-# Display spelling of each accepted name; the key is what it normalizes to.
-ALIASES: dict[str, tuple[str, ...]] = {
-    "propertyid": ("property", "hotel", "hotelid"),
-    "roomid": ("room", "roomtype"),
-    "rateid": ("rate", "rateplan"),
-    # Range columns by the names exports give them; an end is the last day set (inclusive), as `Last Night`
-    # and `Valid Until` are: `Departure` and `Check-out` (the day after) are not taken for it.
-    "start": (
-        "startdateymd",
-        "startdate",
-        "from",
-        "date from",
-        "from date",
-        "valid from",
-        "begin",
-        "begin date",
-        "first night",
-        "first date",
-    ),
-    "end": ("enddateymd", "enddate", "to", "date to", "to date", "valid to", "valid until", "last night", "last date"),
-    "threshold": ("sellthreshold",),
-    "time": ("nights", "maxadv", "max_advance"),
-    "days": ("weekday", "weekdays", "dow", "day of week", "days of week"),
-    "mon": ("monday", "mo"),
-    "tue": ("tuesday", "tu", "tues"),
-    "wed": ("wednesday", "we"),
-    "thu": ("thursday", "th", "thur", "thurs"),
-    "fri": ("friday", "fr"),
-    "sat": ("saturday", "sa"),
-    "sun": ("sunday", "su"),
-}
-
-_STRIP = re.compile(r"[\s_\-\ufeff]+")
-
-
-def normalize(name: str) -> str:
-    """The form names are compared in: lower case, without spaces, `_`, `-` (or a stray BOM)."""
-    return _STRIP.sub("", name).lower()
-
-
-def _build_lookup() -> tuple[dict[str, str], dict[str, str]]:
-    canonical: dict[str, str] = {}
-    display: dict[str, str] = {}
-    for names in COLUMNS.values():
-        for name in names:
-            canonical[name] = name
-            display[name] = name
-    for name, aliases in ALIASES.items():
-        for alias in aliases:
-            canonical[normalize(alias)] = name
-            display[normalize(alias)] = alias
-    return canonical, display
-
-
-CANONICAL, _DISPLAY = _build_lookup()
-"""Normalized name or alias -> canonical field name, for every operation."""
-
-# One wrong letter in a 4-letter name (`dayz`, 0.75) still matches: a column the operation uses must never be
-# dropped as unknown. Known names (`rate` is rateid's alias) are never taken for misspellings.
-_CUTOFF = 0.75
-
-
-def suggest(name: str) -> str | None:
-    """The known name or alias (as users write it) that `name` looks like a misspelling of."""
-    key = normalize(name)
-    if not key or key in CANONICAL:
-        return None
-    close = difflib.get_close_matches(key, CANONICAL, n=1, cutoff=_CUTOFF)
-    return _DISPLAY[close[0]] if close else None
-
-
-def expected_columns(operation: Operation) -> str:
-    """The expected columns of an operation, as the error messages list them."""
-    shown: list[str] = []
-    for name in COLUMNS[operation]:
-        if name in ("date", NAMED_POLICY, *WEEKDAY_FLAGS):
-            continue
-        if name == "end":
-            shown.append("end (or date for start and end)")
-        elif name in OPTIONAL:
-            shown.append(f"{name} (optional)")
-        else:
-            shown.append(name)
-    named = ""
-    if NAMED_POLICY in COLUMNS[operation]:
-        named = f"; or, for refundable and the level and deposit columns, {NAMED_POLICY} (a name from --policies)"
-    return f"expected columns for {operation.value}: {', '.join(shown)}{named}"
-
-
-def alias_hint() -> str:
-    """A hint listing the accepted spellings of names."""
-    listed = "; ".join(
-        f"{name}: {', '.join(aliases)}" for name, aliases in ALIASES.items() if name not in WEEKDAY_FLAGS
-    )
-    return (
-        f"names ignore case, spaces, _ and -; also accepted: {listed}; "
-        "and for the days, seven flag columns Mon ... Sun (or Monday ... Sunday, Mo ... Su) of Y or N"
-    )
-
 
 # Columns an export adds about itself: never a setting, so only ever a warning.
 _METADATA = frozenset(
@@ -178,6 +57,27 @@ def flag_problem(names: Iterable[str], source: str, noun: str = "column") -> str
     return None
 
 
+_MAP_BOUND: dict[Bound, str] = {
+    "start": 'or map it: --column start="{shown}"',
+    "end": 'or map it: --column end="{shown}"',
+    "after": "a departure is the day after the last night set; "
+    'if it holds the last night, map it: --column end="{shown}"',
+    "either": 'or map it: --column start="{shown}" or --column end="{shown}"',
+}
+"""How a range bound's hint maps a name, by the bound it reads as (`looks.range_bound`)."""
+
+
+def _bound_problem(quoted: str, shown: str, bound: Bound) -> str:
+    return (
+        f"{quoted} looks like the first or last day of a range, by a name not taken for either: name the "
+        f"first day start and the last day set end ({_MAP_BOUND[bound].format(shown=shown)}){_ignore(shown)}"
+    )
+
+
+def _ignore(shown: str) -> str:
+    return f'; give --ignore-column "{shown}" to leave it out'
+
+
 @dataclass
 class Resolver:
     """Maps the names of one file onto canonical fields, remembering what it saw for the messages."""
@@ -200,6 +100,10 @@ class Resolver:
     """--ignore-column NAME: names left out with a warning, whatever they look like."""
     _ignore: frozenset[str] = field(default=frozenset(), init=False, repr=False)
     _names: tuple[str, ...] = field(default=(), init=False, repr=False)
+    _dates: list[tuple[int, str]] = field(default_factory=list, init=False, repr=False)
+    """(its problem's place, name) of each name taken for a misspelt `date`, settled by `_settle_dates`."""
+    _either: list[tuple[int, str]] = field(default_factory=list, init=False, repr=False)
+    """(its problem's place, name) of each range bound that reads as either (`Night`), settled likewise."""
 
     def __post_init__(self) -> None:
         self._used = frozenset(COLUMNS[self.operation])
@@ -242,10 +146,16 @@ class Resolver:
     def _unknown(self, shown: str, key: str, canonical: str | None) -> None:
         """A name the operation does not use: an error when it looks meaningful (a value would be lost
         without a word), else ignored with a warning."""
-        leave = f'; give --ignore-column "{shown}" to leave it out'
+        leave = _ignore(shown)
         op = self.operation.value
         quoted = f'{self.source}: {self.noun} "{shown}"'
-        if canonical in IDS:
+        hidden = unseen(shown)
+        if hidden is not None and canonical is None and (meant := self._without_unseen(shown)) is not None:
+            # It looks the same as a name we know on screen, and a did-you-mean of that name would read as nonsense.
+            self.problems.append(
+                f'{quoted} holds {hidden}, which does not show: write the name again without it ("{meant}")'
+            )
+        elif canonical in IDS:
             # Only threshold leaves an id out: its settings hold for every rate of a room.
             self.problems.append(
                 f"{quoted} is not used by {op}: thresholds are per room (propertyid, roomid), for every rate{leave}"
@@ -255,17 +165,36 @@ class Resolver:
                 f"{quoted} looks like a weekday, yet is not one of seven flag columns Mon ... Sun; "
                 f"give all seven (Y or N in each) or one days {self.noun} (Mon-Fri){leave}"
             )
-        elif canonical is None and range_bound(key):
-            self.problems.append(
-                f"{quoted} looks like the first or last day of a range, by a name not taken for either: name the "
-                f'first day start and the last day set end (or map it: --column end="{shown}"){leave}'
-            )
+        elif canonical is None and (bound := range_bound(key)) is not None:
+            if bound == "either":  # `Night` beside an end column is the start: settled once every name is seen
+                self._either.append((len(self.problems), shown))
+            self.problems.append(_bound_problem(quoted, shown, bound))
         elif canonical is None and (guess := self._close(key)) is not None:
-            self.suggested.add(CANONICAL[normalize(guess)])
+            meant = CANONICAL[normalize(guess)]
+            if meant == "date":
+                # Settled once every name is seen: beside another range column it is start or end.
+                self._dates.append((len(self.problems), shown))
+            else:
+                self.suggested.add(meant)
             self.problems.append(f'{quoted} is not known; did you mean "{guess}"?')
         else:
             # Another operation's column, or a name that looks like nothing we know.
             self._ignored(shown)
+
+    def _without_unseen(self, shown: str) -> str | None:
+        """The name as it shows, when without its invisible characters it is (or is near) a known name."""
+        seen_as = without_unseen(shown).strip()
+        key = normalize(seen_as)
+        if key in _METADATA or key in self._ignore:
+            return None  # left out with a warning either way
+        meant = CANONICAL.get(key)
+        if meant is None and (guess := self._close(key)) is not None:
+            meant = CANONICAL[normalize(guess)]
+        if meant is None:
+            return None
+        if meant in self._used:
+            self.suggested.add(meant)  # reported once, not again as missing
+        return seen_as
 
     def _close(self, key: str) -> str | None:
         """The name or alias the operation uses that `key` is a misspelling of: difflib's closest, else one
@@ -279,7 +208,7 @@ class Resolver:
             return guess
         most = 1 if len(key) <= 4 else 2
         found = min(((edits(key, name, most), name) for name in self._names), default=(most + 1, ""))
-        return _DISPLAY[found[1]] if found[0] <= most else None
+        return DISPLAY[found[1]] if found[0] <= most else None
 
     def duplicate(self, first: str, second: str, canonical: str, where: str | None = None) -> None:
         """Record that two names give the same field."""
@@ -300,8 +229,32 @@ class Resolver:
         )
         return True
 
+    def _settle_dates(self) -> None:
+        """A name taken for a misspelt `date` beside another range column (`Dte` beside `Date To`), or beside
+        another such name (`Date1`, `Date2`), is proposed as the bound that lacks: `date` would set one day
+        of the range. A range bound that reads as either (`Night`) beside one range column is the other."""
+        dates, self._dates = self._dates, []
+        given = {name for name in RANGE_FIELDS if name in self.seen | self.suggested}
+        either, self._either = self._either, []
+        if len(given) == 1:
+            other: Bound = "end" if "start" in given else "start"
+            for at, name in either:
+                self.problems[at] = _bound_problem(f'{self.source}: {self.noun} "{name}"', name, other)
+        if len(dates) == 1 and not given:
+            self.suggested.add("date")
+            return
+        lacking = [name for name in RANGE_FIELDS if name not in given]
+        for number, (at, name) in enumerate(dates):
+            quoted = f'{self.source}: {self.noun} "{name}"'
+            if number >= len(lacking):
+                self.problems[at] = f"{quoted} is not known (start and end have their {self.noun}s){_ignore(name)}"
+                continue
+            self.suggested.add(lacking[number])
+            self.problems[at] = f'{quoted} is not known; did you mean "{lacking[number]}"?'
+
     def check_required(self) -> None:
         """Record the required fields that no name gave."""
+        self._settle_dates()
         seen = self.seen | self.suggested  # a misspelt name is reported once, not again as missing
         missing: list[str] = []
         for name in COLUMNS[self.operation]:
@@ -365,31 +318,6 @@ def resolve_header(names: Sequence[str], resolver: Resolver) -> list[str | None]
         resolver.suggested.update(missing)  # reported once, not again as missing
     resolver.check_required()
     return result
-
-
-def column_mapping(operation: Operation, given: Iterable[str]) -> dict[str, str]:
-    """--column FIELD=HEADER values as field -> header; FIELD is a field of the operation (or an alias).
-
-    Raises ValueError with a message for the user.
-    """
-    mapping: dict[str, str] = {}
-    for item in given:
-        name, equals, header = item.partition("=")
-        header = header.strip().strip('"').strip()
-        if not equals or not name.strip() or not header:
-            raise ValueError(f'"{item}" is not FIELD=HEADER, e.g. --column threshold="Min Rooms Unsold"')
-        canonical = CANONICAL.get(normalize(name))
-        if canonical not in COLUMNS[operation]:
-            fields = ", ".join(
-                c
-                for c in COLUMNS[operation]
-                if (c != NAMED_POLICY or operation is Operation.POLICY) and c not in WEEKDAY_FLAGS
-            )
-            raise ValueError(f'"{name.strip()}" is not a field of {operation.value}; the fields are {fields}')
-        if canonical in mapping and mapping[canonical] != header:
-            raise ValueError(f'{canonical} is mapped twice: to "{mapping[canonical]}" and to "{header}"')
-        mapping[canonical] = header
-    return mapping
 
 
 def join_problems(problems: Iterable[str], operation: Operation) -> str:

@@ -10,10 +10,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any, BinaryIO
 
 from ari_cli.exits import InputError
-from ari_cli.inputs.columns import alias_hint, expected_columns
 from ari_cli.inputs.csvfile import prepare_csv
 from ari_cli.inputs.jsonfile import prepare_json, prepare_objects
 from ari_cli.inputs.model import ROWS_NAME, STDIN, STDIN_NAME, Part, Prepared, ReadMeter, ReadOptions, ReadResult
+from ari_cli.inputs.names import alias_hint, expected_columns
+from ari_cli.inputs.sheets import prepare_xlsx
 from ari_cli.inputs.textio import (
     OLE_MAGIC,
     XLSX,
@@ -28,7 +29,6 @@ from ari_cli.inputs.textio import (
     sniff_format,
 )
 from ari_cli.inputs.weekdays import with_weekday_flags
-from ari_cli.inputs.xlsxfile import prepare_xlsx
 from ari_cli.wire.operations import Operation
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ari_cli.exits import InputError
-from ari_cli.inputs.columns import normalize
+from ari_cli.inputs.names import normalize
 from ari_cli.wire.operations import OPERATION_BY_ACTION, Operation
 
 # Taken from the configuration, never from a file: dropped without a word.

@@ -12,8 +12,9 @@ from operator import itemgetter
 from typing import Any
 
 from ari_cli.exits import InputError
-from ari_cli.inputs.columns import WEEKDAY_FLAGS, flag_problem
+from ari_cli.inputs.columns import flag_problem
 from ari_cli.inputs.model import Part
+from ari_cli.inputs.names import WEEKDAY_FLAGS
 
 FLAG_NAMES = tuple(day.title() for day in WEEKDAY_FLAGS)
 """How messages name the flag columns: Mon ... Sun."""

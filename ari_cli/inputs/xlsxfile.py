@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import shlex
 import zipfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import partial
+from itertools import chain, islice
 from operator import call
 from typing import Any
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.cells import cell_value, days_value
 from ari_cli.inputs.columns import Resolver, resolve_header
-from ari_cli.inputs.hints import follow_up
+from ari_cli.inputs.hints import LOOK_DOWN, Rows, header_follow_up, its_own, later_header, missing_columns
 from ari_cli.inputs.model import ListedPart, Part, Prepared, ReadMeter, ReadOptions, skipped_rows
 from ari_cli.inputs.odsgrid import survey_ods
 from ari_cli.inputs.ooxml import RESAVE_HINT, Package, refuse_doctypes
@@ -159,28 +163,25 @@ def open_book(source: Source) -> Book:
         raise InputError(f"{source.name}: cannot read the workbook: {problem}", hint=RESAVE_HINT) from None
 
 
-def _pick_sheet(workbook: Book, name: str, wanted: str | None) -> str:
-    sheets = list(workbook.sheet_names)
-    if not sheets:
-        raise InputError(f"{name}: the workbook has no worksheet")
-    if wanted is None:
-        return sheets[0]
-    if wanted in sheets:
-        return wanted
-    folded = [sheet for sheet in sheets if sheet.casefold() == wanted.strip().casefold()]
-    if len(folded) == 1:
-        return folded[0]
-    listed = ", ".join(f'"{sheet}"' for sheet in sheets)
-    raise InputError(f'{name}: no sheet named "{wanted}"; the workbook has {listed}', hint="give --sheet NAME")
-
-
 def _blank(cells: list[Any]) -> bool:
     return all(cell_value(cell) == "" for cell in cells)
 
 
-def _header(name: str, rows: Iterator[Row], header_row: int | None) -> Row | None:
+class EmptyHeaderRow(InputError):
+    """--header-row N names a row of the sheet that holds nothing; `later` the line below that has the
+    operation's columns, if one does (which makes the sheet the operation's)."""
+
+    def __init__(self, message: str, hint: str, later: int | None = None) -> None:
+        super().__init__(message, hint)
+        self.later = later
+
+
+def _header(
+    name: str, rows: Iterator[Row], header_row: int | None, below: Callable[[Rows], int | None], sheet: str = ""
+) -> Row | None:
     """The header, taken from `rows` (which go on after it): the given row, else the first row that holds
-    anything; None when no row holds anything."""
+    anything; None when no row holds anything. `below` finds the line of the columns under an empty
+    --header-row (`later_header`); `sheet` is the --sheet a hint names."""
     last = 0  # the last row that holds anything
     for number, cells in rows:
         if not _blank(cells):
@@ -191,10 +192,21 @@ def _header(name: str, rows: Iterator[Row], header_row: int | None) -> Row | Non
             break
     if header_row is None:
         return None
+    # The column names may be a few lines below (title lines miscounted): a hint that names the line.
+    looked = list(islice(rows, LOOK_DOWN))
+    later = below((number, [str(cell_value(cell)) for cell in cells]) for number, cells in looked)
+    if later is not None:
+        named = f" --sheet {shlex.quote(sheet)}" if sheet else ""
+        raise EmptyHeaderRow(
+            f"{name} line {header_row}: --header-row {header_row} is an empty row; the column names are on line "
+            f"{later}",
+            hint=f"give --header-row {later}{named}",
+            later=later,
+        )
     # Only to say where the values are: the rest of the sheet is looked through for its last row with any.
-    last = max((number for number, cells in rows if not _blank(cells)), default=last)
+    last = max((number for number, cells in chain(looked, rows) if not _blank(cells)), default=last)
     where = f"the last row with values is {last}" if last else "the sheet is empty"
-    raise InputError(
+    raise EmptyHeaderRow(
         f"{name} line {header_row}: --header-row {header_row} is an empty row; {where}",
         hint="give --header-row with the number of the row that holds the column names",
     )
@@ -281,69 +293,32 @@ class SheetPart(Part):
             )
 
 
-def prepare_xlsx(source: Source, operation: Operation, options: ReadOptions) -> Prepared:
-    """Read one sheet of a workbook: its header now, its rows (empty ones skipped) as they are checked."""
-    return prepare_sheet(open_book(source), source.name, operation, options)
+@dataclass
+class Look:
+    """One sheet with its header read: what it prepared, and where its columns are when it has problems."""
+
+    prepared: Prepared
+    later: int | None = None
+    """The line below the header that has the operation's columns (title lines above them)."""
+    ours: bool = False
+    """Whether the sheet is the operation's: its columns fit, or its problems are the operation's (`its_own`)."""
 
 
-def prepare_sheet(workbook: Book, source_name: str, operation: Operation, options: ReadOptions) -> Prepared:
-    """The sheet the options name, or else the first visible sheet that has the operation's columns, of a
-    workbook just opened, which is closed here: the rows already begun outlive it. A hidden sheet is read
-    only when named: an old version kept out of sight must never be pushed instead of today's."""
-    try:
-        if options.sheet is not None:
-            title = _pick_sheet(workbook, source_name, options.sheet)
-            prepared = _prepare_one(workbook, source_name, title, operation, options)
-            how = workbook.hidden.get(title)
-            if how is not None:
-                prepared.notes.append(f'{source_name}: read the sheet "{title}", which is {how}, as --sheet names it')
-            return prepared
-        _pick_sheet(workbook, source_name, None)  # a workbook without sheets says so
-        visible = [sheet for sheet in workbook.sheet_names if sheet not in workbook.hidden]
-        if not visible:
-            listed = ", ".join(f'"{sheet}" ({workbook.hidden[sheet]})' for sheet in workbook.sheet_names)
-            raise InputError(
-                f"{source_name}: every sheet is hidden: {listed}; hidden sheets are read only when named",
-                hint="give --sheet NAME to read a hidden sheet",
-            )
-        passed = [f'"{sheet}" ({workbook.hidden[sheet]})' for sheet in workbook.sheet_names if sheet in workbook.hidden]
-        first: Prepared | None = None
-        tried: list[str] = []
-        for title in visible:
-            prepared = _prepare_one(workbook, source_name, title, operation, options)
-            empty = isinstance(prepared.part, ListedPart)
-            if not prepared.problems and not empty:
-                break
-            first = first or prepared
-            tried.append(title)
-            passed.append(f'"{title}" (empty)' if empty else f'"{title}" (not the columns of {operation.value})')
-        else:
-            assert first is not None
-            return first  # no visible sheet fits: the first one's problems say what is missing
-    finally:
-        workbook.close()
-    others = [f'"{sheet}"' for sheet in visible if sheet != title and sheet not in tried]
-    if passed or others:
-        said = [f'read the sheet "{title}"']
-        if passed:
-            said.append(f"passed over {', '.join(passed)}")
-        if others:
-            said.append(f"the workbook also has {', '.join(others)}")
-        prepared.notes.insert(0, f"{source_name}: {'; '.join(said)} (give --sheet NAME)")
-    return prepared
-
-
-def _prepare_one(workbook: Book, source_name: str, title: str, operation: Operation, options: ReadOptions) -> Prepared:
-    """One sheet: its header now, its rows as they are checked."""
+def read_sheet(
+    workbook: Book, source_name: str, title: str, operation: Operation, options: ReadOptions, sheet: str = ""
+) -> Look:
+    """One sheet: its header now, its rows as they are checked. `sheet` is the --sheet its hints name, for a
+    sheet that would not be read without it."""
     name = sheet_source(source_name, title)
     if options.meter is not None:
         options.meter.start(name)
     rows = workbook.rows(title, name)
     notes: list[str] = []
-    header = _header(name, rows, options.header_row)
+    probe = Resolver(operation, name, "column", dict(options.columns), ignore=options.ignore_columns)
+    header = _header(name, rows, options.header_row, partial(later_header, resolver=probe), sheet)
     if header is None:
         # A part without rows: the sheet is named as empty.
-        return Prepared(part=ListedPart(name, []), notes=notes)
+        return Look(Prepared(part=ListedPart(name, []), notes=notes))
     header_line, header_cells = header
     names = [c.isoformat() if isinstance(c, dt.date) else str(c) for c in map(cell_value, header_cells)]
     resolver = Resolver(
@@ -354,8 +329,10 @@ def _prepare_one(workbook: Book, source_name: str, title: str, operation: Operat
     unused = [warning] if warning else []
     if resolver.problems:
         below = ((number, [str(cell_value(cell)) for cell in cells]) for number, cells in rows)
-        problems = [*resolver.problems, *follow_up(name, header_line, names, resolver, below)]
-        return Prepared(part=None, warnings=unused, problems=problems)
+        later = later_header(below, resolver) if missing_columns(resolver.problems) else None
+        problems = [*resolver.problems, *header_follow_up(name, header_line, names, resolver, later, sheet)]
+        prepared = Prepared(part=None, warnings=unused, problems=problems)
+        return Look(prepared, later, its_own(resolver, later))
     kept = [(i, column) for i, column in enumerate(columns) if column is not None]
     marks = workbook.marks
     part = SheetPart(name, kept, rows, options.meter, marks, options.hidden_rows)
@@ -369,4 +346,4 @@ def _prepare_one(workbook: Book, source_name: str, title: str, operation: Operat
     ]
     if hidden:
         notes.append(f"{name}: column{'s' if len(hidden) > 1 else ''} {', '.join(hidden)} hidden in the workbook; read")
-    return Prepared(part=part, warnings=unused, notes=notes, ignored=resolver.left_out(name))
+    return Look(Prepared(part=part, warnings=unused, notes=notes, ignored=resolver.left_out(name)), ours=True)

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ari_cli.exits import InputError
-from ari_cli.inputs.columns import DEPOSIT_FIELDS, LEVEL_FIELDS, normalize
+from ari_cli.inputs.names import DEPOSIT_FIELDS, LEVEL_FIELDS, normalize
 from ari_cli.records.policy import Policy, build_policy
 
 POLICY_KEYS = ("refundable", "levels", "deposit")

@@ -14,7 +14,7 @@ from typing import Any
 
 from ari_cli.exits import InputError
 from ari_cli.inputs import Part
-from ari_cli.inputs.columns import NAMED_POLICY, POLICY_VALUES
+from ari_cli.inputs.names import NAMED_POLICY, POLICY_VALUES
 from ari_cli.records.dates import LayoutTally
 from ari_cli.records.rules import (
     DateOptions,

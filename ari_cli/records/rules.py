@@ -6,11 +6,11 @@ Each rule adds `file line N, field: problem` to a row's `RowErrors` and returns 
 from __future__ import annotations
 
 import datetime as dt
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ari_cli.inputs.looks import unseen
 from ari_cli.inputs.weekdays import FLAG_NAMES, WeekdayFlags
 from ari_cli.records.dates import FIRST_YEAR, LAST_YEAR, LayoutTally, parse_date, parse_days
 from ari_cli.wire.operations import CLEAR
@@ -120,18 +120,11 @@ def required_text(errs: RowErrors, fields: Mapping[str, Any], name: str) -> str:
     if not written:
         errs.add(name, "is empty")
     raw = fields.get(name)
-    hidden = next((c for c in raw if _invisible(c)), None) if isinstance(raw, str) else None
+    hidden = unseen(raw) if isinstance(raw, str) else None
     if hidden is not None:
-        what = unicodedata.name(hidden, "a format character").lower()
-        errs.add(name, f"holds U+{ord(hidden):04X} ({what}), which does not show: type the id again without it")
+        errs.add(name, f"holds {hidden}, which does not show: type the id again without it")
         return ""  # no key: the row is invalid, as an empty id makes it
     return written
-
-
-def _invisible(c: str) -> bool:
-    # Format characters (zero-width spaces and joiners, U+2060, U+FEFF, the bidirectional controls) and no-break
-    # spaces: an id that holds one looks like another and is not it.
-    return unicodedata.category(c) == "Cf" or c in "\u00a0\u202f\u2007"
 
 
 def one_date(

@@ -1,0 +1,172 @@
+"""Column names: the canonical fields, their aliases, which operation uses which, and `--column` mappings.
+
+`columns.py` resolves a file's header against these.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+
+from ari_cli.wire.operations import Operation
+
+WEEKDAY_FLAGS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+"""Seven columns of Y/N, one per weekday (an export's alternative to one `days` column); `weekdays.py`
+turns them into the row's `days`."""
+_COMMON = ("propertyid", "roomid", "rateid", "start", "end", "date", "days", *WEEKDAY_FLAGS)
+# A policy row: the refundable flag, one cancellation level, and the deposit.
+LEVEL_FIELDS = ("level", "policyid", "dayspriorcheckin", "penaltytype", "penaltyamount", "penaltyapplied")
+DEPOSIT_FIELDS = (
+    "depositpolicy",
+    "deposittype",
+    "depositamount",
+    "depositapplied",
+    "depositintervalunits",
+    "deposittimeinterval",
+)
+_POLICY_VALUES = ("refundable", *LEVEL_FIELDS, *DEPOSIT_FIELDS)
+
+COLUMNS: dict[Operation, tuple[str, ...]] = {
+    Operation.THRESHOLD: (*(c for c in _COMMON if c != "rateid"), "threshold"),
+    Operation.MAXADV: (*_COMMON, "time"),
+    Operation.POLICY: (*_COMMON, *_POLICY_VALUES, "policy"),
+}
+"""Every canonical field each operation reads, in the order users see them."""
+SETTING_COLUMNS: dict[Operation, frozenset[str]] = {
+    operation: frozenset(names) - frozenset(_COMMON) for operation, names in COLUMNS.items()
+}
+"""The columns of an operation's own setting (threshold, time, a policy's), which no other operation reads."""
+
+# penaltytype and deposittype have one value each, which an empty cell or a missing column means.
+OPTIONAL: frozenset[str] = frozenset(
+    {"days", "deposittimeinterval", "policy", "penaltytype", "deposittype", *WEEKDAY_FLAGS}
+)
+NAMED_POLICY = "policy"
+"""A policy row's column naming a policy of --policies; it stands for the level and deposit columns."""
+POLICY_VALUES: frozenset[str] = frozenset(_POLICY_VALUES)
+RANGE_FIELDS = ("start", "end")
+
+# Display spelling of each accepted name; the key is what it normalizes to.
+ALIASES: dict[str, tuple[str, ...]] = {
+    "propertyid": ("property", "hotel", "hotelid"),
+    "roomid": ("room", "roomtype"),
+    "rateid": ("rate", "rateplan"),
+    # Range columns by the names exports give them; an end is the last day set (inclusive), as `Last Night`
+    # and `Valid Until` are: `Departure` and `Check-out` (the day after) are not taken for it.
+    "start": (
+        "startdateymd",
+        "startdate",
+        "from",
+        "date from",
+        "from date",
+        "valid from",
+        "begin",
+        "begin date",
+        "first night",
+        "first date",
+    ),
+    "end": ("enddateymd", "enddate", "to", "date to", "to date", "valid to", "valid until", "last night", "last date"),
+    "threshold": ("sellthreshold",),
+    "time": ("nights", "maxadv", "max_advance"),
+    "days": ("weekday", "weekdays", "dow", "day of week", "days of week"),
+    "mon": ("monday", "mo"),
+    "tue": ("tuesday", "tu", "tues"),
+    "wed": ("wednesday", "we"),
+    "thu": ("thursday", "th", "thur", "thurs"),
+    "fri": ("friday", "fr"),
+    "sat": ("saturday", "sa"),
+    "sun": ("sunday", "su"),
+}
+
+_STRIP = re.compile(r"[\s_\-\ufeff]+")
+
+
+def normalize(name: str) -> str:
+    """The form names are compared in: lower case, without spaces, `_`, `-` (or a stray BOM)."""
+    return _STRIP.sub("", name).lower()
+
+
+def _build_lookup() -> tuple[dict[str, str], dict[str, str]]:
+    canonical: dict[str, str] = {}
+    display: dict[str, str] = {}
+    for names in COLUMNS.values():
+        for name in names:
+            canonical[name] = name
+            display[name] = name
+    for name, aliases in ALIASES.items():
+        for alias in aliases:
+            canonical[normalize(alias)] = name
+            display[normalize(alias)] = alias
+    return canonical, display
+
+
+CANONICAL, DISPLAY = _build_lookup()
+"""Normalized name or alias -> canonical field name, for every operation."""
+
+# One wrong letter in a 4-letter name (`dayz`, 0.75) still matches: a column the operation uses must never be
+# dropped as unknown. Known names (`rate` is rateid's alias) are never taken for misspellings.
+_CUTOFF = 0.75
+
+
+def suggest(name: str) -> str | None:
+    """The known name or alias (as users write it) that `name` looks like a misspelling of."""
+    key = normalize(name)
+    if not key or key in CANONICAL:
+        return None
+    close = difflib.get_close_matches(key, CANONICAL, n=1, cutoff=_CUTOFF)
+    return DISPLAY[close[0]] if close else None
+
+
+def expected_columns(operation: Operation) -> str:
+    """The expected columns of an operation, as the error messages list them."""
+    shown: list[str] = []
+    for name in COLUMNS[operation]:
+        if name in ("date", NAMED_POLICY, *WEEKDAY_FLAGS):
+            continue
+        if name == "end":
+            shown.append("end (or date for start and end)")
+        elif name in OPTIONAL:
+            shown.append(f"{name} (optional)")
+        else:
+            shown.append(name)
+    named = ""
+    if NAMED_POLICY in COLUMNS[operation]:
+        named = f"; or, for refundable and the level and deposit columns, {NAMED_POLICY} (a name from --policies)"
+    return f"expected columns for {operation.value}: {', '.join(shown)}{named}"
+
+
+def alias_hint() -> str:
+    """A hint listing the accepted spellings of names."""
+    listed = "; ".join(
+        f"{name}: {', '.join(aliases)}" for name, aliases in ALIASES.items() if name not in WEEKDAY_FLAGS
+    )
+    return (
+        f"names ignore case, spaces, _ and -; also accepted: {listed}; "
+        "and for the days, seven flag columns Mon ... Sun (or Monday ... Sunday, Mo ... Su) of Y or N"
+    )
+
+
+def column_mapping(operation: Operation, given: Iterable[str]) -> dict[str, str]:
+    """--column FIELD=HEADER values as field -> header; FIELD is a field of the operation (or an alias).
+
+    Raises ValueError with a message for the user.
+    """
+    mapping: dict[str, str] = {}
+    for item in given:
+        name, equals, header = item.partition("=")
+        header = header.strip().strip('"').strip()
+        if not equals or not name.strip() or not header:
+            raise ValueError(f'"{item}" is not FIELD=HEADER, e.g. --column threshold="Min Rooms Unsold"')
+        canonical = CANONICAL.get(normalize(name))
+        if canonical not in COLUMNS[operation]:
+            fields = ", ".join(
+                c
+                for c in COLUMNS[operation]
+                if (c != NAMED_POLICY or operation is Operation.POLICY) and c not in WEEKDAY_FLAGS
+            )
+            raise ValueError(f'"{name.strip()}" is not a field of {operation.value}; the fields are {fields}')
+        if canonical in mapping and mapping[canonical] != header:
+            raise ValueError(f'{canonical} is mapped twice: to "{mapping[canonical]}" and to "{header}"')
+        mapping[canonical] = header
+    return mapping
