@@ -14,12 +14,11 @@ import argparse
 import csv
 import datetime as dt
 import os
-import socket
 import subprocess
 import time
 from pathlib import Path
 
-from run import CLI, START, _fixtures
+from run import CLI, START, _fixtures, serving
 
 
 def main() -> None:
@@ -40,23 +39,11 @@ def main() -> None:
                     out.writerow([f"P{p:03d}", f"R{r:03d}", day, (d % 2) * 3 + 1])
     fixtures = args.folder / "fixtures.toml"
     _fixtures(fixtures, 1 if args.shape == "failing" else args.properties, 4)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    sandbox = [CLI, "sandbox", "--port", str(port), "--latency", "0", "--fixtures", str(fixtures)]
-    server = subprocess.Popen(sandbox, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    try:
-        assert server.stdout is not None
-        server.stdout.readline()  # the listening line: it is up
-        env = {"ARI_BASE_URL": f"http://127.0.0.1:{port}", "ARI_API_KEY": "sandbox-key-0001",
-               "ARI_SOURCE_ID": "cpbA1", "ARI_HOME": str(args.folder / "home")}  # fmt: skip
+    with serving(fixtures, args.folder / "home") as env:
         started = time.perf_counter()
         push = [CLI, "threshold", "push", str(data), "--concurrency", "16", "--quiet", "--output", "json"]
         code = subprocess.run(push, env={**os.environ, **env}, stdout=subprocess.DEVNULL, check=False).returncode
         print(f"{args.shape}: pushed, exit {code}, {time.perf_counter() - started:.0f} s; ARI_HOME={env['ARI_HOME']}")
-    finally:
-        server.terminate()
-        server.wait(10)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import contextlib
 import csv
 import datetime as dt
 import itertools
@@ -417,6 +418,27 @@ def _day_after(row: list[str]) -> list[str]:
     return [*row[:2], (dt.date.fromisoformat(row[2]) + dt.timedelta(days=1)).isoformat(), row[3]]
 
 
+@contextlib.contextmanager
+def serving(fixtures: Path, home: Path) -> Iterator[dict[str, str]]:
+    """`ari-cli sandbox` on a free loopback port with these fixtures, for as long as the block runs: the
+    environment that points a push at it, its journal in `home`."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    sandbox = [CLI, "sandbox", "--port", str(port), "--latency", "0", "--fixtures", str(fixtures)]
+    server = subprocess.Popen(sandbox, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        assert server.stdout is not None
+        server.stdout.readline()  # the listening line: it is up
+        yield {"ARI_BASE_URL": f"http://127.0.0.1:{port}", "ARI_API_KEY": "sandbox-key-0001",
+               "ARI_SOURCE_ID": "cpbA1", "ARI_HOME": str(home)}  # fmt: skip
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
 def _fixtures(path: Path, properties: int, rooms: int) -> None:
     """Sandbox fixtures that map the export's properties and rooms."""
     names = ", ".join(f'"R{r:03d}"' for r in range(rooms))
@@ -428,24 +450,11 @@ def _fixtures(path: Path, properties: int, rooms: int) -> None:
 def overnight(big: Path, properties: int, rooms: int) -> list[Figure]:
     """Last night's export pushed (journal on) to `ari-cli sandbox`; then, on the next night's export, `diff` and
     `push --changed-only --dry-run` against the dry run, each the fastest of three, peak memory the largest."""
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     with tempfile.TemporaryDirectory() as tmp:
         fixtures, tonight = Path(tmp) / "fixtures.toml", Path(tmp) / "next.csv"
         _fixtures(fixtures, properties, rooms)
         next_night(big, tonight)
-        server = subprocess.Popen(
-            [CLI, "sandbox", "--port", str(port), "--latency", "0", "--fixtures", str(fixtures)],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        try:
-            assert server.stdout is not None
-            server.stdout.readline()  # the listening line: it is up
-            env = {"ARI_BASE_URL": f"http://127.0.0.1:{port}", "ARI_API_KEY": "sandbox-key-0001",
-                   "ARI_SOURCE_ID": "cpbA1", "ARI_HOME": str(Path(tmp) / "home")}  # fmt: skip
+        with serving(fixtures, Path(tmp) / "home") as env:
             pushed, code, _ = run_child([CLI, "threshold", "push", str(big), "--output", "json", "--quiet"], env)
             today = ["--today", START.isoformat(), "--output", "json", "--quiet"]
             commands = {
@@ -457,9 +466,6 @@ def overnight(big: Path, properties: int, rooms: int) -> list[Figure]:
             for label, args in commands.items():
                 tries = [run_child([CLI, "threshold", *args], env) for _ in range(3)]
                 timed[label] = (min(t for t, _, _ in tries), max(rss for _, _, rss in tries) / 1024)
-        finally:
-            server.terminate()
-            server.wait(10)
     (dry, dry_mb), (diff, diff_mb), (changed, changed_mb) = timed["dry run"], timed["diff"], timed["changed-only"]
     return [
         Figure("last night's push, journal on", pushed, "s", "exit 0", met=code == 0),

@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import socket
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -35,7 +33,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 
-from run import CLI, run_child  # noqa: E402
+from run import CLI, run_child, serving  # noqa: E402
 
 START = dt.date.today() + dt.timedelta(days=1)
 TODAY = START.isoformat()
@@ -150,21 +148,9 @@ def ten_megabytes(folder: Path, size: int, push: bool) -> str:
     names = ", ".join([*(f'"W{i}"' for i in range(87)), *(f'"R{i}"' for i in range(rooms))])
     fixtures.write_text('[[accounts]]\nkey = "sandbox-key-0001"\nsource_id = "cpbA1"\ndefault = true\n\n'
                         f'[[properties]]\nid = "HTL001"\nrooms = [{names}]\nrates = ["BAR"]\n')  # fmt: skip
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    sandbox = [CLI, "sandbox", "--port", str(port), "--latency", "0", "--fixtures", str(fixtures)]
-    server = subprocess.Popen(sandbox, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    try:
-        assert server.stdout is not None
-        server.stdout.readline()  # the listening line: it is up
-        env = {"ARI_BASE_URL": f"http://127.0.0.1:{port}", "ARI_API_KEY": "sandbox-key-0001",
-               "ARI_SOURCE_ID": "cpbA1", "ARI_HOME": str(folder / "home")}  # fmt: skip
+    with serving(fixtures, folder / "home") as env:
         push_args = [CLI, "threshold", "push", str(path), "--today", TODAY, "--quiet", "--concurrency", "8"]
         pushed, code, kib = run_child([*push_args, "--output", "json"], env)
-    finally:
-        server.terminate()
-        server.wait(10)
     return f"{line}; pushed, journal on: {pushed:6.2f} s, {kib // 1024:4} MiB, exit {code}"
 
 
