@@ -1,14 +1,18 @@
 """A service that echoes the key in every spelling it might use: upper- and lower-cased, JSON-escaped once and
-twice, URL-encoded, `\\uXXXX`-escaped. No output of the tool, and not the journal file, holds any of them.
+twice or three times, URL-encoded, `\\uXXXX`-escaped. No output of the tool, and not the journal file, holds any
+of them, nor any spelling of the key under up to four layers of JSON and URL escapes.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import quote, quote_plus
 
+from ari_cli.config.secrets import remember, scrub
 from tests.conftest import PINNED_TODAY
 from tests.misbehaving import misbehaving
 from tests.test_faults import clean_env, run_cli
@@ -29,23 +33,20 @@ def forms(key: str) -> dict[str, str]:
     """Every spelling the service below echoes (the string it means, before its answer JSON-escapes it)."""
     return {
         "upper": key.upper(), "lower": key.lower(), "json": _json(key), "json twice": _json(_json(key)),
+        "json three times": _json(_json(_json(key))),
         "json upper": _json(key.upper()), "url": quote(key, safe=""), "url plus": quote_plus(key),
         "url in json": _json(quote(key, safe="")), "json in url": quote(_json(key), safe=""), "u-escaped": _u(key),
     }  # fmt: skip
 
 
-# What each spelling looks like once the JSON answer is decoded (what the tool shows and keeps).
-def decoded_forms(key: str) -> set[str]:
-    shown = {
-        key,
-        key.upper(),
-        key.lower(),
-        _json(key),
-        quote(key, safe=""),
-        quote_plus(key),
-        quote(_json(key), safe=""),
-    }
-    return shown | {_json(s) for s in shown} | {s.lower() for s in shown} | {_u(key), _u(key).lower()}
+def escaped_forms(key: str, layers: int = 4) -> set[str]:
+    """The key, upper- or lower-cased, under up to `layers` layers of JSON and URL escapes in any order: what the
+    answers above hold in their bytes (one layer more than they mean) and whatever the tool makes of them."""
+    found = layer = {key, key.upper(), key.lower()}
+    for _ in range(layers):
+        layer = {e for text in layer for e in (_json(text), quote(text, safe=""), quote_plus(text))} - found
+        found = found | layer
+    return found | {_u(key), _u(key).lower()}
 
 
 PROPERTIES = [f"HTL{n:03d}" for n in range(1, len(forms(KEY)) + 1)]
@@ -100,14 +101,37 @@ def test_the_key_echoed_in_every_spelling_is_in_no_output_and_not_in_the_journal
         "table": table.stdout + table.stderr, "retry": retried.stdout + retried.stderr,
     }  # fmt: skip
     for command in (["history"], ["history", "show", "1"], ["history", "show", "1", "-o", "json"],
-                    ["history", "show", "1", "--body", "--show", "all"], ["history", "find", "--property", PROPERTIES[1], "--date", "2027-02-01", "--body"]):  # fmt: skip
+                    ["history", "show", "1", "--body", "--show", "all"], ["history", "show", "1", "--body", "-o", "json"],
+                    ["history", "find", "--property", PROPERTIES[1], "--date", "2027-02-01", "--body"]):  # fmt: skip
         shown = run_cli(command, env)
         assert shown.returncode == 0, shown.stderr
         texts[" ".join(command)] = shown.stdout + shown.stderr
     for path in home.iterdir():
         texts[path.name] = path.read_bytes().decode("utf-8", "replace")
-    spellings = decoded_forms(KEY) | set(forms(KEY).values())
+    spellings = escaped_forms(KEY) | set(forms(KEY).values())
     leaks = [(label, s) for label, text in texts.items() for s in spellings if s.lower() in text.lower()]
     assert leaks == []
     # The masks are there instead: the test would pass on an output that said nothing.
     assert "…" in texts["json stdout"] and "…" in texts["history show 1"]
+
+
+LAYERS: list[Callable[[str], str]] = [
+    _json, lambda t: json.dumps(t, ensure_ascii=False)[1:-1], lambda t: _json(t).replace("/", "\\/"),
+    lambda t: quote(t, safe=""), quote_plus,
+]  # fmt: skip
+
+
+def test_every_mix_of_up_to_four_escape_layers_is_masked_whole() -> None:
+    """The masking rule itself, over every order of JSON (ASCII or not, `\\/`) and URL (`%20` or `+`) layers."""
+    key = KEY + "é😀\n"
+    remember(key)
+    missed = []
+    for depth in range(5):
+        for layers in itertools.product(LAYERS, repeat=depth):
+            text = key
+            for layer in layers:
+                text = layer(text)
+            for spelled in (text, text.upper(), text.lower()):
+                if scrub(f"<{spelled}>") != f"<{key[:4]}…{key[-4:]}>":
+                    missed.append(spelled)
+    assert missed == []

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import ConnectionOptions, OutputOptions, PushRequest
 from ari_cli.app.push_settings import Tuned, check_report, push_options, recorded_options, settings_for
+from ari_cli.changes import Acknowledged
 from ari_cli.config.settings import Connection, Settings
 from ari_cli.exits import ConfigError, Interrupted, UsageProblem
 from ari_cli.inputs import SourceRow
@@ -238,7 +239,17 @@ def _known(journal: Journal | None, operation: Operation, connection: Connection
     if journal is None or connection is None:
         return None
     # Loaded already with the journal.
+    import sqlite3
+
+    from ari_cli.journal.database import unreadable
     from ari_cli.journal.queries import acknowledged
 
     db, base, source = journal.db, connection.base_url, connection.source_id
-    return lambda properties: acknowledged(db, operation.value, base, source, properties)
+
+    def known(properties: set[str]) -> Acknowledged:
+        try:
+            return acknowledged(db, operation.value, base, source, properties)
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as damaged:  # read through the writer's connection
+            raise unreadable(journal.path, damaged) from None
+
+    return known

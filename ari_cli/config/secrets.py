@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
-from urllib.parse import quote, quote_plus
 
 MASK = "…"
 
@@ -32,7 +31,11 @@ _known: set[str] = set()
 _pattern: re.Pattern[str] | None = None  # every known key in every spelling; rebuilt when one is added
 _by_group: dict[str, str] = {}  # the pattern's group name -> the mask of its key
 
-_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "/": "\\/", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# How many layers of escaping masking sees through: a key JSON-escaped inside a JSON string inside a JSON answer
+# is three; URL-encoding counts as a layer too, in any order with JSON's.
+ESCAPE_DEPTH = 4
+# The short JSON escapes of control characters (`\n`).
+_SHORT = {"\b": "b", "\f": "f", "\n": "n", "\r": "r", "\t": "t"}
 
 
 def remember(secret: str | None) -> None:
@@ -44,45 +47,58 @@ def remember(secret: str | None) -> None:
         _pattern = None
 
 
-def _char(c: str) -> str:
-    """A regex for one character of a key as JSON text may spell it: as is, escaped, or \\uXXXX (any case)."""
+def _percent(byte: int) -> str:
+    """One byte URL-encoded, once or more (`%22`, `%2522`): each later URL layer encodes the `%` again."""
+    return f"%(?:25){{0,{ESCAPE_DEPTH - 1}}}{byte:02x}"
+
+
+# One backslash an escape wrote: as is, or URL-encoded by a later layer (JSON leaves `%5C` alone).
+_BACKSLASH = rf"(?:\\|{_percent(0x5C)})"
+
+
+def _backslashes(count: int | str) -> str:
+    return f"{_BACKSLASH}{{{count}}}"
+
+
+def _char(c: str, depth: int) -> str:
+    """A regex for one character of the key under `depth` JSON layers (then any URL layers): each JSON layer
+    doubles the backslashes before what an earlier one escaped, so a `"` sits behind exactly 2**depth - 1 of them
+    and a `\\` is 2**depth; a `/`, and any character as `\\uXXXX` or a short escape, behind some."""
+    # Followed by a letter, a run of backslashes has one way to match: possessive, it is not tried again shorter.
+    some = _backslashes(f"1,{2**ESCAPE_DEPTH}") + "+"
     units = c.encode("utf-16-be")
-    escaped = "".join(f"\\\\u{units[i]:02x}{units[i + 1]:02x}" for i in range(0, len(units), 2))
-    spellings = [re.escape(c), re.sub(r"[a-f]", lambda m: f"[{m.group()}{m.group().upper()}]", escaped)]
-    if c in _JSON_ESCAPES:
-        spellings.append(re.escape(_JSON_ESCAPES[c]))
+    spellings = ["".join(f"{some}u{units[i]:02x}{units[i + 1]:02x}" for i in range(0, len(units), 2))]
+    encoded = "".join(_percent(byte) for byte in c.encode())
+    if c == "\\":
+        spellings.append(_backslashes(2**depth))
+    elif c == '"':
+        spellings.append(_backslashes(2**depth - 1) + f'(?:"|{encoded})')
+    elif c == "/":
+        spellings.append(_backslashes(f"0,{2**depth - 1}") + f"(?:/|{encoded})")
+    elif c in _SHORT and depth:
+        spellings.append(some + _SHORT[c])
+    else:
+        spellings += [re.escape(c), encoded]
+        if c == " ":
+            spellings.append(rf"(?:\+|{_percent(0x2B)})")  # a form's space, `+`, itself encoded by a later layer
     return "(?:" + "|".join(spellings) + ")"
 
 
-def _spelled(secret: str) -> str:
-    return "".join(_char(c) for c in secret)
-
-
-def _escaped(text: str) -> set[str]:
-    """One layer of the escapes a service may put a key through: JSON (as is or to ASCII, `/` as `\\/`) and URL."""
-    inner = json.dumps(text)[1:-1]
-    return {json.dumps(text, ensure_ascii=False)[1:-1], inner, inner.replace("/", "\\/"), quote(text, safe=""),
-            quote_plus(text, safe="")}  # fmt: skip
-
-
-def _forms(secret: str) -> list[str]:
-    """The key and every spelling of up to two layers of escapes (a JSON string inside a JSON string, a URL
-    parameter inside JSON): an echo that escaped it twice is still the key."""
-    forms, layer = {secret}, {secret}
-    for _ in range(2):
-        layer = {form for text in layer for form in _escaped(text)} - forms
-        forms |= layer
-    return sorted(forms, key=len, reverse=True)
-
-
 def _any_spelling(secret: str) -> str:
-    # Each escaped form literally, and the key character by character as JSON may spell each one.
-    return "|".join([*(re.escape(form) for form in _forms(secret)), _spelled(secret)])
+    """The key as up to ESCAPE_DEPTH layers of JSON and URL escapes may spell it: a regex per number of JSON
+    layers, each counting its backslashes exactly so that a long run of them is not tried every way. What the
+    depths spell alike (a key's letters) is written once, so that text without the key is passed over quickly."""
+    spelled = [[_char(c, depth) for c in secret] for depth in range(ESCAPE_DEPTH + 1)]
+    same = 0
+    while same < len(secret) and all(s[same] == spelled[0][same] for s in spelled):
+        same += 1
+    rests = dict.fromkeys("".join(s[same:]) for s in spelled)
+    return "".join(spelled[0][:same]) + ("(?:" + "|".join(rests) + ")" if len(rests) > 1 else "".join(rests))
 
 
 def scrub(text: str) -> str:
     """Text with every known key replaced by its mask: in any case (a service may upper-case what it echoes), in
-    any spelling JSON allows, URL-encoded, and escaped twice."""
+    any spelling JSON allows, URL-encoded, and escaped again and again (up to ESCAPE_DEPTH layers)."""
     global _pattern
     if not _known:
         return text

@@ -39,8 +39,16 @@ def loads(text: str) -> Any:
         raise Unreadable(f"stored data is not JSON ({problem})") from None
 
 
+def loads_object(text: str) -> dict[str, Any]:
+    """Stored JSON that must be an object (a body, a run's options), or `Unreadable`."""
+    found = loads(text)
+    if not isinstance(found, dict):
+        raise Unreadable(f"stored data is not a JSON object ({text[:40]!r})")
+    return found
+
+
 def parsed(parse: Callable[[str], T], text: str) -> T:
-    """A stored value (a date, a number) parsed, or `Unreadable`."""
+    """A stored value (a date, a number, one of an enum's values) parsed, or `Unreadable`."""
     try:
         return parse(text)
     except (TypeError, ValueError) as problem:

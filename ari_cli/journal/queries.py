@@ -17,11 +17,14 @@ from typing import Any
 from ari_cli.changes import Key as Key
 from ari_cli.changes import Span as Span
 from ari_cli.exits import UsageProblem
-from ari_cli.journal.database import Unreadable, loads, parsed
+from ari_cli.journal.database import Unreadable, loads, loads_object, parsed
 from ari_cli.journal.pending import Said, marks
-from ari_cli.journal.store import FAILED, OK, PLANNED, SENDING, SPLIT
+from ari_cli.journal.store import FAILED, OK, PLANNED, SENDING, SPLIT, STATES
 from ari_cli.plan import Record
+from ari_cli.wire.operations import Operation
 
+# A request's states, each made once: a failed run's hundred thousand requests share them.
+_STATES = {state: state for state in STATES}
 # SQLite's integers are 64-bit: a larger run number cannot name a run.
 LARGEST_RUN = 2**63 - 1
 
@@ -152,14 +155,37 @@ def run_of(row: tuple[Any, ...]) -> RunInfo:
     for number in (id_, retry_of, code, rows, finished_by):
         if number is not None and not isinstance(number, int):
             raise Unreadable(f"a stored number is not a number ({number!r})")
+    for text in (command, operation, base_url, source_id, started):
+        if not isinstance(text, str):
+            raise Unreadable(f"a stored text is not text ({text!r})")
+    parsed(Operation, operation)  # another program's (or a later version's) operation is not one of ours
     loaded = load_json(summary, None)
     if loaded is not None and not (isinstance(loaded, dict) and all(isinstance(v, int) for v in loaded.values())):
         raise Unreadable("a run's stored summary is not a summary")
+    files = load_json(sources, [])
+    if not (isinstance(files, list) and all(isinstance(f, str) for f in files)):
+        raise Unreadable("a run's stored files are not a list of paths")
     return RunInfo(
-        id_, command, operation, profile, base_url, source_id, loads(options), retry_of, started, ended,
-        loaded, code, bool(sandbox), sharepost, tuple(load_json(sources, [])), rows, finished_by,
-        unrecorded,
+        id_, command, operation, profile, base_url, source_id, loads_object(options), retry_of, started, ended,
+        loaded, code, bool(sandbox), sharepost, tuple(files), rows, finished_by, unrecorded,
     )  # fmt: skip
+
+
+def request_errors(text: str | None) -> list[dict[str, Any]]:
+    """A request's stored errors: a list of objects, or `Unreadable`."""
+    found = load_json(text, [])
+    if not (isinstance(found, list) and all(isinstance(e, dict) for e in found)):
+        raise Unreadable(f"a request's stored errors are not a list of errors ({str(text)[:40]!r})")
+    return found
+
+
+def request_state(state: Any, numbers: tuple[Any, ...]) -> str:
+    """A request's stored state, one of ours, or `Unreadable`; its stored numbers (`None` where not read) too."""
+    if state not in _STATES:
+        raise Unreadable(f"a request's stored state is not one of {', '.join(STATES)} ({state!r})")
+    if not all(isinstance(n, int | float) for n in numbers if n is not None):
+        raise Unreadable(f"a request's stored number is not a number ({numbers!r})")
+    return _STATES[state]
 
 
 # Dates and names already made, by their stored text: a big run's rows held at once share them.
@@ -306,7 +332,7 @@ def request_states(db: sqlite3.Connection, run_ids: Iterable[int]) -> dict[int, 
     sql = f"SELECT run, state, count(*) FROM requests WHERE state != ?{where} GROUP BY run, state"
     for run, state, count in db.execute(sql, [SPLIT, *wanted] if few else [SPLIT]):
         if run in counts:
-            counts[run][state] = count
+            counts[run][request_state(state, (count,))] = count
     for run, said in run_notes(db).items():
         # Answers a run's note holds count as they came (halves it made are counted by their parent).
         for request, (state, *_) in said.answers.items() if run in counts else ():

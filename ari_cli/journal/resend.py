@@ -17,6 +17,7 @@ from typing import Any
 
 from ari_cli.batch import DataForm, Envelope, build_body
 from ari_cli.changes import ONE_DAY, Span
+from ari_cli.journal.database import parsed
 from ari_cli.journal.lines import decode
 from ari_cli.journal.queries import (
     RecordInfo,
@@ -209,7 +210,7 @@ def plan_retry(db: sqlite3.Connection, run: int, force: bool = False) -> RetryPl
         if info.operation == Operation.POLICY.value:
             templates[at] = dict(request.body)
         at += request.count
-    form = DataForm(info.options.get("data_form", "list"))
+    form = parsed(DataForm, info.options.get("data_form", "list"))
     return RetryPlan(source, passed, views, plan, exchanges, refused, form, info.source_id, templates)
 
 

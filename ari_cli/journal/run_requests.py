@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Any
 
-from ari_cli.journal.database import loads
+from ari_cli.journal.database import loads_object
 from ari_cli.journal.lines import Span as LineSpan
 from ari_cli.journal.lines import joined, spans
 from ari_cli.journal.queries import (
@@ -21,19 +21,20 @@ from ari_cli.journal.queries import (
     RequestInfo,
     RunDetail,
     RunInfo,
-    load_json,
+    request_errors,
+    request_state,
     run_info,
     run_notes,
 )
 from ari_cli.journal.run_records import RunRecords
-from ari_cli.journal.store import FAILED, OK, PLANNED, SENDING, SPLIT
+from ari_cli.journal.store import OK, SPLIT
 from ari_cli.wire.operations import Operation
 
 
 def body_of(run: RunInfo, stored: str | None, form: str | None, carried: Sequence[RecordInfo]) -> dict[str, Any]:
     """A request's body as sent (key masked): kept whole, or rebuilt from its records as `batch.py` lays them out."""
     if stored is not None:
-        return dict(loads(stored))
+        return loads_object(stored)
     if not carried:
         return {}
     # The bodies' layout (and pydantic with it) loads only for commands that show bodies, not for completion.
@@ -91,6 +92,7 @@ def each_request(
         if noted is not None:
             state, transient, attempts, http_status, trackingid, listed, answered = noted
             errors = json.dumps(listed)
+        state = request_state(state, (id_, parent, first, count, transient, attempts, http_status, seconds))
         if carrying is not None:
             carried = carrying.between(first, first + count)
             named = tuple((_source(run, s), a, b, step) for s, a, b, step in _lines_of(carried))
@@ -98,11 +100,7 @@ def each_request(
         else:
             # Only what counts states and makes rows' results is kept: 194,000 requests of a failed run are held.
             named, shown, response, sent, answered, seconds = (), _NO_BODY, None, None, None, 0.0
-            url, propertyid, state = (
-                urls.setdefault(url, url),
-                urls.setdefault(propertyid, propertyid),
-                _STATES.get(state, state),
-            )
+            url, propertyid = urls.setdefault(url, url), urls.setdefault(propertyid, propertyid)
             # Each number SQLite gives is an object of its own: a half's parent is its parent's number, a first
             # half's first record its parent's, and an HTTP status one of a few (15 MB of a failed run's).
             parent, first, http_status = (
@@ -111,7 +109,7 @@ def each_request(
                 numbers.setdefault(http_status, http_status),
             )
             numbers.setdefault(id_, id_)
-        loaded = shared[errors] if errors in shared else shared.setdefault(errors, load_json(errors, []))
+        loaded = shared[errors] if errors in shared else shared.setdefault(errors, request_errors(errors))
         yield RequestInfo(
             run_id, id_, parent, propertyid, url, shown, state, bool(transient), attempts, http_status, trackingid,
             loaded, response, seconds, sent, answered, first, count, named,
@@ -122,7 +120,6 @@ def each_request(
 _HELD_FROM = 1000
 
 
-_STATES = {state: state for state in (OK, FAILED, PLANNED, SENDING, SPLIT)}
 _NO_BODY: dict[str, Any] = {}  # shared by the requests read without their bodies: never written to
 
 

@@ -45,6 +45,8 @@ SCHEMA_VERSION = 2
 # `failed` (final; `transient` says whether a later retry may succeed), `split` (replaced by halves).
 # `superseded`: a retry's request left out because a later run got its dates acknowledged; sent by `retry --force`.
 PLANNED, SENDING, OK, FAILED, SPLIT, SUPERSEDED = "planned", "sending", "ok", "failed", "split", "superseded"
+# Every state a request is stored in: any other value in the column was not written by ari-cli.
+STATES = (PLANNED, SENDING, OK, FAILED, SPLIT, SUPERSEDED)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (

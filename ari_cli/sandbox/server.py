@@ -181,12 +181,13 @@ class _Handler(BaseHTTPRequestHandler):
     def _serve(self) -> None:
         headers = {name.lower(): value for name, value in self.headers.items()}
         limit = self.server.limits.max_body
-        size = self._declared_size()
+        ambiguous = self._framing()
+        size = None if ambiguous else self._declared_size()
         if size is not None and size > limit:
             self._refuse(Exchange(self.command, self.path, headers, b""), size, drain=size)
             return
         try:
-            body = self._read_body(limit)
+            body = ambiguous or self._read_body(limit)
         except _TooLarge:  # a chunked body that grew past the limit
             self._refuse(Exchange(self.command, self.path, headers, b""), None, drain=0)
             return
@@ -213,8 +214,29 @@ class _Handler(BaseHTTPRequestHandler):
             responder.stopping.wait(answer.seconds)
         self.close_connection = True
 
+    def _codings(self) -> list[str]:
+        listed = ",".join(self.headers.get_all("Transfer-Encoding") or [])
+        return [coding.strip().lower() for coding in listed.split(",") if coding.strip()]
+
     def _chunked(self) -> bool:
-        return "chunked" in self.headers.get("Transfer-Encoding", "").lower()
+        return self._codings() == ["chunked"]
+
+    def _framing(self) -> _Malformed | None:
+        """Headers that leave where the body ends open to two readings, refused before any of it is read (as
+        RFC 9112 6.3 says; a proxy in front might read it the other way): a length beside chunked coding, lengths
+        that differ, a length that is not plain digits (`+200`, `2_00`), a coding other than chunked."""
+        codings = self._codings()
+        lengths = {value.strip() for value in self.headers.get_all("Content-Length") or []}
+        if codings and lengths:
+            return _Malformed("Content-Length and Transfer-Encoding given together: where the body ends is ambiguous")
+        if codings and codings != ["chunked"]:
+            return _Malformed(f"Transfer-Encoding {', '.join(codings)} is not supported: send chunked, or a length")
+        if len(lengths) > 1:
+            return _Malformed(f"Content-Length given twice with different values: {', '.join(sorted(lengths))}")
+        for length in lengths:
+            if not (length.isascii() and length.isdigit()):
+                return _Malformed(f"Content-Length {length!r} is not a number of bytes (digits only)")
+        return None
 
     def _declared_size(self) -> int | None:
         """The Content-Length when it is a usable number (chunked bodies have none)."""
@@ -237,21 +259,14 @@ class _Handler(BaseHTTPRequestHandler):
         self._write(self.server.responder.too_large(exchange, size, self.server.limits.max_body))
 
     def _read_body(self, limit: int) -> bytes | _Malformed | None:
-        """The body; `_Malformed` (a 400) for lengths that disagree or a body shorter than declared once the client
-        stops sending (the read timeout) or closes; None for a chunked body that is malformed."""
+        """The body (its framing checked: `_framing`); `_Malformed` (a 400) for a body shorter than declared once
+        the client stops sending (the read timeout) or closes; None for a chunked body that is malformed."""
         if self._chunked():
             return self._read_chunked(limit)
-        lengths = {value.strip() for value in self.headers.get_all("Content-Length") or []}
-        if not lengths:
+        declared = self.headers.get("Content-Length")
+        if declared is None:
             return b""
-        if len(lengths) > 1:
-            return _Malformed(f"Content-Length given twice with different values: {', '.join(sorted(lengths))}")
-        try:
-            length = int(lengths.pop())
-        except ValueError:
-            return _Malformed("Content-Length is not a number")
-        if length < 0:
-            return _Malformed("Content-Length is negative")
+        length = int(declared)  # plain digits, one value: `_framing` saw to it
         parts: list[bytes] = []
         left = length
         try:
