@@ -324,3 +324,29 @@ def test_a_policy_file_with_only_the_policy_column_needs_no_level_columns(tmp_pa
     result = invoke(["policy", "push", str(path), "--policies", str(toml), "--dry-run", "--output", "json"])
     assert result.exit_code == 0, result.stdout + result.stderr
     assert "missing column" not in result.stderr
+
+
+def test_a_name_holding_a_character_that_does_not_show_is_named(tmp_path: Path, toml: Path, sandbox: Any) -> None:
+    # "flex7" followed by a zero-width space looks like flex7 in every editor and is not it.
+    path = rows_file(tmp_path, f"HTL001,DBL,BAR,{day(10)},{day(11)},flex7\u200b")
+    args = ["policy", "push", str(path), "--policies", str(toml), "--today", TODAY.isoformat()]
+    result = invoke(args, env=sandbox_env(sandbox))
+    assert result.exit_code == 3
+    assert (
+        f"{path} line 2, policy: holds U+200B (zero width space), which does not show: "
+        "type the policy's name again without it"
+    ) in " ".join(result.stderr.split())
+    assert "no policy named" not in result.stderr
+    assert sandbox.state()["policy"] == {}
+
+
+def test_a_policies_file_name_holding_a_character_that_does_not_show_is_refused(tmp_path: Path) -> None:
+    toml = tmp_path / "named.toml"
+    text = POLICIES.replace("[policies.flex7]", '[policies."flex\\u2060seven"]')
+    toml.write_text(text, encoding="utf-8")
+    path = rows_file(tmp_path, f"HTL001,DBL,BAR,{day(10)},{day(11)},flexseven")
+    result = invoke(["policy", "push", str(path), "--policies", str(toml), "--dry-run"])
+    assert result.exit_code == 3, result.stdout + result.stderr
+    assert f'{toml}: the name "flexseven" holds U+2060 (word joiner), which does not show: type it again' in (
+        " ".join(result.stderr.split())
+    )

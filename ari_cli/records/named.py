@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ari_cli.exits import InputError
+from ari_cli.inputs.looks import unseen, without_unseen
 from ari_cli.inputs.names import DEPOSIT_FIELDS, LEVEL_FIELDS, normalize
 from ari_cli.records.policy import Policy, build_policy
 
@@ -143,6 +144,10 @@ def parse_policies(path: str, text: str) -> dict[str, Policy]:
         if twin != name:
             # Rows name policies ignoring case, so these two could not be told apart.
             problems.append(f'{path}: policies "{twin}" and "{name}" differ only in case')
+        hidden = unseen(name)
+        if hidden is not None:  # a row would have to hold the same invisible character to name it
+            seen = without_unseen(name)
+            problems.append(f'{path}: the name "{seen}" holds {hidden}, which does not show: type it again')
         policy, messages = _policy(path, name, table, lines)
         problems += messages
         if policy is not None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from ari_cli.exits import InputError
 from ari_cli.inputs import Part
+from ari_cli.inputs.looks import unseen
 from ari_cli.inputs.names import NAMED_POLICY, POLICY_VALUES
 from ari_cli.records.dates import LayoutTally
 from ari_cli.records.rules import (
@@ -204,7 +205,11 @@ def _named(
             "a row gives either a named policy or its own level and deposit",
         )
     policy = folded.get(name.casefold())
-    if policy is None:
+    hidden = unseen(name)
+    if policy is None and hidden is not None:
+        # "flex7" with a zero-width space after it looks like flex7 and is not it: name what does not show.
+        errs.add(NAMED_POLICY, f"holds {hidden}, which does not show: type the policy's name again without it")
+    elif policy is None:
         errs.add(NAMED_POLICY, f'no policy named "{name}" in --policies; the names are {", ".join(named) or "none"}')
     return policy
 
