@@ -206,7 +206,8 @@ def settle(journal: Path) -> None:
             fold(db, journal)
         finally:
             db.close()
-    except (sqlite3.Error, OSError) as problem:
+    # (A note whose lines do not fit the run's requests, edited by hand, is kept: a reason, never a traceback.)
+    except (sqlite3.Error, OSError, ValueError, TypeError) as problem:
         why = problem.strerror if isinstance(problem, OSError) and problem.strerror else str(problem)
     left = _ended(journal)
     if not left:
