@@ -159,12 +159,57 @@ def _run_ids() -> list[int]:
     return [r["id"] for r in as_json(invoke(["history", "-o", "json"]))["runs"]]
 
 
-@pytest.mark.parametrize("age", ["0", "0d", "0h", "0.0w"])
+AGE_HINT = (
+    "hint: an age is a whole number of days, weeks or hours, more than 0: 90d, 12w or 36h; --dry-run lists what"
+    " would go\n"
+)
+
+
+@pytest.mark.parametrize("age", ["0d", "00d", "0h", "0w", "0D"])
 def test_prune_refuses_an_age_of_zero(pushed: Sandbox, age: str) -> None:
     result = invoke(["history", "prune", "--older-than", age, "--yes"])
     assert result.exit_code == 2
-    assert "an age of 0 would delete every run" in result.stderr and "--dry-run lists what would go" in result.stderr
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"error: --older-than {age!r}: an age of 0 would delete every run, the last one included\n" + AGE_HINT
+    )
     assert _run_ids() == [2, 1]
+
+
+# One rule for an age: a whole number of days, weeks or hours. Everything else, fractions and exponents that
+# come to almost nothing included, is a usage error showing the forms, and nothing is deleted.
+NOT_AGES = ["1e-9h", "0.0001h", "0.00001d", "1.5d", "0.0w", "1s", "1m", "30", "0", "-3d", "+3d", "3 d", "abc", "inf",
+            "nan", "1e3d", "0x10d", "3_0d", "\u0663d", ""]  # fmt: skip
+
+
+def test_prune_refuses_what_is_not_a_whole_number_of_days_weeks_or_hours(pushed: Sandbox) -> None:
+    for age in NOT_AGES:
+        result = invoke(["history", "prune", "--older-than", age, "--yes"])
+        assert (result.exit_code, result.stdout) == (2, ""), age
+        assert result.stderr == f"error: --older-than {age!r} is not an age\n" + AGE_HINT
+    for age in ("99999999d", "9999999999999999999w"):
+        result = invoke(["history", "prune", "--older-than", age, "--yes"])
+        assert (result.exit_code, result.stdout) == (2, ""), age
+        assert result.stderr == f"error: --older-than {age!r} is longer than the calendar\n" + AGE_HINT
+    assert _run_ids() == [2, 1]
+
+
+@pytest.mark.parametrize(("age", "hours"), [("90d", 90 * 24), ("12w", 12 * 7 * 24), ("36h", 36), ("1h", 1),
+                                            (" 30D ", 30 * 24), ("007d", 7 * 24)])  # fmt: skip
+def test_prune_takes_a_whole_number_of_days_weeks_or_hours(
+    pushed: Sandbox, journal_home: Path, age: str, hours: int
+) -> None:
+    # Run 1 started just over the age ago, run 2 just under: the age is read to the hour.
+    now = dt.datetime.now(dt.UTC)
+    with sqlite3.connect(journal_file(journal_home)) as db:
+        for run, hours_ago in ((1, hours + 0.5), (2, hours - 0.5)):
+            started = (now - dt.timedelta(hours=hours_ago)).isoformat(timespec="milliseconds")
+            db.execute("UPDATE runs SET started = ? WHERE id = ?", (started, run))
+    result = invoke(["history", "prune", "--older-than", age, "--yes"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("deleted 1 run started before ") and "(local time)" in result.stdout
+    assert result.stderr == ""
+    assert _run_ids() == [2]
 
 
 def test_prune_never_deletes_an_unfinished_run_and_dry_run_deletes_nothing(

@@ -38,8 +38,8 @@ def test_a_run_whose_journal_fills_is_not_fully_recorded_never_killed_and_retry_
 
         for file in journal_home.iterdir():
             assert sb.api_key.encode() not in file.read_bytes(), file.name
-        # Read before any writer opens the journal: the run is not fully recorded, never killed, and its rows
-        # are what the service answered.
+        # The first reader folds the note in: the run is not fully recorded, never killed, and its rows are what
+        # the service answered.
         listed = invoke(["history"]).stdout
         assert "not fully recorded" in line_of(listed, "daily.csv") and "killed" not in listed
         shown = invoke(["history", "show", "2", "-o", "json"])

@@ -229,16 +229,11 @@ def prune(older_than: str, dry_run: bool, yes: bool, listener: Listener) -> Prun
 
     At a terminal it asks the listener first (`--yes` does not); `--dry-run` finds the runs and deletes nothing.
     """
+    age = pruning.parse_age(older_than)
     try:
-        age = pruning.parse_age(older_than)
         before = dt.datetime.now(dt.UTC) - age
-    except (OverflowError, ValueError):
-        raise UsageProblem(f"--older-than {older_than!r}: give an age like 90d, 12w or 36h") from None
-    if not age:
-        raise UsageProblem(
-            f"--older-than {older_than}: an age of 0 would delete every run, the last one included",
-            "give an age like 90d; --dry-run lists what would go",
-        )
+    except OverflowError:
+        raise UsageProblem(f"--older-than {older_than!r} is longer than the calendar", pruning.AGE_HINT) from None
     when = before.astimezone().strftime("%Y-%m-%d %H:%M")
     with writing(os.environ) as db:
         found = [] if db is None else pruning.prunable(db, pruning.cutoff(age))

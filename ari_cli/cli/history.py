@@ -166,7 +166,7 @@ def find(
 
 PRUNE_HELP = f"""Delete the finished runs that started before a given age, to keep the journal small.
 
-AGE is a number with a unit: d (days), w (weeks) or h (hours), e.g. 90d, 12w, 36h; 0 is refused. A run still running or killed (unfinished) is never deleted: `ari-cli retry RUN` finishes a killed one. At a terminal it asks first; --yes does not ask, and without a terminal (cron) nothing is asked. --dry-run lists the runs that would go and deletes nothing. The file is compacted afterwards, so that the deleted bodies (commercial terms) are gone from it. Pushes running meanwhile are not disturbed: runs are deleted a few at a time. {WHERE}
+AGE is a whole number with a unit: d (days), w (weeks) or h (hours), e.g. 90d, 12w, 36h; 0, fractions (1.5d, 1e-9h), a number without a unit and other units are refused. A run still running or killed (unfinished) is never deleted: `ari-cli retry RUN` finishes a killed one. At a terminal it asks first; --yes does not ask, and without a terminal (cron) nothing is asked. --dry-run lists the runs that would go and deletes nothing. The file is compacted afterwards, so that the deleted bodies (commercial terms) are gone from it. Pushes running meanwhile are not disturbed: runs are deleted a few at a time. {WHERE}
 
 \f
 [bold]Examples[/bold]:
@@ -179,7 +179,7 @@ AGE is a number with a unit: d (days), w (weeks) or h (hours), e.g. 90d, 12w, 36
 
 @app.command("prune", help=PRUNE_HELP, cls=HelpCommand)
 def prune(
-    older_than: Annotated[str, typer.Option("--older-than", metavar="AGE", help="Delete finished runs started longer ago than this: 90d, 12w, 36h.", show_default=False)],
+    older_than: Annotated[str, typer.Option("--older-than", metavar="AGE", help="Delete finished runs started longer ago than this: a whole number of days, weeks or hours (90d, 12w, 36h).", show_default=False)],
     dry_run: Annotated[bool, typer.Option("--dry-run", help="List the runs that would be deleted; delete nothing.")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask at a terminal.")] = False,
 ) -> None:  # fmt: skip

@@ -5,10 +5,13 @@ reserved for what it may have to say (allocated on the disk, so that a disk that
 refuse it: a run that cannot reserve it sends nothing), and holds a lock on it while it runs. A run
 whose journal writes all went through deletes it at the end. A run whose writes failed goes on
 writing there, one line per answer in the room it reserved, and at its end its exit code and
-summary. The next writer to open the journal (push, retry, prune) folds the note in, and only then
+summary. The next command to open the journal, writer or reader, folds the note in, and only then
 deletes it: the run is marked "not fully recorded", never "killed", and its acknowledged requests
-are acknowledged, so that `retry` sends nothing acknowledged. Until then readers show the note as
-it is; a note whose run was killed before anything failed says nothing new and is deleted. A note
+are acknowledged, so that `retry` sends nothing acknowledged and `revert`, `diff`, `--changed-only`,
+`calendar` and the guards read them as every other acknowledgement. A reader that cannot fold it in
+(the disk still full, a read-only copy) stops with exit 4 rather than read a journal that lacks
+them (`settle`); while its run still runs, `history` shows the note as it is. A note whose run was
+killed before anything failed says nothing new and is deleted. A note
 cut short (a kill mid-line) says what it holds up to its last whole line; a note whose first line
 cannot be read is left where it is, never deleted unread.
 """
@@ -28,8 +31,10 @@ from pathlib import Path
 from typing import Any
 
 from ari_cli.config.secrets import scrub
+from ari_cli.exits import ConfigError
 from ari_cli.journal.acked import paint_acked, service_id
-from ari_cli.journal.database import transaction
+from ari_cli.journal.database import connect_writer, transaction
+from ari_cli.journal.place import HOME_VARIABLE
 from ari_cli.journal.store import OK, PLANNED, SENDING, SPLIT, RecordEntry, dumps, next_ack, safe
 
 # Room for one line per answer of every request and as many halves, and the end.
@@ -163,6 +168,62 @@ def _notes(journal: Path) -> Iterator[tuple[Path, Said]]:
 def marks(journal: Path) -> dict[int, Said]:
     """What the notes of runs whose journal writes failed say, by run (for readers: nothing is changed)."""
     return {said.run: said for _, said in _notes(journal) if said.reason is not None}
+
+
+def _ended(journal: Path) -> list[tuple[Path, Said]]:
+    """The notes of runs that ended (nobody holds their lock) whose journal writes failed: what the journal lacks."""
+    found = []
+    for path, said in _notes(journal):
+        if said.reason is None:
+            continue  # killed before anything failed: it says nothing the journal lacks
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            continue  # its run is still running: `history` shows the note as it is
+        finally:
+            os.close(fd)
+        found.append((path, said))
+    return found
+
+
+def settle(journal: Path) -> None:
+    """Before a reader reads: the notes of runs that ended folded in, so that what they acknowledged is read as
+    acknowledged by every reader; exit 4 when the journal cannot take them (a full disk, a read-only copy)."""
+    if not _ended(journal):
+        return
+    from ari_cli.journal.store import SCHEMA_VERSION
+
+    why = None
+    try:
+        db = connect_writer(journal)
+        try:
+            if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+                return  # not a journal this version writes: the reader says what it is
+            fold(db, journal)
+        finally:
+            db.close()
+    # (A note whose lines do not fit the run's requests, edited by hand, is kept: a reason, never a traceback.)
+    except (sqlite3.Error, OSError, ValueError, TypeError) as problem:
+        why = problem.strerror if isinstance(problem, OSError) and problem.strerror else str(problem)
+    left = _ended(journal)
+    if not left:
+        return
+    if why is None:  # the journal took the transaction, the note would not open to be folded (a read-only folder)
+        try:
+            os.close(os.open(left[0][0], os.O_RDWR))
+        except OSError as problem:
+            why = problem.strerror
+    runs = ", ".join(f"run {said.run}'s note {path}" for path, said in left)
+    raise ConfigError(
+        f"the journal {journal} cannot fold in {runs}, which holds what the service acknowledged"
+        f" ({why or 'it cannot be written'}): read without it, the journal would show those values as never sent",
+        f"free space on its disk (or make {journal.parent} writable), or copy the folder to a writable place"
+        f" and set {HOME_VARIABLE} to it; the next command folds the note in",
+    )
 
 
 def fold(db: sqlite3.Connection, journal: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 import sqlite3
 from collections.abc import Iterable
 
@@ -10,20 +11,26 @@ from ari_cli.exits import UsageProblem
 from ari_cli.journal.database import transaction
 from ari_cli.journal.queries import RUN_COLUMNS, RunInfo, run_of, with_files
 
+# The one rule for an age: a whole number of days, weeks or hours, more than 0.
+_AGE = re.compile(r"([0-9]+)([dwh])")
+_HOURS = {"d": 24, "w": 24 * 7, "h": 1}
+AGE_HINT = (
+    "an age is a whole number of days, weeks or hours, more than 0: 90d, 12w or 36h; --dry-run lists what would go"
+)
+
 
 def parse_age(text: str) -> dt.timedelta:
-    """`90d`, `12w`, `36h` or a bare number of days."""
-    cleaned = text.strip().lower()
-    units = {"d": 1.0, "w": 7.0, "h": 1 / 24}
-    unit = cleaned[-1:] if cleaned[-1:] in units else "d"
-    number = cleaned[:-1] if cleaned[-1:] in units else cleaned
+    """`90d`, `12w`, `36h`; anything else (no unit, a fraction, an exponent, seconds, 0) is a usage error."""
+    found = _AGE.fullmatch(text.strip().lower())
+    if found is None:
+        raise UsageProblem(f"--older-than {text!r} is not an age", AGE_HINT)
+    if int(found[1]) == 0:
+        zero = "an age of 0 would delete every run, the last one included"
+        raise UsageProblem(f"--older-than {text!r}: {zero}", AGE_HINT)
     try:
-        amount = float(number)
-    except ValueError:
-        raise UsageProblem(f"--older-than {text!r}: give an age like 90d, 12w or 36h") from None
-    if amount < 0:
-        raise UsageProblem(f"--older-than {text!r}: the age cannot be negative")
-    return dt.timedelta(days=amount * units[unit])
+        return dt.timedelta(hours=int(found[1]) * _HOURS[found[2]])
+    except OverflowError:
+        raise UsageProblem(f"--older-than {text!r} is longer than the calendar", AGE_HINT) from None
 
 
 # A run is finished when it ended, or when a retry got acknowledged all it left (a killed run, finished so).

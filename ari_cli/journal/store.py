@@ -376,10 +376,17 @@ def _readable(db: sqlite3.Connection, path: Path) -> None:
         ours(db)
 
 
+def _connect_reading(path: Path) -> sqlite3.Connection:
+    from ari_cli.journal.pending import settle  # (it imports this module)
+
+    settle(path)
+    return connect_reader(path)
+
+
 @contextmanager
 def reading(env: Mapping[str, str]) -> Iterator[sqlite3.Connection | None]:
-    """The journal to read, None when there is none yet; reading creates and changes nothing. Failures are exit 4."""
-    with opened(env, connect_reader, _readable) as db:
+    """The journal to read (runs' notes folded in first: `pending.settle`), None when there is none; failures exit 4."""
+    with opened(env, _connect_reading, _readable) as db:
         yield db if db is None or _has_schema(db) else None
 
 
