@@ -179,7 +179,7 @@ AGE is a whole number with a unit: d (days), w (weeks) or h (hours), e.g. 90d, 1
 
 @app.command("prune", help=PRUNE_HELP, cls=HelpCommand)
 def prune(
-    older_than: Annotated[str, typer.Option("--older-than", metavar="AGE", help="Delete finished runs started longer ago than this: a whole number of days, weeks or hours (90d, 12w, 36h).", show_default=False)],
+    older_than: Annotated[str, typer.Option("--older-than", metavar="AGE", help="Delete finished runs started longer ago than this: a whole number of days, weeks or hours (90d or 90, 12w, 36h).", show_default=False)],
     dry_run: Annotated[bool, typer.Option("--dry-run", help="List the runs that would be deleted; delete nothing.")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask at a terminal.")] = False,
 ) -> None:  # fmt: skip

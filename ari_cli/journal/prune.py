@@ -11,16 +11,17 @@ from ari_cli.exits import UsageProblem
 from ari_cli.journal.database import transaction
 from ari_cli.journal.queries import RUN_COLUMNS, RunInfo, run_of, with_files
 
-# The one rule for an age: a whole number of days, weeks or hours, more than 0.
-_AGE = re.compile(r"([0-9]+)([dwh])")
-_HOURS = {"d": 24, "w": 24 * 7, "h": 1}
+# The one rule for an age: a whole number of days (bare or with d), weeks or hours, more than 0.
+_AGE = re.compile(r"([0-9]+)([dwh]?)")
+_HOURS = {"d": 24, "": 24, "w": 24 * 7, "h": 1}  # a bare number is days, as it always was
 AGE_HINT = (
-    "an age is a whole number of days, weeks or hours, more than 0: 90d, 12w or 36h; --dry-run lists what would go"
+    "an age is a whole number of days, weeks or hours, more than 0: 90d (or 90), 12w or 36h; "
+    "--dry-run lists what would go"
 )
 
 
 def parse_age(text: str) -> dt.timedelta:
-    """`90d`, `12w`, `36h`; anything else (no unit, a fraction, an exponent, seconds, 0) is a usage error."""
+    """`90d` (or `90`), `12w`, `36h`; anything else (a fraction, an exponent, seconds, 0) is a usage error."""
     found = _AGE.fullmatch(text.strip().lower())
     if found is None:
         raise UsageProblem(f"--older-than {text!r} is not an age", AGE_HINT)
