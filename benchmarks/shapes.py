@@ -19,7 +19,7 @@
    distinct rooms, values alternating so that nothing merges, up to 10 MB (about 250,000 more). A dry run;
    with `--push`, also a real push, journal on, to `ari-cli sandbox` (fixtures of every room; minutes).
 6. rooms csv: single-day rows of distinct rooms, values alternating, as many as a CSV of 10 MB holds (short
-   ids: about 455,000). A dry run; with `--push`, also a real push, journal on.
+   ids: about 460,000). A dry run; with `--push`, also a real push, journal on.
 7. rooms sheet: single-day rows of distinct rooms as an .xlsx written as Excel writes cells (rooms, dates and
    values as numbers, the property a shared string; read as a stream, as it unpacks past 32 MiB): 510,000
    rows (9.9 MB) and 600,000 (11.7 MB, the row count of an earlier figure). A dry run.
