@@ -1,8 +1,9 @@
 """Threshold and maxadv rows: a value for a room (and rate) over dates, checked by the rules of `rules`.
 
 A nightly export repeats a few thousand combinations of ids, value and weekday filter, and a few
-hundred dates, a million times: each distinct text (or typed cell) is judged once and remembered. A row with any
-problem is checked again field by field, so that its every problem is worded, in order.
+hundred dates, a million times: each distinct text (or typed cell) is judged once a file and remembered (a
+memo of bounded size: a file whose rows never repeat gains nothing by it). A row with any problem is checked
+again field by field, so that its every problem is worded, in order.
 """
 
 from __future__ import annotations
