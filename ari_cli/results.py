@@ -301,13 +301,16 @@ def attribute(table: RowTable, plan: Plan, exchanges: Sequence[Exchange], dry_ru
         return RowResults(table, special, skipped=skipped)
     outcomes = _record_outcomes(exchanges, len(plan.records))
     groups = array("q", [_NO_RECORD]) * len(table)
-    several: dict[int, list[int]] = {}
+    # A row of several records, in an array: a weekday filter's row is carried by thousands of records.
+    several: dict[int, array[int]] = {}
     for number, record in enumerate(plan.records):
         for ref in record.refs:
             if groups[ref] == _NO_RECORD:
                 groups[ref] = number
+            elif groups[ref] == _SEVERAL:
+                several[ref].append(number)
             else:
-                several.setdefault(ref, [groups[ref]]).append(number)
+                several[ref] = array("q", [groups[ref], number])
                 groups[ref] = _SEVERAL
     for index, numbers in several.items():
         if index not in special and index not in skipped:
@@ -316,8 +319,8 @@ def attribute(table: RowTable, plan: Plan, exchanges: Sequence[Exchange], dry_ru
         if index in skipped:
             continue
         if index not in special:
-            numbers = [groups[index]] if groups[index] >= 0 else []
-            special[index] = answered(RowResult(index, views[index], Status.OK), numbers, _known(outcomes, numbers))
+            alone = [groups[index]] if groups[index] >= 0 else []
+            special[index] = answered(RowResult(index, views[index], Status.OK), alone, _known(outcomes, alone))
         row = special[index]
         if not row.note and row.status is not Status.INVALID:
             row.note = note

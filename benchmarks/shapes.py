@@ -18,6 +18,11 @@
    Mon,Wed,Fri until 2099 (about 990,000 records, just under the weekday bound), then single-day rows of
    distinct rooms, values alternating so that nothing merges, up to 10 MB (about 250,000 more). A dry run;
    with `--push`, also a real push, journal on, to `ari-cli sandbox` (fixtures of every room; minutes).
+6. rooms csv: single-day rows of distinct rooms, values alternating, as many as a CSV of 10 MB holds (short
+   ids: about 460,000). A dry run; with `--push`, also a real push, journal on.
+7. rooms sheet: single-day rows of distinct rooms as an .xlsx written as Excel writes cells (rooms, dates and
+   values as numbers, the property a shared string; read as a stream, as it unpacks past 32 MiB): 510,000
+   rows (9.9 MB) and 600,000 (11.7 MB, the row count of an earlier figure). A dry run.
 
 Nothing here asserts: it prints the figures (benchmarks/README.md keeps them). Tests never time anything.
 """
@@ -26,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import itertools
 import sys
 import tempfile
 from pathlib import Path
@@ -92,7 +98,7 @@ def weekdays(folder: Path, rows: int) -> tuple[str, int, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--only", choices=["overlap", "named", "weekdays", "sheet", "tenmb"])
+    parser.add_argument("--only", choices=["overlap", "named", "weekdays", "sheet", "tenmb", "roomcsv", "roomsheet"])
     parser.add_argument("--push", action="store_true", help="ten megabytes: also a real push, journal on")
     args = parser.parse_args()
     quick = args.quick
@@ -118,6 +124,11 @@ def main() -> None:
             print(sparse_sheet(folder, 2_000 if quick else 20_000), flush=True)
         if args.only in (None, "tenmb"):
             print(ten_megabytes(folder, 2**20 if quick else 10_000_000, args.push), flush=True)
+        if args.only in (None, "roomcsv"):
+            print(rooms_csv(folder, 2**20 if quick else 10_000_000, args.push), flush=True)
+        if args.only in (None, "roomsheet"):
+            for rows in (20_000,) if quick else (510_000, 600_000):
+                print(rooms_sheet(folder, rows), flush=True)
 
 
 def sparse_sheet(folder: Path, rows: int) -> str:
@@ -128,6 +139,64 @@ def sparse_sheet(folder: Path, rows: int) -> str:
     seconds, code, mib = dry_run("threshold", "push", str(path))
     size = path.stat().st_size // 1024
     return f"sparse sheet: {rows:,} rows in A and XFD ({size} KB): {seconds:6.2f} s, {mib:4} MiB, exit {code}"
+
+
+def rooms_csv(folder: Path, size: int, push: bool) -> str:
+    path = folder / "rooms.csv"
+    day = START + dt.timedelta(days=1)
+    with path.open("w") as out:
+        out.write("propertyid,roomid,date,threshold\n")
+        rooms = 0
+        while out.tell() < size - 30:
+            out.write(f"P,{rooms},{day},{rooms % 2 + 1}\n")
+            rooms += 1
+    seconds, code, mib = dry_run("threshold", "push", str(path))
+    line = f"rooms csv: {path.stat().st_size:,} bytes, {rooms:,} rows: dry run {seconds:6.2f} s, {mib:4} MiB"
+    if not push:
+        return f"{line}, exit {code}"
+    pushed, code, mib = pushed_to_sandbox(folder, path, "P", [str(room) for room in range(rooms)])
+    return f"{line}; pushed, journal on: {pushed:6.2f} s, {mib:4} MiB, exit {code}"
+
+
+def pushed_to_sandbox(folder: Path, path: Path, propertyid: str, rooms: list[str]) -> tuple[float, int, int]:
+    """Wall seconds, exit code and peak RSS (MiB) of a real push of `path`, journal on, to `ari-cli sandbox`
+    with fixtures of these rooms."""
+    fixtures = folder / f"{path.stem}.toml"
+    names = ", ".join(f'"{room}"' for room in rooms)
+    fixtures.write_text('[[accounts]]\nkey = "sandbox-key-0001"\nsource_id = "cpbA1"\ndefault = true\n\n'
+                        f'[[properties]]\nid = "{propertyid}"\nrooms = [{names}]\nrates = ["BAR"]\n')  # fmt: skip
+    with serving(fixtures, folder / f"home-{path.stem}") as env:
+        push_args = [CLI, "threshold", "push", str(path), "--today", TODAY, "--quiet", "--concurrency", "8"]
+        seconds, code, kib = run_child([*push_args, "--output", "json"], env)
+    return seconds, code, kib // 1024
+
+
+def rooms_sheet(folder: Path, rows: int) -> str:
+    path = write_rooms_sheet(folder / "rooms.xlsx", rows)
+    seconds, code, mib = dry_run("threshold", "push", str(path))
+    size = path.stat().st_size
+    return f"rooms sheet: {rows:,} rows of distinct rooms ({size:,} bytes): {seconds:6.2f} s, {mib:4} MiB, exit {code}"
+
+
+def write_rooms_sheet(path: Path, rows: int) -> Path:
+    """Single-day rows of distinct rooms, values alternating: rooms, dates and values are numbers."""
+    from tests.sheetxml import date, number, row, shared, write_workbook
+
+    day = START + dt.timedelta(days=1)
+    head = row(1, *(shared(f"{column}1", i) for i, column in enumerate("ABCDE")))
+    cells = (
+        row(
+            n,
+            shared(f"A{n}", 5),
+            number(f"B{n}", n),
+            date(f"C{n}", day),
+            date(f"D{n}", day),
+            number(f"E{n}", n % 2 + 1),
+        )
+        for n in range(2, rows + 2)
+    )
+    strings = ["propertyid", "roomid", "start", "end", "threshold", "HTL001"]
+    return write_workbook(path, {"Rates": itertools.chain([head], cells)}, strings=strings)
 
 
 def ten_megabytes(folder: Path, size: int, push: bool) -> str:
@@ -144,14 +213,9 @@ def ten_megabytes(folder: Path, size: int, push: bool) -> str:
     line = f"ten megabytes: {path.stat().st_size:,} bytes, {rooms:,} plain rows: dry run {seconds:6.2f} s, {mib:4} MiB"
     if not push:
         return f"{line}, exit {code}"
-    fixtures = folder / "tenmb.toml"
-    names = ", ".join([*(f'"W{i}"' for i in range(87)), *(f'"R{i}"' for i in range(rooms))])
-    fixtures.write_text('[[accounts]]\nkey = "sandbox-key-0001"\nsource_id = "cpbA1"\ndefault = true\n\n'
-                        f'[[properties]]\nid = "HTL001"\nrooms = [{names}]\nrates = ["BAR"]\n')  # fmt: skip
-    with serving(fixtures, folder / "home") as env:
-        push_args = [CLI, "threshold", "push", str(path), "--today", TODAY, "--quiet", "--concurrency", "8"]
-        pushed, code, kib = run_child([*push_args, "--output", "json"], env)
-    return f"{line}; pushed, journal on: {pushed:6.2f} s, {kib // 1024:4} MiB, exit {code}"
+    rooms_named = [*(f"W{i}" for i in range(87)), *(f"R{i}" for i in range(rooms))]
+    pushed, code, mib = pushed_to_sandbox(folder, path, "HTL001", rooms_named)
+    return f"{line}; pushed, journal on: {pushed:6.2f} s, {mib:4} MiB, exit {code}"
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ import pytest
 
 from ari_cli.inputs import ListedPart, SourceRow
 from ari_cli.records.check import check_rows
+from ari_cli.records.levels import MEMO_MOST
 from ari_cli.records.policy import Policy
 from ari_cli.records.rules import DateOptions, RowView
 from ari_cli.records.table import Value
@@ -197,3 +198,19 @@ def test_a_date_format_that_iso_dates_fit_changes_nothing(operation: Operation) 
     assert fast.views == precise.views
     assert fast.settings == precise.settings
     assert fast.errors == precise.errors
+
+
+def test_rooms_past_a_full_memo_keep_their_kind_and_their_key_its_rows() -> None:
+    # A file of a distinct room per row fills the checker's memos, which start over: a room seen before then
+    # is still one kind and one key, whose rows are planned together.
+    count = MEMO_MOST + 10
+    distinct = [{"roomid": f"R{i}", "threshold": str(i % 2)} for i in range(count)]
+    again = [{"roomid": f"R{i}", "threshold": str(i % 2)} for i in range(5)]
+    source = rows(*distinct, *again, base=THRESHOLD)
+    table, settings = check_rows([ListedPart("p.csv", source)], Operation.THRESHOLD, DATES)
+    assert [table.kinds[count + i] for i in range(5)] == [table.kinds[i] for i in range(5)]
+    assert len(settings.kind_list) == count
+    keys = [(key, found) for key, _, found in settings.by_key()]
+    assert len(keys) == count
+    assert keys[:2] == [(("H1", "R0"), [0, count]), (("H1", "R1"), [1, count + 1])]
+    assert keys[-1] == ((("H1", f"R{count - 1}")), [count - 1])

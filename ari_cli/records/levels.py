@@ -1,15 +1,16 @@
 """Threshold and maxadv rows: a value for a room (and rate) over dates, checked by the rules of `rules`.
 
 A nightly export repeats a few thousand combinations of ids, value and weekday filter, and a few
-hundred dates, a million times: each distinct text (or typed cell) is judged once and remembered. A row with any
-problem is checked again field by field, so that its every problem is worded, in order.
+hundred dates, a million times: each distinct text (or typed cell) is judged once a file and remembered (a
+memo of bounded size: a file whose rows never repeat gains nothing by it). A row with any problem is checked
+again field by field, so that its every problem is worded, in order.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from operator import itemgetter
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from ari_cli.inputs import Part
 from ari_cli.records.dates import LayoutTally
@@ -74,9 +75,15 @@ def _text(cell: Any) -> bool:
     return cell is None or type(cell) is str
 
 
+MEMO_MOST = 2**16
+"""The most cells a memo remembers: a nightly export's few thousand combinations fit many times over, while a
+file of a distinct room per row, whose rows never repeat, would keep an entry (a few hundred bytes) per row."""
+
+
 class _Judged(dict[Any, _T]):
     """A cell (or a tuple of cells) -> what `judge` makes of it: a kind id or day ordinal (or INVALID),
-    a field's value (or None).
+    a field's value (or None). A memo: a judgement is the same whenever it is made, so a memo that is full
+    (MEMO_MOST) starts over.
 
     Texts (and None, a field a row lacks) are remembered as themselves. Other cells (a workbook's
     numbers and date cells, JSON's numbers and true) are remembered with their types, apart: JSON's
@@ -91,6 +98,9 @@ class _Judged(dict[Any, _T]):
         self.typed: dict[tuple[Any, Any], _T] = {}
 
     def __missing__(self, cell: Any) -> _T:
+        if len(self) + len(self.typed) >= MEMO_MOST:
+            self.clear()
+            self.typed.clear()
         if self.plain or _text(cell) or (type(cell) is tuple and all(map(_text, cell))):
             found = self[cell] = self.judge(cell)
             return found
@@ -102,6 +112,14 @@ class _Judged(dict[Any, _T]):
             return found
 
 
+class _Fields(NamedTuple):
+    """A part's memos of its ids, values and weekday filters."""
+
+    keys: _Judged[tuple[str, ...] | None]
+    values: _Judged[tuple[str, str] | None]
+    filters: _Judged[tuple[frozenset[int] | None, str] | None]
+
+
 class LevelChecker:
     """Checks the rows of threshold or maxadv parts into a RowTable."""
 
@@ -110,35 +128,38 @@ class LevelChecker:
         self.dates = dates
         self.table = table
         self.value_name, self.low, self.high = _RANGE[operation]
-        self._days = _Judged(self._ordinal)
-        # A kind is a mix of ids, value and filter that each recur on their own: each distinct text of
-        # each field is judged once (a few thousand ids, a few values), not once per mix.
         self._ids = _IDS[operation]
-        self._keys: _Judged[tuple[str, ...] | None] = _Judged(self._judge_key)
-        self._values: _Judged[tuple[str, str] | None] = _Judged(self._judge_value)
-        self._filters: _Judged[tuple[frozenset[int] | None, str] | None] = _Judged(self._judge_filter)
+        self._names: dict[str, str] = {}  # each property (and rate) id once: see `_key`
         self.tally = LayoutTally()
 
     def add_part(self, part: Part) -> None:
         """Check each row of one part and add it to the table."""
-        # Each file's dates are judged afresh, so that the tally hears of every text of this file.
-        self._days, self.tally = _Judged(self._ordinal, part.plain_cells), LayoutTally()
-        table, days, source, at = self.table, self._days, part.source, part.columns
+        # Each part's cells are judged afresh (so that the tally hears of every date text of this file), in
+        # memos held only while it is read: held by the checker, whose methods they call, they would be a
+        # cycle, kept into planning until the collector next looks.
+        self.tally = LayoutTally()
+        plain = part.plain_cells
+        days = _Judged(self._ordinal, plain)
+        # A kind is a mix of ids, value and filter that each recur on their own: each distinct text of
+        # each field is judged once (a few thousand ids, a few values), not once per mix.
+        fields = _Fields(
+            _Judged(self._judge_key, plain), _Judged(self._judge_value, plain), _Judged(self._judge_filter, plain)
+        )
+        table, source, at = self.table, part.source, part.columns
         names = [name for name in _FIELDS[self.operation] if name in at]
         cells = _picker(at, names)
         # A part's ids, value and filter, judged as the fields they are in this part.
-        kinds = _Judged(lambda picked: self._kind(dict(zip(names, picked, strict=True))), part.plain_cells)
+        kinds = _Judged(lambda picked: self._kind(dict(zip(names, picked, strict=True)), fields), plain)
         start_at, end_at = _date_pickers(at)
         one_date = start_at is end_at  # a `date` column: the row's start is its end
         # The table's columns, appended to directly: a method call per row would cost a tenth of the run.
-        lines, row_kinds, starts, ends, key_rows = table.lines, table.kinds, table.starts, table.ends, table.key_rows
+        lines, row_kinds, starts, ends = table.lines, table.kinds, table.starts, table.ends
         table.start_source(source)
         for line, values in part.rows():
             kind = kinds[cells(values)]
             start = days[start_at(values)]
             end = start if one_date else days[end_at(values)]
             if kind >= 0 and 0 < start <= end:
-                key_rows[kind].append(len(lines))
                 lines.append(line)
                 row_kinds.append(kind)
                 starts.append(start)
@@ -151,11 +172,11 @@ class LevelChecker:
         day = one_date(RowErrors(""), {"date": raw}, "date", self.dates, self.tally)
         return INVALID if day is None else day.toordinal()
 
-    def _kind(self, fields: dict[str, Any]) -> int:
+    def _kind(self, fields: dict[str, Any], judged: _Fields) -> int:
         """The kind of a row's ids, value and weekday filter, or INVALID."""
-        key = self._keys[tuple(fields.get(name) for name in self._ids)]
-        value = self._values[fields.get(self.value_name)]
-        days = self._filters[fields.get("days")]
+        key = judged.keys[tuple(fields.get(name) for name in self._ids)]
+        value = judged.values[fields.get(self.value_name)]
+        days = judged.filters[fields.get("days")]
         if key is None or value is None or days is None:
             return INVALID
         return self.table.kind(Kind(key, value[0], days[0], days[1], value[1]))
@@ -175,11 +196,14 @@ class LevelChecker:
         return None if errs.messages else (days, days_text(cell))
 
     def _key(self, errs: RowErrors, fields: dict[str, Any]) -> tuple[str, ...] | None:
+        # A file of a distinct room per row has a key per row: its property id is one text, not one per row.
         propertyid = required_text(errs, fields, "propertyid")
+        propertyid = self._names.setdefault(propertyid, propertyid)
         roomid = required_text(errs, fields, "roomid")
         if self.operation is Operation.THRESHOLD:
             return (propertyid, roomid) if propertyid and roomid else None
         rateid = required_text(errs, fields, "rateid")
+        rateid = self._names.setdefault(rateid, rateid)
         return (propertyid, roomid, rateid) if propertyid and roomid and rateid else None
 
     def _invalid(self, source: str, line: int, fields: dict[str, Any]) -> None:

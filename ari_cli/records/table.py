@@ -13,6 +13,7 @@ import datetime as dt
 from array import array
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import NamedTuple, overload
 
 from ari_cli.records.rules import RowView, shown_dates
@@ -44,33 +45,44 @@ class Settings:
     ends: Sequence[int]
     kind_list: Sequence[Kind]
     refs: Sequence[tuple[int, ...]] | None = None
-    key_settings: Sequence[Sequence[int]] | None = None
-    """Per kind, the settings of its key in input order (the kinds of a key share one), when known."""
+    key_of: Sequence[int] | None = None
+    """Per kind, the number of its key (the kinds of a key share one), when known."""
 
     def rows(self, setting: int) -> tuple[int, ...]:
         return (setting,) if self.refs is None else self.refs[setting]
 
     def by_key(self) -> Iterator[tuple[tuple[str, ...], list[int], list[int]]]:
         """Each key with the kinds of its settings and its settings in input order; keys in the order of
-        their first setting. Found from each kind's settings, not through an index of keys: a file of a
-        distinct room per row would hold one entry per row while it is planned."""
-        kinds, kind_list = self.kinds, self.kind_list
-        of_kind = self.key_settings if self.key_settings is not None else self._grouped()
-        # A key's first setting is of one of its kinds: that kind names the key, once.
-        firsts = sorted(found[0] for kind, found in enumerate(of_kind) if found and kinds[found[0]] == kind)
-        for first in firsts:
-            kind = kinds[first]
-            settings = list(of_kind[kind])
-            yield kind_list[kind].key, sorted(set(map(kinds.__getitem__, settings))), settings
+        their first setting.
 
-    def _grouped(self) -> list[list[int]]:
-        """Per kind, the settings of its key in input order (the kinds of a key share one list)."""
-        of_key: dict[tuple[str, ...], list[int]] = {}
-        of_kind = [of_key.setdefault(kind.key, []) for kind in self.kind_list]
-        for setting, kind in enumerate(self.kinds):
+        The settings are grouped by key number in one counting sort, in arrays (a key's settings stay in
+        input order): a file of a distinct room per row has a key per row, and a list or an array per key
+        would cost over a hundred bytes a row while it is planned.
+        """
+        kinds, kind_list = self.kinds, self.kind_list
+        key_of = self.key_of if self.key_of is not None else key_numbers(kind_list)
+        counts = array("q", bytes(8 * (max(key_of, default=-1) + 1)))
+        for kind in kinds:
             if kind >= 0:
-                of_kind[kind].append(setting)
-        return of_kind
+                counts[key_of[kind]] += 1
+        begins = array("q", accumulate(counts, initial=0))  # key k's settings are grouped[begins[k]:begins[k + 1]]
+        grouped, placed = array("q", bytes(8 * begins[-1])), begins[:-1]
+        for setting, kind in enumerate(kinds):
+            if kind >= 0:
+                key = key_of[kind]
+                grouped[placed[key]] = setting
+                placed[key] += 1
+        for setting, kind in enumerate(kinds):
+            if kind >= 0 and grouped[begins[key_of[kind]]] == setting:  # its key's first setting names the key
+                key = key_of[kind]
+                settings = list(grouped[begins[key] : begins[key + 1]])
+                yield kind_list[kind].key, sorted(set(map(kinds.__getitem__, settings))), settings
+
+
+def key_numbers(kind_list: Sequence[Kind]) -> array[int]:
+    """Per kind, the number of its key: keys numbered in the order of their first kind."""
+    numbers: dict[tuple[str, ...], int] = {}
+    return array("q", (numbers.setdefault(kind.key, len(numbers)) for kind in kind_list))
 
 
 class RowTable(Sequence[RowView]):
@@ -84,9 +96,8 @@ class RowTable(Sequence[RowView]):
         self.starts: list[int] = []
         self.ends: list[int] = []
         self.kind_list: list[Kind] = []
-        # Per kind, the rows of its key in order (the kinds of a key share one): the planner takes keys one at a time.
-        self.key_rows: list[array[int]] = []
-        self._rows_of_key: dict[tuple[str, ...], array[int]] = {}
+        self.key_of = array("q")  # per kind, the number of its key (the kinds of a key share one)
+        self._key_ids: dict[tuple[str, ...], int] = {}
         self._kind_ids: dict[Kind, int] = {}
         self._whole = False  # settings() was called: no row is added after it
         self._firsts: list[int] = []  # the first row of each source run
@@ -114,17 +125,15 @@ class RowTable(Sequence[RowView]):
         """The id of a kind, the same for equal kinds."""
         found = self._kind_ids.get(kind)
         if found is None:
-            if self._whole:  # its index is gone: an equal kind would get a second id, its key a second array
+            if self._whole:  # its index is gone: an equal kind would get a second id, its key a second number
                 raise RuntimeError("a row's kind added after the table's settings were taken")
             found = self._kind_ids[kind] = len(self.kind_list)
             self.kind_list.append(kind)
-            self.key_rows.append(self._rows_of_key.setdefault(kind.key, array("l")))
+            self.key_of.append(self._key_ids.setdefault(kind.key, len(self._key_ids)))
         return found
 
     def add(self, line: int, kind: int, start: int, end: int) -> None:
         """A valid row: its kind and its first and last day (ordinals)."""
-        if kind >= 0:
-            self.key_rows[kind].append(len(self.lines))
         self.lines.append(line)
         self.kinds.append(kind)
         self.starts.append(start)
@@ -146,8 +155,8 @@ class RowTable(Sequence[RowView]):
         that gave equal kinds one id are let go (a file of a distinct room per row holds one entry per row)."""
         self._whole = True
         self._kind_ids.clear()
-        self._rows_of_key.clear()
-        return Settings(self.kinds, self.starts, self.ends, self.kind_list, key_settings=self.key_rows)
+        self._key_ids.clear()
+        return Settings(self.kinds, self.starts, self.ends, self.kind_list, key_of=self.key_of)
 
     def source(self, index: int) -> str:
         return self._names[bisect.bisect_right(self._firsts, index) - 1]
