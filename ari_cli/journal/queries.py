@@ -23,6 +23,8 @@ from ari_cli.journal.store import FAILED, OK, PLANNED, SENDING, SPLIT, STATES
 from ari_cli.plan import Record
 from ari_cli.wire.operations import Operation
 
+# What SQLite gives for a number, or for a number not stored (or not read).
+_NUMBERS = frozenset((int, float, type(None)))
 # A request's states, each made once: a failed run's hundred thousand requests share them.
 _STATES = {state: state for state in STATES}
 # SQLite's integers are 64-bit: a larger run number cannot name a run.
@@ -120,6 +122,14 @@ class RunDetail:
 
     run: RunInfo
     requests: list[RequestInfo]
+    replaced: int = 0
+    """Requests left out of `requests`: those replaced by their halves, which a light read counts and leaves unread
+    (`run_requests.detail(whole=False)`: a failed run's 96,000 are no object each)."""
+
+    @property
+    def total(self) -> int:
+        """How many requests the run made."""
+        return len(self.requests) + self.replaced
 
 
 def load_json(text: str | None, default: Any) -> Any:
@@ -183,7 +193,7 @@ def request_state(state: Any, numbers: tuple[Any, ...]) -> str:
     """A request's stored state, one of ours, or `Unreadable`; its stored numbers (`None` where not read) too."""
     if state not in _STATES:
         raise Unreadable(f"a request's stored state is not one of {', '.join(STATES)} ({state!r})")
-    if not all(isinstance(n, int | float) for n in numbers if n is not None):
+    if not _NUMBERS.issuperset(map(type, numbers)):  # as `isinstance` of each, with no call per number
         raise Unreadable(f"a request's stored number is not a number ({numbers!r})")
     return _STATES[state]
 

@@ -135,6 +135,7 @@ class RunRows:
         self.alone: tuple[int, int, Result | None] | None = None
         self.dates: dict[tuple[dt.date, dt.date], str] = {}
         self.told: dict[tuple[Problem, ...], list[dict[str, Any]]] = {}
+        self.kinds: dict[tuple[Any, ...], Result] = {}  # by how a leaf was answered (`_alone`)
         self.names: dict[int, str] = {}
         self.notes = [
             Note(status, note, tuple(_load(errors, [])), _view(view), lines)
@@ -210,9 +211,17 @@ class RunRows:
         request = self.outcomes.requests[at]
         if request.state == SUPERSEDED:
             return request.first, request.first + request.count, None
-        outcome = self.outcomes.outcome(at)
-        known = {} if outcome is None else {record: outcome}
-        return request.first, request.first + request.count, self._result([record], [], known)
+        # Leaves answered alike (a failed property's thousands, each with a tracking id of its own) give such a row
+        # the same result but for that id: it is made once (their shared errors are one list, `each_request`).
+        kind = (request.state, request.http_status, request.transient, id(request.errors), bool(request.trackingid))
+        made = self.kinds.get(kind)
+        if made is None:
+            outcome = self.outcomes.outcome(at)
+            made = self.kinds[kind] = self._result([record], [], {} if outcome is None else {record: outcome})
+        status, trackingids, errors, note = made
+        if trackingids and request.trackingid:  # the answer's tracking id is the row's: this leaf's own
+            trackingids = [request.trackingid]
+        return request.first, request.first + request.count, (status, trackingids, errors, note)
 
     def _view(self, record: RecordInfo) -> tuple[str, str, str, str, str]:
         """What a row of the record shows of it: its key, dates and value."""

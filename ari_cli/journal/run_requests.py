@@ -150,14 +150,17 @@ def _carrying(db: sqlite3.Connection, run: RunInfo, held: RunRecords | None, man
 def completed(
     db: sqlite3.Connection,
     run: RunInfo,
-    requests: Sequence[RequestInfo],
+    requests: Sequence[RequestInfo] | None,
     bodies: bool = True,
     held: RunRecords | None = None,
 ) -> Iterator[RequestInfo]:
-    """Requests of `detail(..., whole=False)`, given in number order, with the lines they carried, and (when
-    `bodies`) their bodies, answers and times: read in one pass over the run's requests as they are used, not a
-    query (and a read of the notes) per request. A body is rebuilt from its records: a table that shows none
-    leaves them, and its answers' text. `held`: the run's records, when they are read already."""
+    """Requests of `detail(..., whole=False)`, given in number order (None: every request of the run, those it left
+    unread included), with the lines they carried, and (when `bodies`) their bodies, answers and times: read in one
+    pass over the run's requests as they are used, not a query (and a read of the notes) per request. A body is
+    rebuilt from its records: a table that shows none leaves them, and its answers' text. `held`: the run's records,
+    when they are read already."""
+    if requests is None:
+        return each_request(db, run, bodies=bodies, held=held)
     if not bodies:
         return _with_lines(db, run, requests, held)
     wanted = {request.id for request in requests}
@@ -185,6 +188,15 @@ def _source(run: RunInfo, position: int) -> str:
 
 def detail(db: sqlite3.Connection, run: int, whole: bool = True) -> RunDetail:
     """One run with its requests (with bodies rebuilt and lines carried, when `whole`); its rows are derived by
-    `rows.py`."""
+    `rows.py`. Read light (not `whole`), only the requests whose answers are the records' (`queries.leaves`) are
+    read, and those replaced by halves counted: what the header's counts and the rows' results are made of."""
     info = run_info(db, run)
-    return RunDetail(info, requests_of(db, info, whole=whole))
+    if whole:
+        return RunDetail(info, requests_of(db, info))
+    (total,) = db.execute("SELECT count(*) FROM requests WHERE run = ?", (run,)).fetchone()
+    found = requests_of(db, info, _LEAVES, (run,), whole=False)
+    return RunDetail(info, found, total - len(found))
+
+
+# The requests `queries.leaves` keeps, chosen by SQLite: neither split nor any request's parent.
+_LEAVES = f" AND state != '{SPLIT}' AND id NOT IN (SELECT parent FROM requests WHERE run = ? AND parent IS NOT NULL)"

@@ -323,15 +323,16 @@ def exchange(request: RequestInfo, out: Console) -> None:
     out.print(printable(scrub(response)), markup=False)
 
 
-def shown_requests(requests: Sequence[RequestInfo], everything: bool | None) -> list[RequestInfo]:
-    """As a push's table: over 50 requests, only those that did not go well, unless `everything`."""
-    if everything if everything is not None else len(requests) <= SHOW_ALL_UP_TO:
-        return list(requests)
-    return [r for r in requests if r.state not in ("ok", "split")]
+def shown_requests(whole: RunDetail, everything: bool | None) -> list[RequestInfo] | None:
+    """As a push's table: over 50 requests, only those that did not go well, unless `everything` (None: every
+    request, those the light read left unread included)."""
+    if everything if everything is not None else whole.total <= SHOW_ALL_UP_TO:
+        return None
+    return [r for r in whole.requests if r.state not in ("ok", "split")]
 
 
 def run_detail(
-    whole: RunDetail, shown: Sequence[RequestInfo], read: Callable[[], Iterable[RequestInfo]], rows: RunRows,
+    whole: RunDetail, shown: Sequence[RequestInfo] | None, read: Callable[[], Iterable[RequestInfo]], rows: RunRows,
     out: Console, bodies: bool, everything: bool | None = None,
 ) -> None:  # fmt: skip
     """One run: its header, its requests (`shown`, of `shown_requests`, as `read()` reads them whole, with bodies
@@ -339,16 +340,17 @@ def run_detail(
     requests are read as they are drawn, never held: a failed run lists a hundred thousand."""
     run_header(whole.run, out)
     out.print()
-    requests = whole.requests
+    requests = whole.total
     if requests:
-        out.print(Text(f"Requests ({len(requests)})", style="bold"))
-        if shown:
-            requests_table(read(), out, grouped=len(shown) < len(requests))
-        if len(shown) < len(requests):
-            out.print(f"{len(requests) - len(shown)} acknowledged or split requests not shown; --show all lists every"
+        out.print(Text(f"Requests ({requests})", style="bold"))
+        listed = requests if shown is None else len(shown)
+        if listed:
+            requests_table(read(), out, grouped=listed < requests)
+        if listed < requests:
+            out.print(f"{requests - listed} acknowledged or split requests not shown; --show all lists every"
                       " request", markup=False)  # fmt: skip
         if bodies:
-            for request in read() if shown else ():
+            for request in read() if listed else ():
                 out.print()
                 exchange(request, out)
     else:
@@ -367,7 +369,7 @@ def show_detail(
     whole: RunDetail,
     rows: RunRows,
     records: Callable[[], Iterator[RecordInfo]],
-    completed: Callable[[Sequence[RequestInfo], bool], Iterable[RequestInfo]],
+    completed: Callable[[Sequence[RequestInfo] | None, bool], Iterable[RequestInfo]],
     form: str,
     body: bool,
     all_rows: bool | None,
@@ -380,12 +382,12 @@ def show_detail(
     from ari_cli.render.console import console
 
     if form == "json":
-        write_detail(whole, completed(whole.requests, True), rows, records, sys.stdout)
+        write_detail(whole, completed(None, True), rows, records, sys.stdout)
     elif form == "html":
         from ari_cli.render.pagerun import write_history_run
 
         write_history_run(whole, rows.rows(), records(), ran_by, sys.stdout)
     else:
         # Only the requests shown are read whole (bodies, lines): a big run's are thousands.
-        shown = shown_requests(whole.requests, all_rows)
+        shown = shown_requests(whole, all_rows)
         run_detail(whole, shown, lambda: completed(shown, body), rows, console(), body, all_rows)
