@@ -23,8 +23,8 @@ from ari_cli.journal.store import FAILED, OK, PLANNED, SENDING, SPLIT, STATES
 from ari_cli.plan import Record
 from ari_cli.wire.operations import Operation
 
-# What SQLite gives for a number, or for a number not stored (or not read).
-_NUMBERS = frozenset((int, float, type(None)))
+# What SQLite (or a run's note: `transient` is a bool there) gives for a number, or for one not stored (or read).
+_NUMBERS = frozenset((int, float, bool, type(None)))
 # A request's states, each made once: a failed run's hundred thousand requests share them.
 _STATES = {state: state for state in STATES}
 # SQLite's integers are 64-bit: a larger run number cannot name a run.
@@ -58,7 +58,9 @@ class RunInfo:
         return self.ended is not None
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: a frozen dataclass sets each field through `object.__setattr__`, four times the cost of making one,
+# and a failed run's view makes some 100,000 of each. Read-only once made, all the same.
+@dataclass(slots=True)
 class RequestInfo:
     run: int
     id: int
@@ -102,7 +104,7 @@ class RequestInfo:
         return self.state in (PLANNED, SENDING) or (self.state == FAILED and self.transient)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen, as `RequestInfo`
 class RecordInfo:
     idx: int
     key: Key

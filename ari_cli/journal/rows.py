@@ -34,7 +34,7 @@ def not_finished_note(run: int) -> str:
     return f"no answer recorded: the run ended before it (killed?); `ari-cli retry {run}` sends what is left"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen, as `queries.RequestInfo`: a failed run's view makes 98,000
 class RowInfo:
     source: str
     line: int
