@@ -8,6 +8,7 @@ own with a tracking id of its own, are then one line of the table (or the page) 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -88,6 +89,7 @@ def _row_alike(errors: _Errors) -> Callable[[RowInfo], Hashable]:
     return alike
 
 
+@functools.lru_cache(maxsize=4096)  # a big run's rows share a few hundred dates: each is read once
 def _bounds(dates: str) -> tuple[str, str] | None:
     """A row's first and last date when its dates are ISO dates (`2027-01-01..2027-01-05`, a weekday filter
     after them), else None."""
@@ -108,7 +110,8 @@ def _fold_row(group: RowGroup, row: RowInfo) -> None:
     else:
         group.low = min(group.low or bounds[0], bounds[0])
         group.high = max(group.high, bounds[1])
-    group.trackingids.update(dict.fromkeys(row.trackingids))
+    for trackingid in row.trackingids:
+        group.trackingids[trackingid] = None
 
 
 def row_groups(rows: Iterable[RowInfo]) -> Iterator[RowGroup]:
