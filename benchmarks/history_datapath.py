@@ -20,7 +20,7 @@ def main() -> None:
     started = time.perf_counter()
     with opened_run(sys.argv[1] if len(sys.argv) > 1 else "1") as run:
         opened = time.perf_counter() - started
-        shown = list(run.completed(shown_requests(run.whole.requests, None), False))
+        shown = list(run.completed(shown_requests(run.whole, None), False))
         requests = time.perf_counter() - started
         statuses = None if run.rows.total <= SHOW_ALL_UP_TO else INTERESTING
         rows = sum(1 for _ in run.rows.rows(statuses))

@@ -3,6 +3,7 @@ the same bytes as the plain way (one query per request, one `json.dumps` of ever
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 import os
@@ -13,10 +14,11 @@ import pytest
 
 from ari_cli.journal import queries as read
 from ari_cli.journal import run_requests
-from ari_cli.journal.rows import RunRows
+from ari_cli.journal.queries import RecordInfo
+from ari_cli.journal.rows import RowInfo, RunRows
 from ari_cli.journal.store import reading
 from ari_cli.render.history import run_dict
-from ari_cli.render.rundetail import request_dict, states, write_detail
+from ari_cli.render.rundocument import ItemTexts, record_dict, request_dict, row_dict, states, write_detail
 from ari_cli.sandbox import Sandbox
 from tests.conftest import PINNED_TODAY
 from tests.helpers import invoke, sandbox_env
@@ -49,24 +51,27 @@ def test_completed_requests_are_those_read_one_by_one(split_run: Sandbox, number
     with reading(os.environ) as db:
         assert db is not None
         light = run_requests.detail(db, number, whole=False)
-        plain = [run_requests.requests_of(db, light.run, " AND id = ?", (r.id,))[0] for r in light.requests]
+        every = run_requests.detail(db, number).requests
+        plain = [run_requests.requests_of(db, light.run, " AND id = ?", (r.id,))[0] for r in every]
+        assert plain == every
         assert any(r.parent is not None for r in plain) or number == 2
-        assert (
-            list(run_requests.completed(db, light.run, light.requests))
-            == plain
-            == run_requests.detail(db, number).requests
-        )
+        # The light read holds the requests whose answers are the records' (the leaves), and counts the others.
+        final = read.leaves(plain)
+        assert [r.id for r in light.requests] == [r.id for r in final]
+        assert light.replaced == len(plain) - len(final) and light.total == len(plain)
+        assert light.replaced > 0 or number == 2  # run 1 split a request: the count is of something
+        assert list(run_requests.completed(db, light.run, None)) == plain
+        assert list(run_requests.completed(db, light.run, light.requests)) == final
         failed = [r for r in light.requests if r.state == "failed"]
+        assert failed
         assert list(run_requests.completed(db, light.run, failed)) == [r for r in plain if r.state == "failed"]
         assert list(run_requests.completed(db, light.run, [])) == []
         # A table without --body leaves the bodies unbuilt and the answers and times unread (it shows none of them),
-        # and nothing else.
-        unread = [replace(r, body={}, response=None, seconds=0.0, sent=None, answered=None) for r in plain]
+        # and nothing else: field by field, the light requests with their lines are the whole ones without those.
+        unread = [replace(r, body={}, response=None, seconds=0.0, sent=None, answered=None) for r in final]
         assert unread == list(run_requests.completed(db, light.run, light.requests, False))
-        # The light requests are the whole ones without bodies, answers and lines.
-        assert [(r.id, r.state, r.errors, r.trackingid) for r in light.requests] == [
-            (r.id, r.state, r.errors, r.trackingid) for r in plain
-        ]
+        shown = [replace(r, body={}) for r in plain]
+        assert shown == list(run_requests.completed(db, light.run, None, False))
 
 
 @pytest.mark.parametrize("stream", [io.StringIO, Terminal])
@@ -76,7 +81,7 @@ def test_the_streamed_document_is_the_one_dumped_whole(split_run: Sandbox, strea
         light = run_requests.detail(db, 1, whole=False)
         whole = run_requests.detail(db, 1)
         out = stream()
-        write_detail(light, run_requests.completed(db, light.run, light.requests), RunRows(db, light),
+        write_detail(light, run_requests.completed(db, light.run, None), RunRows(db, light),
                      lambda: read.records(db, 1), out)  # fmt: skip
     indent = 2 if stream is Terminal else None
     head = {"run": run_dict(whole.run, states(whole.requests)), "requests": [request_dict(r) for r in whole.requests]}
@@ -85,3 +90,31 @@ def test_the_streamed_document_is_the_one_dumped_whole(split_run: Sandbox, strea
     assert written.startswith(dumped + ', "rows": [')
     document = json.loads(written)
     assert len(document["requests"]) == len(whole.requests) > 1
+
+
+def test_rows_and_records_are_written_as_json_dumps_of_their_dicts(split_run: Sandbox) -> None:
+    texts = ItemTexts()
+
+    def dumped(item: dict[str, object]) -> str:
+        return json.dumps(item, ensure_ascii=False)
+
+    with reading(os.environ) as db:
+        assert db is not None
+        for number in (1, 2):
+            rows = list(RunRows(db, run_requests.detail(db, number, whole=False)).rows())
+            assert any(row.errors for row in rows) and any(row.trackingids for row in rows)
+            assert [texts.row(row) for row in rows] == [dumped(row_dict(row)) for row in rows]
+            records = list(read.records(db, number))
+            assert [texts.record(r, "threshold") for r in records] == [
+                dumped(record_dict(r, "threshold")) for r in records
+            ]
+    # What a journal may hold beyond the sandbox's: quotes, backslashes, control and non-ASCII characters, a rate,
+    # several tracking ids, errors without a code, a policy's value (a JSON object of its own).
+    day = dt.date(2027, 1, 2)
+    odd = RowInfo('a "b" \\ c\n', 7, "P\u00e9", "R\x01", "BAR", "2027-01-01..2027-01-02 (Mon)", "1.5", "failed",
+                  ["t1", 't"2'], [{"code": None, "message": "m\t\u2028", "http_status": 422}], "note \u2713")  # fmt: skip
+    assert texts.row(odd) == dumped(row_dict(odd))
+    record = RecordInfo(3, ("P", 'R"', "BAR\\"), day, day, 'v"\u00e9', "2-40/2;@1:5")
+    assert texts.record(record, "rate") == dumped(record_dict(record, "rate"))
+    policy = RecordInfo(4, ("P", "R", "BAR"), day, day, '{"cancel": [1, "x"]}', "9")
+    assert texts.record(policy, "policy") == dumped(record_dict(policy, "policy"))

@@ -95,8 +95,9 @@ class OpenRun:
     rows: RunRows
     records: Callable[[], Iterator[RecordInfo]]
     """The run's records, read as they are used."""
-    completed: Callable[[Sequence[RequestInfo], bool], Iterator[RequestInfo]]
-    """Requests (of `whole`, in number order) with their bodies, answers and lines, read as they are used."""
+    completed: Callable[[Sequence[RequestInfo] | None, bool], Iterator[RequestInfo]]
+    """Requests (of `whole`, in number order; None: every request) with their bodies, answers and lines, read as
+    they are used."""
     ran_by: tuple[str, str]
     """Who ran it (user, host); unknown for runs recorded before the journal kept it."""
 

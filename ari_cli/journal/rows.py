@@ -13,7 +13,7 @@ import bisect
 import datetime as dt
 import heapq
 import sqlite3
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,7 +34,7 @@ def not_finished_note(run: int) -> str:
     return f"no answer recorded: the run ended before it (killed?); `ari-cli retry {run}` sends what is left"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen, as `queries.RequestInfo`: a failed run's view makes 98,000
 class RowInfo:
     source: str
     line: int
@@ -135,6 +135,7 @@ class RunRows:
         self.alone: tuple[int, int, Result | None] | None = None
         self.dates: dict[tuple[dt.date, dt.date], str] = {}
         self.told: dict[tuple[Problem, ...], list[dict[str, Any]]] = {}
+        self.kinds: dict[tuple[Any, ...], Result] = {}  # by how a leaf was answered (`_alone`)
         self.names: dict[int, str] = {}
         self.notes = [
             Note(status, note, tuple(_load(errors, [])), _view(view), lines)
@@ -164,7 +165,7 @@ class RunRows:
             (s, a, b, step, _RECORD, at) for at, record in enumerate(chosen) for s, a, b, step in spans(record.lines)
         ]
         if not everything and carried is None:
-            segments = _near_unsettled(segments, lambda at: self._unsettled(chosen[at].idx))
+            segments = _near_unsettled(segments, self._unsettled_flags(chosen))
         for number, note in enumerate(self.notes if carried is None else ()):
             # A note of rows none of whose statuses is asked for is passed over (a million unchanged rows are
             # not listed to be left out); a note beside a record's result counts only where records are read.
@@ -210,9 +211,17 @@ class RunRows:
         request = self.outcomes.requests[at]
         if request.state == SUPERSEDED:
             return request.first, request.first + request.count, None
-        outcome = self.outcomes.outcome(at)
-        known = {} if outcome is None else {record: outcome}
-        return request.first, request.first + request.count, self._result([record], [], known)
+        # Leaves answered alike (a failed property's thousands, each with a tracking id of its own) give such a row
+        # the same result but for that id: it is made once (their shared errors are one list, `each_request`).
+        kind = (request.state, request.http_status, request.transient, id(request.errors), bool(request.trackingid))
+        made = self.kinds.get(kind)
+        if made is None:
+            outcome = self.outcomes.outcome(at)
+            made = self.kinds[kind] = self._result([record], [], {} if outcome is None else {record: outcome})
+        status, trackingids, errors, note = made
+        if trackingids and request.trackingid:  # the answer's tracking id is the row's: this leaf's own
+            trackingids = [request.trackingid]
+        return request.first, request.first + request.count, (status, trackingids, errors, note)
 
     def _view(self, record: RecordInfo) -> tuple[str, str, str, str, str]:
         """What a row of the record shows of it: its key, dates and value."""
@@ -243,9 +252,22 @@ class RunRows:
             ]
         return status, result.trackingids, errors, note
 
-    def _unsettled(self, record: int) -> bool:
-        at = self.outcomes.leaf(record)
-        return at is not None and self.outcomes.requests[at].state != OK
+    def _unsettled_flags(self, chosen: Sequence[RecordInfo]) -> bytearray:
+        """Per record of `chosen` (in number order), 1 where the leaf request that carried it was not acknowledged:
+        marked a run of such leaves at a time (a failed property's thousands of leaves are one run)."""
+        flags = bytearray(len(chosen))
+        numbers = [record.idx for record in chosen]
+        runs: list[list[int]] = []
+        for request in self.outcomes.requests:  # in record order, apart
+            if request.state != OK:
+                if runs and runs[-1][1] == request.first:
+                    runs[-1][1] += request.count
+                else:
+                    runs.append([request.first, request.first + request.count])
+        for first, stop in runs:
+            low, high = bisect.bisect_left(numbers, first), bisect.bisect_left(numbers, stop)
+            flags[low:high] = b"\x01" * (high - low)
+        return flags
 
     def _superseded(self, record: int) -> bool:
         at = self.outcomes.leaf(record)
@@ -271,14 +293,14 @@ def _view(fields: Sequence[str | None]) -> tuple[str, str, str, str, str] | None
     return a, b, c, d, e
 
 
-def _near_unsettled(segments: list[Segment], unsettled: Callable[[int], bool]) -> list[Segment]:
-    """Only the records' lines that share a line with an unsettled record (`unsettled(at)` of its segment): the rows
+def _near_unsettled(segments: list[Segment], unsettled: bytearray) -> list[Segment]:
+    """Only the records' lines that share a line with an unsettled record (`unsettled[at]` of its segment): the rows
     that can be anything but ok (a killed million-row run lists its few unfinished rows without deriving the
     acknowledged ones). Sorted, as the sweep takes them: the unsettled ones' lines are merged as they come."""
     segments.sort()
     merged: dict[int, tuple[list[int], list[int]]] = {}
     for source, first, last, _, _, at in segments:
-        if unsettled(at):
+        if unsettled[at]:
             starts, ends = merged.setdefault(source, ([], []))
             if ends and first <= ends[-1] + 1:
                 ends[-1] = max(ends[-1], last)

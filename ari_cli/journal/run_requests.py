@@ -15,6 +15,7 @@ from typing import Any
 from ari_cli.journal.database import loads_object
 from ari_cli.journal.lines import Span as LineSpan
 from ari_cli.journal.lines import joined, spans
+from ari_cli.journal.pending import Said
 from ari_cli.journal.queries import (
     REQUEST_COLUMNS,
     RecordInfo,
@@ -66,26 +67,20 @@ def each_request(
     their answers, the lines they carried and (when `bodies`) their bodies, read from their records. Without, a
     failed run's hundred thousand requests share their errors and an empty body, and leave their answers and
     times unread. `held`: the run's records, when they are read already."""
+    return _whole(db, run, where, args, only, bodies, held) if whole else _light(db, run, where, args, only)
+
+
+def _whole(
+    db: sqlite3.Connection, run: RunInfo, where: str, args: Sequence[Any], only: Collection[int] | None, bodies: bool,
+    held: RunRecords | None,
+) -> Iterator[RequestInfo]:  # fmt: skip
+    """As `each_request`, whole."""
     # Text not shown is not read (each stored text is decoded and checked as it is read).
-    columns = REQUEST_COLUMNS
-    if not whole or not bodies:
-        columns = columns.replace(" body,", " NULL,")
-    if not whole:
-        for unread in (" form,", " response,", " seconds,", " sent,"):
-            columns = columns.replace(unread, " NULL,")
-        columns = columns.replace(" answered", " NULL")
-    sql = f"SELECT {columns} FROM requests WHERE run = ?{where}"
-    if only is None:
-        rows: Iterable[tuple[Any, ...]] = db.execute(sql + " ORDER BY id", (run.id, *args))
-    else:
-        rows = _numbered(db, sql, (run.id, *args), sorted(only))
-    # Answers the journal could not take are in the run's note: until a writer folds them in, they count.
-    said = run_notes(db).get(run.id) if run.unrecorded else None
-    # Read-only once made: requests refused alike share one list of errors, as they share their URL.
-    urls: dict[str, str] = {}
-    numbers: dict[int | None, int | None] = {}
-    shared: dict[str | None, Any] = {}
-    carrying = _carrying(db, run, held, only is None or len(only) > _HELD_FROM) if whole else None
+    columns = REQUEST_COLUMNS if bodies else REQUEST_COLUMNS.replace(" body,", " NULL,")
+    rows = _selected(db, f"SELECT {columns} FROM requests WHERE run = ?{where}", (run.id, *args), only)
+    said = _said(db, run)
+    shared: dict[str | None, Any] = {}  # requests refused alike share one list of errors (read-only once made)
+    carrying = _carrying(db, run, held, only is None or len(only) > _HELD_FROM)
     for (run_id, id_, parent, propertyid, url, body, form, first, count, state, transient, attempts, http_status,
          trackingid, errors, response, seconds, sent, answered) in rows:  # fmt: skip
         noted = said.answers.get(id_) if said is not None and state not in (OK, SPLIT) else None
@@ -93,27 +88,53 @@ def each_request(
             state, transient, attempts, http_status, trackingid, listed, answered = noted
             errors = json.dumps(listed)
         state = request_state(state, (id_, parent, first, count, transient, attempts, http_status, seconds))
-        if carrying is not None:
-            carried = carrying.between(first, first + count)
-            named = tuple((_source(run, s), a, b, step) for s, a, b, step in _lines_of(carried))
-            shown = body_of(run, body, form, carried) if bodies else {}
-        else:
-            # Only what counts states and makes rows' results is kept: 194,000 requests of a failed run are held.
-            named, shown, response, sent, answered, seconds = (), _NO_BODY, None, None, None, 0.0
-            url, propertyid = urls.setdefault(url, url), urls.setdefault(propertyid, propertyid)
-            # Each number SQLite gives is an object of its own: a half's parent is its parent's number, a first
-            # half's first record its parent's, and an HTTP status one of a few (15 MB of a failed run's).
-            parent, first, http_status = (
-                numbers.setdefault(parent, parent),
-                numbers.setdefault(first, first),
-                numbers.setdefault(http_status, http_status),
-            )
-            numbers.setdefault(id_, id_)
+        carried = carrying.between(first, first + count)
+        named = tuple((_source(run, s), a, b, step) for s, a, b, step in _lines_of(carried))
+        shown = body_of(run, body, form, carried) if bodies else {}
         loaded = shared[errors] if errors in shared else shared.setdefault(errors, request_errors(errors))
         yield RequestInfo(
             run_id, id_, parent, propertyid, url, shown, state, bool(transient), attempts, http_status, trackingid,
             loaded, response, seconds, sent, answered, first, count, named,
         )  # fmt: skip
+
+
+def _light(
+    db: sqlite3.Connection, run: RunInfo, where: str, args: Sequence[Any], only: Collection[int] | None
+) -> Iterator[RequestInfo]:
+    """As `each_request`, without what only a document or `--body` shows: body, form, answer, times, lines. What
+    counts states and makes rows' results is kept: a failed run's 98,000 leaves are held."""
+    columns = "id, parent, propertyid, url, first, count, state, transient, attempts, http_status, trackingid, errors"
+    rows = _selected(db, f"SELECT {columns} FROM requests WHERE run = ?{where}", (run.id, *args), only)
+    said = _said(db, run)
+    # Read-only once made: requests refused alike share one list of errors, as they share their URL; each number
+    # SQLite gives is an object of its own: a half's parent is shared with its other half, a status one of a few.
+    shared: dict[str | None, Any] = {}
+    texts: dict[str, str] = {}
+    numbers: dict[int | None, int | None] = {}
+    for id_, parent, propertyid, url, first, count, state, transient, attempts, http_status, trackingid, errors in rows:
+        noted = said.answers.get(id_) if said is not None and state not in (OK, SPLIT) else None
+        if noted is not None:
+            state, transient, attempts, http_status, trackingid, listed, _ = noted
+            errors = json.dumps(listed)
+        state = request_state(state, (id_, parent, first, count, transient, attempts, http_status))
+        loaded = shared[errors] if errors in shared else shared.setdefault(errors, request_errors(errors))
+        yield RequestInfo(
+            run.id, id_, numbers.setdefault(parent, parent), texts.setdefault(propertyid, propertyid),
+            texts.setdefault(url, url), _NO_BODY, state, bool(transient), attempts,
+            numbers.setdefault(http_status, http_status), trackingid, loaded, None, 0.0, None, None, first, count, (),
+        )  # fmt: skip
+
+
+def _selected(
+    db: sqlite3.Connection, sql: str, args: tuple[Any, ...], only: Collection[int] | None
+) -> Iterable[tuple[Any, ...]]:
+    """The rows of a query of requests (`only` those numbered, when given), in number order."""
+    return db.execute(sql + " ORDER BY id", args) if only is None else _numbered(db, sql, args, sorted(only))
+
+
+def _said(db: sqlite3.Connection, run: RunInfo) -> Said | None:
+    """Answers the journal could not take are in the run's note: until a writer folds them in, they count."""
+    return run_notes(db).get(run.id) if run.unrecorded else None
 
 
 # A few thousand requests read their records all at once (`RunRecords.hold`), fewer a query each.
@@ -150,14 +171,17 @@ def _carrying(db: sqlite3.Connection, run: RunInfo, held: RunRecords | None, man
 def completed(
     db: sqlite3.Connection,
     run: RunInfo,
-    requests: Sequence[RequestInfo],
+    requests: Sequence[RequestInfo] | None,
     bodies: bool = True,
     held: RunRecords | None = None,
 ) -> Iterator[RequestInfo]:
-    """Requests of `detail(..., whole=False)`, given in number order, with the lines they carried, and (when
-    `bodies`) their bodies, answers and times: read in one pass over the run's requests as they are used, not a
-    query (and a read of the notes) per request. A body is rebuilt from its records: a table that shows none
-    leaves them, and its answers' text. `held`: the run's records, when they are read already."""
+    """Requests of `detail(..., whole=False)`, given in number order (None: every request of the run, those it left
+    unread included), with the lines they carried, and (when `bodies`) their bodies, answers and times: read in one
+    pass over the run's requests as they are used, not a query (and a read of the notes) per request. A body is
+    rebuilt from its records: a table that shows none leaves them, and its answers' text. `held`: the run's records,
+    when they are read already."""
+    if requests is None:
+        return each_request(db, run, bodies=bodies, held=held)
     if not bodies:
         return _with_lines(db, run, requests, held)
     wanted = {request.id for request in requests}
@@ -185,6 +209,15 @@ def _source(run: RunInfo, position: int) -> str:
 
 def detail(db: sqlite3.Connection, run: int, whole: bool = True) -> RunDetail:
     """One run with its requests (with bodies rebuilt and lines carried, when `whole`); its rows are derived by
-    `rows.py`."""
+    `rows.py`. Read light (not `whole`), only the requests whose answers are the records' (`queries.leaves`) are
+    read, and those replaced by halves counted: what the header's counts and the rows' results are made of."""
     info = run_info(db, run)
-    return RunDetail(info, requests_of(db, info, whole=whole))
+    if whole:
+        return RunDetail(info, requests_of(db, info))
+    (total,) = db.execute("SELECT count(*) FROM requests WHERE run = ?", (run,)).fetchone()
+    found = requests_of(db, info, _LEAVES, (run,), whole=False)
+    return RunDetail(info, found, total - len(found))
+
+
+# The requests `queries.leaves` keeps, chosen by SQLite: neither split nor any request's parent.
+_LEAVES = f" AND state != '{SPLIT}' AND id NOT IN (SELECT parent FROM requests WHERE run = ? AND parent IS NOT NULL)"

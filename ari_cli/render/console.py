@@ -93,22 +93,37 @@ def blocks(headers: Sequence[str], rows: Iterable[Sequence[RenderableType]], out
     """
     label = max(map(cell_len, headers), default=0)
     room = max(1, out.width - label - 2)
+    lines: list[Text] = []
     for number, row in enumerate(rows):
         if number:
-            out.print()
+            lines.append(Text())
         for header, cell in zip(headers, row, strict=True):
             value = cell if isinstance(cell, Text) else Text(str(cell))
             if not value.plain.strip():
                 continue
             if max(map(cell_len, value.plain.split()), default=0) > room:
-                whole(out, Text.assemble(header.ljust(label), "  ", value))
+                lines.extend(_pieces(Text.assemble(header.ljust(label), "  ", value), out.width))
                 continue
             lead = header.ljust(label) + "  "
             for paragraph in value.split("\n"):
                 for piece in paragraph.divide(_breaks(paragraph.plain, room)):
                     piece.rstrip()
-                    out.print(Text.assemble(lead, piece), overflow="ignore", crop=False, soft_wrap=True)
+                    lines.append(Text.assemble(lead, piece))
                     lead = " " * (label + 2)
+        if len(lines) >= _AT_ONCE:
+            _print_lines(out, lines)
+    _print_lines(out, lines)
+
+
+# A `Console.print` costs about as much as laying out a line: a failed run's tables are 9,000 lines of blocks.
+_AT_ONCE = 500
+
+
+def _print_lines(out: Console, lines: list[Text]) -> None:
+    """Lines printed in one call, as one print each would (Rich joins them with the newlines), then let go."""
+    if lines:
+        out.print(*lines, sep="\n", overflow="ignore", crop=False, soft_wrap=True)
+        lines.clear()
 
 
 def whole(out: Console, line: Text | str) -> None:
@@ -116,10 +131,17 @@ def whole(out: Console, line: Text | str) -> None:
     file path, an id) is printed whole on a line of its own, never cut. Rich either folds such a word or crops it.
     """
     text = line if isinstance(line, Text) else Text.from_markup(line)
+    _print_lines(out, _pieces(text, out.width))
+
+
+def _pieces(text: Text, width: int) -> list[Text]:
+    """The lines `whole` prints `text` as."""
+    pieces = []
     for paragraph in text.split("\n", allow_blank=True):
-        for piece in paragraph.divide(_breaks(paragraph.plain, out.width)):
+        for piece in paragraph.divide(_breaks(paragraph.plain, width)):
             piece.rstrip()
-            out.print(piece, overflow="ignore", crop=False, soft_wrap=True)
+            pieces.append(piece)
+    return pieces
 
 
 def _breaks(plain: str, width: int) -> list[int]:

@@ -14,7 +14,8 @@ from ari_cli.journal.queries import RequestInfo, RunInfo
 from ari_cli.journal.rows import RowInfo
 from ari_cli.render.console import fitted
 from ari_cli.render.history import grid, local_time, run_dict, runs_text, state_text, text, value_text
-from ari_cli.render.rundetail import exchange, labelled, record_dict, request_dict, row_dict, rows_table
+from ari_cli.render.rundetail import exchange, labelled, rows_table
+from ari_cli.render.rundocument import record_dict, request_dict, row_dict
 
 
 def trackingid_dict(run: RunInfo, request: RequestInfo, rows: Sequence[RowInfo]) -> dict[str, Any]:

@@ -8,9 +8,10 @@ own with a tracking id of its own, are then one line of the table (or the page) 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ari_cli.journal.queries import RequestInfo
 from ari_cli.journal.rows import RowInfo
@@ -65,11 +66,30 @@ class RowGroup:
         return self.low if self.low == self.high else f"{self.low}..{self.high}"
 
 
-def _row_alike(row: RowInfo) -> Hashable:
-    errors = tuple((e.get("code"), e.get("message"), e.get("http_status")) for e in row.errors)
-    return row.source, row.status, row.propertyid, row.roomid, row.rateid, errors, row.note
+class _Errors:
+    """What tells lists of errors apart (code, message, HTTP status of each), made once per list: alike rows and
+    requests share one list (`journal/rows.py`, `run_requests.py`), a failed run's 98,000 of them. Each list is held
+    while its key is, so that no other list can take its identity."""
+
+    def __init__(self) -> None:
+        self.made: dict[int, tuple[list[dict[str, Any]], Hashable]] = {}
+
+    def key(self, errors: list[dict[str, Any]]) -> Hashable:
+        found = self.made.get(id(errors))
+        if found is None:
+            told = tuple((e.get("code"), e.get("message"), e.get("http_status")) for e in errors)
+            found = self.made[id(errors)] = (errors, told)
+        return found[1]
 
 
+def _row_alike(errors: _Errors) -> Callable[[RowInfo], Hashable]:
+    def alike(row: RowInfo) -> Hashable:
+        return row.source, row.status, row.propertyid, row.roomid, row.rateid, errors.key(row.errors), row.note
+
+    return alike
+
+
+@functools.lru_cache(maxsize=4096)  # a big run's rows share a few hundred dates: each is read once
 def _bounds(dates: str) -> tuple[str, str] | None:
     """A row's first and last date when its dates are ISO dates (`2027-01-01..2027-01-05`, a weekday filter
     after them), else None."""
@@ -90,17 +110,20 @@ def _fold_row(group: RowGroup, row: RowInfo) -> None:
     else:
         group.low = min(group.low or bounds[0], bounds[0])
         group.high = max(group.high, bounds[1])
-    group.trackingids.update(dict.fromkeys(row.trackingids))
+    for trackingid in row.trackingids:
+        group.trackingids[trackingid] = None
 
 
 def row_groups(rows: Iterable[RowInfo]) -> Iterator[RowGroup]:
     """Consecutive rows of one file and key with the same status, errors and note, as groups."""
-    return alike_runs(rows, _row_alike, lambda row: RowGroup(row, value=row.value), _fold_row)
+    return alike_runs(rows, _row_alike(_Errors()), lambda row: RowGroup(row, value=row.value), _fold_row)
 
 
-def _request_alike(request: RequestInfo) -> Hashable:
-    errors = tuple((e.get("code"), e.get("message"), e.get("http_status")) for e in request.errors)
-    return request.propertyid, request.state, request.transient, request.attempts, request.http_status, errors
+def _request_alike(errors: _Errors) -> Callable[[RequestInfo], Hashable]:
+    def alike(r: RequestInfo) -> Hashable:
+        return r.propertyid, r.state, r.transient, r.attempts, r.http_status, errors.key(r.errors)
+
+    return alike
 
 
 @dataclass(slots=True)
@@ -128,7 +151,9 @@ def _fold_request(group: RequestGroup, request: RequestInfo) -> None:
 
 def request_groups(requests: Iterable[RequestInfo]) -> Iterator[RequestGroup]:
     """Consecutive requests alike (`_request_alike`) as groups, with the lines all of them carried."""
-    return alike_runs(requests, _request_alike, lambda request: RequestGroup(request, request), _fold_request)
+    return alike_runs(
+        requests, _request_alike(_Errors()), lambda request: RequestGroup(request, request), _fold_request
+    )
 
 
 def ids_text(trackingids: Iterable[str], one_per_line: bool = False) -> str:

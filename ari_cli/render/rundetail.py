@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import functools
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import IO, Any
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
 from ari_cli.config.secrets import scrub
 from ari_cli.journal.lines import joined
-from ari_cli.journal.queries import RecordInfo, RequestInfo, RunDetail, RunInfo, leaves
+from ari_cli.journal.queries import RecordInfo, RequestInfo, RunDetail, RunInfo
 from ari_cli.journal.rows import INTERESTING, RowInfo, RunRows
 from ari_cli.render.console import fitted, whole
 from ari_cli.render.groups import SEVERAL, RequestGroup, RowGroup, ids_text, request_groups, row_groups
@@ -30,7 +29,6 @@ from ari_cli.render.history import (
     grid,
     lines_text,
     local_time,
-    run_dict,
     runs_text,
     state_text,
     text,
@@ -116,134 +114,6 @@ def run_header(run: RunInfo, out: Console) -> None:
         )
 
 
-def _lines_dict(lines: Iterable[tuple[str, int, int, int]]) -> list[dict[str, Any]]:
-    return [{"source": s, "first": a, "last": b, "step": step} for s, a, b, step in lines]
-
-
-def request_dict(request: RequestInfo) -> dict[str, Any]:
-    return {
-        "id": request.id,
-        "parent": request.parent,
-        "propertyid": request.propertyid,
-        "url": request.url,
-        "records": request.count,
-        "lines": _lines_dict(request.lines),
-        "state": request.state,
-        "transient": request.transient,
-        "attempts": request.attempts,
-        "http_status": request.http_status,
-        "trackingid": request.trackingid,
-        "errors": request.errors,
-        "sent": request.sent,
-        "answered": request.answered,
-        "seconds": request.seconds,
-        "body": request.body,
-        "response": request.response,
-    }
-
-
-def row_dict(row: RowInfo) -> dict[str, Any]:
-    return {
-        "source": row.source,
-        "line": row.line,
-        "propertyid": row.propertyid,
-        "roomid": row.roomid,
-        "rateid": row.rateid,
-        "dates": row.dates,
-        "value": row.value,
-        "status": row.status,
-        "trackingids": row.trackingids,
-        "errors": row.errors,
-        "note": row.note,
-    }
-
-
-def record_dict(record: RecordInfo, operation: str) -> dict[str, Any]:
-    value: Any = record.value
-    if operation == "policy":
-        with contextlib.suppress(ValueError):
-            value = json.loads(record.value)
-    laid: dict[str, Any] = {"idx": record.idx, "propertyid": record.key[0], "roomid": record.key[1]}
-    if len(record.key) > 2:
-        laid["rateid"] = record.key[2]
-    laid.update(start=_iso(record.start), end=_iso(record.end), value=value, lines=record.lines)
-    return laid
-
-
-@functools.lru_cache(maxsize=4096)
-def _iso(day: dt.date) -> str:
-    # A big run's records share a few hundred dates: each is written out once.
-    return day.isoformat()
-
-
-def states(requests: Sequence[RequestInfo]) -> dict[str, int]:
-    counted: dict[str, int] = {}
-    for request in leaves(requests):
-        counted[request.state] = counted.get(request.state, 0) + 1
-    return counted
-
-
-def write_detail(
-    whole: RunDetail, completed: Iterable[RequestInfo], rows: RunRows, records: Callable[[], Iterator[RecordInfo]],
-    stream: IO[str],
-) -> None:  # fmt: skip
-    """The run as one JSON document, its requests (`completed`: whole), rows and records written as they are read,
-    never held whole."""
-    indent = 2 if stream.isatty() else None
-    # One encoder for the document's 300,000 items (`json.dumps` with options makes one per call), as `json.dumps`
-    # lays them out; written a few hundred items at a time.
-    encode = json.JSONEncoder(ensure_ascii=False, indent=indent).encode
-    out = _Batched(stream)
-    head = encode({"run": run_dict(whole.run, states(whole.requests)), "requests": []})
-    # The requests go in where the empty list stands, each laid out as `json.dumps` of the whole head would.
-    out.write(head[: head.rindex("[]") + 1])
-    written = 0
-    for written, request in enumerate(completed, start=1):
-        laid = encode(request_dict(request))
-        if indent is None:
-            out.write((", " if written > 1 else "") + laid)
-        else:  # two levels deep; JSON text holds no newline but those of its layout
-            out.write(("," if written > 1 else "") + "\n" + "\n".join("    " + line for line in laid.split("\n")))
-    out.write("]" if indent is None or not written else "\n  ]")
-    operation = whole.run.operation
-    flat = json.JSONEncoder(ensure_ascii=False).encode
-    parts: list[tuple[str, Iterable[dict[str, Any]]]] = [
-        ("rows", (row_dict(r) for r in rows.rows())),
-        ("records", (record_dict(r, operation) for r in records())),
-    ]
-    for name, items in parts:
-        out.write(f', "{name}": [')
-        pieces = out.pieces
-        for n, item in enumerate(items):
-            pieces.append(("," if n else "") + flat(item))
-            if len(pieces) >= _BATCH:
-                out.flush()
-        out.write("]")
-    out.write("}\n")
-    out.flush()
-
-
-_BATCH = 500
-
-
-class _Batched:
-    """Text written to a stream a few hundred pieces at a time (a write through the stdout wrapper costs as much
-    as encoding a row)."""
-
-    def __init__(self, stream: IO[str]) -> None:
-        self.stream = stream
-        self.pieces: list[str] = []
-
-    def write(self, piece: str) -> None:
-        self.pieces.append(piece)
-        if len(self.pieces) >= _BATCH:
-            self.flush()
-
-    def flush(self) -> None:
-        self.stream.write("".join(self.pieces))
-        self.pieces.clear()
-
-
 def requests_table(requests: Iterable[RequestInfo], out: Console, grouped: bool = False) -> None:
     """The requests as a table; `grouped`: alike requests in a row as one line (`groups.request_groups`)."""
     table = grid(not out.is_terminal)
@@ -323,15 +193,16 @@ def exchange(request: RequestInfo, out: Console) -> None:
     out.print(printable(scrub(response)), markup=False)
 
 
-def shown_requests(requests: Sequence[RequestInfo], everything: bool | None) -> list[RequestInfo]:
-    """As a push's table: over 50 requests, only those that did not go well, unless `everything`."""
-    if everything if everything is not None else len(requests) <= SHOW_ALL_UP_TO:
-        return list(requests)
-    return [r for r in requests if r.state not in ("ok", "split")]
+def shown_requests(whole: RunDetail, everything: bool | None) -> list[RequestInfo] | None:
+    """As a push's table: over 50 requests, only those that did not go well, unless `everything` (None: every
+    request, those the light read left unread included)."""
+    if everything if everything is not None else whole.total <= SHOW_ALL_UP_TO:
+        return None
+    return [r for r in whole.requests if r.state not in ("ok", "split")]
 
 
 def run_detail(
-    whole: RunDetail, shown: Sequence[RequestInfo], read: Callable[[], Iterable[RequestInfo]], rows: RunRows,
+    whole: RunDetail, shown: Sequence[RequestInfo] | None, read: Callable[[], Iterable[RequestInfo]], rows: RunRows,
     out: Console, bodies: bool, everything: bool | None = None,
 ) -> None:  # fmt: skip
     """One run: its header, its requests (`shown`, of `shown_requests`, as `read()` reads them whole, with bodies
@@ -339,16 +210,17 @@ def run_detail(
     requests are read as they are drawn, never held: a failed run lists a hundred thousand."""
     run_header(whole.run, out)
     out.print()
-    requests = whole.requests
+    requests = whole.total
     if requests:
-        out.print(Text(f"Requests ({len(requests)})", style="bold"))
-        if shown:
-            requests_table(read(), out, grouped=len(shown) < len(requests))
-        if len(shown) < len(requests):
-            out.print(f"{len(requests) - len(shown)} acknowledged or split requests not shown; --show all lists every"
+        out.print(Text(f"Requests ({requests})", style="bold"))
+        listed = requests if shown is None else len(shown)
+        if listed:
+            requests_table(read(), out, grouped=listed < requests)
+        if listed < requests:
+            out.print(f"{requests - listed} acknowledged or split requests not shown; --show all lists every"
                       " request", markup=False)  # fmt: skip
         if bodies:
-            for request in read() if shown else ():
+            for request in read() if listed else ():
                 out.print()
                 exchange(request, out)
     else:
@@ -367,7 +239,7 @@ def show_detail(
     whole: RunDetail,
     rows: RunRows,
     records: Callable[[], Iterator[RecordInfo]],
-    completed: Callable[[Sequence[RequestInfo], bool], Iterable[RequestInfo]],
+    completed: Callable[[Sequence[RequestInfo] | None, bool], Iterable[RequestInfo]],
     form: str,
     body: bool,
     all_rows: bool | None,
@@ -380,12 +252,14 @@ def show_detail(
     from ari_cli.render.console import console
 
     if form == "json":
-        write_detail(whole, completed(whole.requests, True), rows, records, sys.stdout)
+        from ari_cli.render.rundocument import write_detail
+
+        write_detail(whole, completed(None, True), rows, records, sys.stdout)
     elif form == "html":
         from ari_cli.render.pagerun import write_history_run
 
         write_history_run(whole, rows.rows(), records(), ran_by, sys.stdout)
     else:
         # Only the requests shown are read whole (bodies, lines): a big run's are thousands.
-        shown = shown_requests(whole.requests, all_rows)
+        shown = shown_requests(whole, all_rows)
         run_detail(whole, shown, lambda: completed(shown, body), rows, console(), body, all_rows)
