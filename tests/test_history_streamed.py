@@ -3,7 +3,6 @@ the same bytes as the plain way (one query per request, one `json.dumps` of ever
 
 from __future__ import annotations
 
-import datetime as dt
 import io
 import json
 import os
@@ -14,11 +13,10 @@ import pytest
 
 from ari_cli.journal import queries as read
 from ari_cli.journal import run_requests
-from ari_cli.journal.queries import RecordInfo
-from ari_cli.journal.rows import RowInfo, RunRows
+from ari_cli.journal.rows import RunRows
 from ari_cli.journal.store import reading
 from ari_cli.render.history import run_dict
-from ari_cli.render.rundocument import ItemTexts, record_dict, request_dict, row_dict, states, write_detail
+from ari_cli.render.rundocument import request_dict, states, write_detail
 from ari_cli.sandbox import Sandbox
 from tests.conftest import PINNED_TODAY
 from tests.helpers import invoke, sandbox_env
@@ -90,31 +88,3 @@ def test_the_streamed_document_is_the_one_dumped_whole(split_run: Sandbox, strea
     assert written.startswith(dumped + ', "rows": [')
     document = json.loads(written)
     assert len(document["requests"]) == len(whole.requests) > 1
-
-
-def test_rows_and_records_are_written_as_json_dumps_of_their_dicts(split_run: Sandbox) -> None:
-    texts = ItemTexts()
-
-    def dumped(item: dict[str, object]) -> str:
-        return json.dumps(item, ensure_ascii=False)
-
-    with reading(os.environ) as db:
-        assert db is not None
-        for number in (1, 2):
-            rows = list(RunRows(db, run_requests.detail(db, number, whole=False)).rows())
-            assert any(row.errors for row in rows) and any(row.trackingids for row in rows)
-            assert [texts.row(row) for row in rows] == [dumped(row_dict(row)) for row in rows]
-            records = list(read.records(db, number))
-            assert [texts.record(r, "threshold") for r in records] == [
-                dumped(record_dict(r, "threshold")) for r in records
-            ]
-    # What a journal may hold beyond the sandbox's: quotes, backslashes, control and non-ASCII characters, a rate,
-    # several tracking ids, errors without a code, a policy's value (a JSON object of its own).
-    day = dt.date(2027, 1, 2)
-    odd = RowInfo('a "b" \\ c\n', 7, "P\u00e9", "R\x01", "BAR", "2027-01-01..2027-01-02 (Mon)", "1.5", "failed",
-                  ["t1", 't"2'], [{"code": None, "message": "m\t\u2028", "http_status": 422}], "note \u2713")  # fmt: skip
-    assert texts.row(odd) == dumped(row_dict(odd))
-    record = RecordInfo(3, ("P", 'R"', "BAR\\"), day, day, 'v"\u00e9', "2-40/2;@1:5")
-    assert texts.record(record, "rate") == dumped(record_dict(record, "rate"))
-    policy = RecordInfo(4, ("P", "R", "BAR"), day, day, '{"cancel": [1, "x"]}', "9")
-    assert texts.record(policy, "policy") == dumped(record_dict(policy, "policy"))

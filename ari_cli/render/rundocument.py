@@ -1,8 +1,7 @@
 """A journaled run as one JSON document (`history show RUN --output json`): its header, requests, rows and
 records, written as they are read, never held whole; and the dicts `history find` lays them out as.
 
-The document is what `json.dumps` would write of those dicts; its 200,000 rows and records of a 100,000-row run are
-written from their fields (`ItemTexts`), which the tests hold to `json.dumps` of the dicts.
+The document is what `json.dumps` would write of those dicts, an item at a time.
 """
 
 from __future__ import annotations
@@ -109,10 +108,10 @@ def write_detail(
             out.write(("," if written > 1 else "") + "\n" + "\n".join("    " + line for line in laid.split("\n")))
     out.write("]" if indent is None or not written else "\n  ]")
     operation = whole.run.operation
-    texts = ItemTexts()
+    flat = json.JSONEncoder(ensure_ascii=False).encode  # rows and records are one line each, at a terminal too
     parts: list[tuple[str, Iterable[str]]] = [
-        ("rows", (texts.row(r) for r in rows.rows())),
-        ("records", (texts.record(r, operation) for r in records())),
+        ("rows", (flat(row_dict(r)) for r in rows.rows())),
+        ("records", (flat(record_dict(r, operation)) for r in records())),
     ]
     for name, items in parts:
         out.write(f', "{name}": [')
@@ -145,46 +144,3 @@ class _Batched:
     def flush(self) -> None:
         self.stream.write("".join(self.pieces))
         self.pieces.clear()
-
-
-# A str's JSON text as `json.dumps(..., ensure_ascii=False)` writes it (the encoder's own function).
-_string = json.encoder.encode_basestring
-
-
-class ItemTexts:
-    """Rows and records as the JSON text `json.dumps(row_dict(row), ensure_ascii=False)` (and `record_dict`) would
-    be, written from their fields: a dict and an encoder's call per item were half of an all-ok run's document."""
-
-    def __init__(self) -> None:
-        self.flat = json.JSONEncoder(ensure_ascii=False).encode
-        # Rows refused alike share one list of errors (`journal/rows.py`): its text is made once, the list held
-        # beside it so that no other list takes its identity.
-        self.lists: dict[int, tuple[list[dict[str, Any]], str]] = {}
-
-    def row(self, row: RowInfo) -> str:
-        s = _string
-        return (
-            f'{{"source": {s(row.source)}, "line": {row.line}, "propertyid": {s(row.propertyid)}, '
-            f'"roomid": {s(row.roomid)}, "rateid": {s(row.rateid)}, "dates": {s(row.dates)}, '
-            f'"value": {s(row.value)}, "status": {s(row.status)}, '
-            f'"trackingids": [{", ".join(map(s, row.trackingids))}], '
-            f'"errors": {self._errors(row.errors)}, "note": {s(row.note)}}}'
-        )
-
-    def record(self, record: RecordInfo, operation: str) -> str:
-        if operation == "policy":  # its value is a JSON object of its own
-            return self.flat(record_dict(record, operation))
-        s = _string
-        key = record.key
-        rate = f', "rateid": {s(key[2])}' if len(key) > 2 else ""
-        return (
-            f'{{"idx": {record.idx}, "propertyid": {s(key[0])}, "roomid": {s(key[1])}{rate}, '
-            f'"start": "{_iso(record.start)}", "end": "{_iso(record.end)}", "value": {s(record.value)}, '
-            f'"lines": {s(record.lines)}}}'
-        )
-
-    def _errors(self, errors: list[dict[str, Any]]) -> str:
-        found = self.lists.get(id(errors))
-        if found is None:
-            found = self.lists[id(errors)] = (errors, self.flat(errors))
-        return found[1]
