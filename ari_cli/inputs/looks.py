@@ -58,21 +58,65 @@ def weekday_like(key: str) -> bool:
     return len(stem) >= 2 and any(day.startswith(stem) for day in _DAY_NAMES)
 
 
+# Line breaks a reader may leave inside a value (a CSV quote left open takes the next line in), by name:
+# Python has no names for the C0 and C1 controls.
+_LINE_BREAKS = {"\n": "line feed", "\r": "carriage return", "\x0b": "vertical tab", "\x0c": "form feed",
+                "\x1c": "file separator", "\x1d": "group separator", "\x1e": "record separator",
+                "\x85": "next line", "\u2028": "line separator", "\u2029": "paragraph separator"}  # fmt: skip
+# Default-ignorable characters that are not format characters (Cf): the combining grapheme joiner, the Hangul
+# fillers and the variation selectors draw nothing, as a zero-width space does.
+_IGNORABLE = frozenset(
+    (0x034F, 0x115F, 0x1160, 0x3164, 0xFFA0, *range(0xFE00, 0xFE10), *range(0x180B, 0x1810))
+)
+
+
+def _kind(c: str) -> str | None:
+    """How a character that makes a name or an id another one than it looks is named to the user, or None for
+    a character that shows as itself. A name or an id that holds one looks like another and is not it."""
+    if c in _LINE_BREAKS:
+        return "line break"
+    category = unicodedata.category(c)
+    if c == "\t":
+        return "tab"
+    if category == "Cc":
+        return "control"
+    if category == "Zs" and c != " ":
+        return "space"
+    if category == "Cf" or ord(c) in _IGNORABLE:
+        return "unseen"
+    return None
+
+
 def _invisible(c: str) -> bool:
-    # Format characters (zero-width spaces and joiners, U+2060, U+FEFF, the bidirectional controls) and no-break
-    # spaces: a name or an id that holds one looks like another and is not it.
-    return unicodedata.category(c) == "Cf" or c in "\u00a0\u202f\u2007"
+    return _kind(c) is not None
 
 
 def unseen(text: str) -> str | None:
-    """The first character of `text` that does not show, named as `U+200B (zero width space)`; None when every
-    character shows."""
-    hidden = next((c for c in text if _invisible(c)), None)
-    if hidden is None:
+    """The first character of `text` that is not what it looks, named with what it is:
+    `U+200B (zero width space), which does not show`, `U+0009, a tab`, `U+000A (line feed), a line break`;
+    None when every character is what it looks."""
+    found = next(((c, kind) for c in text if (kind := _kind(c)) is not None), None)
+    if found is None:
         return None
-    return f"U+{ord(hidden):04X} ({unicodedata.name(hidden, 'a format character').lower()})"
+    c, kind = found
+    code = f"U+{ord(c):04X}"
+    if kind == "line break":
+        return f"{code} ({_LINE_BREAKS[c]}), a line break"
+    if kind == "tab":
+        return f"{code}, a tab"
+    if kind == "control":
+        return f"{code}, a control character"
+    name = unicodedata.name(c, "a format character").lower()
+    if kind == "space":
+        return f"{code} ({name}), which looks like a plain space and is not one"
+    return f"{code} ({name}), which does not show"
+
+
+def breaks_line(text: str) -> bool:
+    """Whether `text` holds a line feed or carriage return: in a CSV, the sign of a quote left open."""
+    return "\n" in text or "\r" in text
 
 
 def without_unseen(text: str) -> str:
-    """`text` without the characters that do not show."""
+    """`text` without the characters that are not what they look."""
     return "".join(c for c in text if not _invisible(c))

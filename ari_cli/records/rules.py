@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ari_cli.inputs.looks import unseen
+from ari_cli.inputs.looks import breaks_line, unseen
 from ari_cli.inputs.weekdays import FLAG_NAMES, WeekdayFlags
 from ari_cli.records.dates import FIRST_YEAR, LAST_YEAR, LayoutTally, parse_date, parse_days
 from ari_cli.wire.operations import CLEAR
@@ -120,9 +120,14 @@ def required_text(errs: RowErrors, fields: Mapping[str, Any], name: str) -> str:
     if not written:
         errs.add(name, "is empty")
     raw = fields.get(name)
-    hidden = unseen(raw) if isinstance(raw, str) else None
+    # A tab or line break around the id is stripped as a space is; inside it, or any character that is not what it
+    # looks, makes another id than the one on screen.
+    hidden = unseen(raw.strip(" \t\n\r")) if isinstance(raw, str) else None
     if hidden is not None:
-        errs.add(name, f"holds {hidden}, which does not show: type the id again without it")
+        also = ""
+        if breaks_line(written):
+            also = " (in a CSV, a quote left open on this line takes the next lines into this cell: close it)"
+        errs.add(name, f"holds {hidden}: type the id again without it{also}")
         return ""  # no key: the row is invalid, as an empty id makes it
     return written
 
