@@ -152,9 +152,7 @@ class Resolver:
         hidden = unseen(shown)
         if hidden is not None and canonical is None and (meant := self._without_unseen(shown)) is not None:
             # It looks the same as a name we know on screen, and a did-you-mean of that name would read as nonsense.
-            self.problems.append(
-                f'{quoted} holds {hidden}: write the name again without it ("{meant}")'
-            )
+            self.problems.append(f'{quoted} holds {hidden}: write the name again without it ("{meant}")')
         elif canonical in IDS:
             # Only threshold leaves an id out: its settings hold for every rate of a room.
             self.problems.append(

@@ -65,9 +65,7 @@ _LINE_BREAKS = {"\n": "line feed", "\r": "carriage return", "\x0b": "vertical ta
                 "\x85": "next line", "\u2028": "line separator", "\u2029": "paragraph separator"}  # fmt: skip
 # Default-ignorable characters that are not format characters (Cf): the combining grapheme joiner, the Hangul
 # fillers and the variation selectors draw nothing, as a zero-width space does.
-_IGNORABLE = frozenset(
-    (0x034F, 0x115F, 0x1160, 0x3164, 0xFFA0, *range(0xFE00, 0xFE10), *range(0x180B, 0x1810))
-)
+_IGNORABLE = frozenset((0x034F, 0x115F, 0x1160, 0x3164, 0xFFA0, *range(0xFE00, 0xFE10), *range(0x180B, 0x1810)))
 
 
 def _kind(c: str) -> str | None:
