@@ -107,3 +107,37 @@ def test_a_column_name_wrapped_on_two_lines_or_with_a_tab_is_still_the_column(tm
     result = push(sandbox, "threshold", str(path), "--dry-run", "--output", "json")
     assert result.exit_code == 0, result.stderr
     assert result.stderr == ""
+
+
+# -- 2. a quote left open to the end of a CSV ------------------------------------------------------------------
+
+
+def test_a_quote_open_to_the_end_of_a_csv_names_where_it_opens_and_sends_nothing(tmp_path: Path, sandbox: Any) -> None:
+    path = csv(
+        tmp_path,
+        HEAD,
+        "HTL001,DBL,2030-06-01,2030-06-05,2",
+        'HTL001,"SGL,2030-06-01,2030-06-05,4',
+        "HTL001,STE,2030-06-01,2030-06-05,5",
+        "HTL001,TWN,2030-06-01,2030-06-05,6",
+    )
+    result = push(sandbox, "threshold", str(path))
+    assert result.exit_code == 3
+    assert result.stdout == ""
+    assert result.stderr == (
+        f'error: {path} line 3, column 2 (roomid): a quote (") opens a value that is never closed, so lines 3 to 5 '
+        "(the end of the file) were read as that one value\n"
+        "hint: close the quote on line 3, or remove it\n"
+    )
+    assert sandbox.received == []
+    piped = push(sandbox, "threshold", "-", input=path.read_text(encoding="utf-8"))
+    assert piped.exit_code == 3
+    assert 'line 3, column 2 (roomid): a quote (") opens a value that is never closed' in piped.stderr
+    assert sandbox.received == []
+
+
+def test_a_closed_quote_holding_a_line_break_in_the_last_row_is_read(tmp_path: Path, sandbox: Any) -> None:
+    path = csv(tmp_path, HEAD + ",notes", 'HTL001,DBL,2030-06-01,2030-06-05,2,"two\nlines"')
+    result = push(sandbox, "threshold", str(path), "--dry-run", "--output", "json")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == f"warning: {path}: ignored column notes (not used by threshold)\n"
