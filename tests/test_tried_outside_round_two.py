@@ -141,3 +141,47 @@ def test_a_closed_quote_holding_a_line_break_in_the_last_row_is_read(tmp_path: P
     result = push(sandbox, "threshold", str(path), "--dry-run", "--output", "json")
     assert result.exit_code == 0, result.stderr
     assert result.stderr == f"warning: {path}: ignored column notes (not used by threshold)\n"
+
+
+# -- 3. a rate id or a range bound by any spelling of its family ----------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["Rate Plan ID", "RatePlanID", "Rate Code", "Rateplan Code", "Rate Code ID"])
+def test_a_rate_id_in_a_threshold_file_is_an_error_by_any_spelling(tmp_path: Path, sandbox: Any, name: str) -> None:
+    path = csv(tmp_path, f"Hotel,Room,Start,End,Threshold,{name}", "HTL001,DBL,2030-06-01,2030-06-05,2,BAR")
+    result = push(sandbox, "threshold", str(path), "--dry-run")
+    assert result.exit_code == 3
+    assert result.stdout == ""
+    assert result.stderr.startswith(
+        f'error: {path}: column "{name}" is not used by threshold: thresholds are per room (propertyid, roomid), '
+        f'for every rate; give --ignore-column "{name}" to leave it out\n'
+    )
+    ignored = push(sandbox, "threshold", str(path), "--dry-run", "--output", "json", "--ignore-column", name)
+    assert ignored.exit_code == 0, ignored.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "mapped"),
+    [("End Night", '--column end="End Night"'), ("Stay Through", '--column end="Stay Through"'),
+     ("Arrival Night", '--column start="Arrival Night"'), ("Stay Until Date", '--column end="Stay Until Date"')],
+)  # fmt: skip
+def test_a_range_bound_with_night_or_stay_beside_it_is_an_error(
+    tmp_path: Path, sandbox: Any, name: str, mapped: str
+) -> None:
+    path = csv(tmp_path, f"Hotel,Room,Start,End,Threshold,{name}", "HTL001,DBL,2030-06-01,2030-06-05,2,2030-06-04")
+    result = push(sandbox, "threshold", str(path), "--dry-run")
+    assert result.exit_code == 3
+    assert result.stdout == ""
+    assert result.stderr.startswith(
+        f'error: {path}: column "{name}" looks like the first or last day of a range, by a name not taken for '
+        f"either: name the first day start and the last day set end (or map it: {mapped}); "
+        f'give --ignore-column "{name}" to leave it out\n'
+    )
+
+
+@pytest.mark.parametrize("name", ["Stay Type", "Nightly Rate Note", "Rates Sheet", "Rate Name"])
+def test_names_that_only_hold_a_bound_or_id_word_stay_a_warning(tmp_path: Path, sandbox: Any, name: str) -> None:
+    path = csv(tmp_path, f"Hotel,Room,Start,End,Threshold,{name}", "HTL001,DBL,2030-06-01,2030-06-05,2,x")
+    result = push(sandbox, "threshold", str(path), "--dry-run", "--output", "json")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == f"warning: {path}: ignored column {name} (not used by threshold)\n"

@@ -24,7 +24,16 @@ _RANGE_WORDS: dict[str, Bound] = {
     **dict.fromkeys(_AFTER, "after"),
     **dict.fromkeys(_EITHER, "either"),
 }
+# Words a range bound's name may carry beside it (`End Night`, `Stay Through`, `Arrival Date`): they say what
+# the bound counts, never which bound it is.
+_ALONGSIDE = re.compile(r"(?:stay|nights?|valid|period)+")
 IDS = ("propertyid", "roomid", "rateid")
+# An id by the words exports spell it with: `Rate Plan ID`, `RatePlanID`, `Rate Code`, `Rateplan Code`.
+_ID_FAMILIES = {
+    "rateid": re.compile(r"rate(?:plan)?(?:code|number|no|key)?(?:id)?"),
+    "roomid": re.compile(r"room(?:type)?(?:code|number|no|key)?(?:id)?"),
+    "propertyid": re.compile(r"(?:property|hotel)(?:code|number|no|key)?(?:id)?"),
+}
 _LETTERS = re.compile(r"[^a-z]+")
 _DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
@@ -47,8 +56,23 @@ def edits(a: str, b: str, most: int) -> int:
 def range_bound(key: str) -> Bound | None:
     """Which bound of a range a normalized name reads as, by a name not accepted for either: the first day,
     the last, the day after the last (a departure), either; None when it reads as neither."""
+    letters = _LETTERS.sub("", key).replace("date", "")
+    found = _RANGE_WORDS.get(letters)
+    if found is not None:
+        return found
+    # A bound word with words that only say what it counts before or after it: `End Night`, `Stay Through`.
+    heard: list[Bound] = []
+    for word, bound in _RANGE_WORDS.items():
+        for rest in (letters.removeprefix(word), letters.removesuffix(word)):
+            if rest != letters and _ALONGSIDE.fullmatch(rest):
+                heard.append(bound)
+    return next((b for b in heard if b != "either"), heard[0] if heard else None)
+
+
+def id_field(key: str) -> str | None:
+    """The id a normalized name spells another way than its aliases (`Rate Plan ID` is rateid), or None."""
     letters = _LETTERS.sub("", key)
-    return _RANGE_WORDS.get(letters.replace("date", ""))
+    return next((name for name, family in _ID_FAMILIES.items() if family.fullmatch(letters)), None)
 
 
 def weekday_like(key: str) -> bool:
@@ -111,8 +135,9 @@ def unseen(text: str) -> str | None:
 
 
 def breaks_line(text: str) -> bool:
-    """Whether `text` holds a line feed or carriage return: in a CSV, the sign of a quote left open."""
-    return "\n" in text or "\r" in text
+    """Whether the character `unseen` names is a line feed or carriage return: in a CSV, the sign of a quote
+    left open."""
+    return next((c for c in text if _invisible(c)), "") in ("\n", "\r")
 
 
 def without_unseen(text: str) -> str:

@@ -122,10 +122,11 @@ def required_text(errs: RowErrors, fields: Mapping[str, Any], name: str) -> str:
     raw = fields.get(name)
     # A tab or line break around the id is stripped as a space is; inside it, or any character that is not what it
     # looks, makes another id than the one on screen.
-    hidden = unseen(raw.strip(" \t\n\r")) if isinstance(raw, str) else None
+    inside = raw.strip(" \t\n\r") if isinstance(raw, str) else ""
+    hidden = unseen(inside)
     if hidden is not None:
         also = ""
-        if breaks_line(written):
+        if breaks_line(inside):
             also = " (in a CSV, a quote left open on this line takes the next lines into this cell: close it)"
         errs.add(name, f"holds {hidden}: type the id again without it{also}")
         return ""  # no key: the row is invalid, as an empty id makes it
