@@ -185,3 +185,17 @@ def test_names_that_only_hold_a_bound_or_id_word_stay_a_warning(tmp_path: Path, 
     result = push(sandbox, "threshold", str(path), "--dry-run", "--output", "json")
     assert result.exit_code == 0, result.stderr
     assert result.stderr == f"warning: {path}: ignored column {name} (not used by threshold)\n"
+
+
+# -- 4. a check mark as emoji pickers write it ------------------------------------------------------------------
+
+
+def test_a_check_mark_with_a_variation_selector_is_a_weekday_flag_on(tmp_path: Path, sandbox: Any) -> None:
+    # 2030-02-04 is a Monday: Saturday by U+2714 U+FE0F, Sunday by U+2705, the rest off.
+    head = "Property,Room,Date From,Date To,Mon,Tue,Wed,Thu,Fri,Sat,Sun,Threshold"
+    path = csv(tmp_path, head, "HTL001,DBL,2030-02-04,2030-02-10,N,N,N,N,N,\u2714\ufe0f,\u2705,2")
+    result = push(sandbox, "threshold", str(path), "--dry-run", "--output", "json")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ""
+    records = [r for q in json.loads(result.stdout)["requests"] for r in q["body"]["data"]]
+    assert [(r["startdateymd"], r["enddateymd"]) for r in records] == [("2030-02-09", "2030-02-10")]

@@ -199,7 +199,9 @@ def weekday_filter(errs: RowErrors, fields: Mapping[str, Any]) -> frozenset[int]
 
 
 # A flag column's cell: a day is on or off (an empty cell is off); anything else is a mistake, never a guess.
-_ON = frozenset({"y", "yes", "x", "1", "true", "\u2713", "\u2714", "\u2611"})
+_ON = frozenset({"y", "yes", "x", "1", "true", "\u2713", "\u2714", "\u2611", "\u2705"})
+# Emoji pickers write a check mark with a variation selector after it (U+2714 U+FE0F, which draws it in colour).
+_SELECTORS = "\ufe0e\ufe0f"
 _OFF = frozenset({"n", "no", "", "0", "false"})
 
 
@@ -208,7 +210,7 @@ def _flagged_days(errs: RowErrors, flags: WeekdayFlags) -> frozenset[int] | None
     days: set[int] = set()
     wrong = False
     for number, (name, cell) in enumerate(zip(FLAG_NAMES, flags, strict=True)):
-        written = text(cell).lower()
+        written = text(cell).lower().rstrip(_SELECTORS)
         if cell is True or written in _ON:
             days.add(number)
         elif cell is not False and written not in _OFF:
