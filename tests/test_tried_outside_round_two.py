@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_sheets_as_sent import push
+from tests.test_sheets_as_sent import book, push
 
 HEAD = "propertyid,roomid,start,end,threshold"
 
@@ -199,3 +199,38 @@ def test_a_check_mark_with_a_variation_selector_is_a_weekday_flag_on(tmp_path: P
     assert result.stderr == ""
     records = [r for q in json.loads(result.stdout)["requests"] for r in q["body"]["data"]]
     assert [(r["startdateymd"], r["enddateymd"]) for r in records] == [("2030-02-09", "2030-02-10")]
+
+
+# -- 5. an unnamed column that holds values --------------------------------------------------------------------
+
+
+def test_an_unnamed_column_holding_values_is_named_in_a_warning(tmp_path: Path, sandbox: Any) -> None:
+    path = csv(tmp_path, HEAD + ",,", "HTL001,DBL,2030-06-01,2030-06-05,3,,x", "HTL001,TWN,2030-06-01,2030-06-05,3,,")
+    result = push(sandbox, "threshold", str(path), "--dry-run", "--output", "json")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == (
+        f"warning: {path}: column 7 has no name and holds values; ignored (name it in the header to have it read)\n"
+    )
+    assert len(json.loads(result.stdout)["requests"][0]["body"]["data"]) == 2
+
+
+def test_an_empty_unnamed_column_says_nothing(tmp_path: Path, sandbox: Any) -> None:
+    path = csv(tmp_path, HEAD + ",,", "HTL001,DBL,2030-06-01,2030-06-05,3,,", "HTL001,TWN,2030-06-01,2030-06-05,3")
+    result = push(sandbox, "threshold", str(path), "--dry-run", "--output", "json")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ""
+
+
+def test_an_unnamed_sheet_column_holding_values_is_named_by_its_letter(tmp_path: Path, sandbox: Any) -> None:
+    path = book(
+        tmp_path / "rooms.xlsx",
+        {"Rooms": [[*HEAD.split(","), None, None, "Notes"],
+                   ["HTL001", "DBL", "2030-06-01", "2030-06-05", 3, None, "x", "ok"],
+                   ["HTL001", "TWN", "2030-06-01", "2030-06-05", 3, 9, None, None]]},
+    )  # fmt: skip
+    result = push(sandbox, "threshold", str(path), "--dry-run", "--output", "json")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.endswith(
+        f"warning: {path}[Rooms]: columns F, G have no name and hold values; ignored (name it in the header to have "
+        "it read)\n"
+    )

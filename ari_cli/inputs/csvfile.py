@@ -18,7 +18,7 @@ from typing import Any, BinaryIO
 from ari_cli.exits import InputError
 from ari_cli.inputs.columns import Resolver, resolve_header
 from ari_cli.inputs.hints import follow_up
-from ari_cli.inputs.model import Part, Prepared, ReadMeter, skipped_rows
+from ari_cli.inputs.model import Part, Prepared, ReadMeter, Unnamed, skipped_rows
 from ari_cli.inputs.textio import MAX_LINE, Source, csv_problem, decode_problem, nul_problem, pick_encoding
 from ari_cli.wire.operations import Operation
 
@@ -238,6 +238,7 @@ class CsvPart(Part):
             reader = csv.reader(bounded_lines(name, text, heard=heard), **_reader_options(layout.delimiter))
             read = 0  # physical lines read so far: a record starts on the next one
             line, opened = 0, 0  # the last record's first line, and its values before any padding
+            unnamed = Unnamed(layout.header)
             try:
                 for _ in reader:
                     if reader.line_num >= layout.header_end:
@@ -254,6 +255,8 @@ class CsvPart(Part):
                             cells += [""] * (width - len(cells))
                         elif any(map(str.strip, cells[width:])):
                             raise _too_wide(name, line, len(cells), layout)
+                    if unnamed.watched:
+                        unnamed.look(cells)
                     # One look at one cell for nearly every row; the whole row only when that cell is empty.
                     if not cells[first].strip():
                         if not "".join(cells).strip():
@@ -270,6 +273,8 @@ class CsvPart(Part):
             raise _unclosed(name, line, read, opened, layout)
         if skipped:
             self.notes.append(skipped_rows(name, skipped))
+        if (held := unnamed.warning(name, lambda i: str(i + 1))) is not None:
+            self.warnings.append(held)
 
     def _meter(self, meter: ReadMeter, raw: BinaryIO) -> Callable[[int], None]:
         """What tells `meter` the rows and bytes read, a block of lines at a time."""
