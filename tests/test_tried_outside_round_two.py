@@ -234,3 +234,21 @@ def test_an_unnamed_sheet_column_holding_values_is_named_by_its_letter(tmp_path:
         f"warning: {path}[Rooms]: columns F, G have no name and hold values; ignored (name it in the header to have "
         "it read)\n"
     )
+
+
+# -- 6. --ignore-column naming no column ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("named", "said"),
+    [("Nope", 'note: --ignore-column "Nope": no column of the input is named so\n'),
+     ("Note", 'note: --ignore-column "Note": no column of the input is named so; did you mean "Notes"?\n'),
+     ("threshold", 'note: --ignore-column "threshold": threshold reads that column, so it is not left out\n'),
+     ("notes", "")],
+)  # fmt: skip
+def test_an_ignore_column_naming_no_column_says_so(tmp_path: Path, sandbox: Any, named: str, said: str) -> None:
+    path = csv(tmp_path, HEAD + ",Notes", "HTL001,DBL,2030-06-01,2030-06-05,3,x")
+    result = push(sandbox, "threshold", str(path), "--dry-run", "--output", "json", "--ignore-column", named)
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == f"warning: {path}: ignored column Notes (not used by threshold)\n{said}"
+    assert len(json.loads(result.stdout)["requests"]) == 1

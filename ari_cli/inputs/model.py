@@ -158,6 +158,9 @@ class ReadOptions:
     """A workbook's hidden or filtered-out rows: None an error, "skip" left out with a note, "include" read."""
     ignore_columns: tuple[str, ...] = ()
     """Columns left out with a warning however meaningful they look (--ignore-column, the profile's)."""
+    ignore_named: tuple[str, ...] = ()
+    """The --ignore-column names of this command (not the profile's, which serve many exports): a note names each
+    that no column of the input has."""
     meter: ReadMeter | None = field(default=None, compare=False, repr=False)
     """Hears how far reading has got (a sign of life at the terminal)."""
 
