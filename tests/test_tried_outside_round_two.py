@@ -4,11 +4,13 @@ that a tester found accepted without a word. Every test runs the console script 
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.odsxml import END, TAIL, number, row, text, write_ods
 from tests.test_sheets_as_sent import book, push
 
 HEAD = "propertyid,roomid,start,end,threshold"
@@ -252,3 +254,47 @@ def test_an_ignore_column_naming_no_column_says_so(tmp_path: Path, sandbox: Any,
     assert result.exit_code == 0, result.stderr
     assert result.stderr == f"warning: {path}: ignored column Notes (not used by threshold)\n{said}"
     assert len(json.loads(result.stdout)["requests"]) == 1
+
+
+# -- 7. a row of no height is hidden ----------------------------------------------------------------------------
+
+
+def test_a_workbook_row_of_no_height_is_hidden(tmp_path: Path, sandbox: Any) -> None:
+    rows = [["HTL001", f"R{n}", "2030-06-01", "2030-06-30", n] for n in (1, 2, 3)]
+    path = book(tmp_path / "rates.xlsx", {"Rates": [HEAD.split(","), *rows]})
+    with zipfile.ZipFile(path) as archive:
+        parts = {name: archive.read(name) for name in archive.namelist()}
+    sheet = parts["xl/worksheets/sheet1.xml"].decode()
+    assert '<row r="3"' in sheet and "hidden" not in sheet
+    parts["xl/worksheets/sheet1.xml"] = sheet.replace('<row r="3"', '<row r="3" ht="0" customHeight="1"').encode()
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in parts.items():
+            archive.writestr(name, data)
+    result = push(sandbox, "threshold", str(path))
+    assert result.exit_code == 3
+    assert result.stdout == ""
+    assert result.stderr.startswith(
+        f"error: {path}[Rates] line 3: hidden or filtered out in the workbook, so a person reading the sheet "
+        "would not count them\nhint: give --hidden-rows skip"
+    )
+    assert sandbox.received == []
+    skipped = push(sandbox, "threshold", str(path), "--hidden-rows", "skip", "--dry-run", "--output", "json")
+    assert skipped.exit_code == 0, skipped.stderr
+    assert [r["threshold"] for q in json.loads(skipped.stdout)["requests"] for r in q["body"]["data"]] == ["1", "3"]
+
+
+def test_an_ods_row_of_no_height_is_hidden(tmp_path: Path, sandbox: Any) -> None:
+    cells = [row(*(text(n) for n in HEAD.split(",")), TAIL)]
+    cells += [row(text("HTL001"), text("DBL"), text("2030-06-01"), text("2030-06-05"), number(n), TAIL,
+                  extra=' table:style-name="ro2"' if n == 2 else ' table:style-name="ro1"') for n in (1, 2, 3)]  # fmt: skip
+    styles = (
+        '<style:style style:name="ro1" style:family="table-row"><style:table-row-properties '
+        'style:row-height="0.178in" style:use-optimal-row-height="true"/></style:style>'
+        '<style:style style:name="ro2" style:family="table-row"><style:table-row-properties '
+        'style:row-height="0in" style:use-optimal-row-height="false"/></style:style>'
+    )
+    path = write_ods(tmp_path / "rates.ods", {"Rates": [*cells, END]}, styles=styles)
+    result = push(sandbox, "threshold", str(path))
+    assert result.exit_code == 3
+    assert result.stderr.startswith(f"error: {path}[Rates] line 3: hidden or filtered out in the workbook")
+    assert sandbox.received == []
