@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.helpers import invoke
 from tests.odsxml import END, TAIL, number, row, text, write_ods
 from tests.test_sheets_as_sent import book, push
 
@@ -298,3 +299,32 @@ def test_an_ods_row_of_no_height_is_hidden(tmp_path: Path, sandbox: Any) -> None
     assert result.exit_code == 3
     assert result.stderr.startswith(f"error: {path}[Rates] line 3: hidden or filtered out in the workbook")
     assert sandbox.received == []
+
+
+# -- 8. --sandbox beside the flags of another service -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("flags", "named"),
+    [(["--base-url", "http://10.1.1.1", "--source-id", "zzz"], "--base-url and --source-id"),
+     (["--api-key-file", "key.txt"], "--api-key-file"), (["--path-segment", "{action}"], "--path-segment")],
+)  # fmt: skip
+def test_sandbox_with_connection_flags_is_a_usage_error(tmp_path: Path, flags: list[str], named: str) -> None:
+    path = csv(tmp_path, HEAD, "HTL001,DBL,2030-06-01,2030-06-05,3")
+    result = invoke(["threshold", "push", str(path), "--sandbox", *flags, "--today", "2030-01-01"])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"error: --sandbox pushes to the built-in sandbox, so {named} would be ignored\n"
+        "hint: give --sandbox to try against the built-in sandbox, or the connection flags to push to a service; "
+        "not both\n"
+    )
+
+
+def test_sandbox_alone_or_beside_the_environment_pushes_to_the_sandbox(tmp_path: Path) -> None:
+    path = csv(tmp_path, HEAD, "HTL001,DBL,2030-06-01,2030-06-05,3")
+    env = {"ARI_BASE_URL": "http://10.1.1.1", "ARI_SOURCE_ID": "cpbZZ", "ARI_API_KEY": "k" * 20}
+    result = invoke(["threshold", "push", str(path), "--sandbox", "--today", "2030-01-01", "--output", "json"], env)
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.startswith("pushing to the built-in sandbox at http://127.0.0.1:")
+    assert json.loads(result.stdout)["summary"]["ok"] == 1
