@@ -328,3 +328,31 @@ def test_sandbox_alone_or_beside_the_environment_pushes_to_the_sandbox(tmp_path:
     assert result.exit_code == 0, result.stderr
     assert result.stderr.startswith("pushing to the built-in sandbox at http://127.0.0.1:")
     assert json.loads(result.stdout)["summary"]["ok"] == 1
+
+
+# -- 9. the Python API's arguments of the wrong type -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [(dict(files=5), "files=5: give a path, or a list of paths"),
+     (dict(columns=["threshold=x"]),
+      "columns=['threshold=x']: give a mapping of field to column name, e.g. {\"end\": \"Until\"}"),
+     (dict(columns={"threshold": 3}), "columns={'threshold': 3}: give a mapping of field to column name"),
+     (dict(dry_run="no", sandbox=True), "dry_run='no': give True or False"),
+     (dict(sandbox=1), "sandbox=1: give True or False"),
+     (dict(sandbox=True, base_url="http://10.1.1.1"),
+      "sandbox=True pushes to the built-in sandbox, so base_url= would be ignored: give one")],
+)  # fmt: skip
+def test_api_arguments_of_the_wrong_type_are_its_usage_error(
+    tmp_path: Path, sandbox: Any, call: dict[str, Any], message: str
+) -> None:
+    import ari_cli
+
+    path = csv(tmp_path, HEAD, "HTL001,DBL,2030-06-01,2030-06-05,3")
+    arguments: dict[str, Any] = {"files": [path], "today": "2030-01-01", **call}
+    with pytest.raises(ari_cli.UsageProblem) as raised:
+        ari_cli.push("threshold", **arguments)
+    assert raised.value.message.startswith(message)
+    assert raised.value.exit_code == 2
+    assert sandbox.received == []
