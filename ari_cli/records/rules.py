@@ -119,6 +119,7 @@ def required_text(errs: RowErrors, fields: Mapping[str, Any], name: str) -> str:
     written = text(fields.get(name))
     if not written:
         errs.add(name, "is empty")
+        return ""  # spaces of any kind alone: empty is all there is to say
     raw = fields.get(name)
     # A tab or line break around the id is stripped as a space is; inside it, or any character that is not what it
     # looks, makes another id than the one on screen.
