@@ -116,6 +116,9 @@ def push(
     Nothing is printed unless `output` ("table", "json" or "csv") asks for the run on stdout as the
     command shows it, with its messages on stderr (`show`, `curl`, `quiet` and `verbose` apply to it).
     """
+    _flags(dry_run=dry_run, sandbox=sandbox, journal=journal, allow_empty=allow_empty, skip_invalid=skip_invalid,
+           merge=merge, changed_only=changed_only, curl=curl, quiet=quiet, verbose=verbose,
+           override_guards=override_guards)  # fmt: skip
     tuning = _tuning(batch_size=batch_size, data_form=data_form, concurrency=concurrency, rate=rate,
                      timeout=timeout, retries=retries, rate_per_property=rate_per_property)  # fmt: skip
     defaults = {**PlanOptions()._asdict(), **SendTuning()._asdict(), **tuning}
@@ -134,7 +137,7 @@ def push(
             policies=_path(policies),
             skip_invalid=skip_invalid,
             allow_empty=allow_empty,
-            columns=tuple(f"{name}={header}" for name, header in (columns or {}).items()),
+            columns=_columns(columns),
             ignore_columns=_names("ignore_columns", ignore_columns),
             hidden_rows=None if hidden_rows is None else _choice("hidden_rows", hidden_rows, HiddenRows),
         ),
@@ -163,6 +166,9 @@ def push(
     )
     if not request.files and request.objects is None:
         raise UsageProblem("nothing to push: give files, rows, or both")
+    if given := request.connection.beside_sandbox():
+        named = " and ".join(f"{name}=" for name in given)
+        raise UsageProblem(f"sandbox=True pushes to the built-in sandbox, so {named} would be ignored: give one")
     return _in_own_loop(lambda: _run(request, shown=output is not None))
 
 
@@ -242,6 +248,8 @@ def _files(files: PathArg | Iterable[PathArg] | None) -> tuple[Path, ...]:
         raise UsageProblem("files: give paths as text or Path objects, not bytes")
     if isinstance(files, str | os.PathLike):
         return (Path(files),)
+    if not isinstance(files, Iterable):
+        raise UsageProblem(f"files={files!r:.60}: give a path, or a list of paths")
     paths = tuple(files)
     odd = next((f for f in paths if not isinstance(f, str | os.PathLike)), None)
     if odd is not None:
@@ -287,6 +295,22 @@ def _key(key: str | None, key_file: PathArg | None) -> str | None:
     if key is not None and not isinstance(key, str):
         raise UsageProblem("api_key: give the key as text")
     return key
+
+
+def _flags(**given: object) -> None:
+    """Each on/off argument is True or False: a truthy "no" would turn a push into a dry run, or not."""
+    for name, value in given.items():
+        if not isinstance(value, bool):
+            raise UsageProblem(f"{name}={value!r:.60}: give True or False")
+
+
+def _columns(value: Mapping[str, str] | None) -> tuple[str, ...]:
+    """--column FIELD=HEADER from a mapping of field to the header that gives it."""
+    if value is None:
+        return ()
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        raise UsageProblem(f'columns={value!r:.60}: give a mapping of field to column name, e.g. {{"end": "Until"}}')
+    return tuple(f"{name}={header}" for name, header in value.items())
 
 
 def _names(name: str, value: Sequence[str]) -> tuple[str, ...]:

@@ -106,6 +106,7 @@ def plan_input(
         read.parts, options.operation, dates, single, named, empty if rows is None else None, warnings
     )
     notes = [*read.notes, *(note for part in read.parts for note in part.notes)]
+    warnings.extend(warning for part in read.parts for warning in part.warnings)  # found as the rows were read
     if options.read.columns:
         mapped = ", ".join(f'{name} = "{header}"' for name, header in options.read.columns)
         notes.insert(0, f"columns mapped: {mapped}")

@@ -62,16 +62,22 @@ def columns(*spans: tuple[int, bool]) -> str:
 
 
 def write_ods(
-    path: Path, sheets: Mapping[str, Iterable[str]], heads: Mapping[str, str] | None = None, comment: bool = False
+    path: Path,
+    sheets: Mapping[str, Iterable[str]],
+    heads: Mapping[str, str] | None = None,
+    comment: bool = False,
+    styles: str = "",
 ) -> Path:
     """An .ods with these sheets in order, each its rows' XML (`heads` gives a sheet's column declarations).
-    `comment` writes one in content.xml, as spreadsheet programs do not."""
+    `comment` writes one in content.xml, as spreadsheet programs do not; `styles` are its automatic styles."""
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("mimetype", MIMETYPE, zipfile.ZIP_STORED)
         with archive.open("content.xml", "w") as content:
             content.write(
                 f'<?xml version="1.0" encoding="UTF-8"?><office:document-content {NAMESPACES}>'
-                f"{'<!-- by hand -->' if comment else ''}<office:body><office:spreadsheet>".encode()
+                f"{'<!-- by hand -->' if comment else ''}"
+                f"{f'<office:automatic-styles>{styles}</office:automatic-styles>' if styles else ''}"
+                "<office:body><office:spreadsheet>".encode()
             )
             for name, rows in sheets.items():
                 head = (heads or {}).get(name, "")

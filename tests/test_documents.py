@@ -116,7 +116,9 @@ def test_a_level_body_is_exactly_its_wire_models_dump(operation: Operation, form
 
 
 def test_planned_requests_written_plainly_are_what_rich_would_print() -> None:
-    ids = ["H1", "[bold]H2[/]", "H:smile:3", "Hé\x1b[31m4", "H 5\x9b", "H\t6", "H\n7"]
+    # Ids holding a control character are refused before planning (issue 29, round two): markup, emoji codes
+    # and letters beyond ASCII are what is left to print as rich would.
+    ids = ["H1", "[bold]H2[/]", "H:smile:3", "Hé[31m4", "H 5", "H\u00e96", "H[/]7"]
     rows = [f'"{prop}",DBL,{day(n)},{n}' for prop in ids for n in range(3)]
     Path("rooms.csv").write_text("propertyid,roomid,date,threshold\n" + "\n".join(rows) + "\n")
     run = dry_run("rooms.csv")

@@ -71,15 +71,17 @@ def test_every_unsafe_character_is_escaped() -> None:
     assert_clean(printable("".join(UNSAFE)))
 
 
-def test_input_values_in_the_dry_run_table_and_bodies(tmp_path: Path) -> None:
-    # Without the bidirectional control: an id holding one is an input error (issue 30), tested there.
-    hostile, shown = HOSTILE.removesuffix("\u202e"), SHOWN.removesuffix("\\u202e")
-    path = rows_file(tmp_path, HEADER, [f"HTL{hostile}001", f"DBL{hostile}", "2027-02-01", "2027-02-03", "3"])
+def test_input_values_holding_terminal_controls_are_refused_and_never_echoed_raw(tmp_path: Path) -> None:
+    # An id holding a control character is an input error (issue 29, round two): it never reaches the dry run's
+    # table or bodies, and the error that names it writes nothing a terminal would act on.
+    path = rows_file(tmp_path, HEADER, [f"HTL{HOSTILE}001", f"DBL{HOSTILE}", "2027-02-01", "2027-02-03", "3"])
     result = push(path, "--dry-run")
-    assert result.exit_code == 0, result.stderr
+    assert result.exit_code == 3
     assert_clean(result.stdout, result.stderr)
-    assert f"# request 1: 1 record, property HTL{shown}001" in result.stdout
-    assert f"| DBL{shown} " in result.stdout  # the table's Room column
+    assert f"{path.name} line 2, propertyid: holds U+001B, a control character: type the id again without it\n" in (
+        result.stderr
+    )
+    assert f"{path.name} line 2, roomid: holds U+001B, a control character" in result.stderr
 
 
 def test_input_values_with_rich_markup_are_shown_as_written(tmp_path: Path) -> None:
@@ -112,7 +114,10 @@ def test_a_header_error_quoting_a_column_name(tmp_path: Path, sb: Sandbox) -> No
     result = push(path, env=sandbox_env(sb))
     assert result.exit_code == 3
     assert_clean(result.stdout, result.stderr)
-    assert 'column "treshold\\x1b" is not known; did you mean "threshold"?' in result.stderr
+    # An escape in a name is named as the control character it is (issue 29, round two), shown escaped.
+    assert 'column "treshold\\x1b" holds U+001B, a control character: write the name again without it ("treshold")' in (
+        result.stderr
+    )
 
 
 def test_warnings_naming_ignored_columns(tmp_path: Path) -> None:

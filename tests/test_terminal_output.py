@@ -118,12 +118,13 @@ def test_tab_and_carriage_return_formula_starts_are_neutralised(tmp_path: Path, 
         assert row["trackingids"] == f"'{start}=1+2"
 
 
-def test_curl_at_a_terminal_escapes_the_inputs_control_characters(tmp_path: Path) -> None:
+def test_an_id_holding_control_characters_is_refused_and_named_escaped_at_a_terminal(tmp_path: Path) -> None:
     path = tmp_path / "rooms.csv"
-    # (An id holding a bidirectional control is an input error since issue 30: a C1 control is the one here.)
+    # An id holding a control character is an input error since issue 29's round two (a bidirectional control
+    # since issue 30): it never reaches --curl, and its error writes nothing a terminal would act on.
     path.write_text("propertyid,roomid,start,end,threshold\nHTL\x9b31m\x1b,DBL,2099-02-01,2099-02-02,2\n")
     code, shown, stderr = at_a_terminal(["threshold", "push", str(path), "--dry-run", "--curl"], {"NO_COLOR": "1"})
-    assert code == 0, stderr
-    assert_clean(shown)
-    assert "# request 1: property HTL\\x9b31m\\x1b, 1 record\n" in shown
-    assert '"propertyid":"HTL\\u009b31m\\u001b"' in shown  # a JSON escape: the same body when pasted
+    assert code == 3
+    assert_clean(shown, stderr)
+    assert "line 2, propertyid: holds U+009B, a control character: type the id again without it\n" in stderr
+    assert "curl" not in shown

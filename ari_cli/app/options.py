@@ -61,6 +61,14 @@ class ConnectionOptions(NamedTuple):
         shown = self._replace(api_key=None if self.api_key is None else "<masked>")
         return "ConnectionOptions(" + ", ".join(f"{k}={v!r}" for k, v in shown._asdict().items()) + ")"
 
+    def beside_sandbox(self) -> tuple[str, ...]:
+        """The fields naming another service given with `sandbox`, which would be dropped without a word (the
+        environment and the profile, set for every run, stay quietly unused)."""
+        if not self.sandbox:
+            return ()
+        named = ("base_url", "source_id", "api_key_file", "path_segment", "api_key")
+        return tuple(name for name in named if getattr(self, name) is not None)
+
 
 class InputOptions(NamedTuple):
     """How the files are read and what an invalid row does."""

@@ -105,6 +105,7 @@ def _options(
             allow_empty=inputs.allow_empty,
             columns=_mapping(request.operation, inputs.columns, profile_columns),
             ignore_columns=(*profile_ignored, *inputs.ignore_columns),
+            ignore_named=tuple(inputs.ignore_columns),
             hidden_rows=None if inputs.hidden_rows is None else inputs.hidden_rows.value,
             meter=ReadMeter(),
         ),

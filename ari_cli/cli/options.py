@@ -247,7 +247,7 @@ def connection_options(
     """Where to push: the built-in sandbox, or the flags over the environment over the profile."""
     from ari_cli.app.options import ConnectionOptions
 
-    return ConnectionOptions(
+    connection = ConnectionOptions(
         sandbox=sandbox,
         profile=profile,
         config=config,
@@ -256,6 +256,16 @@ def connection_options(
         api_key_file=api_key_file,
         path_segment=path_segment,
     )
+    if given := connection.beside_sandbox():
+        from ari_cli.exits import UsageProblem
+
+        flags = " and ".join("--" + name.replace("_", "-") for name in given)
+        raise UsageProblem(
+            f"--sandbox pushes to the built-in sandbox, so {flags} would be ignored",
+            "give --sandbox to try against the built-in sandbox, or the connection flags to push to a service; "
+            "not both",
+        )
+    return connection
 
 
 def guard_options(

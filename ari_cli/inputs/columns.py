@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ari_cli.inputs.looks import IDS, Bound, edits, range_bound, unseen, weekday_like, without_unseen
+from ari_cli.inputs.looks import IDS, Bound, edits, id_field, range_bound, unseen, weekday_like, without_unseen
 from ari_cli.inputs.names import (
     CANONICAL,
     COLUMNS,
@@ -152,10 +152,8 @@ class Resolver:
         hidden = unseen(shown)
         if hidden is not None and canonical is None and (meant := self._without_unseen(shown)) is not None:
             # It looks the same as a name we know on screen, and a did-you-mean of that name would read as nonsense.
-            self.problems.append(
-                f'{quoted} holds {hidden}, which does not show: write the name again without it ("{meant}")'
-            )
-        elif canonical in IDS:
+            self.problems.append(f'{quoted} holds {hidden}: write the name again without it ("{meant}")')
+        elif canonical in IDS or (canonical is None and id_field(key) not in (None, *self._used)):
             # Only threshold leaves an id out: its settings hold for every rate of a room.
             self.problems.append(
                 f"{quoted} is not used by {op}: thresholds are per room (propertyid, roomid), for every rate{leave}"

@@ -11,14 +11,14 @@ import csv
 import io
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, islice
 from operator import itemgetter
 from typing import Any, BinaryIO
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.columns import Resolver, resolve_header
 from ari_cli.inputs.hints import follow_up
-from ari_cli.inputs.model import Part, Prepared, ReadMeter, skipped_rows
+from ari_cli.inputs.model import Part, Prepared, ReadMeter, Unnamed, skipped_rows
 from ari_cli.inputs.textio import MAX_LINE, Source, csv_problem, decode_problem, nul_problem, pick_encoding
 from ari_cli.wire.operations import Operation
 
@@ -59,6 +59,7 @@ class _Layout:
     indices: tuple[int, ...]
     names: tuple[str, ...]
     given: str | None  # the user's --encoding
+    header: tuple[str, ...] = ()  # every column's name as written, to name a column by
 
 
 def _sample(source: Source, encoding: str | None) -> tuple[str, str]:
@@ -147,6 +148,7 @@ def prepare_csv(
         indices=tuple(i for i, _ in kept),
         names=tuple(name for _, name in kept),
         given=encoding,
+        header=tuple(names),
     )
     return Prepared(part=CsvPart(source, layout, meter), warnings=warnings, ignored=resolver.left_out(source.name))
 
@@ -194,6 +196,28 @@ def _too_wide(source: str, line: int, count: int, layout: _Layout) -> InputError
     )
 
 
+def _open_to_the_end(source: Source, layout: _Layout, line: int) -> bool:
+    """Whether the record on `line`, the last, holds a quote never closed: the csv module ends such a value at
+    the end of the file without a word, the lines after the quote read into it."""
+    with source.open() as raw, io.TextIOWrapper(raw, encoding=layout.encoding, newline="") as text:
+        rest = islice(text, line - 1, None)  # as the csv module counts lines: at \n, \r\n and a lone \r
+        try:
+            for _ in csv.reader(rest, strict=True, **_reader_options(layout.delimiter)):
+                return False
+        except csv.Error as problem:
+            return str(problem) == "unexpected end of data"
+    return False
+
+
+def _unclosed(name: str, line: int, last: int, values: int, layout: _Layout) -> InputError:
+    column = f"column {values}" + (f" ({layout.header[values - 1]})" if 0 < values <= len(layout.header) else "")
+    return InputError(
+        f'{name} line {line}, {column}: a quote (") opens a value that is never closed, so lines {line} to {last} '
+        "(the end of the file) were read as that one value",
+        hint=f"close the quote on line {line}, or remove it",
+    )
+
+
 class CsvPart(Part):
     """A CSV file's rows, streamed from the line after the header; each row's cells of known columns."""
 
@@ -213,6 +237,8 @@ class CsvPart(Part):
             heard = None if self.meter is None else self._meter(self.meter, raw)
             reader = csv.reader(bounded_lines(name, text, heard=heard), **_reader_options(layout.delimiter))
             read = 0  # physical lines read so far: a record starts on the next one
+            line, opened = 0, 0  # the last record's first line, and its values before any padding
+            unnamed = Unnamed(layout.header)
             try:
                 for _ in reader:
                     if reader.line_num >= layout.header_end:
@@ -221,6 +247,7 @@ class CsvPart(Part):
                 for cells in reader:
                     line = read + 1
                     read = reader.line_num
+                    opened = len(cells)
                     if len(cells) != width:
                         if not any(cells):
                             continue  # a blank line
@@ -228,6 +255,8 @@ class CsvPart(Part):
                             cells += [""] * (width - len(cells))
                         elif any(map(str.strip, cells[width:])):
                             raise _too_wide(name, line, len(cells), layout)
+                    if unnamed.watched:
+                        unnamed.look(cells)
                     # One look at one cell for nearly every row; the whole row only when that cell is empty.
                     if not cells[first].strip():
                         if not "".join(cells).strip():
@@ -240,8 +269,12 @@ class CsvPart(Part):
                 raise csv_problem(name, read + 1, reader.line_num, problem) from None
             except UnicodeDecodeError:
                 raise decode_problem(name, self.file.read(), layout.encoding, given=layout.given) from None
+        if read > line > 0 and _open_to_the_end(self.file, layout, line):
+            raise _unclosed(name, line, read, opened, layout)
         if skipped:
             self.notes.append(skipped_rows(name, skipped))
+        if (held := unnamed.warning(name, lambda i: str(i + 1))) is not None:
+            self.warnings.append(held)
 
     def _meter(self, meter: ReadMeter, raw: BinaryIO) -> Callable[[int], None]:
         """What tells `meter` the rows and bytes read, a block of lines at a time."""

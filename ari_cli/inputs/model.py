@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any
@@ -45,6 +45,8 @@ class Part:
         self.columns = dict(columns)
         self.notes: list[str] = []
         """What reading the rows found worth a note (rows skipped); complete once rows() is spent."""
+        self.warnings: list[str] = []
+        """What reading the rows found worth a warning (an unnamed column holding values); likewise."""
 
     def rows(self) -> Iterator[tuple[int, Sequence[Any]]]:
         raise NotImplementedError
@@ -67,6 +69,36 @@ def skipped_rows(source: str, lines: Sequence[int]) -> str:
     shown = ", ".join(map(str, lines[:10])) + (f" and {len(lines) - 10} more" if len(lines) > 10 else "")
     what = "line" if len(lines) == 1 else "lines"
     return f"{source} {what} {shown}: skipped, as the columns this command reads are empty there"
+
+
+class Unnamed:
+    """The columns a header leaves unnamed, watched row by row until each is seen to hold a value: a value
+    there is left out, and a person who typed it would not know, so it is named in a warning. An empty
+    unnamed column (a spreadsheet leaves them behind after the last real one) says nothing."""
+
+    __slots__ = ("held", "watched")
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.watched = [i for i, name in enumerate(names) if not name.strip()]
+        self.held: list[int] = []
+
+    def look(self, cells: Sequence[Any]) -> None:
+        """Hear a row's cells (a sheet's row may end at its last cell, short of the header)."""
+        held = [i for i in self.watched if i < len(cells) and cells[i] is not None and str(cells[i]).strip()]
+        if held:
+            self.held.extend(held)
+            self.watched = [i for i in self.watched if i not in held]
+
+    def warning(self, source: str, position: Callable[[int], str]) -> str | None:
+        """The warning naming each unnamed column that held a value, by `position` (7 or G); None when none did."""
+        if not self.held:
+            return None
+        shown = [position(i) for i in sorted(self.held)]
+        if len(shown) == 1:
+            what = f"column {shown[0]} has no name and holds values"
+        else:
+            what = f"columns {', '.join(shown)} have no name and hold values"
+        return f"{source}: {what}; ignored (name it in the header to have it read)"
 
 
 class ListedPart(Part):
@@ -126,6 +158,9 @@ class ReadOptions:
     """A workbook's hidden or filtered-out rows: None an error, "skip" left out with a note, "include" read."""
     ignore_columns: tuple[str, ...] = ()
     """Columns left out with a warning however meaningful they look (--ignore-column, the profile's)."""
+    ignore_named: tuple[str, ...] = ()
+    """The --ignore-column names of this command (not the profile's, which serve many exports): a note names each
+    that no column of the input has."""
     meter: ReadMeter | None = field(default=None, compare=False, repr=False)
     """Hears how far reading has got (a sign of life at the terminal)."""
 

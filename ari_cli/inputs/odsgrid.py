@@ -62,6 +62,15 @@ _REPEATED, _FORMULA, _TYPE = "table:number-columns-repeated", "table:formula", "
 _WIDE, _HIGH = "table:number-columns-spanned", "table:number-rows-spanned"
 
 
+def _no_height(height: str | None) -> bool:
+    """Whether an .ods row height (`0cm`, `0in`, `0.000in`) is zero."""
+    number = (height or "").rstrip("abcdefghijklmnopqrstuvwxyz")
+    try:
+        return bool(number) and float(number) == 0
+    except ValueError:
+        return False
+
+
 class _Survey:
     """The pass over content.xml: each sheet's marks, the cells counted so far over all sheets. The handlers
     run for every element of the workbook: a plain cell costs a few lookups, anything else a call."""
@@ -74,11 +83,17 @@ class _Survey:
         self.sheet: _Sheet | None = None
         self.cell: int | None = None  # the repeats of an error cell being read, told by its text at its end
         self.text: list[str] = []
+        self.style = ""  # the automatic style being read, before the sheets
+        self.flat: set[str] = set()  # the row styles of no height: a row dragged to nothing is hidden as surely
 
     def start(self, name: str, attrs: dict[str, str]) -> None:
         sheet = self.sheet
         if sheet is None:
-            if name == _TABLE:
+            if name == "style:style":
+                self.style = attrs.get("style:name", "")
+            elif name == "style:table-row-properties" and _no_height(attrs.get("style:row-height")):
+                self.flat.add(self.style)
+            elif name == _TABLE:
                 title = attrs.get("table:name", "")
                 self.sheet = _Sheet(title, f"{self.name}[{title}]")
         elif name in (_CELL, _COVERED):
@@ -96,7 +111,7 @@ class _Survey:
                 if "table:number-rows-repeated" not in attrs
                 else _count(attrs, "table:number-rows-repeated", sheet.where)
             )
-            sheet.hidden = attrs.get("table:visibility") in _HIDDEN
+            sheet.hidden = attrs.get("table:visibility") in _HIDDEN or attrs.get("table:style-name") in self.flat
             sheet.column, sheet.valued = 0, False
         elif name == "table:table-column":
             repeats = _count(attrs, _REPEATED, sheet.where)

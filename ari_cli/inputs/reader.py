@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import os
 import stat
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, BinaryIO
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.csvfile import prepare_csv
 from ari_cli.inputs.jsonfile import prepare_json, prepare_objects
 from ari_cli.inputs.model import ROWS_NAME, STDIN, STDIN_NAME, Part, Prepared, ReadMeter, ReadOptions, ReadResult
-from ari_cli.inputs.names import alias_hint, expected_columns
+from ari_cli.inputs.names import CANONICAL, alias_hint, expected_columns, normalize
 from ari_cli.inputs.sheets import prepare_xlsx
 from ari_cli.inputs.textio import (
     OLE_MAGIC,
@@ -139,7 +140,24 @@ def read_rows(
         raise failures[0]
     if messages:
         raise _combined(messages, [f.hint for f in failures if f.hint], problems, operation)
+    read = {field for part in parts for field in part.columns}
+    notes.extend(_not_found(options.ignore_named, [name for _, name in ignored], read, operation))
     return ReadResult(parts, warnings, notes, empty, ignored)
+
+
+def _not_found(named: Iterable[str], left_out: list[str], read: set[str], operation: Operation) -> Iterator[str]:
+    """A note for each --ignore-column name that no column left out has (a typo leaves the column it meant
+    to the other rules), with the left-out name it is closest to."""
+    keys = {normalize(name): name for name in left_out}
+    for name in named:
+        if normalize(name) in keys:
+            continue
+        if CANONICAL.get(normalize(name)) in read:
+            yield f'--ignore-column "{name}": {operation.value} reads that column, so it is not left out'
+            continue
+        close = difflib.get_close_matches(normalize(name), list(keys), n=1, cutoff=0.7)
+        meant = f'; did you mean "{keys[close[0]]}"?' if close else ""
+        yield f'--ignore-column "{name}": no column of the input is named so{meant}'
 
 
 def read_objects(objects: Iterable[Any], operation: Operation, options: ReadOptions, read: ReadResult) -> ReadResult:

@@ -67,6 +67,14 @@ def merged_with(top: int, left: int) -> str:
     return f"merged with {column_name(left)}{top}, whose value only the first cell holds: unmerge the cells"
 
 
+def _nothing(size: str | None) -> bool:
+    """Whether a row's height or a column's width, as the sheet writes it, is zero."""
+    try:
+        return size is not None and float(size) == 0
+    except ValueError:
+        return False
+
+
 def column_name(column: int) -> str:
     """A column from 0 as a sheet names it (0 is A)."""
     letters = ""
@@ -187,11 +195,15 @@ def _surveyed(part: IO[bytes], where: str) -> tuple[int, int, Marks]:
         elif name == row:
             number = row_number(attrs.get("r"), number, where)
             column = -1
-            if attrs.get("hidden") in _TRUE:
-                hidden_rows.add(number)
+            if attrs.get("hidden") in _TRUE or (attrs.get("customHeight") in _TRUE and _nothing(attrs.get("ht"))):
+                hidden_rows.add(number)  # a row dragged to no height is hidden as surely
         elif name == merge:
             marks.merged.append(_span(attrs.get("ref", ""), where))
-        elif name == col and attrs.get("hidden") in _TRUE and attrs.get("min", "").isdigit():
+        elif (
+            name == col
+            and (attrs.get("hidden") in _TRUE or (attrs.get("customWidth") in _TRUE and _nothing(attrs.get("width"))))
+            and attrs.get("min", "").isdigit()
+        ):
             low = int(attrs["min"])
             high = int(attrs["max"]) if attrs.get("max", "").isdigit() else low
             marks.hidden_columns.update(range(low - 1, min(high, MAX_COLUMNS)))

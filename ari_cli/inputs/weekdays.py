@@ -36,6 +36,7 @@ class _FlaggedPart(Part):
         columns = {name: i for name, i in inner.columns.items() if name not in WEEKDAY_FLAGS}
         super().__init__(inner.source, {**columns, "days": -1})
         self.notes = inner.notes  # filled as the inner part's rows are spent
+        self.warnings = inner.warnings
         self.plain_cells = inner.plain_cells
         self._inner = inner
         self._pick = itemgetter(*at)

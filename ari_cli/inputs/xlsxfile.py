@@ -23,7 +23,7 @@ from ari_cli.exits import InputError
 from ari_cli.inputs.cells import cell_value, days_value
 from ari_cli.inputs.columns import Resolver, resolve_header
 from ari_cli.inputs.hints import LOOK_DOWN, Rows, header_follow_up, its_own, later_header, missing_columns
-from ari_cli.inputs.model import ListedPart, Part, Prepared, ReadMeter, ReadOptions, skipped_rows
+from ari_cli.inputs.model import ListedPart, Part, Prepared, ReadMeter, ReadOptions, Unnamed, skipped_rows
 from ari_cli.inputs.odsgrid import survey_ods
 from ari_cli.inputs.ooxml import RESAVE_HINT, Package, refuse_doctypes
 from ari_cli.inputs.sheetgrid import Marks, check_grid, column_name
@@ -231,8 +231,10 @@ class SheetPart(Part):
         meter: ReadMeter | None,
         marks: Marks | None = None,
         hidden_rows: str | None = None,
+        names: Sequence[str] = (),
     ) -> None:
         super().__init__(name, {column: i for i, (_, column) in enumerate(kept)})
+        self.unnamed = Unnamed(names)
         self.kept = kept
         self._rows = rows
         self.meter = meter
@@ -255,6 +257,7 @@ class SheetPart(Part):
         marks = self.marks  # a streamed sheet's fills as its rows are read
         named = [(i, column) for i, (_, column) in enumerate(self.kept)]
         odd: list[str] = []  # cells that read as empty and are not
+        unnamed = self.unnamed
         for number, cells in rows:
             if number in hidden and self.hidden_rows != "include":
                 if not _blank(cells):
@@ -264,6 +267,8 @@ class SheetPart(Part):
                 meter.rows = number
             if len(cells) < width:  # python-calamine gives rows as wide as the sheet; the stream, up to their last cell
                 cells = [*cells, *[""] * (width - len(cells))]
+            if unnamed.watched:
+                unnamed.look(cells)
             values = tuple(map(call, convert, map(cells.__getitem__, picked)))
             if marks.cells or (marks.merged and "" in values):
                 # An .ods's error cell may read as 0, and a cell under a merged one as the value it hides.
@@ -279,6 +284,8 @@ class SheetPart(Part):
             yield number, values
         if skipped:
             self.notes.append(skipped_rows(self.source, skipped))
+        if (held := unnamed.warning(self.source, lambda i: column_name(i + marks.offset))) is not None:
+            self.warnings.append(held)
         if odd:
             shown = odd[:20] + ([f"and {len(odd) - 20} more such cells"] if len(odd) > 20 else [])
             raise InputError("\n".join(shown), hint="the cell reads as empty, yet it is not: fix it in the workbook")
@@ -335,7 +342,7 @@ def read_sheet(
         return Look(prepared, later, its_own(resolver, later))
     kept = [(i, column) for i, column in enumerate(columns) if column is not None]
     marks = workbook.marks
-    part = SheetPart(name, kept, rows, options.meter, marks, options.hidden_rows)
+    part = SheetPart(name, kept, rows, options.meter, marks, options.hidden_rows, names)
     if isinstance(workbook, CalamineBook) and workbook.blind:
         notes.append(
             f"{name}: {workbook.blind} does not tell hidden or filtered-out rows, error cells, formulas without a "

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ari_cli.inputs.looks import unseen
+from ari_cli.inputs.looks import breaks_line, unseen
 from ari_cli.inputs.weekdays import FLAG_NAMES, WeekdayFlags
 from ari_cli.records.dates import FIRST_YEAR, LAST_YEAR, LayoutTally, parse_date, parse_days
 from ari_cli.wire.operations import CLEAR
@@ -119,10 +119,17 @@ def required_text(errs: RowErrors, fields: Mapping[str, Any], name: str) -> str:
     written = text(fields.get(name))
     if not written:
         errs.add(name, "is empty")
+        return ""  # spaces of any kind alone: empty is all there is to say
     raw = fields.get(name)
-    hidden = unseen(raw) if isinstance(raw, str) else None
+    # A tab or line break around the id is stripped as a space is; inside it, or any character that is not what it
+    # looks, makes another id than the one on screen.
+    inside = raw.strip(" \t\n\r") if isinstance(raw, str) else ""
+    hidden = unseen(inside)
     if hidden is not None:
-        errs.add(name, f"holds {hidden}, which does not show: type the id again without it")
+        also = ""
+        if breaks_line(inside):
+            also = " (in a CSV, a quote left open on this line takes the next lines into this cell: close it)"
+        errs.add(name, f"holds {hidden}: type the id again without it{also}")
         return ""  # no key: the row is invalid, as an empty id makes it
     return written
 
@@ -193,7 +200,9 @@ def weekday_filter(errs: RowErrors, fields: Mapping[str, Any]) -> frozenset[int]
 
 
 # A flag column's cell: a day is on or off (an empty cell is off); anything else is a mistake, never a guess.
-_ON = frozenset({"y", "yes", "x", "1", "true", "\u2713", "\u2714", "\u2611"})
+_ON = frozenset({"y", "yes", "x", "1", "true", "\u2713", "\u2714", "\u2611", "\u2705"})
+# Emoji pickers write a check mark with a variation selector after it (U+2714 U+FE0F, which draws it in colour).
+_SELECTORS = "\ufe0e\ufe0f"
 _OFF = frozenset({"n", "no", "", "0", "false"})
 
 
@@ -202,7 +211,7 @@ def _flagged_days(errs: RowErrors, flags: WeekdayFlags) -> frozenset[int] | None
     days: set[int] = set()
     wrong = False
     for number, (name, cell) in enumerate(zip(FLAG_NAMES, flags, strict=True)):
-        written = text(cell).lower()
+        written = text(cell).lower().rstrip(_SELECTORS)
         if cell is True or written in _ON:
             days.add(number)
         elif cell is not False and written not in _OFF:
