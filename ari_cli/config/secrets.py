@@ -63,7 +63,8 @@ def _percent(byte: int) -> str:
 # A later HTML layer that references every sign writes them `&#59;`, `&#35;` and `&#38;`.
 _SEMI = f"(?:;|{_percent(0x3B)}|&#0*59;?|&#x0*3b;?)?"
 _HASH = f"(?:#|{_percent(0x23)}|&#0*35;?|&#x0*23;?)"
-_AMP = rf"(?:&|{_percent(0x26)}|(?:\\|{_percent(0x5C)}){{1,{2**ESCAPE_DEPTH}}}u0026)(?:(?:amp|#0*38|#x0*26){_SEMI}){{0,{ESCAPE_DEPTH - 1}}}"
+_AMP_SIGN = rf"(?:&|{_percent(0x26)}|(?:\\|{_percent(0x5C)}){{1,{2**ESCAPE_DEPTH}}}u0026)"
+_AMP = f"{_AMP_SIGN}(?:(?:amp|#0*38|#x0*26){_SEMI}){{0,{ESCAPE_DEPTH - 1}}}"
 
 
 def _named(c: str) -> str:
