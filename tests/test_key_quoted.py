@@ -17,7 +17,6 @@ from pathlib import Path
 from urllib.parse import quote
 
 from ari_cli.config.secrets import ESCAPE_DEPTH, remember, scrub
-
 from tests.conftest import PINNED_TODAY
 from tests.misbehaving import misbehaving
 from tests.test_faults import clean_env, run_cli
