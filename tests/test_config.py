@@ -6,6 +6,7 @@ import json
 import os
 import stat
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -367,8 +368,16 @@ def test_profile_text_round_trips_through_the_reader(tmp_path: Path) -> None:
         "rate": 2.5,
     }
     path = write_config(tmp_path / "c.toml", profile_text("p", values))
+    # The text round-trips, its control character escaped...
+    assert tomllib.loads(path.read_text(encoding="utf-8"))["profiles"]["p"] == values
     settings = resolve_settings(ConnectionFlags(config=path, profile="p"), {})
-    assert settings.value("api_key") == values["api_key"] and settings.value("rate") == 2.5
+    assert settings.value("rate") == 2.5
+    # ...and a key holding one is refused where it is read (issue 30, round two): named, never shown.
+    problem = settings.values["api_key"].problem
+    assert problem is not None and problem.message.endswith("holds a control character (U+007F)")
+    values["api_key"] = 'a"b\\c-long-enough'
+    path = write_config(tmp_path / "d.toml", profile_text("p", values))
+    assert resolve_settings(ConnectionFlags(config=path, profile="p"), {}).value("api_key") == values["api_key"]
 
 
 def test_init_force_replaces_a_middle_profile_and_keeps_the_next_ones_comments(tmp_path: Path) -> None:

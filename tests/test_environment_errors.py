@@ -52,11 +52,22 @@ def _mistakes(tmp_path: Path) -> dict[str, tuple[dict[str, str], str, str]]:
         "a proxy of an unknown kind": ({"ALL_PROXY": "ftp://user:s3cret@127.0.0.1:9"},
                                        "error: the proxy in HTTPS_PROXY or ALL_PROXY cannot be used",
                                        "hint: name an http://, https:// or socks5:// proxy as a URL"),
+        # httpx would take these for a proxy host (`http://not-a-url`): every row would fail as unreachable.
+        "a proxy with no scheme": ({"HTTPS_PROXY": "not-a-url"},
+                                   "error: the proxy in HTTPS_PROXY or ALL_PROXY cannot be used: it has no scheme",
+                                   "hint: name an http://, https:// or socks5:// proxy as a URL"),
+        "a proxy with no host": ({"HTTPS_PROXY": "http://:99999"},
+                                 "error: the proxy in HTTPS_PROXY or ALL_PROXY cannot be used: it names no host",
+                                 "hint: name an http://, https:// or socks5:// proxy as a URL"),
+        "a proxy port out of range": ({"all_proxy": "http://user:s3cret@proxy.example.invalid:70000"},
+                                      "error: the proxy in HTTPS_PROXY or ALL_PROXY cannot be used: its port 70000 is"
+                                      " not from 1 to 65535", "hint: name an http://, https:// or socks5:// proxy"),
     }  # fmt: skip
 
 
 @pytest.mark.parametrize("name", ["missing file", "missing folder", "a file of no certificates",
-                                  "a proxy that is not a URL", "a proxy of an unknown kind"])  # fmt: skip
+                                  "a proxy that is not a URL", "a proxy of an unknown kind", "a proxy with no scheme",
+                                  "a proxy with no host", "a proxy port out of range"])  # fmt: skip
 def test_a_mistake_of_the_environment_is_a_configuration_error_and_nothing_is_journaled(
     name: str, tmp_path: Path
 ) -> None:

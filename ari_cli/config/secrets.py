@@ -32,10 +32,12 @@ _pattern: re.Pattern[str] | None = None  # every known key in every spelling; re
 _by_group: dict[str, str] = {}  # the pattern's group name -> the mask of its key
 
 # How many layers of escaping masking sees through: a key JSON-escaped inside a JSON string inside a JSON answer
-# is three; URL-encoding counts as a layer too, in any order with JSON's.
+# is three; URL-encoding and HTML's character references count as layers too, in any order with JSON's.
 ESCAPE_DEPTH = 4
 # The short JSON escapes of control characters (`\n`).
 _SHORT = {"\b": "b", "\f": "f", "\n": "n", "\r": "r", "\t": "t"}
+# HTML's names for the characters a page escapes (a gateway's error page quoting what it was sent).
+_NAMED = {'"': "quot", "&": "amp", "<": "lt", ">": "gt", "'": "apos", "\\": "bsol", "/": "sol"}
 
 
 def remember(secret: str | None) -> None:
@@ -47,17 +49,41 @@ def remember(secret: str | None) -> None:
         _pattern = None
 
 
+# A URL-encoding's `%`, or an HTML layer's reference to it (`&#37;22`).
+_PERCENT_SIGN = f"(?:%|&(?:amp;){{0,{ESCAPE_DEPTH - 1}}}#(?:0*37|x0*25);?)"
+
+
 def _percent(byte: int) -> str:
     """One byte URL-encoded, once or more (`%22`, `%2522`): each later URL layer encodes the `%` again."""
-    return f"%(?:25){{0,{ESCAPE_DEPTH - 1}}}{byte:02x}"
+    return f"{_PERCENT_SIGN}(?:25){{0,{ESCAPE_DEPTH - 1}}}{byte:02x}"
 
 
-# One backslash an escape wrote: as is, or URL-encoded by a later layer (JSON leaves `%5C` alone).
-_BACKSLASH = rf"(?:\\|{_percent(0x5C)})"
+# HTML's `&`, `#` and `;` as later layers may spell them: `&` re-escaped by HTML (`&amp;quot;`), URL-encoded, or
+# written `\u0026` by JSON (as Go's encoder does); a browser reads a reference without its `;` too.
+# A later HTML layer that references every sign writes them `&#59;`, `&#35;` and `&#38;`.
+_SEMI = f"(?:;|{_percent(0x3B)}|&#0*59;?|&#x0*3b;?)?"
+_HASH = f"(?:#|{_percent(0x23)}|&#0*35;?|&#x0*23;?)"
+_AMP_SIGN = rf"(?:&|{_percent(0x26)}|(?:\\|{_percent(0x5C)}){{1,{2**ESCAPE_DEPTH}}}u0026)"
+_AMP = f"{_AMP_SIGN}(?:(?:amp|#0*38|#x0*26){_SEMI}){{0,{ESCAPE_DEPTH - 1}}}"
+
+
+def _named(c: str) -> str:
+    """What follows a reference's `&` for one character: `#34`, `#x22` (any zeros before), or its name."""
+    named = f"|{_NAMED[c]}" if c in _NAMED else ""
+    return f"(?:{_HASH}(?:0*{ord(c)}|x0*{ord(c):x}){named}){_SEMI}"
+
+
+# One backslash an escape wrote: as is, URL-encoded by a later layer (JSON leaves `%5C` alone), or an HTML reference.
+_BACKSLASH = rf"(?:\\|{_percent(0x5C)}|{_AMP}{_named(chr(0x5C))})"
 
 
 def _backslashes(count: int | str) -> str:
     return f"{_BACKSLASH}{{{count}}}"
+
+
+def _reference(c: str) -> str:
+    """One character as an HTML character reference: `&quot;`, `&#34;`, `&#x22;`, its `&` spelled by later layers."""
+    return _AMP + _named(c)
 
 
 def _char(c: str, depth: int) -> str:
@@ -66,13 +92,16 @@ def _char(c: str, depth: int) -> str:
     and a `\\` is 2**depth; a `/`, and any character as `\\uXXXX` or a short escape, behind some."""
     # Followed by a letter, a run of backslashes has one way to match: possessive, it is not tried again shorter.
     some = _backslashes(f"1,{2**ESCAPE_DEPTH}") + "+"
-    units = c.encode("utf-16-be")
+    # A lone surrogate (a byte that was not UTF-8, as Python reads one) is spelled as the codecs would let it.
+    units = c.encode("utf-16-be", "surrogatepass")
     spellings = ["".join(f"{some}u{units[i]:02x}{units[i + 1]:02x}" for i in range(0, len(units), 2))]
-    encoded = "".join(_percent(byte) for byte in c.encode())
+    encoded = "".join(_percent(byte) for byte in c.encode("utf-8", "surrogatepass"))
     if c == "\\":
         spellings.append(_backslashes(2**depth))
     elif c == '"':
         spellings.append(_backslashes(2**depth - 1) + f'(?:"|{encoded})')
+        # Made a reference by an HTML layer: behind the backslashes of the JSON layers before it, if any.
+        spellings.append(_backslashes(f"0,{2**ESCAPE_DEPTH}") + _reference(c))
     elif c == "/":
         spellings.append(_backslashes(f"0,{2**depth - 1}") + f"(?:/|{encoded})")
     elif c in _SHORT and depth:
@@ -81,6 +110,8 @@ def _char(c: str, depth: int) -> str:
         spellings += [re.escape(c), encoded]
         if c == " ":
             spellings.append(rf"(?:\+|{_percent(0x2B)})")  # a form's space, `+`, itself encoded by a later layer
+    if c != '"':
+        spellings.append(_reference(c))
     return "(?:" + "|".join(spellings) + ")"
 
 
@@ -98,7 +129,8 @@ def _any_spelling(secret: str) -> str:
 
 def scrub(text: str) -> str:
     """Text with every known key replaced by its mask: in any case (a service may upper-case what it echoes), in
-    any spelling JSON allows, URL-encoded, and escaped again and again (up to ESCAPE_DEPTH layers)."""
+    any spelling JSON allows, URL-encoded, as HTML's character references, and escaped again and again (up to
+    ESCAPE_DEPTH layers)."""
     global _pattern
     if not _known:
         return text

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -206,20 +207,39 @@ def check_source_id(source_id: str, source: str | None = None) -> str:
 KEY_LIMIT = 256
 
 
+def not_utf8(text: str) -> bool:
+    """Whether text holds a byte that was not UTF-8 (the environment, a file name and argv keep one as a lone
+    surrogate): nothing can send it, show it or store it as it is."""
+    return any("\ud800" <= c <= "\udfff" for c in text)
+
+
 def check_key(key: str, where: str) -> str:
-    """A key of one line and at most KEY_LIMIT characters; anything else is a wrong file or variable."""
+    """A key of one line of printable characters, at most KEY_LIMIT of them; anything else is a wrong file or
+    variable. What is wrong is named, never the key."""
+    if not_utf8(key):
+        raise ConfigError(
+            f"the API key ({where}) holds a byte that is not UTF-8",
+            "set the key again as UTF-8 text, as the service gave it (check the terminal's or editor's encoding)",
+        )
     if any(c in key for c in "\r\n"):
         raise ConfigError(f"the API key ({where}) has a line break inside", "the key is one line: check the file")
+    control = next((c for c in key if unicodedata.category(c) in ("Cc", "Cf")), None)
+    if control is not None:
+        raise ConfigError(
+            f"the API key ({where}) holds a control character (U+{ord(control):04X})",
+            "the key is printable text: save it again holding the key alone",
+        )
     if len(key) > KEY_LIMIT:
         raise ConfigError(f"the API key ({where}) is over {KEY_LIMIT} characters", "check that it holds the key alone")
     return key
 
 
 def read_key_file(path: Path) -> str:
-    """The key held in a file; surrounding whitespace and the final newline do not count."""
+    """The key held in a file; surrounding whitespace, the final newline and a byte order mark (Windows Notepad
+    writes one) do not count."""
     path = path.expanduser()
     try:
-        key = read_small(path, "API key file").decode("utf-8").strip()
+        key = read_small(path, "API key file").decode("utf-8-sig").strip()
     except (OSError, UnicodeDecodeError) as problem:
         reason = getattr(problem, "strerror", None) or "not UTF-8 text"
         raise ConfigError(f"cannot read the API key file {display(path)}: {reason}") from None
@@ -312,6 +332,15 @@ def _profile_key(profile: Mapping[str, Any], where: str, base: Path, env: Mappin
     return Sourced(None, NOT_SET)
 
 
+def _check_utf8(setting: Sourced, what: str) -> None:
+    """A setting that holds a byte that is not UTF-8 cannot be sent or kept: said where it is read."""
+    if isinstance(setting.value, str) and not_utf8(setting.value):
+        raise ConfigError(
+            f"the {what} ({setting.source}) holds a byte that is not UTF-8",
+            "set it again as UTF-8 text (check the encoding of the terminal or script that set it)",
+        )
+
+
 def resolve_settings(
     flags: ConnectionFlags, env: Mapping[str, str], given: Mapping[str, Any] | None = None
 ) -> Settings:
@@ -339,6 +368,8 @@ def resolve_settings(
             (profile.get(key), where),
             (DEFAULT_SEGMENT if key == "path_segment" else None, "default"),
         )
+    for key in ("base_url", "path_segment"):
+        _check_utf8(values[key], key.replace("_", " ").replace("base url", "base URL"))
     key_file: Path | None = None
     if flags.api_key is not None:
         values["api_key"] = _checked(Sourced(flags.api_key, "argument api_key"))

@@ -30,12 +30,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ari_cli.config.secrets import scrub
 from ari_cli.exits import ConfigError
 from ari_cli.journal.acked import paint_acked, service_id
 from ari_cli.journal.database import connect_writer, transaction
 from ari_cli.journal.place import HOME_VARIABLE
-from ari_cli.journal.store import OK, PLANNED, SENDING, SPLIT, RecordEntry, dumps, next_ack, safe
+from ari_cli.journal.store import OK, PLANNED, SENDING, SPLIT, RecordEntry, dumps, next_ack, safe, stored
 
 # Room for one line per answer of every request and as many halves, and the end.
 LINE_ROOM, BASE_ROOM = 320, 16_384
@@ -89,7 +88,7 @@ class Note:
     def write(self, line: Sequence[Any]) -> None:
         """One event, in the room reserved (past it only if the disk still has some)."""
         # As everything the journal keeps: no known key in it (an answer may echo one).
-        data = (scrub(json.dumps(list(line), ensure_ascii=False)) + "\n").encode()
+        data = (stored(dumps(list(line), canonical=False)) + "\n").encode()
         with contextlib.suppress(OSError):
             os.pwrite(self.fd, data, self.at)
             self.at += len(data)

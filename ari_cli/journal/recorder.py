@@ -305,6 +305,9 @@ class Recorder(Watcher):
         except (sqlite3.Error, OSError) as error:
             self._abandon()
             raise unwritable(self.journal.path, error) from None
+        except BaseException:
+            self._abandon()  # whatever stopped it, a run without its plan sent nothing: never shown as killed
+            raise
 
     def _abandon(self) -> None:
         """A run stopped before it sent anything: its note and its row go (as far as the disk lets them)."""

@@ -24,6 +24,7 @@ import datetime as dt
 import hashlib
 import json
 import os
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
@@ -111,14 +112,35 @@ def file_digest(path: str) -> tuple[str | None, int | None]:
         return None, None
 
 
+# A lone surrogate: how Python reads a byte that was not UTF-8 (in a file name, from the environment).
+_NOT_UTF8 = re.compile("[\ud800-\udfff]")
+
+
+def _as_utf8(text: str, backslash: str) -> str:
+    """Text whose bytes that were not UTF-8 are spelled `\\xff` (`backslash` is how its text writes one)."""
+
+    def spell(unit: re.Match[str]) -> str:
+        code = ord(unit[0])
+        return f"{backslash}x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"{backslash}u{code:04x}"
+
+    return _NOT_UTF8.sub(spell, text)
+
+
 def dumps(value: Any, canonical: bool = True) -> str:
-    """Compact JSON; canonical (sorted keys) for values compared across runs, else in the given order."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=canonical)
+    """Compact JSON; canonical (sorted keys) for values compared across runs, else in the given order. A byte that
+    was not UTF-8 is kept as the text `\\xff`: SQLite takes UTF-8 only."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=canonical)
+    return _as_utf8(text, "\\\\")
+
+
+def stored(text: str) -> str:
+    """Text as the journal keeps it: UTF-8 (a byte of a file name that was not is written `\\xff`, readable),
+    no known key in it. Every text the journal writes goes through here (JSON through `dumps` first)."""
+    return scrub(_as_utf8(text, "\\"))
 
 
 def safe(text: str | None) -> str | None:
-    """Text as stored: no known key in it."""
-    return None if text is None else scrub(text)
+    return None if text is None else stored(text)
 
 
 def iso(day: dt.date) -> str:
@@ -181,14 +203,14 @@ class Journal:
             cursor = db.execute(
                 "INSERT INTO runs (command, operation, profile, base_url, source_id, options, retry_of, started,"
                 " sandbox, sharepost, user, host) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (start.command, start.operation, start.profile, start.base_url, start.source_id, dumps(start.options),
-                 start.retry_of, now(), int(start.sandbox), start.sharepost, *who()),
+                (safe(start.command), start.operation, safe(start.profile), safe(start.base_url), start.source_id,
+                 safe(dumps(start.options)), start.retry_of, now(), int(start.sandbox), start.sharepost, *who()),
             )  # fmt: skip
             run = cursor.lastrowid
             assert run is not None
             db.executemany(
                 "INSERT INTO files (run, position, path, sha256, size) VALUES (?, ?, ?, ?, ?)",
-                [(run, n, path, *file_digest(path)) for n, path in enumerate(start.files)],
+                [(run, n, safe(path), *file_digest(path)) for n, path in enumerate(start.files)],
             )
             self.services[run] = service_id(db, start.operation, start.base_url, start.source_id)
         return run
@@ -196,8 +218,8 @@ class Journal:
     def plan(self, run: int, entry: PlanEntry) -> None:
         """Everything the run means to send, before the first request goes out."""
         with self._write() as db:
-            db.execute("UPDATE runs SET sources = ?, rows = ? WHERE id = ?", (dumps(list(entry.sources)), entry.rows,
-                                                                             run))  # fmt: skip
+            db.execute("UPDATE runs SET sources = ?, rows = ? WHERE id = ?", (safe(dumps(list(entry.sources))),
+                                                                             entry.rows, run))  # fmt: skip
             db.executemany(
                 "INSERT INTO records (run, idx, propertyid, roomid, rateid, start, end, value, lines)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -39,9 +39,8 @@ def _retry_after(value: str | None) -> float | None:
     return min(max(delay, 0.0), RETRY_AFTER_CAP)
 
 
-def _snippet(content: bytes) -> str:
-    text = content[:120].decode("utf-8", "replace")
-    return " ".join(text.split()) + ("…" if len(content) > 120 else "")
+def _snippet(text: str) -> str:
+    return " ".join(text[:120].split()) + ("…" if len(text) > 120 else "")
 
 
 def _unworded(code: int | None, status: int) -> str:
@@ -54,15 +53,18 @@ def interpret(status: int, content: bytes, retry_after: str | None = None) -> Ou
     """Read an HTTP answer: meaning from the body code, the status beside it; never guess success.
 
     A key the service echoes (in a tracking id or a message) is masked here, before any output,
-    report or journal row can hold it.
+    report or journal row can hold it: the answer's text is masked before any of it is quoted (`repr`
+    and JSON double a backslash, a spelling masking would no longer know), and what its JSON holds
+    once decoded is masked again.
     """
-    outcome = _meaning(status, content, retry_after)
+    outcome = _meaning(status, content, scrub(content.decode("utf-8", "replace")), retry_after)
     trackingid = None if outcome.trackingid is None else scrub(outcome.trackingid)
     errors = tuple(replace(e, message=scrub(e.message)) for e in outcome.errors)
     return replace(outcome, trackingid=trackingid, errors=errors)
 
 
-def _meaning(status: int, content: bytes, retry_after: str | None) -> Outcome:
+def _meaning(status: int, content: bytes, masked: str, retry_after: str | None) -> Outcome:
+    """What the answer means, read from its bytes; every text it quotes comes from `masked`."""
     wait = _retry_after(retry_after)
     try:
         data = json.loads(content) if content.strip() else None
@@ -83,7 +85,7 @@ def _meaning(status: int, content: bytes, retry_after: str | None) -> Outcome:
         if response is not None:
             said = f"success {json.dumps(response.success)} and no errors"
         elif content.strip():
-            said = f"a body that is not the service's JSON: {_snippet(content)!r}"
+            said = f"a body that is not the service's JSON: {_snippet(masked)!r}"
         else:
             said = "an empty body"
         # Without the service's JSON, a 429 (or 401, 403, 413) is a gateway's answer, not the table's row.

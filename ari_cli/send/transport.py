@@ -19,6 +19,7 @@ import asyncio
 import os
 import ssl
 import time
+import urllib.request
 from urllib.parse import urlsplit
 
 import httpx
@@ -76,14 +77,40 @@ def open_client(base_url: str, connections: int) -> httpx.AsyncClient:
     secure = urlsplit(base_url).scheme == "https"
     trusted: ssl.SSLContext | bool = _trust() if secure else True
     limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
+    proxied = proxy_allowed(base_url)
     try:
+        if proxied:
+            _check_proxies()
         # The timeout is ours (`post`), over the whole request; httpx's per-phase ones would add nothing.
-        return httpx.AsyncClient(verify=trusted, trust_env=proxy_allowed(base_url), limits=limits, timeout=None)
+        return httpx.AsyncClient(verify=trusted, trust_env=proxied, limits=limits, timeout=None)
     except (ValueError, ImportError, httpx.InvalidURL) as problem:
         raise ConfigError(
             f"the proxy in HTTPS_PROXY or ALL_PROXY cannot be used: {_masked(problem)}",
-            "name an http://, https:// or socks5:// proxy as a URL, or add the service's host to NO_PROXY",
+            PROXY_HINT,
         ) from None
+
+
+PROXY_HINT = "name an http://, https:// or socks5:// proxy as a URL, or add the service's host to NO_PROXY"
+
+
+def _check_proxies() -> None:
+    """A proxy variable httpx would read for HTTPS that is not a whole URL: httpx would take `not-a-url` for a
+    host name (`http://not-a-url`) and a run would fail row by row as unreachable, so it is a mistake said now.
+    A proxy URL has a scheme, a host, and a port from 1 to 65535 if any."""
+    for scheme in ("https", "all"):
+        url = urllib.request.getproxies_environment().get(scheme)
+        if not url:
+            continue
+        parsed = httpx.URL(url)  # InvalidURL: not a URL at all, said by the caller
+        if "://" not in url or not parsed.scheme:
+            problem = "it has no scheme"
+        elif not parsed.host:
+            problem = "it names no host"
+        elif parsed.port is not None and not 0 < parsed.port < 65536:
+            problem = f"its port {parsed.port} is not from 1 to 65535"
+        else:
+            continue
+        raise ConfigError(f"the proxy in HTTPS_PROXY or ALL_PROXY cannot be used: {problem}", PROXY_HINT)
 
 
 def check_environment(base_url: str) -> None:
