@@ -160,8 +160,8 @@ def _run_ids() -> list[int]:
 
 
 AGE_HINT = (
-    "hint: an age is a whole number of days, weeks or hours, more than 0: 90d (or 90), 12w or 36h; --dry-run lists"
-    " what would go\n"
+    "hint: an age is a whole number of days, weeks or hours, more than 0: 90d, 12w or 36h (a bare number is days);"
+    " --dry-run lists what would go\n"
 )
 
 

@@ -15,7 +15,7 @@ from ari_cli.journal.queries import RUN_COLUMNS, RunInfo, run_of, with_files
 _AGE = re.compile(r"([0-9]+)([dwh]?)")
 _HOURS = {"d": 24, "": 24, "w": 24 * 7, "h": 1}  # a bare number is days, as it always was
 AGE_HINT = (
-    "an age is a whole number of days, weeks or hours, more than 0: 90d (or 90), 12w or 36h; "
+    "an age is a whole number of days, weeks or hours, more than 0: 90d, 12w or 36h (a bare number is days); "
     "--dry-run lists what would go"
 )
 

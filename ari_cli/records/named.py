@@ -147,7 +147,7 @@ def parse_policies(path: str, text: str) -> dict[str, Policy]:
         hidden = unseen(name)
         if hidden is not None:  # a row would have to hold the same invisible character to name it
             seen = without_unseen(name)
-            problems.append(f'{path}: the name "{seen}" holds {hidden}, which does not show: type it again')
+            problems.append(f'{path}: the name "{seen}" holds {hidden}: type it again')
         policy, messages = _policy(path, name, table, lines)
         problems += messages
         if policy is not None:

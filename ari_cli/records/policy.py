@@ -208,7 +208,7 @@ def _named(
     hidden = unseen(name)
     if policy is None and hidden is not None:
         # "flex7" with a zero-width space after it looks like flex7 and is not it: name what does not show.
-        errs.add(NAMED_POLICY, f"holds {hidden}, which does not show: type the policy's name again without it")
+        errs.add(NAMED_POLICY, f"holds {hidden}: type the policy's name again without it")
     elif policy is None:
         errs.add(NAMED_POLICY, f'no policy named "{name}" in --policies; the names are {", ".join(named) or "none"}')
     return policy
