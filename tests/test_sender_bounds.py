@@ -116,8 +116,11 @@ def test_a_loopback_or_plain_http_push_never_goes_through_a_proxy(tmp_path: Path
     assert received == 1 and _Proxy.came == []
 
 
-def test_https_to_another_machine_honours_the_proxy_variables(tmp_path: Path) -> None:
+@pytest.mark.parametrize("written", ["as a URL", "as HOST:PORT, as curl takes it"])
+def test_https_to_another_machine_honours_the_proxy_variables(tmp_path: Path, written: str) -> None:
     server, proxy = _proxy()
+    if written != "as a URL":
+        proxy = proxy.removeprefix("http://")
     try:
         env = env_for(tmp_path, "https://push.example.invalid", HTTPS_PROXY=proxy, https_proxy=proxy, NO_PROXY="")
         done = run_cli(push_args(rooms(tmp_path, 1), "--retries", "0"), env)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import ssl
 import time
 import urllib.request
@@ -91,19 +92,23 @@ def open_client(base_url: str, connections: int) -> httpx.AsyncClient:
 
 
 PROXY_HINT = "name an http://, https:// or socks5:// proxy as a URL, or add the service's host to NO_PROXY"
+_HOST_PORT = re.compile(r"[^\s/:@]+:[0-9]+")  # proxy.corp:3128
 
 
 def _check_proxies() -> None:
     """A proxy variable httpx would read for HTTPS that is not a whole URL: httpx would take `not-a-url` for a
     host name (`http://not-a-url`) and a run would fail row by row as unreachable, so it is a mistake said now.
-    A proxy URL has a scheme, a host, and a port from 1 to 65535 if any."""
+    A proxy URL has a scheme, a host, and a port from 1 to 65535 if any; `HOST:PORT` without a scheme is read as
+    `http://HOST:PORT`, as curl and httpx read it (proxies are often set so)."""
     for scheme in ("https", "all"):
         url = urllib.request.getproxies_environment().get(scheme)
         if not url:
             continue
+        if "://" not in url and _HOST_PORT.fullmatch(url):
+            url = "http://" + url
         parsed = httpx.URL(url)  # InvalidURL: not a URL at all, said by the caller
         if "://" not in url or not parsed.scheme:
-            problem = "it has no scheme"
+            problem = "it has no scheme (and no port)"
         elif not parsed.host:
             problem = "it names no host"
         elif parsed.port is not None and not 0 < parsed.port < 65536:
