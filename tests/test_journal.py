@@ -152,7 +152,11 @@ def test_sigint_stops_new_requests_reports_unsent_rows_and_exits_130(
         assert db.execute("SELECT exit_code FROM runs WHERE id = 1").fetchone() == (130,)
     finish = invoke(["retry", "1"], env=sandbox_env(slow))
     assert finish.exit_code == 0, finish.stderr
-    assert len(slow.received) == 40 + len(abandoned)
+    # The retry sends what is left, each once, and nothing acknowledged again.
+    left = len(unsent) + len(abandoned)
+    assert f"{left} rows: {left} ok," in finish.stdout and f"sent {left} of {left} request" in finish.stdout
+    # A request abandoned in flight may or may not have reached the service (which is why it is not confirmed).
+    assert 40 <= len(slow.received) <= 40 + len(abandoned)
 
 
 def test_an_interrupt_abandons_the_requests_in_flight_at_once(tmp_path: Path, journal_home: Path) -> None:
