@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import signal
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,6 +12,13 @@ import httpx
 import pytest
 
 from ari_cli.sandbox import Sandbox
+
+# A suite started in the background by a shell without job control (`pytest &` in a script, some CI runners)
+# inherits SIGINT ignored, and so would every program a test starts: Python then lends its scripts no
+# KeyboardInterrupt, and a test pressing Ctrl-C on a user's script hangs. At a terminal, where users press
+# it, SIGINT is never ignored: the programs the tests start get it as a terminal gives it.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture
