@@ -19,6 +19,7 @@ import pytest
 from ari_cli.sandbox import Sandbox
 from tests.conftest import PINNED_TODAY
 from tests.helpers import invoke, sandbox_env
+from tests.misbehaving import misbehaving
 
 TODAY = ["--today", PINNED_TODAY]
 DAY0 = dt.date.fromisoformat(PINNED_TODAY)
@@ -60,8 +61,8 @@ def sent_data(sandbox: Sandbox) -> list[str]:
     return [json.dumps(r.json["data"], sort_keys=True) for r in sandbox.received if isinstance(r.json, dict)]
 
 
-def _push_process(args: list[str], sandbox: Sandbox, cwd: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, **sandbox_env(sandbox), "NO_COLOR": "1"}
+def _push_process(args: list[str], sandbox: Sandbox, cwd: Path, **extra: str) -> subprocess.Popen[bytes]:
+    env = {**os.environ, **sandbox_env(sandbox), "NO_COLOR": "1", **extra}
     return subprocess.Popen(
         [sys.executable, "-m", "ari_cli", *args], cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
@@ -162,11 +163,13 @@ def test_sigint_stops_new_requests_reports_unsent_rows_and_exits_130(
 def test_an_interrupt_abandons_the_requests_in_flight_at_once(tmp_path: Path, journal_home: Path) -> None:
     daily_file(tmp_path / "daily.csv")
     # Answers that take ten minutes: the bound below is far above what stopping takes, far below the answers.
-    with Sandbox(today=PINNED_TODAY, latency=600_000) as hung:
+    # The server says when a request has arrived (a sandbox records it only once it answers).
+    with Sandbox(today=PINNED_TODAY) as sb, misbehaving(lambda handler: time.sleep(600)) as (hung, arrived):
         args = ["threshold", "push", "daily.csv", *TODAY, "--no-merge", "--batch-size", "1", "--timeout", "300"]
-        process = _push_process(args, hung, tmp_path)
-        deadline = time.monotonic() + 30
-        while not hung.received and time.monotonic() < deadline:
+        process = _push_process(args, sb, tmp_path, ARI_BASE_URL=hung)
+        deadline = time.monotonic() + 60
+        while not arrived and time.monotonic() < deadline:
+            assert process.poll() is None, process.communicate()
             time.sleep(0.05)
         time.sleep(0.3)
         process.send_signal(signal.SIGINT)
