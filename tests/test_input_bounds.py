@@ -17,6 +17,8 @@ from typing import IO, NamedTuple
 import openpyxl
 import pytest
 
+from ari_cli.records.table import MAX_KEYS
+
 ARI = Path(sys.executable).parent / "ari-cli"
 HEADER = b"propertyid,roomid,start,end,threshold\n"
 pytestmark = [
@@ -150,6 +152,24 @@ def test_a_zip_bomb_workbook_is_refused_before_it_is_read(tmp_path: Path) -> Non
     assert done.stderr.startswith(f"error: {bomb}: the workbook unpacks to 1024 MiB from ")
     assert "refused (a workbook may unpack to 100 times its size, and at most 2 GiB)" in done.stderr
     assert done.seconds < 90 and done.peak_mib < 300
+
+
+def test_a_run_of_more_keys_than_the_bound_is_refused_naming_the_key_one_too_many(tmp_path: Path) -> None:
+    # A file's size does not bound its keys (an .xlsx whose cells leave out their references packs a million rows
+    # of distinct rooms into 5 MB), so the run does: each key costs some 600 bytes while it is planned and sent.
+    path = tmp_path / "rooms.csv"
+    with path.open("w") as out:
+        out.write("propertyid,roomid,date,threshold\n")
+        out.writelines(f"HTL001,R{i},2026-12-01,{1 + i % 2}\n" for i in range(MAX_KEYS + 1))
+    args = ["threshold", "push", str(path), "--sandbox", "--today", "2026-11-27", "--no-journal", "--quiet"]
+    done = run(args, tmp_path)
+    assert (done.code, done.stdout) == (3, "")
+    assert done.stderr == (
+        f'error: {path}: property "HTL001", room "R{MAX_KEYS}" is one key too many: a run names at most '
+        f"{MAX_KEYS:,} keys (property, room and, for maxadv and policies, rate); nothing was sent\n"
+        "hint: split the file by property and give each part on its own\n"
+    )
+    assert done.seconds < 90 and done.peak_mib < 500
 
 
 def test_weekday_filters_that_ask_for_millions_of_records_are_refused_naming_the_row(tmp_path: Path) -> None:

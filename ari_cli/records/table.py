@@ -16,10 +16,17 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import NamedTuple, overload
 
+from ari_cli.exits import InputError
 from ari_cli.records.rules import RowView, shown_dates
 
 Value = Hashable
 NO_KIND = -1  # the row broke a rule
+
+MAX_KEYS = 500_000
+"""The most keys (property, room[, rate]) a run may name. A run holds each key's ids, settings and records while
+it plans and sends, about 600 bytes a key: a file's size does not bound its keys (a workbook whose cells leave out
+their optional references packs a million rows of distinct rooms into 5 MB), this does. A nightly export names a
+few thousand; a 10 MB CSV of a distinct room per row, about 460,000."""
 
 
 class Kind(NamedTuple):
@@ -127,10 +134,25 @@ class RowTable(Sequence[RowView]):
         if found is None:
             if self._whole:  # its index is gone: an equal kind would get a second id, its key a second number
                 raise RuntimeError("a row's kind added after the table's settings were taken")
+            key = self._key_ids.get(kind.key)
+            if key is None:
+                key = self._new_key(kind.key)
             found = self._kind_ids[kind] = len(self.kind_list)
             self.kind_list.append(kind)
-            self.key_of.append(self._key_ids.setdefault(kind.key, len(self._key_ids)))
+            self.key_of.append(key)
         return found
+
+    def _new_key(self, key: tuple[str, ...]) -> int:
+        if len(self._key_ids) == MAX_KEYS:
+            ids = zip(("property", "room", "rate"), key, strict=False)
+            named = ", ".join(f'{name} "{value}"' for name, value in ids)
+            raise InputError(
+                f"{self._names[-1]}: {named} is one key too many: a run names at most {MAX_KEYS:,} keys (property, "
+                "room and, for maxadv and policies, rate); nothing was sent",
+                hint="split the file by property and give each part on its own",
+            )
+        number = self._key_ids[key] = len(self._key_ids)
+        return number
 
     def add(self, line: int, kind: int, start: int, end: int) -> None:
         """A valid row: its kind and its first and last day (ordinals)."""
