@@ -23,6 +23,9 @@
 7. rooms sheet: single-day rows of distinct rooms as an .xlsx written as Excel writes cells (rooms, dates and
    values as numbers, the property a shared string; read as a stream, as it unpacks past 32 MiB): 510,000
    rows (9.9 MB) and 600,000 (11.7 MB, the row count of an earlier figure). A dry run.
+8. bare sheet: the same rows in four columns (a `date` column) as an .xlsx whose cells leave out their optional
+   references (`<c>` without `r=`, as some generators write them): 500,000 rows (`MAX_KEYS`, the most keys a run
+   names: 1.4 MB) plan; 2,000,000 (5.6 MB, within the bound of cells a sheet) are refused at key 500,001.
 
 Nothing here asserts: it prints the figures (benchmarks/README.md keeps them). Tests never time anything.
 """
@@ -32,6 +35,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import itertools
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -98,7 +102,8 @@ def weekdays(folder: Path, rows: int) -> tuple[str, int, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--only", choices=["overlap", "named", "weekdays", "sheet", "tenmb", "roomcsv", "roomsheet"])
+    shapes = ["overlap", "named", "weekdays", "sheet", "tenmb", "roomcsv", "roomsheet", "baresheet"]
+    parser.add_argument("--only", choices=shapes)
     parser.add_argument("--push", action="store_true", help="ten megabytes: also a real push, journal on")
     args = parser.parse_args()
     quick = args.quick
@@ -129,6 +134,9 @@ def main() -> None:
         if args.only in (None, "roomsheet"):
             for rows in (20_000,) if quick else (510_000, 600_000):
                 print(rooms_sheet(folder, rows), flush=True)
+        if args.only in (None, "baresheet"):
+            for rows in (20_000,) if quick else (500_000, 2_000_000):
+                print(bare_sheet(folder, rows), flush=True)
 
 
 def sparse_sheet(folder: Path, rows: int) -> str:
@@ -196,6 +204,30 @@ def write_rooms_sheet(path: Path, rows: int) -> Path:
         for n in range(2, rows + 2)
     )
     strings = ["propertyid", "roomid", "start", "end", "threshold", "HTL001"]
+    return write_workbook(path, {"Rates": itertools.chain([head], cells)}, strings=strings)
+
+
+def bare_sheet(folder: Path, rows: int) -> str:
+    path = write_bare_sheet(folder / "bare.xlsx", rows)
+    seconds, code, mib = dry_run("threshold", "push", str(path))
+    size = path.stat().st_size
+    return f"bare sheet: {rows:,} rows of distinct rooms ({size:,} bytes): {seconds:6.2f} s, {mib:4} MiB, exit {code}"
+
+
+def write_bare_sheet(path: Path, rows: int) -> Path:
+    """Rows of distinct rooms whose cells leave out their references: four columns, the property a shared string."""
+    from tests.sheetxml import date, number, row, shared, write_workbook
+
+    def bare(cell: str) -> str:
+        return re.sub(r' r="[A-Z]+[0-9]+"', "", cell)
+
+    day = START + dt.timedelta(days=1)
+    head = row(None, *(bare(shared("A1", i)) for i in range(4)))
+    cells = (
+        row(None, bare(shared("A1", 4)), bare(number("B1", n)), bare(date("C1", day)), bare(number("D1", n % 2 + 1)))
+        for n in range(2, rows + 2)
+    )
+    strings = ["propertyid", "roomid", "date", "threshold", "HTL001"]
     return write_workbook(path, {"Rates": itertools.chain([head], cells)}, strings=strings)
 
 
