@@ -57,8 +57,9 @@ class Record:
 
 def row_refs(rows: Sequence[int]) -> Sequence[int]:
     """Rows in order, each once, as a record keeps them: a range when they are consecutive (a sorted
-    export's are, and a range of a thousand rows is one small object), else a tuple."""
-    if rows and rows[-1] - rows[0] == len(rows) - 1:
+    export's are, and a range of a thousand rows is one small object), else a tuple; one row is a tuple
+    (a range holds two more ints: a file of a distinct room per row has a record per row)."""
+    if len(rows) > 1 and rows[-1] - rows[0] == len(rows) - 1:
         return range(rows[0], rows[-1] + 1)
     return tuple(rows)
 

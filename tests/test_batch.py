@@ -33,14 +33,14 @@ def test_properties_are_never_mixed() -> None:
     records = [rec("H1", "A", "2027-01-01", "2027-01-02"), rec("H2", "A", "2027-01-01", "2027-01-02"),
                rec("H1", "B", "2027-01-01", "2027-01-02")]  # fmt: skip
     batches = make_batches(records, 50)
-    assert [(b.propertyid, b.records) for b in batches] == [("H1", (0, 2)), ("H2", (1,))]
+    assert [(b.propertyid, tuple(b.records)) for b in batches] == [("H1", (0, 2)), ("H2", (1,))]
 
 
 def test_a_propertys_records_go_by_key_then_dates_whatever_their_order() -> None:
     records = [rec("H1", "B", "2027-01-05", "2027-01-06"), rec("H1", "A", "2027-01-03", "2027-01-04"),
                rec("H1", "B", "2027-01-01", "2027-01-02"), rec("H1", "A", "2027-01-01", "2027-01-02"),
                rec("H1", "A", "2027-01-08", "2027-01-09")]  # fmt: skip
-    assert [b.records for b in make_batches(records, 2)] == [(3, 1), (4, 2), (0,)]
+    assert [tuple(b.records) for b in make_batches(records, 2)] == [(3, 1), (4, 2), (0,)]
 
 
 def test_overlapping_records_of_one_key_go_to_different_requests() -> None:
@@ -96,5 +96,5 @@ def test_batches_are_the_plain_rules(rows: list[tuple[str, str, int, int]], size
     records = [Record((p, r), day + dt.timedelta(s), day + dt.timedelta(s + n), "1", (0,)) for p, r, s, n in rows]
     if grouped:  # as a plan gives them: a key's records side by side
         records.sort(key=lambda record: record.key)
-    batches = [(batch.propertyid, batch.records) for batch in make_batches(records, size)]
+    batches = [(batch.propertyid, tuple(batch.records)) for batch in make_batches(records, size)]
     assert batches == _plainly(records, size)

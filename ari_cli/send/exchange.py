@@ -68,7 +68,7 @@ class Exchange:
 
     id: int
     propertyid: str
-    records: tuple[int, ...]
+    records: Sequence[int]
     given: dict[str, Any] | None
     url: str
     parent: int | None = None
