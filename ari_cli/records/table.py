@@ -25,7 +25,7 @@ NO_KIND = -1  # the row broke a rule
 MAX_KEYS = 500_000
 """The most keys (property, room[, rate]) a run may name. A run holds each key's ids, settings and records while
 it plans and sends, about 600 bytes a key: a file's size does not bound its keys (a workbook whose cells leave out
-their optional references packs a million rows of distinct rooms into 5 MB), this does. A nightly export names a
+their optional references packs two million rows of distinct rooms into 6 MB), this does. A nightly export names a
 few thousand; a 10 MB CSV of a distinct room per row, about 460,000."""
 
 
