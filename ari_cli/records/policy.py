@@ -224,7 +224,7 @@ class _PolicyRow:
     and its place is its index in the table (the line a message names is found there when one is made)."""
 
     index: int
-    group: tuple[tuple[str, str, str], dt.date, dt.date, frozenset[int] | None]  # key, start, end, days
+    group: tuple[tuple[str, str, str], int, int, frozenset[int] | None]  # key, first and last day, days
     days_text: str
     refundable: str
     rule: CancellationRule
@@ -276,6 +276,10 @@ class PolicyChecker:
         # Names are matched ignoring case, looked up once per row: thousands of policies by thousands of rows.
         self._folded = {key.casefold(): policy for key, policy in (named or {}).items()}
         self._named_shown: dict[str, str] = {}  # a named policy in words, made once per name as written
+        # A file of a distinct room per row keeps a key per row: its property and rate ids and its days are
+        # each one object, shared by the rows, not one per row.
+        self._names: dict[str, str] = {}
+        self._days: dict[int, int] = {}
         self._rows: list[_PolicyRow] = []
         self._settings: list[tuple[tuple[int, ...], Kind, int, int]] = []  # (rows, kind, first day, last day)
         self.tally = LayoutTally()
@@ -302,8 +306,10 @@ class PolicyChecker:
         where = f"{source} line {line}"
         errs = RowErrors(where)
         propertyid = required_text(errs, f, "propertyid")
+        propertyid = self._names.setdefault(propertyid, propertyid)
         roomid = required_text(errs, f, "roomid")
         rateid = required_text(errs, f, "rateid")
+        rateid = self._names.setdefault(rateid, rateid)
         start, end, days = date_range(errs, f, self.dates, self.tally)
         key = (propertyid, roomid, rateid)
         name = text(f.get(NAMED_POLICY))
@@ -320,10 +326,9 @@ class PolicyChecker:
                 self.table.add_view(view(source, line, f, shown, start, end), errs.messages)
                 return
             kind = Kind(key, shown, days, days_text(f.get("days")), shown)
-            self.table.add(line, self.table.kind(kind), start.toordinal(), end.toordinal())
-            self._settings.append(
-                ((len(self.table) - 1,), kind._replace(value=policy), start.toordinal(), end.toordinal())
-            )
+            first, last = self._ordinals(start, end)
+            self.table.add(line, self.table.kind(kind), first, last)
+            self._settings.append(((len(self.table) - 1,), kind._replace(value=policy), first, last))
             return
         if NAMED_POLICY in f and not any(text(f.get(k)) for k in POLICY_VALUES):
             errs.add(
@@ -344,9 +349,15 @@ class PolicyChecker:
             self.table.add_view(view(source, line, f, shown, start, end), errs.messages)
             return
         # The row's kind is given by `_group`, once its policy is whole: the policy's words, or its own level.
-        self.table.add(line, NO_KIND, start.toordinal(), end.toordinal())
-        group = (key, start, end, days)
+        first, last = self._ordinals(start, end)
+        self.table.add(line, NO_KIND, first, last)
+        group = (key, first, last, days)
         self._rows.append(_PolicyRow(len(self.table) - 1, group, days_text(f.get("days")), refundable, rule, deposit))
+
+    def _ordinals(self, start: dt.date, end: dt.date) -> tuple[int, int]:
+        """A row's first and last day as ordinals, each day one int object that the rows share."""
+        first, last = start.toordinal(), end.toordinal()
+        return self._days.setdefault(first, first), self._days.setdefault(last, last)
 
     def _named_words(self, name: str, policy: Policy) -> str:
         """A named policy as its rows show it: its name as written and its words."""
@@ -379,7 +390,7 @@ class PolicyChecker:
         self._rows = []
         # Equal terms make one policy, described once (plain: its rules and deposit are models, not cells).
         wholes = Judged(_whole, plain=True)
-        for (key, start, end, days), members in groups.items():
+        for (key, first_day, last_day, days), members in groups.items():
             problems = _problems(members, self.single_level, self._where)
             if problems:
                 for member in members:  # each row shows its own level
@@ -400,7 +411,7 @@ class PolicyChecker:
             for member in members:  # each level row shows the whole policy it belongs to, in words
                 table.kinds[member.index] = table.kind(Kind(key, words, days, member.days_text, words))
             kind = Kind(key, policy, days, first.days_text, words)
-            self._settings.append((tuple(m.index for m in members), kind, start.toordinal(), end.toordinal()))
+            self._settings.append((tuple(m.index for m in members), kind, first_day, last_day))
 
 
 def policy_warnings(policy: Policy) -> list[str]:
