@@ -147,15 +147,18 @@ def requests_for(options: PushOptions, connection: Connection | None, planned: P
     base = connection.base_url if connection else "<base_url>"
     source = connection.source_id if connection else envelope.sourceid
     template = connection.path_segment if connection else "{action}"
+    # The body is made when it is sent or shown, not held from now until then.
     make = partial(body_of, options, envelope, planned)
+    urls: dict[str, str] = {}  # a property's requests share its URL: a policy is a request of its own
     exchanges = []
     for number, batch in enumerate(make_batches(planned.records, size), start=1):
-        segment = path_segment(template, options.operation.action, batch.propertyid)
-        # Without configuration the spec's placeholders are shown, not URL-escaped.
-        url = push_url(base, source, segment) if connection else f"{base}/v2/push_ari/{source}/{segment}"
-        # The body is made when it is sent or shown, not held from now until then.
-        lazy = partial(make, batch.records)
-        exchanges.append(Exchange(number, batch.propertyid, batch.records, None, url, make=lazy))
+        url = urls.get(batch.propertyid)
+        if url is None:
+            segment = path_segment(template, options.operation.action, batch.propertyid)
+            # Without configuration the spec's placeholders are shown, not URL-escaped.
+            url = push_url(base, source, segment) if connection else f"{base}/v2/push_ari/{source}/{segment}"
+            urls[batch.propertyid] = url
+        exchanges.append(Exchange(number, batch.propertyid, batch.records, None, url, make=make))
     return exchanges
 
 

@@ -5,6 +5,7 @@ These run the console script in a process of its own, so that its time and peak 
 
 from __future__ import annotations
 
+import datetime as dt
 import subprocess
 import sys
 import tempfile
@@ -17,6 +18,7 @@ from typing import IO, NamedTuple
 import openpyxl
 import pytest
 
+from ari_cli.records.policy import MAX_POLICY_ROWS
 from ari_cli.records.table import MAX_KEYS
 
 ARI = Path(sys.executable).parent / "ari-cli"
@@ -167,6 +169,29 @@ def test_a_run_of_more_keys_than_the_bound_is_refused_naming_the_key_one_too_man
     assert done.stderr == (
         f'error: {path}: property "HTL001", room "R{MAX_KEYS}" is one key too many: a run names at most '
         f"{MAX_KEYS:,} keys (property, room and, for maxadv and policies, rate); nothing was sent\n"
+        "hint: split the file by property and give each part on its own\n"
+    )
+    assert done.seconds < 90 and done.peak_mib < 500
+
+
+def test_a_run_of_more_policy_rows_than_the_bound_is_refused_naming_the_row_past_it(tmp_path: Path) -> None:
+    # A policy is a request of its own and costs a kilobyte however few its rooms: one room's dates are enough.
+    path = tmp_path / "policies.csv"
+    first = dt.date(2027, 1, 1)
+    with path.open("w") as out:
+        out.write("propertyid,roomid,rateid,date,refundable,level,policyid,dayspriorcheckin,penaltyamount,"
+                  "penaltyapplied,depositpolicy,depositamount,depositapplied,depositintervalunits\n")  # fmt: skip
+        out.writelines(
+            f"HTL001,DBL,BAR,{first + dt.timedelta(days=i % 20_000)},true,{1 + i // 20_000 % 2},2,7,100,3,"
+            "not required,30,4,0\n"
+            for i in range(MAX_POLICY_ROWS + 1)
+        )
+    args = ["policy", "push", str(path), "--sandbox", "--today", "2026-11-27", "--no-journal", "--quiet"]
+    done = run(args, tmp_path)
+    assert (done.code, done.stdout) == (3, "")
+    assert done.stderr == (
+        f"error: {path} line {MAX_POLICY_ROWS + 2}: a run reads at most {MAX_POLICY_ROWS:,} policy rows (each "
+        "policy is a request of its own); nothing was sent\n"
         "hint: split the file by property and give each part on its own\n"
     )
     assert done.seconds < 90 and done.peak_mib < 500

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from operator import itemgetter
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple
 
 from ari_cli.inputs import Part
 from ari_cli.records.dates import LayoutTally
+from ari_cli.records.memo import MEMO_MOST as MEMO_MOST  # how much a memo holds: the tests read it here
+from ari_cli.records.memo import Judged
 from ari_cli.records.rules import (
     DateOptions,
     RowErrors,
@@ -42,7 +44,6 @@ INVALID = -1
 
 
 Picker = Callable[[Sequence[Any]], Any]
-_T = TypeVar("_T")
 
 
 def _picker(at: dict[str, int], names: Sequence[str]) -> Picker:
@@ -71,53 +72,12 @@ def _date_pickers(at: dict[str, int]) -> tuple[Picker, Picker]:
     )
 
 
-def _text(cell: Any) -> bool:
-    return cell is None or type(cell) is str
-
-
-MEMO_MOST = 2**16
-"""The most cells a memo remembers: a nightly export's few thousand combinations fit many times over, while a
-file of a distinct room per row, whose rows never repeat, would keep an entry (a few hundred bytes) per row."""
-
-
-class _Judged(dict[Any, _T]):
-    """A cell (or a tuple of cells) -> what `judge` makes of it: a kind id or day ordinal (or INVALID),
-    a field's value (or None). A memo: a judgement is the same whenever it is made, so a memo that is full
-    (MEMO_MOST) starts over.
-
-    Texts (and None, a field a row lacks) are remembered as themselves. Other cells (a workbook's
-    numbers and date cells, JSON's numbers and true) are remembered with their types, apart: JSON's
-    true and 1 are equal keys, not equal values.
-    """
-
-    def __init__(self, judge: Callable[[Any], _T], plain: bool = False) -> None:
-        super().__init__()
-        self.judge = judge
-        self.plain = plain
-        """Every cell is remembered as itself: the part's cells are plain (`Part.plain_cells`)."""
-        self.typed: dict[tuple[Any, Any], _T] = {}
-
-    def __missing__(self, cell: Any) -> _T:
-        if len(self) + len(self.typed) >= MEMO_MOST:
-            self.clear()
-            self.typed.clear()
-        if self.plain or _text(cell) or (type(cell) is tuple and all(map(_text, cell))):
-            found = self[cell] = self.judge(cell)
-            return found
-        typed = (cell, tuple(map(type, cell)) if type(cell) is tuple else type(cell))
-        try:
-            return self.typed[typed]
-        except KeyError:
-            found = self.typed[typed] = self.judge(cell)
-            return found
-
-
 class _Fields(NamedTuple):
     """A part's memos of its ids, values and weekday filters."""
 
-    keys: _Judged[tuple[str, ...] | None]
-    values: _Judged[tuple[str, str] | None]
-    filters: _Judged[tuple[frozenset[int] | None, str] | None]
+    keys: Judged[tuple[str, ...] | None]
+    values: Judged[tuple[str, str] | None]
+    filters: Judged[tuple[frozenset[int] | None, str] | None]
 
 
 class LevelChecker:
@@ -139,17 +99,17 @@ class LevelChecker:
         # cycle, kept into planning until the collector next looks.
         self.tally = LayoutTally()
         plain = part.plain_cells
-        days = _Judged(self._ordinal, plain)
+        days = Judged(self._ordinal, plain)
         # A kind is a mix of ids, value and filter that each recur on their own: each distinct text of
         # each field is judged once (a few thousand ids, a few values), not once per mix.
         fields = _Fields(
-            _Judged(self._judge_key, plain), _Judged(self._judge_value, plain), _Judged(self._judge_filter, plain)
+            Judged(self._judge_key, plain), Judged(self._judge_value, plain), Judged(self._judge_filter, plain)
         )
         table, source, at = self.table, part.source, part.columns
         names = [name for name in _FIELDS[self.operation] if name in at]
         cells = _picker(at, names)
         # A part's ids, value and filter, judged as the fields they are in this part.
-        kinds = _Judged(lambda picked: self._kind(dict(zip(names, picked, strict=True)), fields), plain)
+        kinds = Judged(lambda picked: self._kind(dict(zip(names, picked, strict=True)), fields), plain)
         start_at, end_at = _date_pickers(at)
         one_date = start_at is end_at  # a `date` column: the row's start is its end
         # The table's columns, appended to directly: a method call per row would cost a tenth of the run.

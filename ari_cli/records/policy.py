@@ -2,21 +2,27 @@
 
 Rows with the same property, room, rate, dates and weekday filter are one policy; their refundable
 and deposit columns must agree. A row may instead name a policy of a --policies file.
+
+An export repeats a few policy terms a million times: each distinct set of a level's cells, and of the
+deposit's, is judged once a part (in a memo of bounded size, as `levels` judges its cells), and the rows
+share the (immutable) model it makes; a row whose cells break a rule is checked again, so that its every
+problem is worded with its line. A policy's words are made once per distinct policy.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from ari_cli.exits import InputError
 from ari_cli.inputs import Part
 from ari_cli.inputs.looks import unseen
 from ari_cli.inputs.names import NAMED_POLICY, POLICY_VALUES
 from ari_cli.records.dates import LayoutTally
+from ari_cli.records.memo import Judged
 from ari_cli.records.rules import (
     DateOptions,
     RowErrors,
@@ -29,7 +35,7 @@ from ari_cli.records.rules import (
     view,
     whole,
 )
-from ari_cli.records.table import Kind, RowTable, Settings
+from ari_cli.records.table import NO_KIND, Kind, RowTable, Settings
 from ari_cli.records.words import describe_policy
 from ari_cli.wire.models import CancellationRule, Deposit
 from ari_cli.wire.operations import DEPOSIT_INTERVALS, PERCENT_MAX, PERCENT_MIN, UNUSED_DEPOSIT_INTERVAL
@@ -47,6 +53,11 @@ class Policy:
         """The policy in words: free cancellation, penalties, deposit."""
         return describe_policy(self.refundable, self.rules, self.deposit)
 
+
+MAX_POLICY_ROWS = 300_000
+"""The most policy rows a run reads. A policy is a request of its own (days of sending at a service's few
+requests a second), and a row costs about a kilobyte while it is grouped, planned and sent, whether or not its
+room is new: the bound on keys (`table.MAX_KEYS`) does not hold a file of many dates for one room."""
 
 PERCENT_OF_STAY = 3
 """The only penalty and deposit type the service knows: an empty penaltytype or deposittype means it."""
@@ -172,11 +183,54 @@ def _rule(errs: RowErrors, fields: Mapping[str, Any]) -> CancellationRule | None
     )
 
 
+_RULE_FIELDS = ("level", "policyid", "dayspriorcheckin", "penaltytype", "penaltyamount", "penaltyapplied")
+"""The fields `_rule` reads."""
+_DEPOSIT_FIELDS = (
+    "depositpolicy", "deposittype", "depositamount", "depositapplied", "depositintervalunits", "deposittimeinterval",
+)  # fmt: skip
+"""The fields `_deposit` reads."""
+
+_Model = TypeVar("_Model", CancellationRule, Deposit)
+
+
+def _sound(
+    check: Callable[[RowErrors, Mapping[str, Any]], _Model | None], names: tuple[str, ...]
+) -> Callable[[tuple[Any, ...]], _Model | None]:
+    """A judge for a memo of `check`: the model that the cells of `names` make, or None when they break a rule
+    (a row is then checked again by `check`, so that each problem is worded with the row's line)."""
+
+    def judge(cells: tuple[Any, ...]) -> _Model | None:
+        errs = RowErrors("")
+        found = check(errs, dict(zip(names, cells, strict=True)))
+        return None if errs.messages else found
+
+    return judge
+
+
+_judge_rule = _sound(_rule, _RULE_FIELDS)
+_judge_deposit = _sound(_deposit, _DEPOSIT_FIELDS)
+
+
+def _level_words(rule: CancellationRule) -> str:
+    """A level in short, as its row shows it until its policy is whole."""
+    return f"L{rule.level}: {rule.dayspriorcheckin}d, {rule.penaltyamount}% {_APPLIED[rule.penaltyapplied]}"
+
+
+def _whole(terms: tuple[str, tuple[CancellationRule, ...], Deposit]) -> tuple[Policy, str, tuple[str, ...]]:
+    """A policy of these terms (refundable, rules, deposit), its words and its warnings: what every group of
+    rows with equal terms shares."""
+    policy = Policy(*terms)
+    return policy, policy.describe(), tuple(policy_warnings(policy))
+
+
 @dataclass(frozen=True, slots=True)
 class _PolicyRow:
+    """A valid level row, kept until its policy is whole: its models are shared with the rows of equal terms,
+    and its place is its index in the table (the line a message names is found there when one is made)."""
+
     index: int
-    line: str
-    group: tuple[Any, ...]
+    group: tuple[tuple[str, str, str], int, int, frozenset[int] | None]  # key, first and last day, days
+    days_text: str
     refundable: str
     rule: CancellationRule
     deposit: Deposit
@@ -226,25 +280,47 @@ class PolicyChecker:
         self.named = named
         # Names are matched ignoring case, looked up once per row: thousands of policies by thousands of rows.
         self._folded = {key.casefold(): policy for key, policy in (named or {}).items()}
+        self._named_shown: dict[str, str] = {}  # a named policy in words, made once per name as written
+        # A file of a distinct room per row keeps a key per row: its property and rate ids and its days are
+        # each one object, shared by the rows, not one per row.
+        self._names: dict[str, str] = {}
+        self._days: dict[int, int] = {}
         self._rows: list[_PolicyRow] = []
         self._settings: list[tuple[tuple[int, ...], Kind, int, int]] = []  # (rows, kind, first day, last day)
         self.tally = LayoutTally()
         self.warnings: list[str] = []  # policies that are valid but unlikely to mean what they say
+        self._rules: Judged[CancellationRule | None] = Judged(_judge_rule)
+        self._deposits: Judged[Deposit | None] = Judged(_judge_deposit)
 
     def add_part(self, part: Part) -> None:
         """Check each row of one part and add it to the table."""
         self.table.start_source(part.source)
         self.tally = LayoutTally()
+        # Each part's cells are judged afresh: whether they may be remembered as themselves is the part's.
+        self._rules = Judged(_judge_rule, part.plain_cells)
+        self._deposits = Judged(_judge_deposit, part.plain_cells)
         for line, values in part.rows():
+            if len(self.table) == MAX_POLICY_ROWS:
+                raise InputError(
+                    f"{part.source} line {line}: a run reads at most {MAX_POLICY_ROWS:,} policy rows (each policy "
+                    "is a request of its own); nothing was sent",
+                    hint="split the file by property and give each part on its own",
+                )
             fields = {name: value for name, value in part.fields(values).items() if value is not None}
             self._row(part.source, line, fields)
+
+    def _where(self, index: int) -> str:
+        """Where a row of the table is, as a message names it: `file line 5`."""
+        return f"{self.table.source(index)} line {self.table.lines[index]}"
 
     def _row(self, source: str, line: int, f: dict[str, Any]) -> None:
         where = f"{source} line {line}"
         errs = RowErrors(where)
         propertyid = required_text(errs, f, "propertyid")
+        propertyid = self._names.setdefault(propertyid, propertyid)
         roomid = required_text(errs, f, "roomid")
         rateid = required_text(errs, f, "rateid")
+        rateid = self._names.setdefault(rateid, rateid)
         start, end, days = date_range(errs, f, self.dates, self.tally)
         key = (propertyid, roomid, rateid)
         name = text(f.get(NAMED_POLICY))
@@ -256,14 +332,14 @@ class PolicyChecker:
                     f'"{name}" has {len(policy.rules)} levels and cannot be sent with --data-form object, '
                     "which carries one cancellation rule; use --data-form list",
                 )
-            shown = f"{name}: {policy.describe()}" if policy else name
+            shown = self._named_words(name, policy) if policy else name
             if errs.messages or not policy or not start or not end:
                 self.table.add_view(view(source, line, f, shown, start, end), errs.messages)
                 return
-            index = self._add(line, key, shown, days, f, start, end)
-            self._settings.append(
-                ((index,), Kind(key, policy, days, days_text(f.get("days")), shown), start.toordinal(), end.toordinal())
-            )
+            kind = Kind(key, shown, days, days_text(f.get("days")), shown)
+            first, last = self._ordinals(start, end)
+            self.table.add(line, self.table.kind(kind), first, last)
+            self._settings.append(((len(self.table) - 1,), kind._replace(value=policy), first, last))
             return
         if NAMED_POLICY in f and not any(text(f.get(k)) for k in POLICY_VALUES):
             errs.add(
@@ -272,29 +348,39 @@ class PolicyChecker:
             self.table.add_view(view(source, line, f, "", start, end), errs.messages)
             return
         refundable = _refundable(errs, f)
-        rule, deposit = _rule(errs, f), _deposit(errs, f)
+        rule = self._rules[tuple(map(f.get, _RULE_FIELDS))]
+        if rule is None:  # checked again, so that each problem is worded with the row's line
+            rule = _rule(errs, f)
+        deposit = self._deposits[tuple(map(f.get, _DEPOSIT_FIELDS))]
+        if deposit is None:
+            deposit = _deposit(errs, f)
         _non_refundable_deposit(errs, refundable, deposit)
-        shown = f"level {text(f.get('level'))}"
-        if rule:
-            applied = _APPLIED[rule.penaltyapplied]
-            shown = f"L{rule.level}: {rule.dayspriorcheckin}d, {rule.penaltyamount}% {applied}"
         if errs.messages or not rule or not deposit or not refundable or not start or not end:
+            shown = _level_words(rule) if rule else f"level {text(f.get('level'))}"
             self.table.add_view(view(source, line, f, shown, start, end), errs.messages)
             return
-        index = self._add(line, key, shown, days, f, start, end)
-        self._rows.append(_PolicyRow(index, where, (*key, start, end, days), refundable, rule, deposit))
+        # The row's kind is given by `_group`, once its policy is whole: the policy's words, or its own level.
+        first, last = self._ordinals(start, end)
+        self.table.add(line, NO_KIND, first, last)
+        group = (key, first, last, days)
+        self._rows.append(_PolicyRow(len(self.table) - 1, group, days_text(f.get("days")), refundable, rule, deposit))
 
-    def _add(
-        self, line: int, key: tuple[str, ...], shown: str, days: frozenset[int] | None, f: dict[str, Any],
-        start: dt.date, end: dt.date,
-    ) -> int:  # fmt: skip
-        kind = self.table.kind(Kind(key, shown, days, days_text(f.get("days")), shown))
-        self.table.add(line, kind, start.toordinal(), end.toordinal())
-        return len(self.table) - 1
+    def _ordinals(self, start: dt.date, end: dt.date) -> tuple[int, int]:
+        """A row's first and last day as ordinals, each day one int object that the rows share."""
+        first, last = start.toordinal(), end.toordinal()
+        return self._days.setdefault(first, first), self._days.setdefault(last, last)
+
+    def _named_words(self, name: str, policy: Policy) -> str:
+        """A named policy as its rows show it: its name as written and its words."""
+        shown = self._named_shown.get(name)
+        if shown is None:
+            shown = self._named_shown[name] = f"{name}: {policy.describe()}"
+        return shown
 
     def settings(self) -> Settings:
         """The policies the rows give: named ones in row order, then the grouped ones."""
         self._group()
+        self.table.close()
         kinds: list[Kind] = []
         for _, kind, _, _ in self._settings:
             kinds.append(kind)
@@ -312,31 +398,31 @@ class PolicyChecker:
         groups: dict[tuple[Any, ...], list[_PolicyRow]] = {}
         for row in self._rows:
             groups.setdefault(row.group, []).append(row)
-        for (propertyid, roomid, rateid, start, end, days), members in groups.items():
-            problems = _problems(members, self.single_level)
+        self._rows = []
+        # Equal terms make one policy, described once (plain: its rules and deposit are models, not cells).
+        wholes = Judged(_whole, plain=True)
+        for (key, first_day, last_day, days), members in groups.items():
+            problems = _problems(members, self.single_level, self._where)
             if problems:
+                for member in members:  # each row shows its own level
+                    shown = _level_words(member.rule)
+                    table.kinds[member.index] = table.kind(Kind(key, shown, days, member.days_text, shown))
                 for index, message in problems:
-                    table.errors.setdefault(index, []).append(
-                        f"{table.source(index)} line {table.lines[index]}, policy: {message}"
-                    )
+                    table.errors.setdefault(index, []).append(f"{self._where(index)}, policy: {message}")
                 for member in members:
                     if member.index not in table.errors:
                         table.errors[member.index] = [
-                            f"{table.source(member.index)} line {table.lines[member.index]}, "
-                            "policy: another row of this policy is invalid"
+                            f"{self._where(member.index)}, policy: another row of this policy is invalid"
                         ]
                 continue
             first = members[0]
             rules = tuple(sorted((m.rule for m in members), key=lambda r: r.level))
-            policy = Policy(first.refundable, rules, first.deposit)
-            self.warnings.extend(f"{first.line}: {warning}" for warning in policy_warnings(policy))
-            words = policy.describe()
+            policy, words, warnings = wholes[(first.refundable, rules, first.deposit)]
+            self.warnings.extend(f"{self._where(first.index)}: {warning}" for warning in warnings)
             for member in members:  # each level row shows the whole policy it belongs to, in words
-                kind = table.kind_list[table.kinds[member.index]]
-                table.kinds[member.index] = table.kind(kind._replace(shown=words))
-            days_text = table.kind_list[table.kinds[first.index]].days_text
-            kind = Kind((propertyid, roomid, rateid), policy, days, days_text, words)
-            self._settings.append((tuple(m.index for m in members), kind, start.toordinal(), end.toordinal()))
+                table.kinds[member.index] = table.kind(Kind(key, words, days, member.days_text, words))
+            kind = Kind(key, policy, days, first.days_text, words)
+            self._settings.append((tuple(m.index for m in members), kind, first_day, last_day))
 
 
 def policy_warnings(policy: Policy) -> list[str]:
@@ -358,21 +444,28 @@ def policy_warnings(policy: Policy) -> list[str]:
     return warnings
 
 
-def _problems(members: list[_PolicyRow], single_level: bool) -> list[tuple[int, str]]:
-    """What keeps the level rows of one policy from being one policy: (row, why)."""
+def _problems(members: list[_PolicyRow], single_level: bool, where: Callable[[int], str]) -> list[tuple[int, str]]:
+    """What keeps the level rows of one policy from being one policy: (row, why); `where` names a row."""
     first = members[0]
     problems: list[tuple[int, str]] = []
     seen: dict[int, _PolicyRow] = {}
     for other in members:
         if other.refundable != first.refundable:
-            why = f"refundable {other.refundable} differs from {first.refundable} on {first.line} of the same policy"
+            why = (
+                f"refundable {other.refundable} differs from {first.refundable} on {where(first.index)} "
+                "of the same policy"
+            )
             problems.append((other.index, why))
         if other.deposit != first.deposit:
-            why = f"deposit columns differ from {first.line}; every level row of a policy carries the same deposit"
+            why = (
+                f"deposit columns differ from {where(first.index)}; "
+                "every level row of a policy carries the same deposit"
+            )
             problems.append((other.index, why))
         twin = seen.get(other.rule.level)
         if twin is not None:
-            problems.append((other.index, f"level {other.rule.level} appears twice in one policy, also on {twin.line}"))
+            why = f"level {other.rule.level} appears twice in one policy, also on {where(twin.index)}"
+            problems.append((other.index, why))
         seen.setdefault(other.rule.level, other)
     if single_level and len(members) > 1:
         why = (

@@ -172,12 +172,16 @@ class RowTable(Sequence[RowView]):
             self.errors[index] = list(messages)
         return index
 
-    def settings(self) -> Settings:
-        """The table's rows as the settings they ask for (NO_KIND: none): the table is whole, and the indexes
-        that gave equal kinds one id are let go (a file of a distinct room per row holds one entry per row)."""
+    def close(self) -> None:
+        """The table is whole: the indexes that gave equal kinds one id are let go (a file of a distinct room
+        per row holds one entry per row), and no kind is added after."""
         self._whole = True
         self._kind_ids.clear()
         self._key_ids.clear()
+
+    def settings(self) -> Settings:
+        """The table's rows as the settings they ask for (NO_KIND: none); the table is whole (`close`)."""
+        self.close()
         return Settings(self.kinds, self.starts, self.ends, self.kind_list, key_of=self.key_of)
 
     def source(self, index: int) -> str:

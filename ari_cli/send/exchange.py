@@ -57,13 +57,15 @@ ABANDONED = Problem(None, "not confirmed: the run was interrupted while this req
                     "the service may or may not have applied it; `ari-cli retry RUN` sends it again")  # fmt: skip
 
 
-@dataclass
+@dataclass(slots=True)
 class Exchange:
     """One request sent (or planned): its records, body, tries and final outcome.
 
-    A planned request's body is made from its records each time it is asked for (`make`), and let go
-    once sent or shown: a run's bodies are never all held at once (a weekday-filtered file's 1.7 million
-    records made 300 MB of them). A body given whole (`given`: a journaled or replayed one) is kept.
+    A planned request's body is made from its records each time it is asked for (`make`, shared by the
+    run's requests), and let go once sent or shown: a run's bodies are never all held at once (a
+    weekday-filtered file's 1.7 million records made 300 MB of them). A body given whole (`given`: a
+    journaled or replayed one) is kept. A policy is a request of its own, so a file of 200,000 policies is
+    as many exchanges: their fields are slots.
     """
 
     id: int
@@ -77,7 +79,8 @@ class Exchange:
     children: tuple[int, ...] = ()
     seconds: float = 0.0
     response: str | None = None  # the last answer's body as text (or why there was none), for the journal
-    make: Callable[[], dict[str, Any]] | None = field(default=None, compare=False, repr=False)
+    make: Callable[[Sequence[int]], dict[str, Any]] | None = field(default=None, compare=False, repr=False)
+    """Makes the body of some records (this request's)."""
 
     @property
     def body(self) -> dict[str, Any]:
@@ -85,7 +88,7 @@ class Exchange:
         if self.given is not None:
             return self.given
         assert self.make is not None, "an exchange has a body or a way to make it"
-        return self.make()
+        return self.make(self.records)
 
     @body.setter
     def body(self, body: dict[str, Any]) -> None:

@@ -19,7 +19,6 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
-from functools import partial
 from urllib.parse import urlsplit
 
 import httpx
@@ -174,7 +173,7 @@ class Sender:
             for part in (exchange.records[:half], exchange.records[half:]):
                 child = Exchange(
                     len(self.exchanges) + 1, exchange.propertyid, part, None,
-                    exchange.url, parent=exchange.id, make=partial(self.route.build, part),
+                    exchange.url, parent=exchange.id, make=self.route.build,
                 )  # fmt: skip
                 self.exchanges.append(child)
                 children.append(child)
