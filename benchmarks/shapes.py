@@ -106,7 +106,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     shapes = ["overlap", "named", "weekdays", "sheet", "tenmb", "roomcsv", "roomsheet", "baresheet"]
     parser.add_argument("--only", choices=shapes)
-    parser.add_argument("--push", action="store_true", help="ten megabytes: also a real push, journal on")
+    parser.add_argument("--push", action="store_true", help="tenmb, roomcsv, the bare mix: also a real push")
     args = parser.parse_args()
     quick = args.quick
     with tempfile.TemporaryDirectory() as temporary:
@@ -139,7 +139,7 @@ def main() -> None:
         if args.only in (None, "baresheet"):
             for rows in (20_000,) if quick else (500_000, 2_000_000):
                 print(bare_sheet(folder, rows), flush=True)
-            print(bare_sheet(folder, 20_000 if quick else 500_000, weekday_rows=87), flush=True)
+            print(bare_sheet(folder, 20_000 if quick else 500_000, weekday_rows=87, push=args.push), flush=True)
 
 
 def sparse_sheet(folder: Path, rows: int) -> str:
@@ -210,12 +210,16 @@ def write_rooms_sheet(path: Path, rows: int) -> Path:
     return write_workbook(path, {"Rates": itertools.chain([head], cells)}, strings=strings)
 
 
-def bare_sheet(folder: Path, keys: int, weekday_rows: int = 0) -> str:
+def bare_sheet(folder: Path, keys: int, weekday_rows: int = 0, push: bool = False) -> str:
     path = write_bare_sheet(folder / "bare.xlsx", keys, weekday_rows)
     seconds, code, mib = dry_run("threshold", "push", str(path))
     size = path.stat().st_size
     rows = f"{weekday_rows} weekday rows and " if weekday_rows else ""
-    return f"bare sheet: {rows}{keys:,} keys ({size:,} bytes): {seconds:6.2f} s, {mib:4} MiB, exit {code}"
+    line = f"bare sheet: {rows}{keys:,} keys ({size:,} bytes): {seconds:6.2f} s, {mib:4} MiB, exit {code}"
+    if not push:
+        return line
+    pushed, code, mib = pushed_to_sandbox(folder, path, "HTL001", [str(room) for room in range(keys)])
+    return f"{line}; pushed, journal on: {pushed:6.2f} s, {mib:4} MiB, exit {code}"
 
 
 def write_bare_sheet(path: Path, keys: int, weekday_rows: int) -> Path:

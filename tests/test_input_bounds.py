@@ -156,6 +156,15 @@ def test_a_zip_bomb_workbook_is_refused_before_it_is_read(tmp_path: Path) -> Non
     assert done.seconds < 90 and done.peak_mib < 300
 
 
+def refused(operation: str, path: Path, tmp_path: Path) -> str:
+    """What a push of `path` says when a bound of the run refuses it: nothing on stdout, exit 3, within bounds."""
+    args = [operation, "push", str(path), "--sandbox", "--today", "2026-11-27", "--no-journal", "--quiet"]
+    done = run(args, tmp_path)
+    assert (done.code, done.stdout) == (3, "")
+    assert done.seconds < 90 and done.peak_mib < 500
+    return done.stderr
+
+
 def test_a_run_of_more_keys_than_the_bound_is_refused_naming_the_key_one_too_many(tmp_path: Path) -> None:
     # A file's size does not bound its keys (an .xlsx whose cells leave out their references packs a million rows
     # of distinct rooms into 5 MB), so the run does: each key costs some 600 bytes while it is planned and sent.
@@ -163,15 +172,11 @@ def test_a_run_of_more_keys_than_the_bound_is_refused_naming_the_key_one_too_man
     with path.open("w") as out:
         out.write("propertyid,roomid,date,threshold\n")
         out.writelines(f"HTL001,R{i},2026-12-01,{1 + i % 2}\n" for i in range(MAX_KEYS + 1))
-    args = ["threshold", "push", str(path), "--sandbox", "--today", "2026-11-27", "--no-journal", "--quiet"]
-    done = run(args, tmp_path)
-    assert (done.code, done.stdout) == (3, "")
-    assert done.stderr == (
+    assert refused("threshold", path, tmp_path) == (
         f'error: {path}: property "HTL001", room "R{MAX_KEYS}" is one key too many: a run names at most '
         f"{MAX_KEYS:,} keys (property, room and, for maxadv and policies, rate); nothing was sent\n"
         "hint: split the file by property and give each part on its own\n"
     )
-    assert done.seconds < 90 and done.peak_mib < 500
 
 
 def test_a_run_of_more_policy_rows_than_the_bound_is_refused_naming_the_row_past_it(tmp_path: Path) -> None:
@@ -186,15 +191,11 @@ def test_a_run_of_more_policy_rows_than_the_bound_is_refused_naming_the_row_past
             "not required,30,4,0\n"
             for i in range(MAX_POLICY_ROWS + 1)
         )
-    args = ["policy", "push", str(path), "--sandbox", "--today", "2026-11-27", "--no-journal", "--quiet"]
-    done = run(args, tmp_path)
-    assert (done.code, done.stdout) == (3, "")
-    assert done.stderr == (
+    assert refused("policy", path, tmp_path) == (
         f"error: {path} line {MAX_POLICY_ROWS + 2}: a run reads at most {MAX_POLICY_ROWS:,} policy rows (each "
         "policy is a request of its own); nothing was sent\n"
         "hint: split the file by property and give each part on its own\n"
     )
-    assert done.seconds < 90 and done.peak_mib < 500
 
 
 def test_weekday_filters_that_ask_for_millions_of_records_are_refused_naming_the_row(tmp_path: Path) -> None:
