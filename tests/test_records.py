@@ -10,7 +10,7 @@ import pytest
 
 from ari_cli.inputs import ListedPart, SourceRow
 from ari_cli.records.check import check_rows
-from ari_cli.records.levels import MEMO_MOST
+from ari_cli.records.memo import MEMO_MOST
 from ari_cli.records.policy import Policy
 from ari_cli.records.rules import DateOptions, RowView
 from ari_cli.records.table import Value

@@ -14,7 +14,6 @@ from typing import Any, NamedTuple
 
 from ari_cli.inputs import Part
 from ari_cli.records.dates import LayoutTally
-from ari_cli.records.memo import MEMO_MOST as MEMO_MOST  # how much a memo holds: the tests read it here
 from ari_cli.records.memo import Judged
 from ari_cli.records.rules import (
     DateOptions,
