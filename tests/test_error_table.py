@@ -14,10 +14,12 @@ from ari_cli.wire.errors import (
     RECORD_LEVEL_CODES,
     RETRYABLE_STATUSES,
     ErrorRow,
+    Reach,
     failure_body,
     hint_for,
     is_retryable,
     lookup,
+    reach,
     rows_for,
 )
 from ari_cli.wire.models import Operation
@@ -114,18 +116,39 @@ def test_is_retryable(code: int | None, status: int | None, retry: bool) -> None
 
 
 def test_record_level_codes() -> None:
-    assert sorted(RECORD_LEVEL_CODES) == [402, 404, 405, 416, 446, 451, 452, 453]
+    # 446 (property mapping) is about the request's one property, never its records (clarifications, 2026-11-28).
+    assert sorted(RECORD_LEVEL_CODES) == [402, 404, 405, 416, 451, 452, 453]
     assert [r.http_status for r in ERROR_TABLE if r.record_level] == [
         402,
         404,
         405,
         416,
-        421,
         422,
         423,
         426,
         429,
     ]
+
+
+def test_every_refusal_of_the_table_has_its_reach() -> None:
+    reaches = {(r.http_status, r.code): r.reach for r in ERROR_TABLE}
+    assert reaches == {
+        (402, 402): Reach.RECORD, (404, 404): Reach.RECORD, (405, 405): Reach.RECORD, (408, 408): None,
+        (415, 415): Reach.ACCOUNT, (416, 416): Reach.RECORD, (417, 440): Reach.ACCOUNT, (418, 442): Reach.ENDPOINT,
+        (421, 446): Reach.PROPERTY, (422, 451): Reach.RECORD, (423, 453): Reach.RECORD, (424, 454): Reach.ENDPOINT,
+        (425, 471): Reach.ACCOUNT, (426, 453): Reach.RECORD, (428, 454): Reach.ENDPOINT, (429, 452): Reach.RECORD,
+        (500, 500): None, (502, 502): None, (503, 503): None, (504, 504): None,
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("status", "expected"),
+    [(401, Reach.ACCOUNT), (403, Reach.ACCOUNT), (404, Reach.ACCOUNT), (413, None), (429, None), (502, None),
+     (200, None), (None, None)],
+)  # fmt: skip
+def test_answers_that_are_not_the_services_json(status: int | None, expected: Reach | None) -> None:
+    # A gateway's 401 or 403, or a 404 that is not the service's JSON, refuse every request of the account.
+    assert reach(None, status) is expected
 
 
 @pytest.mark.parametrize(("number", "statuses"), [(453, [423, 426]), (454, [424, 428])])

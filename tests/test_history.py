@@ -236,7 +236,8 @@ def test_show_of_a_big_run_lists_alike_failed_rows_and_requests_in_a_row_as_one_
     days = [dt.date(2027, 2, 1) + dt.timedelta(days=d) for d in range(40)]
     rows += [f"HTL001,XXX,{day},{day},{n % 2 + 1}" for n, day in enumerate(days)]  # lines 32 to 71
     rows.append("HTL001,TWN,2027-03-01,2027-03-01,1")
-    assert push(sb, tmp_path, "big.csv", *rows).exit_code == 1
+    # A request a record: splitting is budgeted per property (issue 40), and each refused row is to stand alone.
+    assert push(sb, tmp_path, "big.csv", *rows, extra=("--batch-size", "1")).exit_code == 1
     with db(journal_home) as conn:
         failed = conn.execute(
             "SELECT count(*), count(DISTINCT trackingid) FROM requests WHERE state = 'failed'"

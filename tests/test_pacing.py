@@ -13,7 +13,7 @@ import pytest
 from ari_cli.config.tuning import Budget, parse_budget
 from ari_cli.send.exchange import Exchange, Route, SendOptions
 from ari_cli.send.http import send_all
-from ari_cli.send.pacing import Windows
+from ari_cli.send.pacing import JITTER_MARGIN, Windows
 
 
 class Clock:
@@ -33,19 +33,28 @@ def test_a_budget_is_n_per_second_or_per_minute() -> None:
             parse_budget(wrong)
 
 
+def _go(windows: Windows, propertyid: str) -> float:
+    """Claim a place and, when one is had, go on the wire at once (what a request on an open connection does)."""
+    wait = windows.claim(propertyid)
+    if wait == 0:
+        windows.written(propertyid)
+    return wait
+
+
 def test_no_property_starts_more_than_n_in_any_window_and_others_go_on() -> None:
     clock = Clock()
     windows = Windows(Budget(2, 1.0), clock)
-    assert [windows.reserve("A"), windows.reserve("A")] == [0.0, 0.0]
-    assert windows.reserve("A") == pytest.approx(1.0)  # the third waits for the first to leave the window
-    assert windows.reserve("B") == 0.0  # another property is not held up
+    length = 1.0 + JITTER_MARGIN
+    assert [_go(windows, "A"), _go(windows, "A")] == [0.0, 0.0]
+    assert _go(windows, "A") == pytest.approx(length)  # the third waits for the first to leave the window
+    assert _go(windows, "B") == 0.0  # another property is not held up
     clock.now += 0.4
-    assert windows.reserve("A") == pytest.approx(0.6)
-    clock.now += 0.6
-    assert windows.reserve("A") == 0.0  # both earlier starts have left the window (a second ago, to the tick)
+    assert _go(windows, "A") == pytest.approx(length - 0.4)
+    clock.now += length - 0.4
+    assert _go(windows, "A") == 0.0  # both earlier starts have left the window (with its margin, to the tick)
     clock.now += 0.5
-    assert windows.reserve("A") == 0.0
-    assert windows.reserve("A") == pytest.approx(0.5)  # two within the last second: wait for the older one
+    assert _go(windows, "A") == 0.0
+    assert _go(windows, "A") == pytest.approx(length - 0.5)  # two within the window: wait for the older one
 
 
 def test_the_starts_of_a_property_never_exceed_the_budget_in_any_window() -> None:
@@ -53,7 +62,7 @@ def test_the_starts_of_a_property_never_exceed_the_budget_in_any_window() -> Non
     windows = Windows(Budget(3, 60.0), clock)
     starts: list[float] = []
     while len(starts) < 20:
-        wait = windows.reserve("HTL001")
+        wait = _go(windows, "HTL001")
         if wait == 0:
             starts.append(clock.now)
         else:
@@ -62,15 +71,37 @@ def test_the_starts_of_a_property_never_exceed_the_budget_in_any_window() -> Non
         assert fourth - first >= 60.0
 
 
+def test_a_place_counts_from_when_its_request_goes_on_the_wire_not_from_its_claim() -> None:
+    # A request that claimed its place, then took 5 s to connect, is counted from when it was written: the
+    # service sees it then. Until written, a claim holds its place, so no other request of the property
+    # overtakes the budget meanwhile.
+    clock = Clock()
+    windows = Windows(Budget(1, 1.0), clock)
+    assert windows.claim("A") == 0.0
+    assert windows.claim("A") == pytest.approx(1.0 + JITTER_MARGIN)  # held by a claim that is on its way
+    clock.now += 5.0
+    windows.written("A")
+    clock.now += 0.5
+    assert windows.claim("A") == pytest.approx(0.5 + JITTER_MARGIN)  # a window from the write, not the claim
+
+
+def test_a_claim_that_never_went_on_the_wire_frees_its_place() -> None:
+    clock = Clock()
+    windows = Windows(Budget(1, 60.0), clock)
+    assert windows.claim("A") == 0.0
+    windows.release("A")  # its connection could not be made: the service never saw it
+    assert windows.claim("A") == 0.0
+
+
 def test_a_pause_holds_its_property_alone_and_a_shorter_one_does_not_cut_it() -> None:
     clock = Clock()
     windows = Windows(None, clock)
     windows.pause("A", 30.0)
     windows.pause("A", 5.0)
-    assert windows.reserve("A") == pytest.approx(30.0)
-    assert windows.reserve("B") == 0.0
+    assert windows.claim("A") == pytest.approx(30.0)
+    assert windows.claim("B") == 0.0
     clock.now += 30.0
-    assert windows.reserve("A") == 0.0
+    assert windows.claim("A") == 0.0
 
 
 def _exchanges(properties: Sequence[str]) -> list[Exchange]:

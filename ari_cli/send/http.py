@@ -1,10 +1,19 @@
 """The sender: a run's requests through `transport.py` (the only module that talks HTTP).
 
-Requests go out with bounded concurrency and rate, and within each property's budget (`pacing.py`);
-transient failures (connection errors, timeouts, HTTP 500/502/503/504, code 408, a gateway's 429) are
-retried with capped exponential backoff and jitter (stamina), honouring `Retry-After` up to a minute;
-a gateway's 429 pauses its whole property that long. A request of several records that fails with a
-record-level error is split in halves and re-sent until each failing record stands alone.
+Requests go out with bounded concurrency and rate, and within each property's budget (`pacing.py`, counted
+when a request goes on the wire); transient failures (connection errors, timeouts, HTTP 500/502/503/504,
+code 408, a gateway's 429) are retried with capped exponential backoff and jitter (stamina), honouring
+`Retry-After` up to a minute; a gateway's 429 pauses its whole property that long.
+
+A refusal goes as far as it reaches (`wire/errors.py` `reach`): a record-level one splits its request in
+halves and re-sends them until each failing record stands alone, within a budget per property (its split
+requests at most its planned requests); one about the property ends that property's other requests unsent,
+one about the endpoint every request to that URL, one about the account every request of the run. A service
+that refused a property, a URL or a key refuses it again: asking again only spends the budget it counts.
+
+A sending slot is an `httpx.AsyncClient` of its own with one connection: httpcore's pool walks all its
+connections on every request (encode/httpcore#1035), so one shared pool made 32 requests at a time slower
+than 4. An integrator's client is shared by every slot, as given.
 
 Every request is bounded: `timeout` covers connecting, sending, waiting and reading, and an answer
 over `ANSWER_LIMIT` bytes is not read further; whatever `httpx.AsyncClient` sends, an integrator's
@@ -17,8 +26,10 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
+from dataclasses import replace
 from urllib.parse import urlsplit
 
 import httpx
@@ -31,6 +42,7 @@ from ari_cli.send.exchange import (
     INTERRUPTED,
     Exchange,
     Outcome,
+    Problem,
     Route,
     SendOptions,
     Sent,
@@ -39,8 +51,8 @@ from ari_cli.send.exchange import (
     encode,
 )
 from ari_cli.send.pacing import Windows
-from ari_cli.send.transport import RESPONSE_KEPT, check_environment, open_client, post
-from ari_cli.wire.errors import RECORD_LEVEL_CODES
+from ari_cli.send.transport import RESPONSE_KEPT, check_environment, open_clients, post
+from ari_cli.wire.errors import Reach, reach
 
 
 class _Transient(Exception):
@@ -74,20 +86,23 @@ class _Pacer:
 
 
 class Sender:
-    """Sends a run's requests and splits record-level failures; returns every exchange."""
+    """Sends a run's requests, splits record-level failures and holds back what a refusal reaches; returns
+    every exchange."""
 
     def __init__(
         self,
         route: Route,
         options: SendOptions,
-        client: httpx.AsyncClient,
+        clients: Sequence[httpx.AsyncClient],
         watch: Watcher | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.route = route
         self.options = options
-        self.client = client
-        self.slots = asyncio.Semaphore(options.concurrency)  # the bound on requests in flight
+        # The sending slots: a request in flight holds one client, so their number bounds what is in flight.
+        self.free: asyncio.Queue[httpx.AsyncClient] = asyncio.Queue()
+        for client in clients:
+            self.free.put_nowait(client)
         self.watch = watch or Watcher()
         self.exchanges: list[Exchange] = []
         self.pacer = _Pacer(options.rate)
@@ -96,6 +111,11 @@ class Sender:
         self.flying: set[int] = set()  # ids of the exchanges whose try is on the wire
         self.last: dict[int, Outcome] = {}  # each exchange's last answered try
         self.tasks: set[asyncio.Task[None]] = set()
+        self.budget: Counter[str] = Counter()  # each property's budget of split requests in the run
+        self.split: Counter[str] = Counter()  # each property's split requests so far
+        # What a refusal reaches, and the problem its held-back requests end with: by property, by URL, and
+        # the whole account ("" once it is refused).
+        self.refused: dict[tuple[Reach, str], Problem] = {}
 
     @property
     def in_flight(self) -> int:
@@ -112,6 +132,7 @@ class Sender:
 
     async def run(self, first: Sequence[Exchange]) -> list[Exchange]:
         self.exchanges.extend(first)
+        self.budget.update(split_budgets(first))
         async with asyncio.TaskGroup() as group:
             self._track(group.create_task(self._dispatch(first, group)))
         # What never went out: not started, or stopped before its task ran at all (so before its handler).
@@ -130,19 +151,19 @@ class Sender:
         """
         try:
             for exchange in first:
-                await self.slots.acquire()
-                self._start(exchange, group, held=True)
+                client = await self.free.get()
+                self._start(exchange, group, client)
         except asyncio.CancelledError:
             if not self.stopped:
                 raise
 
-    def _start(self, exchange: Exchange, group: asyncio.TaskGroup, held: bool = False) -> None:
-        """Deliver `exchange` in a task; `held`: its first try has a slot taken for it already."""
+    def _start(self, exchange: Exchange, group: asyncio.TaskGroup, client: httpx.AsyncClient | None = None) -> None:
+        """Deliver `exchange` in a task; `client`: the slot taken for its first try already."""
         if self.stopped:
-            if held:
-                self.slots.release()
+            if client is not None:
+                self.free.put_nowait(client)
             return
-        self._track(group.create_task(self._deliver(exchange, group, held)))
+        self._track(group.create_task(self._deliver(exchange, group, client)))
 
     def _track(self, task: asyncio.Task[None]) -> None:
         """A task that a stop cancels."""
@@ -158,36 +179,85 @@ class Sender:
             return self.last[exchange.id]  # it was waiting to be tried again after this
         return Outcome(None, False, errors=(INTERRUPTED,), sent=False)
 
-    async def _deliver(self, exchange: Exchange, group: asyncio.TaskGroup, held: bool) -> None:
+    async def _deliver(self, exchange: Exchange, group: asyncio.TaskGroup, client: httpx.AsyncClient | None) -> None:
         try:
-            outcome = await self._with_retries(exchange, held)
+            outcome = await self._with_retries(exchange, client)
         except asyncio.CancelledError:
             if not self.stopped:
                 raise
             outcome = self._abandoned(exchange)
+        first = outcome.errors[0] if outcome.errors and outcome.sent else None
+        scope = reach(first.code, first.http_status) if first is not None and not outcome.success else None
+        if scope is Reach.RECORD and len(exchange.records) > 1:
+            if self.split[exchange.propertyid] + 2 <= self.budget[exchange.propertyid]:
+                exchange.outcome = outcome
+                self._split(exchange, group)
+                return
+            outcome = replace(outcome, errors=(*outcome.errors, self._not_isolated(exchange)))
+        elif scope is not None and scope is not Reach.RECORD and first is not None:
+            self._refuse(exchange, scope, first)
         exchange.outcome = outcome
-        first = outcome.errors[0] if outcome.errors else None
-        if not outcome.success and len(exchange.records) > 1 and first and first.code in RECORD_LEVEL_CODES:
-            half = len(exchange.records) // 2
-            children = []
-            for part in (exchange.records[:half], exchange.records[half:]):
-                child = Exchange(
-                    len(self.exchanges) + 1, exchange.propertyid, part, None,
-                    exchange.url, parent=exchange.id, make=self.route.build,
-                )  # fmt: skip
-                self.exchanges.append(child)
-                children.append(child)
-            exchange.children = tuple(c.id for c in children)
-            self.watch.answered(exchange, children)
-            for child in children:
-                self._start(child, group)
-            return
         self.watch.answered(exchange, ())
         self.watch.final(exchange)
 
-    async def _with_retries(self, exchange: Exchange, held: bool) -> Outcome:
-        outcome = await self._once(exchange, held)
-        if not outcome.transient or self.stopped:
+    def _split(self, exchange: Exchange, group: asyncio.TaskGroup) -> None:
+        """Send `exchange`'s records again in two halves, each on its own."""
+        half = len(exchange.records) // 2
+        children = []
+        for part in (exchange.records[:half], exchange.records[half:]):
+            child = Exchange(
+                len(self.exchanges) + 1, exchange.propertyid, part, None,
+                exchange.url, parent=exchange.id, make=self.route.build,
+            )  # fmt: skip
+            self.exchanges.append(child)
+            children.append(child)
+        self.split[exchange.propertyid] += len(children)
+        exchange.children = tuple(c.id for c in children)
+        self.watch.answered(exchange, children)
+        for child in children:
+            self._start(child, group)
+
+    def _not_isolated(self, exchange: Exchange) -> Problem:
+        """Why a record-level refusal's records were not split further: the property's budget is spent."""
+        budget = self.budget[exchange.propertyid]
+        return Problem(
+            None,
+            f"not isolated: property {exchange.propertyid} has had its {budget} split requests this run, so "
+            f"these {len(exchange.records)} records were not split further to find which of them the service "
+            "refused",
+            None,
+            "fix the rows the service named for this property, or send them in smaller requests (--batch-size)",
+        )
+
+    def _refuse(self, exchange: Exchange, scope: Reach, answer: Problem) -> None:
+        """Hold back what `answer` reaches: the property's other requests, the URL's, or every one."""
+        label = f"{answer.code} {answer.message}" if answer.code is not None else answer.message
+        if scope is Reach.PROPERTY:
+            where, why = exchange.propertyid, f"property {exchange.propertyid}, so its other requests were held back"
+        elif scope is Reach.ENDPOINT:
+            where, why = exchange.url, f"the endpoint {exchange.url}, so nothing more was sent to it"
+        else:
+            where, why = "", "the account, so the run sent nothing more"
+        self.refused.setdefault((scope, where), Problem(
+            None, f"not sent: on request {exchange.id} the service refused {why} ({label})", None, answer.hint,
+        ))  # fmt: skip
+
+    def _held_back(self, exchange: Exchange) -> Problem | None:
+        """Why `exchange` is not to be sent, when a refusal reaches it; else None."""
+        if not self.refused:
+            return None
+        for key in ((Reach.ACCOUNT, ""), (Reach.ENDPOINT, exchange.url), (Reach.PROPERTY, exchange.propertyid)):
+            if (found := self.refused.get(key)) is not None:
+                return found
+        return None
+
+    def _again(self, exchange: Exchange, outcome: Outcome) -> bool:
+        """Whether a try is worth another: it failed for a passing reason, and nothing holds its request back."""
+        return outcome.transient and not self.stopped and self._held_back(exchange) is None
+
+    async def _with_retries(self, exchange: Exchange, client: httpx.AsyncClient | None) -> Outcome:
+        outcome = await self._once(exchange, client)
+        if not self._again(exchange, outcome):
             return outcome
         # Only a request that failed for a passing reason enters the retry context (built per request):
         # its first attempt is the try just made, so the waits are stamina's.
@@ -203,38 +273,47 @@ class Sender:
                         outcome = await self._once(exchange)
                     else:
                         outcome, tried = tried, None
-                    if outcome.transient and not self.stopped:
+                    if self._again(exchange, outcome):
                         raise _Transient(outcome)
                     return outcome
         except _Transient as last:
             return last.outcome
         raise AssertionError("stamina ends with a return or the last exception")  # pragma: no cover
 
-    async def _turn(self, exchange: Exchange, held: bool) -> None:
-        """Wait for a slot, the global rate and the property's window, in that order; return holding the slot.
+    async def _turn(self, exchange: Exchange, client: httpx.AsyncClient | None) -> httpx.AsyncClient | None:
+        """Wait for a slot, the global rate and a place in the property's window, in that order; return the slot's
+        client, with the place claimed; or None, holding nothing, when a refusal holds the request back.
 
         A property waiting for its window gives its slot back meanwhile, so that other properties go on.
-        The window's start is taken last, just before the request goes out, so that the service sees
-        the budget kept even when slots were scarce.
         """
         while True:
-            if not held:
-                await self.slots.acquire()
-            held = False
+            if client is None:
+                client = await self.free.get()
             try:
-                await self.pacer.wait()
-                wait = self.windows.reserve(exchange.propertyid)
+                if self._held_back(exchange) is None:
+                    await self.pacer.wait()
+                if self._held_back(exchange) is not None:
+                    self.free.put_nowait(client)
+                    return None
+                wait = self.windows.claim(exchange.propertyid)
             except BaseException:
-                self.slots.release()
+                self.free.put_nowait(client)
                 raise
             if wait <= 0:
-                return
-            self.slots.release()
+                return client
+            self.free.put_nowait(client)
+            client = None
             await asyncio.sleep(wait)
 
-    async def _once(self, exchange: Exchange, held: bool = False) -> Outcome:
-        """One try, with a slot taken for it (`held`: taken already); the slot is given back either way."""
-        await self._turn(exchange, held)
+    async def _once(self, exchange: Exchange, client: httpx.AsyncClient | None = None) -> Outcome:
+        """One try, with a slot taken for it (`client`: taken already); the slot is given back either way."""
+        slot = await self._turn(exchange, client)
+        if slot is None:
+            held = self._held_back(exchange)
+            assert held is not None
+            # A request tried before keeps its last answer: it may have arrived. One never sent says why not.
+            return self.last.get(exchange.id) or Outcome(None, False, errors=(held,), sent=False)
+        wire = _OnWire(self.windows, exchange.propertyid)
         try:
             if self.stopped:
                 return Outcome(None, False, errors=(INTERRUPTED,), sent=False)
@@ -242,20 +321,52 @@ class Sender:
             self.watch.sending(exchange)
             self.flying.add(exchange.id)
             body, timeout = encode(exchange.body), self.options.timeout
-            sent = await post(self.client, exchange.url, body, self.route.base_url, timeout)
+            sent = await post(slot, exchange.url, body, self.route.base_url, timeout, wire.written)
             self.flying.discard(exchange.id)
             self.last[exchange.id] = sent.outcome
             exchange.seconds += sent.trace.seconds
             answer = scrub(sent.trace.response_body[:RESPONSE_KEPT].decode("utf-8", "replace"))
             exchange.response = answer if sent.trace.status is not None else sent.trace.error
         finally:
-            self.slots.release()
+            wire.settle()
+            self.free.put_nowait(slot)
         outcome = sent.outcome
         if _gateway_limit(outcome) and outcome.retry_after:
             # A gateway's rate limit is the property's, not this request's: the others of it wait too.
             self.windows.pause(exchange.propertyid, outcome.retry_after)
         self.watch.trace(sent.trace)
         return outcome
+
+
+def split_budgets(planned: Sequence[Exchange]) -> Counter[str]:
+    """How many split requests each property may send in a run: as many as it planned, so that records refused one
+    by one cost at most twice the planned requests; and at least what isolating one refused record of its largest
+    request takes (halving 50 records to one is 6 rounds of 2 requests), so that one bad room among a small file's
+    good ones still fails alone."""
+    requests: Counter[str] = Counter()
+    largest: dict[str, int] = {}
+    for exchange in planned:
+        requests[exchange.propertyid] += 1
+        largest[exchange.propertyid] = max(largest.get(exchange.propertyid, 0), len(exchange.records))
+    return Counter({p: max(n, 2 * (largest[p] - 1).bit_length()) for p, n in requests.items()})
+
+
+class _OnWire:
+    """A claimed place in a property's window, counted from when its request goes on the wire (`written`, which
+    the transport calls), or given back (`settle`) when it never did."""
+
+    def __init__(self, windows: Windows, propertyid: str) -> None:
+        self.windows = windows
+        self.propertyid = propertyid
+        self.sent = False
+
+    def written(self) -> None:
+        self.sent = True
+        self.windows.written(self.propertyid)
+
+    def settle(self) -> None:
+        if not self.sent:
+            self.windows.release(self.propertyid)
 
 
 def _gateway_limit(outcome: Outcome) -> bool:
@@ -274,10 +385,11 @@ def send_all(
 ) -> tuple[list[Exchange], bool]:
     """Send the planned exchanges until every record has its final answer; and whether the run was stopped.
 
-    `client`: an integrator's httpx client (kept open; the bounds apply to it all the same); else one is
-    made for the route's base URL. `stop` stops the run from a signal handler or another thread;
-    `interruptible` without one: the `Stop` the command line lent (`stopping.lent`). Ctrl-C in the
-    calling thread stops the run too, after which the exchanges are settled as for a stop.
+    `client`: an integrator's httpx client, shared by the sending slots (kept open; the bounds apply to it all
+    the same); else each slot gets a client of its own for the route's base URL. `stop` stops the run from a
+    signal handler or another thread; `interruptible` without one: the `Stop` the command line lent
+    (`stopping.lent`). Ctrl-C in the calling thread stops the run too, after which the exchanges are settled
+    as for a stop.
     """
     if stop is None and interruptible:
         stop = stopping.current()
@@ -291,12 +403,13 @@ def send_all(
         if task is not None:
             running.append(task)
         async with AsyncExitStack() as stack:
-            sending = (
-                client
-                if client is not None
-                else await stack.enter_async_context(open_client(route.base_url, options.concurrency))
-            )
-            sender = Sender(route, options, sending, watch)
+            if client is not None:
+                slots = [client] * options.concurrency
+            else:
+                slots = [
+                    await stack.enter_async_context(one) for one in open_clients(route.base_url, options.concurrency)
+                ]
+            sender = Sender(route, options, slots, watch)
             if stop is not None:
                 stop.attach(asyncio.get_running_loop(), sender.stop)
             work = asyncio.create_task(sender.run(first))
@@ -351,10 +464,13 @@ def send_raw(
             for url, content in posts:
                 where = base(url)
                 if where not in clients:
-                    clients[where] = await stack.enter_async_context(open_client(where, 1))
-                while (wait := windows.reserve(_property_of(content))) > 0:
+                    [clients[where]] = [await stack.enter_async_context(one) for one in open_clients(where, 1)]
+                propertyid = _property_of(content)
+                while (wait := windows.claim(propertyid)) > 0:
                     await asyncio.sleep(wait)
-                one = await post(clients[where], url, content, where, options.timeout)
+                wire = _OnWire(windows, propertyid)
+                one = await post(clients[where], url, content, where, options.timeout, wire.written)
+                wire.settle()
                 if on_trace is not None:
                     on_trace(one.trace)
                 sent.append(one)

@@ -21,6 +21,7 @@ import re
 import ssl
 import time
 import urllib.request
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 import httpx
@@ -70,20 +71,25 @@ def _trust() -> ssl.SSLContext:
         ) from None
 
 
-def open_client(base_url: str, connections: int) -> httpx.AsyncClient:
-    """httpx's client for requests to `base_url`: up to `connections` at once, HTTP/1.1, no redirects.
+def open_clients(base_url: str, count: int) -> list[httpx.AsyncClient]:
+    """`count` httpx clients for requests to `base_url`, each with one connection: HTTP/1.1, no redirects.
 
-    A configuration error (exit 4) when the environment names certificates or a proxy that cannot be used.
+    One client a sending slot: httpcore's pool walks every connection it holds on each request
+    (encode/httpcore#1035), so a pool shared by 32 requests at a time made each one dearer than at 4. They
+    share one TLS context (loading the authorities once). A configuration error (exit 4) when the environment
+    names certificates or a proxy that cannot be used.
     """
     secure = urlsplit(base_url).scheme == "https"
-    trusted: ssl.SSLContext | bool = _trust() if secure else True
-    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
+    # Plain http never starts TLS (no redirects are followed, no proxy is used): a context without authorities
+    # costs nothing to make, and would refuse any certificate if TLS were ever asked of it.
+    trusted = _trust() if secure else ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
     proxied = proxy_allowed(base_url)
     try:
         if proxied:
             _check_proxies()
         # The timeout is ours (`post`), over the whole request; httpx's per-phase ones would add nothing.
-        return httpx.AsyncClient(verify=trusted, trust_env=proxied, limits=limits, timeout=None)
+        return [httpx.AsyncClient(verify=trusted, trust_env=proxied, limits=limits, timeout=None) for _ in range(count)]
     except (ValueError, ImportError, httpx.InvalidURL) as problem:
         raise ConfigError(
             f"the proxy in HTTPS_PROXY or ALL_PROXY cannot be used: {_masked(problem)}",
@@ -120,7 +126,7 @@ def _check_proxies() -> None:
 
 def check_environment(base_url: str) -> None:
     """Say the environment's mistakes for `base_url` (certificates, proxy) before anything is read or sent."""
-    open_client(base_url, 1)  # made and dropped: no connection is opened until a request
+    open_clients(base_url, 1)  # made and dropped: no connection is opened until a request
 
 
 def _masked(problem: Exception) -> str:
@@ -176,13 +182,46 @@ def _pairs(headers: httpx.Headers) -> tuple[tuple[str, str], ...]:
     return tuple((key.lower(), value) for key, value in headers.multi_items())
 
 
-async def post(client: httpx.AsyncClient, url: str, content: bytes, base_url: str, timeout: float) -> Sent:
+class _Writing:
+    """httpcore's trace of one request (httpx's `trace` request extension), heard for the moment its first byte
+    goes on its connection: the moment the service's budget counts it from."""
+
+    def __init__(self, on_write: Callable[[], None]) -> None:
+        self.on_write = on_write
+        self.traced = False
+        self.told = False
+
+    async def __call__(self, event: str, info: dict[str, object]) -> None:
+        self.traced = True
+        if not self.told and event.endswith(".send_request_headers.started"):
+            self.tell()
+
+    def tell(self) -> None:
+        self.told = True
+        self.on_write()
+
+    def after(self) -> None:
+        """A transport that traces nothing (an integrator's own) may have sent it: counted, to be safe."""
+        if not self.traced and not self.told:
+            self.tell()
+
+
+async def post(
+    client: httpx.AsyncClient,
+    url: str,
+    content: bytes,
+    base_url: str,
+    timeout: float,
+    on_write: Callable[[], None] | None = None,
+) -> Sent:
     """POST bytes once; what went over the wire and what it means.
 
     `timeout` bounds the whole request: connecting, sending, waiting and reading (a per-read bound
-    would let an answer dripped a byte at a time go on for ever).
+    would let an answer dripped a byte at a time go on for ever). `on_write` is called once, as the request's
+    first byte goes on its connection; never when no connection could be had.
     """
-    request = client.build_request("POST", url, content=content, headers=HEADERS)
+    writing = _Writing(on_write or (lambda: None))
+    request = client.build_request("POST", url, content=content, headers=HEADERS, extensions={"trace": writing})
     sent_headers = _pairs(request.headers)
     status: int | None = None
     answer_headers: tuple[tuple[str, str], ...] = ()
@@ -205,6 +244,8 @@ async def post(client: httpx.AsyncClient, url: str, content: bytes, base_url: st
         outcome = _transport_failure(error, base_url, timeout)
         trace = Trace("POST", url, sent_headers, content, time.monotonic() - started, error=outcome.errors[0].message)
         return Sent(trace, outcome)
+    finally:
+        writing.after()
     assert status is not None
     retry_after = dict(answer_headers).get("retry-after")
     trace = Trace("POST", url, sent_headers, content, time.monotonic() - started, status, answer_headers, body)

@@ -8,6 +8,7 @@ validation errors here, never "slow down" or "not found".
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from ari_cli.wire.operations import Operation
 
@@ -16,8 +17,25 @@ THRESHOLD_ONLY = frozenset({Operation.THRESHOLD})
 WITH_RATE = frozenset({Operation.POLICY, Operation.MAXADV})
 
 RETRYABLE_STATUSES = frozenset({408, 500, 502, 503, 504})
-# Failures caused by one record of a request: splitting the request isolates the culprit.
-RECORD_LEVEL_CODES = frozenset({402, 404, 405, 416, 446, 451, 452, 453})
+
+
+class Reach(StrEnum):
+    """How far a refusal reaches: what else it says will be refused too (clarifications, 2026-11-28)."""
+
+    RECORD = "record"  # one record of the request: splitting the request isolates the culprit
+    PROPERTY = "property"  # the request's property: its other requests would get the same answer
+    ENDPOINT = "endpoint"  # the URL: every request to it would
+    ACCOUNT = "account"  # the key, source id or channel: every request of the run would
+
+
+# A request carries one property, so an error about the property is never its records' (446 is not here).
+RECORD_LEVEL_CODES = frozenset({402, 404, 405, 416, 451, 452, 453})
+PROPERTY_CODES = frozenset({446})
+ENDPOINT_CODES = frozenset({442, 454})
+ACCOUNT_CODES = frozenset({415, 440, 471})
+# Without the service's JSON, these statuses come from in front of the service and refuse the account's calls:
+# a gateway's 401 or 403, or a 404 where the service would have answered its own JSON (a wrong base URL).
+ACCOUNT_STATUSES_WITHOUT_CODE = frozenset({401, 403, 404})
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +55,10 @@ class ErrorRow:
     @property
     def record_level(self) -> bool:
         return self.code in RECORD_LEVEL_CODES
+
+    @property
+    def reach(self) -> Reach | None:
+        return reach(self.code, self.http_status)
 
 
 ERROR_TABLE: tuple[ErrorRow, ...] = (
@@ -125,3 +147,22 @@ def is_retryable(code: int | None, http_status: int | None) -> bool:
     if http_status in RETRYABLE_STATUSES - {408} or code == 408:
         return True
     return http_status == 408 and code is None
+
+
+def reach(code: int | None, http_status: int | None) -> Reach | None:
+    """How far a refusal with this body `code` (None: the answer was not the service's JSON) reaches.
+
+    None: no further than the request itself (a transient failure, an unknown code, a gateway's 413): its
+    records end with the answer, and nothing else is held back.
+    """
+    if code is None:
+        return Reach.ACCOUNT if http_status in ACCOUNT_STATUSES_WITHOUT_CODE else None
+    for codes, found in (
+        (RECORD_LEVEL_CODES, Reach.RECORD),
+        (PROPERTY_CODES, Reach.PROPERTY),
+        (ENDPOINT_CODES, Reach.ENDPOINT),
+        (ACCOUNT_CODES, Reach.ACCOUNT),
+    ):
+        if code in codes:
+            return found
+    return None
