@@ -61,8 +61,9 @@ def main() -> None:
                     out.writerow(["HTL001", rooms[i % len(rooms)], day.isoformat(), i % 10])
             for run in range(options.runs + 1):  # the first round warms the caches and is not counted
                 for concurrency in options.concurrency:
+                    home = str(Path(tmp) / f"home-{run}-{concurrency}")
                     env = {"ARI_BASE_URL": f"http://127.0.0.1:{port}", "ARI_API_KEY": "sandbox-key-0001",
-                           "ARI_SOURCE_ID": "cpbA1", "ARI_HOME": str(Path(tmp) / f"home-{run}-{concurrency}")}  # fmt: skip
+                           "ARI_SOURCE_ID": "cpbA1", "ARI_HOME": home}  # fmt: skip
                     args = [CLI, "threshold", "push", str(data), "--no-merge", "--batch-size", "1", "--quiet",
                             "--concurrency", str(concurrency), "--output", "json"]  # fmt: skip
                     seconds, code = cpu_of(args, env)
