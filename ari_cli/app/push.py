@@ -245,15 +245,21 @@ def _elsewhere(
     journal: Journal | None, operation: Operation, connection: Connection | None, prepared: Prepared
 ) -> list[str]:
     """Whether the journal holds nothing of the files' properties for this service but some for another base URL
-    with the same source id (`app/elsewhere.py`): the sentence, or nothing."""
-    if journal is None or connection is None:
+    with the same source id (`app/elsewhere.py`): the sentence, or nothing. Read as the guards read it: through
+    the run's journal, or (a dry run, --no-journal) the journal opened to read."""
+    if connection is None:
         return []
     import sqlite3
 
     from ari_cli.app.elsewhere import note
     from ari_cli.journal.database import unreadable
+    from ari_cli.journal.store import reading
 
     properties = {record.propertyid for record in (prepared.whole or prepared.plan).records}
+    if journal is None:
+        with reading(os.environ) as db:
+            said = note(db, operation.value, connection.base_url, connection.source_id, properties)
+        return [said] if said else []
     try:
         said = note(journal.db, operation.value, connection.base_url, connection.source_id, properties)
     except (sqlite3.DatabaseError, UnicodeDecodeError) as damaged:  # read through the writer's connection
