@@ -268,3 +268,33 @@ def test_another_host_stays_another_service_and_is_named(sb: Sandbox, tmp_path: 
     # Under its own base URL nothing is said.
     same = invoke(["threshold", "diff", str(five), *TODAY, "-o", "json"], env=_env(sb, sb.base_url))
     assert "notes" not in json.loads(same.stdout) and "holds no threshold value" not in same.stderr
+
+
+def test_the_config_commands_keep_one_spelling_and_never_show_a_password(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('[profiles.main]\nbase_url = "https://ops:hunter2@push.example.com"\nsource_id = "cpbA1"\n'
+                      '[profiles.other]\nbase_url = "HTTPS://Push.Example.COM:443/ari/./"\nsource_id = "cpbA1"\n')  # fmt: skip
+
+    listed = invoke(["config", "profiles", "--config", str(config), "-o", "json"])
+    assert listed.exit_code == 0, listed.output
+    urls = {p["name"]: p["base_url"] for p in json.loads(listed.stdout)["profiles"]}
+    assert urls == {"main": "(refused: it holds a user name or password)", "other": "https://push.example.com/ari"}
+    assert "hunter2" not in listed.output
+
+    shown = invoke(["config", "show", "--config", str(config), "--profile", "main"])
+    assert shown.exit_code == 2
+    assert f"error: the base URL (profile main in {config}) holds a user name or password" in shown.stderr
+    assert "hunter2" not in shown.output
+
+    other = invoke(["config", "show", "--config", str(config), "--profile", "other", "-o", "json"],
+                   env={"ARI_API_KEY": "k" * 12})  # fmt: skip
+    assert other.exit_code == 0, other.output
+    assert "https://push.example.com/ari" in other.stdout and "Push.Example" not in other.stdout
+
+    saved = invoke(["config", "set", "base_url", "HTTPS://Push.Example.COM/./", "--config", str(config),
+                    "--profile", "other"])  # fmt: skip
+    assert saved.exit_code == 0, saved.output
+    assert 'base_url = "https://push.example.com"' in config.read_text()
+    refused = invoke(["config", "set", "base_url", "https://push.example.com/?k=1", "--config", str(config),
+                      "--profile", "other"])  # fmt: skip
+    assert refused.exit_code == 2 and "holds a query" in refused.stderr
