@@ -298,3 +298,17 @@ def test_the_config_commands_keep_one_spelling_and_never_show_a_password(tmp_pat
     refused = invoke(["config", "set", "base_url", "https://push.example.com/?k=1", "--config", str(config),
                       "--profile", "other"])  # fmt: skip
     assert refused.exit_code == 2 and "holds a query" in refused.stderr
+
+
+def test_revert_puts_back_what_another_spelling_of_the_service_set(journal_home: Path) -> None:
+    path = _fixture(journal_home)
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    # Run 3 set DBL 2027-01-04 to 9 over run 2's 6, which run 2 sent under the other spelling.
+    result = invoke(["revert", "3", "--dry-run", *TODAY, "-o", "json"], env={"ARI_API_KEY": "sandbox-key-0001"})
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert [(c["roomid"], c["start"], c["end"], c["kind"], c["before"], c["after"]) for c in document["changes"]] == [
+        ("DBL", "2027-01-04", "2027-01-04", "changed", "9", "6")
+    ]
+    assert document["base_url"] == FIXTURE_BASE
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == digest  # a dry run only reads

@@ -41,7 +41,7 @@ def _aimed(plan: RetryPlan, flags: ConnectionOptions, sending: bool) -> RetryPla
     if flags.base_url:
         refuse_identity(flags.base_url, "flag --base-url")
     if sending:
-        base_url = check_base_url(base_url)
+        base_url = check_base_url(base_url, "flag --base-url" if flags.base_url else f"run {run.id}")
         source_id = check_source_id(source_id, "--source-id" if flags.source_id else f"run {run.id}")
     # --path-segment is checked with the options, as push's is.
     return plan.aimed(canonical_or_same(base_url), source_id, flags.path_segment)
