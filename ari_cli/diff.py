@@ -141,6 +141,8 @@ class DiffView:
     rows: int = 0
     invalid: int = 0
     skipped: int = 0
+    notes: tuple[str, ...] = ()
+    """What the JSON document lists under `notes`: what the journal said of the service (`app/elsewhere.py`)."""
 
     def listed(self) -> Iterator[Change]:
         return (c for c in self.changes if self.show_all or c.kind in CHANGES)

@@ -207,6 +207,8 @@ class Run:
     interrupted: bool = False
     ignored_columns: list[tuple[str, str]] = field(default_factory=list)
     """(source, name) of each input column left out with a warning."""
+    notes: list[str] = field(default_factory=list)
+    """What the JSON document lists under `notes`: what the journal said of the service (`app/elsewhere.py`)."""
 
     def summary(self) -> dict[str, int]:
         return summary(len(self.rows), len(self.records), len(self.exchanges), self.rows.counts())

@@ -35,6 +35,7 @@ from ari_cli.config.settings import (
 )
 from ari_cli.config.tuning import TUNING_DEFAULTS
 from ari_cli.exits import AriError, ConfigError, UsageProblem
+from ari_cli.wire.url import canonical_or_same, identity_problem
 
 T = TypeVar("T")
 
@@ -288,12 +289,21 @@ def profiles(config: Path | None, profile: str | None, listener: Listener) -> Pr
             {
                 "name": name,
                 "in_use": name == chosen,
-                "base_url": body.get("base_url"),
+                "base_url": _listed_url(body.get("base_url")),
                 "source_id": body.get("source_id"),
                 "key": key,
             }
         )
     return Profiles(path, listed)
+
+
+def _listed_url(url: Any) -> Any:
+    """A profile's base URL as listed: in its service's one spelling; one that a command refuses is not shown (it
+    may hold a password), only why it is refused."""
+    if not isinstance(url, str):
+        return url
+    problem = identity_problem(url)
+    return f"(refused: it {problem})" if problem else canonical_or_same(url)
 
 
 def segment(text: str) -> str:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 import sqlite3
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from ari_cli.app.elsewhere import note as elsewhere_note
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import DiffRequest, DiffShow, GuardOptions, PushRequest
 from ari_cli.app.push_settings import push_options, settings_for
@@ -77,6 +78,10 @@ def run_diff(request: DiffRequest, listener: Listener) -> Diffed:
         if db is None and not request.quiet:
             listener.notices(["the journal is empty: every date is new"], label="note")
         changes = compare(prepared, request.operation, db, base, source)
+        properties = {record.propertyid for record in prepared.plan.records}
+        elsewhere = elsewhere_note(db, request.operation.value, base, source, properties)
+        notes = (elsewhere,) if elsewhere else ()
+        listener.notices(notes)  # even with --quiet: a comparison with nothing may not be what was meant
         if request.guards != GuardOptions() or settings.guards:
             # Which guards a push of the files would trip: said, as a push would say it, not enforced.
             from ari_cli.app.guards import said
@@ -84,7 +89,7 @@ def run_diff(request: DiffRequest, listener: Listener) -> Diffed:
             where = (base, source)
             guarded = said(request.guards, settings, request.operation, prepared.plan, db, options.today, where)
             listener.notices(guarded, label="guard")
-    shown = view(prepared, request.operation, changes, base, source, request.show is DiffShow.ALL)
+    shown = replace(view(prepared, request.operation, changes, base, source, request.show is DiffShow.ALL), notes=notes)
     code = ExitCode.FAILED if request.exit_code and would_change(changes) else ExitCode.OK
     return Diffed(shown, code)
 

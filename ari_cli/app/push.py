@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ari_cli.app.listener import Listener
-from ari_cli.app.options import ConnectionOptions, OutputOptions, PushRequest
+from ari_cli.app.options import ConnectionOptions, GuardOptions, OutputOptions, PushRequest
 from ari_cli.app.push_settings import Tuned, check_report, push_options, recorded_options, settings_for
 from ari_cli.changes import Acknowledged
 from ari_cli.config.settings import Connection, Settings
@@ -173,6 +173,7 @@ def push(request: PushRequest, listener: Listener) -> Pushed:
 
         check_confirm(request)
     rows = _rows(request)
+    journal_notes: list[str] = []  # what the journal says of the service: on stderr and in the JSON document
     try:
         with connected(request.connection, request.plan.today, settings, needed=not options.dry_run) as connection:
             if request.connection.sandbox and connection and not quiet:
@@ -186,6 +187,10 @@ def push(request: PushRequest, listener: Listener) -> Pushed:
                 listener.notices(prepared.warnings)
                 if not quiet:
                     listener.notices(prepared.notes, label="note")
+                if options.changed_only or request.guards != GuardOptions() or settings.guards:
+                    # Said even with --quiet: a comparison with nothing may not be what was meant.
+                    journal_notes = _elsewhere(journal, request.operation, connection, prepared)
+                    listener.notices(journal_notes)
                 if not prepared.invalid or options.skip_invalid:
                     from ari_cli.app.guards import for_push
 
@@ -210,6 +215,7 @@ def push(request: PushRequest, listener: Listener) -> Pushed:
         elif journal is not None:
             journal.close()
     number = recorder.run if recorder else None
+    run.notes.extend(journal_notes)
     warnings.extend(prepared.warnings)
     return Pushed(run, options, connection, prepared.invalid, number, warnings, prepared.notes)
 
@@ -233,6 +239,32 @@ def send_recorded(
     if recorder is not None:
         recorder.finish(run.summary(), int(run.exit_code()))
     return run
+
+
+def _elsewhere(
+    journal: Journal | None, operation: Operation, connection: Connection | None, prepared: Prepared
+) -> list[str]:
+    """Whether the journal holds nothing of the files' properties for this service but some for another base URL
+    with the same source id (`app/elsewhere.py`): the sentence, or nothing. Read as the guards read it: through
+    the run's journal, or (a dry run, --no-journal) the journal opened to read."""
+    if connection is None:
+        return []
+    import sqlite3
+
+    from ari_cli.app.elsewhere import note
+    from ari_cli.journal.database import unreadable
+    from ari_cli.journal.store import reading
+
+    properties = {record.propertyid for record in (prepared.whole or prepared.plan).records}
+    if journal is None:
+        with reading(os.environ) as db:
+            said = note(db, operation.value, connection.base_url, connection.source_id, properties)
+        return [said] if said else []
+    try:
+        said = note(journal.db, operation.value, connection.base_url, connection.source_id, properties)
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as damaged:  # read through the writer's connection
+        raise unreadable(journal.path, damaged) from None
+    return [said] if said else []
 
 
 def _known(journal: Journal | None, operation: Operation, connection: Connection | None) -> Known | None:

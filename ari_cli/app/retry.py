@@ -11,7 +11,7 @@ from ari_cli.app.listener import Listener
 from ari_cli.app.options import ConnectionOptions, InputOptions, PlanOptions, RetryRequest
 from ari_cli.app.push import run_start, send_recorded
 from ari_cli.app.push_settings import Tuned, check_report, recorded_options, settings_for
-from ari_cli.config.settings import Connection, check_base_url, check_source_id
+from ari_cli.config.settings import Connection, check_base_url, check_source_id, refuse_identity
 from ari_cli.exits import ConfigError, UsageProblem
 from ari_cli.journal.place import journal_path
 from ari_cli.journal.recorder import Recorder, open_journal
@@ -21,6 +21,7 @@ from ari_cli.pipeline import Prepared, PushOptions
 from ari_cli.records.table import RowTable
 from ari_cli.results import Run
 from ari_cli.wire.operations import Operation
+from ari_cli.wire.url import canonical_or_same
 
 
 def _aimed(plan: RetryPlan, flags: ConnectionOptions, sending: bool) -> RetryPlan:
@@ -37,11 +38,13 @@ def _aimed(plan: RetryPlan, flags: ConnectionOptions, sending: bool) -> RetryPla
         )
     base_url = flags.base_url or run.base_url
     source_id = flags.source_id or run.source_id
+    if flags.base_url:
+        refuse_identity(flags.base_url, "flag --base-url")
     if sending:
-        base_url = check_base_url(base_url)
+        base_url = check_base_url(base_url, "flag --base-url" if flags.base_url else f"run {run.id}")
         source_id = check_source_id(source_id, "--source-id" if flags.source_id else f"run {run.id}")
     # --path-segment is checked with the options, as push's is.
-    return plan.aimed(base_url.rstrip("/"), source_id, flags.path_segment)
+    return plan.aimed(canonical_or_same(base_url), source_id, flags.path_segment)
 
 
 def _planned(request: RetryRequest, path: Path) -> tuple[RetryPlan, dict[int, int]]:
@@ -114,7 +117,7 @@ def retry(request: RetryRequest, listener: Listener) -> Retried:
             from ari_cli.send.transport import check_environment
 
             check_environment(connection.base_url)
-        if not quiet and (where, plan.source_id) != (source.base_url, source.source_id):
+        if not quiet and (where, plan.source_id) != (canonical_or_same(source.base_url), source.source_id):
             listener.say(f"run {source.id} went to {source.base_url} (source {source.source_id}); this retry goes to"
                          f" {where} (source {plan.source_id})")  # fmt: skip
         key = connection.api_key if connection else "<API_KEY>"

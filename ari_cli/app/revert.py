@@ -140,7 +140,7 @@ def _reachable(source: RunInfo) -> None:
 def _connection(source: RunInfo, key: str, segment: str) -> Connection:
     """Where RUN sent, as `retry` sends."""
     _reachable(source)
-    return Connection(check_base_url(source.base_url), key, source.source_id, segment)
+    return Connection(check_base_url(source.base_url, f"run {source.id}"), key, source.source_id, segment)
 
 
 def revert(request: RevertRequest, listener: Listener, ask: Ask | None) -> Reverted:

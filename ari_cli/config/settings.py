@@ -28,8 +28,9 @@ from ari_cli.config.file import (
 )
 from ari_cli.config.secrets import mask, remember
 from ari_cli.config.tuning import GUARD_LIMITS, TUNING_DEFAULTS
-from ari_cli.exits import ConfigError
+from ari_cli.exits import ConfigError, UsageProblem
 from ari_cli.wire.operations import SOURCE_ID_PATTERN, segment_problem
+from ari_cli.wire.url import NotABaseUrl, canonical_base_url, identity_problem
 
 DEFAULT_SEGMENT = "{action}"
 NOT_SET = "not set"
@@ -150,7 +151,7 @@ class Settings:
             raise ConfigError("the path segment is empty", "give --path-segment TEXT, e.g. {action}")
         if (problem := segment_problem(segment)) is not None:
             raise ConfigError(problem, f"fix path_segment ({self.values['path_segment'].source})")
-        return Connection(check_base_url(base_url), key.value, source_id, segment)
+        return Connection(check_base_url(base_url, self.values["base_url"].source), key.value, source_id, segment)
 
     def service(self) -> tuple[str, str]:
         """The base URL and source id alone (where acknowledgements are filed in the journal), or a clear error."""
@@ -158,7 +159,8 @@ class Settings:
         missing = [name for name, value in (("base URL", base_url), ("source id", source_id)) if not value]
         if missing:
             raise ConfigError(f"no {' and no '.join(missing)} configured", self._missing_hint(SERVICE_HOW_TO))
-        return check_base_url(base_url), check_source_id(source_id, self.values["source_id"].source)
+        base = check_base_url(base_url, self.values["base_url"].source)
+        return base, check_source_id(source_id, self.values["source_id"].source)
 
     def _missing_hint(self, how: str = HOW_TO) -> str:
         if self.profiles and self.profile not in self.profiles:
@@ -180,17 +182,47 @@ def is_loopback(host: str) -> bool:
     return (mapped or address).is_loopback
 
 
-def check_base_url(url: str) -> str:
-    """Refuse anything but https, except plain http to a loopback host."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ConfigError(f"base URL {url!r} is not an http(s) URL", "give it as https://host[/path]")
-    if parts.scheme == "http" and not is_loopback(parts.hostname):
+def check_base_url(url: str, source: str | None = None) -> str:
+    """The base URL in the one spelling of its service (`wire/url.py`); refused when it holds a user name or
+    password, a query or a fragment (exit 2), or is not https, except plain http to a loopback host (exit 4)."""
+    refuse_identity(url, source)
+    try:
+        canonical = canonical_base_url(url)
+    except NotABaseUrl as problem:
+        raise ConfigError(f"base URL {url!r} {problem}", "give it as https://host[/path]") from None
+    host = urlsplit(canonical).hostname or ""
+    if canonical.startswith("http:") and not is_loopback(host):
         raise ConfigError(
-            f"plain http:// is refused for {parts.hostname}: the API key would travel unencrypted",
+            f"plain http:// is refused for {host}: the API key would travel unencrypted",
             "use https://, or http:// only to a loopback address such as 127.0.0.1",
         )
-    return url.rstrip("/")
+    return canonical
+
+
+def refuse_identity(url: str, source: str | None = None) -> None:
+    """A base URL names the service in the journal, reports and messages: one with a user name or password, a
+    query or a fragment is a usage error wherever it was given (flag, variable or profile), said without it."""
+    problem = identity_problem(url)
+    if problem is not None:
+        origin = f" ({source})" if source else ""
+        raise UsageProblem(
+            f"the base URL{origin} {problem}, which a base URL may not",
+            "give the service's address alone, as https://host[/path]: the API key goes in ARI_API_KEY, "
+            "--api-key-file or the profile, never in the URL",
+        )
+
+
+def _canonical(setting: Sourced) -> Sourced:
+    """The base URL setting in its service's one spelling, so that everything downstream sees one; refused at
+    once when it cannot name a service. One that is not an http(s) URL is kept as given: `config show` lists it,
+    and a command that uses it says what is wrong (`check_base_url`)."""
+    if not isinstance(setting.value, str) or not setting.value:
+        return setting
+    refuse_identity(setting.value, setting.source)
+    try:
+        return Sourced(canonical_base_url(setting.value), setting.source)
+    except NotABaseUrl:
+        return setting
 
 
 def check_source_id(source_id: str, source: str | None = None) -> str:
@@ -370,6 +402,7 @@ def resolve_settings(
         )
     for key in ("base_url", "path_segment"):
         _check_utf8(values[key], key.replace("_", " ").replace("base url", "base URL"))
+    values["base_url"] = _canonical(values["base_url"])
     key_file: Path | None = None
     if flags.api_key is not None:
         values["api_key"] = _checked(Sourced(flags.api_key, "argument api_key"))

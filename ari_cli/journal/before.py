@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from ari_cli.changes import Key, Span, paint
+from ari_cli.journal.acked import in_spellings, spellings
 from ari_cli.journal.database import parsed
 from ari_cli.journal.queries import RunInfo, key_of, run_info
 from ari_cli.journal.store import OK
@@ -23,8 +24,14 @@ _ACKED_RECORDS = (
     "SELECT r.propertyid, r.roomid, r.rateid, r.start, r.end, r.value, r.run, q.ack"
     " FROM requests q JOIN runs u ON u.id = q.run"
     " JOIN records r ON r.run = q.run AND r.idx >= q.first AND r.idx < q.first + q.count"
-    " WHERE q.state = ? AND q.ack IS NOT NULL AND u.operation = ? AND u.base_url = ? AND u.source_id = ?"
+    " WHERE q.state = ? AND q.ack IS NOT NULL AND u.operation = ? AND u.source_id = ?"
 )
+
+
+def _service(db: sqlite3.Connection, run: RunInfo) -> tuple[str, list[str]]:
+    """The condition on the run's service and its values: every spelling of its base URL (`acked.spellings`)."""
+    found = spellings(db, run.base_url)
+    return " AND " + in_spellings("u.base_url", found), found
 
 
 def family(db: sqlite3.Connection, run: int) -> tuple[RunInfo, tuple[int, ...]]:
@@ -59,8 +66,9 @@ def _in(column: str, values: Sequence[Any]) -> str:
 def reverted(db: sqlite3.Connection, run: RunInfo, runs: Sequence[int]) -> tuple[dict[Key, list[Span]], int | None]:
     """Per key, the dates `runs` (a run and its retries) got acknowledged, with the value each set, and the first
     acknowledgement's number (None: nothing acknowledged)."""
-    sql = _ACKED_RECORDS + _in("q.run", runs) + " ORDER BY q.ack, r.idx"
-    rows = list(_rows(db, sql, (OK, run.operation, run.base_url, run.source_id, *runs)))
+    service, found = _service(db, run)
+    sql = _ACKED_RECORDS + service + _in("q.run", runs) + " ORDER BY q.ack, r.idx"
+    rows = list(_rows(db, sql, (OK, run.operation, run.source_id, *found, *runs)))
     # A retry sent elsewhere (--base-url) set values at another service: only those at the run's own count.
     return _painted(rows), min((ack for _, _, ack in rows), default=None)
 
@@ -73,8 +81,9 @@ def held_before(
     wanted = sorted(set(properties))
     if not wanted:
         return {}
-    sql = _ACKED_RECORDS + " AND q.ack < ?" + " AND q.run NOT IN ({})".format(", ".join("?" * len(runs)))
-    args: list[Any] = [OK, run.operation, run.base_url, run.source_id, first_ack, *runs]
+    service, found = _service(db, run)
+    sql = _ACKED_RECORDS + service + " AND q.ack < ?" + " AND q.run NOT IN ({})".format(", ".join("?" * len(runs)))
+    args: list[Any] = [OK, run.operation, run.source_id, *found, first_ack, *runs]
     # Within SQLite's limit of bound variables; past it every property is read and the rest left out.
     few = len(wanted) <= 500
     if few:

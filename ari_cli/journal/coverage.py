@@ -11,12 +11,13 @@ import datetime as dt
 import sqlite3
 
 from ari_cli.changes import Key
+from ari_cli.journal.acked import in_spellings, spellings
 from ari_cli.journal.database import loads, parsed
 from ari_cli.journal.queries import key_of
 from ari_cli.journal.store import PLANNED, SUPERSEDED
 
 _CANDIDATES = (
-    "SELECT u.id, u.command, u.options FROM runs u WHERE u.operation = ? AND u.base_url = ? AND u.source_id = ?"
+    "SELECT u.id, u.command, u.options FROM runs u WHERE u.operation = ? AND u.source_id = ? AND {service}"
     " AND u.retry_of IS NULL AND EXISTS (SELECT 1 FROM files f WHERE f.run = u.id)"
     " AND EXISTS (SELECT 1 FROM requests q WHERE q.run = u.id AND q.state NOT IN (?, ?))"
     " ORDER BY u.id DESC"
@@ -31,7 +32,9 @@ def _a_push(command: str, options: dict[str, object]) -> bool:
 
 def last_push(db: sqlite3.Connection, operation: str, base_url: str, source_id: str) -> int | None:
     """The number of the last push of files of `operation` to the service that sent something; None if none."""
-    for run, command, options in db.execute(_CANDIDATES, (operation, base_url, source_id, PLANNED, SUPERSEDED)):
+    found = spellings(db, base_url)  # a journal not yet folded may name the service in several ways
+    sql = _CANDIDATES.format(service=in_spellings("u.base_url", found))
+    for run, command, options in db.execute(sql, (operation, source_id, *found, PLANNED, SUPERSEDED)):
         if _a_push(command, loads(options)):
             return int(run)
     return None

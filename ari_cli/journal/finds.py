@@ -21,6 +21,7 @@ from ari_cli.journal.queries import (
 )
 from ari_cli.journal.run_requests import requests_of
 from ari_cli.journal.store import SPLIT
+from ari_cli.wire.url import canonical_or_same
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +89,7 @@ def find_date(
                                                                                              SPLIT))  # fmt: skip
         for request in final:
             # A run's records of a key never share a date: the run (and value) the service holds names the record.
-            current = holding.get((info.operation, info.base_url, info.source_id, record.key)) == (
+            current = holding.get((info.operation, canonical_or_same(info.base_url), info.source_id, record.key)) == (
                 info.id,
                 record.value,
             )
@@ -104,5 +105,10 @@ def _holding(db: sqlite3.Connection, propertyid: str, day: dt.date) -> dict[tupl
         " FROM acked a JOIN services s ON s.id = a.service WHERE a.propertyid = ? AND a.start <= ? AND a.end >= ?"
     )
     iso = day.isoformat()
-    return {(op, base, source, key_of(p, room, rate)): (run, value)
-            for op, base, source, p, room, rate, run, value in db.execute(sql, (propertyid, iso, iso))}  # fmt: skip
+    held: dict[tuple[str, str, str, Key], tuple[int, str]] = {}
+    for op, base, source, p, room, rate, run, value in db.execute(sql, (propertyid, iso, iso)):
+        # Spellings of one service in a journal not yet folded are one: the latest run's value is held.
+        service = (op, canonical_or_same(base), source, key_of(p, room, rate))
+        if service not in held or held[service][0] < run:
+            held[service] = (run, value)
+    return held

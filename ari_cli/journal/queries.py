@@ -17,11 +17,13 @@ from typing import Any
 from ari_cli.changes import Key as Key
 from ari_cli.changes import Span as Span
 from ari_cli.exits import UsageProblem
+from ari_cli.journal.acked import in_spellings, merged, spellings
 from ari_cli.journal.database import Unreadable, loads, loads_object, parsed
 from ari_cli.journal.pending import Said, marks
 from ari_cli.journal.store import FAILED, OK, PLANNED, SENDING, SPLIT, STATES
 from ari_cli.plan import Record
 from ari_cli.wire.operations import Operation
+from ari_cli.wire.url import canonical_or_same
 
 # What SQLite (or a run's note: `transient` is a bool there) gives for a number, or for one not stored (or read).
 _NUMBERS = frozenset((int, float, bool, type(None)))
@@ -286,13 +288,18 @@ def acknowledged(
     """Per key, what the service holds as far as this journal knows (same service and source): sorted, apart,
     maximal spans of a value and the run that set it, the last acknowledgement winning. Read from the spans the
     journal paints at each acknowledgement (`acked.py`); no date becomes an object of its own."""
-    service = db.execute(
-        "SELECT id FROM services WHERE operation = ? AND base_url = ? AND source_id = ?",
-        (operation, base_url, source_id),
-    ).fetchone()
-    if service is None:
-        return {}
-    args: list[Any] = [service[0]]
+    named = spellings(db, base_url)  # one, unless a journal not yet folded holds the service under several
+    sql = "SELECT id FROM services WHERE operation = ? AND source_id = ? AND " + in_spellings("base_url", named)
+    ids = [id_ for (id_,) in db.execute(sql, (operation, source_id, *named))]
+    wanted = None if properties is None else set(properties)
+    if len(ids) > 1:  # a journal not yet folded: the spans of every spelling, as one service's
+        return _merged(db, ids, wanted)
+    return _spans(db, ids[0], wanted) if ids else {}
+
+
+def _spans(db: sqlite3.Connection, service: int, properties: set[str] | None) -> dict[Key, list[Span]]:
+    """The spans of one row of `services` (of `properties`, or all)."""
+    args: list[Any] = [service]
     where = ""
     wanted: set[str] | None = None
     if properties is not None:
@@ -323,13 +330,59 @@ def acknowledged(
     return found
 
 
+def _merged(db: sqlite3.Connection, ids: list[int], properties: set[str] | None) -> dict[Key, list[Span]]:
+    """What `acknowledged` reads for a service filed under several spellings (`ids`): each one's spans, merged."""
+    found: dict[Key, list[Span]] = {}
+    for id_ in ids:
+        for key, spans in _spans(db, id_, properties).items():
+            found.setdefault(key, []).extend(spans)
+    return {key: merged(spans) for key, spans in sorted(found.items())}
+
+
 def services(db: sqlite3.Connection, operation: str, propertyid: str) -> list[tuple[str, str, int]]:
-    """Where the property's values were acknowledged: (base URL, source id, latest such run), latest first."""
+    """Where the property's values were acknowledged: (base URL, source id, latest such run), latest first; the
+    spellings of one service that an older journal holds apart are one (in canonical form)."""
     sql = (
         "SELECT s.base_url, s.source_id, max(a.run) FROM acked a JOIN services s ON s.id = a.service"
         " WHERE s.operation = ? AND a.propertyid = ? GROUP BY s.id ORDER BY max(a.run) DESC"
     )
-    return [(base, source, run) for base, source, run in db.execute(sql, (operation, propertyid))]
+    found: dict[tuple[str, str], int] = {}
+    for base, source, run in db.execute(sql, (operation, propertyid)):
+        found.setdefault((canonical_or_same(base), source), run)  # the latest first
+    return [(base, source, run) for (base, source), run in found.items()]
+
+
+def holds_any(db: sqlite3.Connection, operation: str, base_url: str, source_id: str, properties: Iterable[str]) -> bool:
+    """Whether the journal holds any value of `properties` that the service acknowledged (one row read at most)."""
+    wanted = sorted(set(properties))
+    few = len(wanted) <= 500  # within SQLite's bound variables; past them, any property counts
+    named = spellings(db, base_url)
+    sql = (
+        "SELECT 1 FROM acked a JOIN services s ON s.id = a.service WHERE s.operation = ? AND s.source_id = ? AND "
+        + in_spellings("s.base_url", named)
+        + (f" AND a.propertyid IN ({', '.join('?' * len(wanted))})" if few else "")
+        + " LIMIT 1"
+    )  # fmt: skip
+    return db.execute(sql, (operation, source_id, *named, *(wanted if few else []))).fetchone() is not None
+
+
+def elsewhere(
+    db: sqlite3.Connection, operation: str, base_url: str, source_id: str, properties: Iterable[str]
+) -> list[str]:
+    """The other base URLs (canonical, latest first) under which the journal holds `operation` values of
+    `properties` acknowledged for the same source id: another spelling of one machine (`localhost` for
+    `127.0.0.1`), or another port, which may be the service the user meant."""
+    wanted = sorted(set(properties))
+    few = 0 < len(wanted) <= 500  # within SQLite's bound variables; past them, any property counts
+    sql = (
+        "SELECT s.base_url, max(a.run) FROM acked a JOIN services s ON s.id = a.service"
+        " WHERE s.operation = ? AND s.source_id = ?"
+        + (f" AND a.propertyid IN ({', '.join('?' * len(wanted))})" if few else "")
+        + " GROUP BY s.id ORDER BY max(a.run) DESC"
+    )  # fmt: skip
+    this = canonical_or_same(base_url)
+    found = (canonical_or_same(base) for base, _ in db.execute(sql, (operation, source_id, *(wanted if few else []))))
+    return list(dict.fromkeys(base for base in found if base != this))
 
 
 def request_states(db: sqlite3.Connection, run_ids: Iterable[int]) -> dict[int, dict[str, int]]:

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ari_cli.config.secrets import masked_body, scrub
-from ari_cli.journal.acked import paint_acked, service_id
+from ari_cli.journal.acked import fold_spellings, paint_acked, service_id
 from ari_cli.journal.database import connect_reader, connect_writer, opened, ours, transaction
 
 # What a run hands the store (`entries.py`), named here too: callers speak to the store.
@@ -380,6 +380,8 @@ def open_database(path: Path) -> sqlite3.Connection:
     db = connect_writer(path)
     try:
         _create(db, path)
+        # One service's spellings in an older journal made one, before anything is written under them.
+        fold_spellings(db)
     except BaseException:
         db.close()
         raise

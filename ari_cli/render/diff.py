@@ -180,7 +180,8 @@ def _summary(view: DiffView) -> dict[str, Any]:
 
 
 def head(view: DiffView) -> dict[str, Any]:
-    return {"operation": view.operation, "base_url": view.base_url, "source_id": view.source_id}
+    notes = {"notes": list(view.notes)} if view.notes else {}
+    return {"operation": view.operation, "base_url": view.base_url, "source_id": view.source_id, **notes}
 
 
 def write_json(view: DiffView, stream: IO[str]) -> None:

@@ -99,6 +99,7 @@ def document(run: Run) -> dict[str, Any]:
         **({"error": error} if error else {}),
         "summary": run.summary(),
         **({"ignored_columns": ignored_columns(run)} if run.ignored_columns else {}),
+        **({"notes": list(run.notes)} if run.notes else {}),
         "rows": [row_dict(r) for r in run.rows],
         "requests": [request_dict(run, e) for e in run.exchanges],
     }
@@ -251,6 +252,8 @@ def write_json(run: Run, stream: IO[str]) -> None:
     stream.write(separator + field("summary", run.summary()))
     if run.ignored_columns:
         stream.write(separator + field("ignored_columns", ignored_columns(run)))
+    if run.notes:
+        stream.write(separator + field("notes", list(run.notes)))
     stream.write(separator + '"rows": ')
     _write_list(stream, _row_texts(run, indent), indent)
     stream.write(separator + '"requests": ')
