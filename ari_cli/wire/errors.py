@@ -8,6 +8,7 @@ validation errors here, never "slow down" or "not found".
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from ari_cli.wire.operations import Operation
 
@@ -18,6 +19,38 @@ WITH_RATE = frozenset({Operation.POLICY, Operation.MAXADV})
 RETRYABLE_STATUSES = frozenset({408, 500, 502, 503, 504})
 # Failures caused by one record of a request: splitting the request isolates the culprit.
 RECORD_LEVEL_CODES = frozenset({402, 404, 405, 416, 446, 451, 452, 453})
+# Answers about more than the request's records (../shared/clarifications.md, 2026-11-28): the property (a request
+# carries one), the endpoint (the URL), the account (every property's requests).
+PROPERTY_CODES = frozenset({446})
+ENDPOINT_CODES = frozenset({442, 454})
+ACCOUNT_CODES = frozenset({415, 440, 471})
+# A gateway's answer (no service JSON) about who may call at all; a 404 without the service's JSON is a wrong URL.
+ACCOUNT_GATEWAY_STATUSES = frozenset({401, 403, 404})
+
+Reach = Literal["record", "request", "property", "endpoint", "account", "transient"]
+
+
+def reach(code: int | None, http_status: int | None, is_service_json: bool) -> Reach:
+    """What a failure is about, from its body code (`is_service_json`: the body was the service's JSON) and status.
+
+    `transient`: a later try may succeed (no answer at all: a connection error, a timeout, an interruption; a
+    retryable status or code 408; a gateway's 429). `record`: one record's data (splitting isolates it). `property`,
+    `endpoint`, `account`: every request of the property, of the URL, of the run meets it, whatever its data.
+    `request`: this request alone (an unknown code, a body too large), which a second try would meet again.
+    """
+    if http_status is None and code is None:
+        return "transient"
+    if is_retryable(code, http_status) or (http_status == 429 and not is_service_json):
+        return "transient"
+    if not is_service_json:
+        return "account" if http_status in ACCOUNT_GATEWAY_STATUSES else "request"
+    if code in PROPERTY_CODES:
+        return "property"
+    if code in ENDPOINT_CODES:
+        return "endpoint"
+    if code in ACCOUNT_CODES:
+        return "account"
+    return "record" if code in RECORD_LEVEL_CODES else "request"
 
 
 @dataclass(frozen=True, slots=True)
