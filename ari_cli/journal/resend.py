@@ -90,7 +90,7 @@ class RetryPlan:
             for problem, rows in causes.values()
             if rows
         )
-        return Refused(run.id, len(every), found) if found else None
+        return Refused(first, len(every), found) if found else None
 
     def without_later(self, db: sqlite3.Connection) -> tuple[RetryPlan, dict[int, int]]:
         """The plan without the dates whose value a later run got acknowledged (where the retry goes): sending
