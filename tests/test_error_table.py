@@ -18,6 +18,7 @@ from ari_cli.wire.errors import (
     hint_for,
     is_retryable,
     lookup,
+    reach,
     rows_for,
 )
 from ari_cli.wire.models import Operation
@@ -218,3 +219,33 @@ def test_446_hint_names_the_property_mapping() -> None:
     assert hint is not None
     assert "property id is not mapped for this partner" in hint
     assert "propertyid" in hint
+
+
+@pytest.mark.parametrize(
+    ("code", "status", "service_json", "expected"),
+    [
+        (451, 422, True, "record"),
+        (402, 402, True, "record"),
+        (404, 404, True, "record"),  # the service's 404: an invalid start date
+        (446, 421, True, "property"),
+        (442, 418, True, "endpoint"),
+        (454, 424, True, "endpoint"),
+        (454, 428, True, "endpoint"),
+        (415, 415, True, "account"),
+        (440, 417, True, "account"),
+        (471, 425, True, "account"),
+        (None, 401, False, "account"),  # a gateway's own authentication
+        (None, 403, False, "account"),
+        (None, 404, False, "account"),  # not the service's JSON: a wrong URL
+        (None, 413, False, "request"),
+        (999, 400, True, "request"),
+        (408, 408, True, "transient"),
+        (503, 503, True, "transient"),
+        (None, 502, False, "transient"),
+        (None, 429, False, "transient"),  # a gateway's rate limit
+        (452, 429, True, "record"),  # the service's 429 is a rate plan mapping
+        (None, None, False, "transient"),  # no answer: a connection error, a timeout, an interruption
+    ],
+)
+def test_the_reach_of_an_answer(code: int | None, status: int | None, service_json: bool, expected: str) -> None:
+    assert reach(code, status, service_json) == expected

@@ -209,3 +209,20 @@ def test_many_rows_refused_alike_are_said_in_a_few_lines(sb: Sandbox, tmp_path: 
     named = ", ".join(f"{path}:{line}" for line in range(2, 7))
     assert f"  451 invalid room mapping (HTTP 422): 120 rows ({named} and 115 more); the room id" in result.stderr
     assert "run 1: 120 rows stay refused for their own data (not sent again):" in lines
+
+
+def test_with_nothing_left_to_send_the_document_still_says_what_stays_refused(sb: Sandbox, tmp_path: Path) -> None:
+    path = tmp_path / "mixed.csv"
+    path.write_text(MIXED)
+    assert _push(sb, path).exit_code == 1
+    before = len(sb.received)
+
+    for args in (["--output", "json"], ["--output", "json", "--dry-run"]):
+        result = invoke(["retry", "1", *args], env=sandbox_env(sb))
+        assert result.exit_code == 1, result.output
+        document = json.loads(result.stdout)
+        jsonschema.validate(document, SCHEMA)
+        assert (document["rows"], document["requests"]) == ([], [])
+        assert document["refused"]["rows"] == 1 and document["refused"]["causes"][0]["first"] == [f"{path}:3"]
+        assert "run 1: 1 row stays refused for its own data (not sent again):" in result.stderr
+    assert len(sb.received) == before
