@@ -13,8 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
+
 from ari_cli.exits import ExitCode
 from ari_cli.render import run as render
+from ari_cli.render.console import whole
 from ari_cli.render.report import error_document, write_error_document, write_error_report, write_report
 from ari_cli.render.runtable import table
 from ari_cli.render.streams import discard, stdout_failure
@@ -169,8 +172,9 @@ def _next_step(run: Run, number: int | None, err: Any, quiet: bool) -> None:
     elif unsent and not quiet and any(_retryable(e) for e in run.exchanges):
         err.print(f"run {number}: `ari-cli retry {number}` re-sends what failed for a passing reason", markup=False)
     elif unsent and not quiet and any(_beyond_data(e) for e in run.exchanges):
-        err.print(f"run {number}: once the service has put right the property, endpoint or account it refused,"
-                  f" `ari-cli retry {number}` re-sends those rows", markup=False)  # fmt: skip
+        # Wrapped at spaces, at a terminal and in a pipe alike: a sentence a narrow terminal would cut.
+        whole(err, Text(f"run {number}: once the service has put right the property, endpoint or account it refused,"
+                        f" `ari-cli retry {number}` re-sends those rows"))  # fmt: skip
 
 
 def _retryable(exchange: Exchange) -> bool:
