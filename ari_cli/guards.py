@@ -182,7 +182,7 @@ def _over(
         if count <= limit.value:
             return None
         figure = str(count)
-        said = f"{flag}: the push would {what} {count} dates, over the limit of {limit}"
+        said = f"{flag}: the push would {what} {count} date{'' if count == 1 else 's'}, over the limit of {limit}"
     return Trip(flag, figure, str(limit), said, tuple(_change_text(c) for c in ranges[:MOST_RANGES]))
 
 

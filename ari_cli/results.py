@@ -194,6 +194,25 @@ class RowResults(Sequence[RowResult]):
         return RowResults(self.table, self.special, self.groups, self.shared, note, self.skipped)
 
 
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Rows of a retried run refused for their own data, alike in the answer that refused them."""
+
+    problem: Problem  # the answer, with the error table's hint for it
+    rows: int
+    first: tuple[str, ...]  # the first of them, as `file:line`
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """What a retry leaves refused for its rows' own data (a second try would meet the same answer): the run it
+    retried, how many rows, and their causes. While any is left, the retry exits 1."""
+
+    run: int
+    rows: int
+    causes: tuple[Refusal, ...]
+
+
 @dataclass
 class Run:
     """Everything a run produced, for rendering and the exit code."""
@@ -209,6 +228,8 @@ class Run:
     """(source, name) of each input column left out with a warning."""
     notes: list[str] = field(default_factory=list)
     """What the JSON document lists under `notes`: what the journal said of the service (`app/elsewhere.py`)."""
+    refused: Refused | None = None
+    """A retry's: rows of the run it retried that stay refused for their own data, and were not sent again."""
 
     def summary(self) -> dict[str, int]:
         return summary(len(self.rows), len(self.records), len(self.exchanges), self.rows.counts())
@@ -217,7 +238,9 @@ class Run:
         if self.interrupted:
             return ExitCode.INTERRUPTED
         # A dry run's requests are those the real run would send: with --skip-invalid it exits as that run would.
-        return exit_code(self.rows, sent=bool(self.exchanges))
+        code = exit_code(self.rows, sent=bool(self.exchanges))
+        # A retry tells cron the truth: rows left refused for their data are not done, even when none was sent.
+        return ExitCode.FAILED if self.refused is not None and code is ExitCode.OK else code
 
 
 def summary(rows: int, records: int, requests: int, counts: dict[Status, int] | None = None) -> dict[str, int]:

@@ -133,20 +133,21 @@ def test_record_level_codes() -> None:
 def test_every_refusal_of_the_table_has_its_reach() -> None:
     reaches = {(r.http_status, r.code): r.reach for r in ERROR_TABLE}
     assert reaches == {
-        (402, 402): Reach.RECORD, (404, 404): Reach.RECORD, (405, 405): Reach.RECORD, (408, 408): None,
+        (402, 402): Reach.RECORD, (404, 404): Reach.RECORD, (405, 405): Reach.RECORD, (408, 408): Reach.TRANSIENT,
         (415, 415): Reach.ACCOUNT, (416, 416): Reach.RECORD, (417, 440): Reach.ACCOUNT, (418, 442): Reach.ENDPOINT,
         (421, 446): Reach.PROPERTY, (422, 451): Reach.RECORD, (423, 453): Reach.RECORD, (424, 454): Reach.ENDPOINT,
         (425, 471): Reach.ACCOUNT, (426, 453): Reach.RECORD, (428, 454): Reach.ENDPOINT, (429, 452): Reach.RECORD,
-        (500, 500): None, (502, 502): None, (503, 503): None, (504, 504): None,
+        (500, 500): Reach.TRANSIENT, (502, 502): Reach.TRANSIENT, (503, 503): Reach.TRANSIENT,
+        (504, 504): Reach.TRANSIENT,
     }  # fmt: skip
 
 
 @pytest.mark.parametrize(
     ("status", "expected"),
-    [(401, Reach.ACCOUNT), (403, Reach.ACCOUNT), (404, Reach.ACCOUNT), (413, None), (429, None), (502, None),
-     (200, None), (None, None)],
+    [(401, Reach.ACCOUNT), (403, Reach.ACCOUNT), (404, Reach.ACCOUNT), (413, Reach.REQUEST),
+     (429, Reach.TRANSIENT), (502, Reach.TRANSIENT), (200, Reach.REQUEST), (None, Reach.TRANSIENT)],
 )  # fmt: skip
-def test_answers_that_are_not_the_services_json(status: int | None, expected: Reach | None) -> None:
+def test_answers_that_are_not_the_services_json(status: int | None, expected: Reach) -> None:
     # A gateway's 401 or 403, or a 404 that is not the service's JSON, refuse every request of the account.
     assert reach(None, status) is expected
 
@@ -241,3 +242,34 @@ def test_446_hint_names_the_property_mapping() -> None:
     assert hint is not None
     assert "property id is not mapped for this partner" in hint
     assert "propertyid" in hint
+
+
+@pytest.mark.parametrize(
+    ("code", "status", "service_json", "expected"),
+    [
+        (451, 422, True, "record"),
+        (402, 402, True, "record"),
+        (404, 404, True, "record"),  # the service's 404: an invalid start date
+        (446, 421, True, "property"),
+        (442, 418, True, "endpoint"),
+        (454, 424, True, "endpoint"),
+        (454, 428, True, "endpoint"),
+        (415, 415, True, "account"),
+        (440, 417, True, "account"),
+        (471, 425, True, "account"),
+        (None, 401, False, "account"),  # a gateway's own authentication
+        (None, 403, False, "account"),
+        (None, 404, False, "account"),  # not the service's JSON: a wrong URL
+        (None, 413, False, "request"),
+        (999, 400, True, "request"),
+        (408, 408, True, "transient"),
+        (503, 503, True, "transient"),
+        (None, 502, False, "transient"),
+        (None, 429, False, "transient"),  # a gateway's rate limit
+        (452, 429, True, "record"),  # the service's 429 is a rate plan mapping
+        (None, None, False, "transient"),  # no answer: a connection error, a timeout, an interruption
+    ],
+)
+def test_the_reach_of_an_answer(code: int | None, status: int | None, service_json: bool, expected: str) -> None:
+    assert service_json is (code is not None)  # an answer with a body code was the service's JSON
+    assert reach(code, status) == expected

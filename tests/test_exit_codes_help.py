@@ -26,7 +26,7 @@ CAN_GIVE: dict[str, set[int]] = {
     "config": {0},
     **{f"{op} push": {0, 3, 4, 5} for op in ("threshold", "maxadv", "policy")},
     **{f"{op} diff": {0, 3, 4} for op in ("threshold", "maxadv", "policy")},
-    **{f"{op} send": {0, 3, 4} for op in ("threshold", "maxadv", "policy")},
+    **{f"{op} send": {0, 3, 4, 5} for op in ("threshold", "maxadv", "policy")},
     "policy describe": {0, 3},
     "replay": {0, 3, 4},
     "explain": {0},

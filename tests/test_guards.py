@@ -183,12 +183,16 @@ def test_limits_that_cannot_be_read(name: str, given: object) -> None:
         parse_limit(name, given)
 
 
-def test_a_send_command_is_not_guarded_by_the_profile(sb: Sandbox, pushed: Path, tmp_path: Path) -> None:
+def test_a_send_command_is_guarded_by_the_profile(sb: Sandbox, pushed: Path, tmp_path: Path) -> None:
+    # Issue 40: a send is judged as a push is (it was not before); tests/test_send_guards.py has the rest.
     config = tmp_path / "config.toml"
     config.write_text("[profiles.cron]\nmax_changed = 0\n")
     config.chmod(0o600)
     args = ["threshold", "send", "--property", "HTL001", "--room", "DBL", "--start", "2027-01-02", "--end",
             "2027-01-02", "--threshold", "9", *TODAY, "--config", str(config), "--profile", "cron"]  # fmt: skip
     result = invoke(args, env=sandbox_env(sb))
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 5, result.output
+    assert "--max-changed: the push would change 1 date, over the limit of 0" in result.stderr
+    assert sb.state()["threshold"]["HTL001"]["DBL"]["2027-01-02"] == "3"
+    assert invoke([*args, "--override-guards"], env=sandbox_env(sb)).exit_code == 0
     assert sb.state()["threshold"]["HTL001"]["DBL"]["2027-01-02"] == "9"

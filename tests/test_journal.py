@@ -219,8 +219,10 @@ def test_refusals_are_listed_not_sent_again(sb: Sandbox, tmp_path: Path) -> None
     assert first.exit_code == 1 and "ari-cli retry" not in first.stderr
     sent_before = len(sb.received)
     result = invoke(["retry", "1"], env=sandbox_env(sb))
-    assert result.exit_code == 0
-    assert "not re-sent: request 2 was refused (invalid room mapping)" in result.stderr
+    # Issue 40: a retry exits 1 while rows stay refused for their own data (it exited 0 before).
+    assert result.exit_code == 1
+    assert "run 1: 1 row stays refused for its own data (not sent again):" in result.stderr
+    assert f"451 invalid room mapping (HTTP 422): 1 row ({path}:3); the room id is not mapped" in result.stderr
     assert "run 1: nothing left to send" in result.stderr
     assert len(sb.received) == sent_before
 

@@ -25,10 +25,13 @@ if TYPE_CHECKING:
     import sqlite3
 
 
-def limits(flags: GuardOptions, settings: Settings, operation: Operation) -> Guards:
+def limits(flags: GuardOptions, settings: Settings, operation: Operation, files: bool = True) -> Guards:
     """The guards in effect: each flag over the profile's setting; a limit that cannot be read is a usage error
-    (a flag) or a configuration error (the profile, checked when read already)."""
+    (a flag) or a configuration error (the profile, checked when read already). Without `files` (a send command's
+    one setting), --min-coverage is not among them: it compares the files of pushes."""
     values: dict[str, object] = dict(settings.guards)
+    if not files:
+        values.pop("min_coverage", None)
     for name, value in flags.given().items():
         try:
             Guards.of({name: value})
@@ -86,9 +89,10 @@ def check(
     db: sqlite3.Connection | None,
     today: dt.date,
     service: tuple[str, str] | None = None,
+    files: bool = True,
 ) -> list[str]:
     """The notes of the guards in effect; `GuardTripped` (nothing sent) when one trips, unless overridden."""
-    guards = limits(flags, settings, operation)
+    guards = limits(flags, settings, operation, files)
     if not guards:
         return []
     where = service or _service(settings)
@@ -130,11 +134,13 @@ def for_push(
     request: PushRequest, settings: Settings, prepared: Prepared, connection: Connection | None,
     db: sqlite3.Connection | None,
 ) -> list[str]:  # fmt: skip
-    """A push's guards, before anything is journaled or sent: their notes, or `GuardTripped`. A send command's one
-    setting is not guarded, and no guard is on unless a flag or the profile sets one."""
-    if request.rows is not None or (request.guards == GuardOptions() and not settings.guards):
+    """A push's or a send's guards, before anything is journaled or sent: their notes, or `GuardTripped`. No guard
+    is on unless a flag or the profile sets one; a send's one setting is judged by all but --min-coverage.
+    `retry`, `revert` and `replay` are not judged again (they do not come here)."""
+    if request.guards == GuardOptions() and not settings.guards:
         return []
     service = (connection.base_url, connection.source_id) if connection is not None else None
     plan = prepared.whole or prepared.plan  # with --changed-only, the files' whole plan
     today = request.plan.today or dt.date.today()
-    return check(request.guards, settings, request.operation, plan, db, today, service)
+    files = request.rows is None
+    return check(request.guards, settings, request.operation, plan, db, today, service, files)

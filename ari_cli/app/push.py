@@ -23,7 +23,7 @@ from ari_cli.exits import ConfigError, Interrupted, UsageProblem
 from ari_cli.inputs import SourceRow
 from ari_cli.inputs.model import ReadMeter
 from ari_cli.pipeline import UNSENT_NOTE, Known, Prepared, PushOptions, execute, prepare
-from ari_cli.results import Run
+from ari_cli.results import Refused, Run
 from ari_cli.send.exchange import Exchange, Tee, Trace, Watcher
 from ari_cli.wire.operations import Operation
 
@@ -228,14 +228,17 @@ def send_recorded(
     output: OutputOptions,
     listener: Listener,
     rebuild: Callable[[Sequence[int]], dict[str, Any]] | None = None,
+    refused: Refused | None = None,
 ) -> Run:
-    """Send with the progress bar, the --verbose trace and the journal listening; then record the rows' results."""
+    """Send with the progress bar, the --verbose trace and the journal listening; then record the rows' results
+    (with, for a retry, the rows it leaves `refused`, which its exit code counts)."""
     total = sum(len(e.records) for e in prepared.exchanges)
     # A dry run sends nothing: no "sending" bar.
     with listener.progress(total, enabled=not output.quiet and not options.dry_run) as advance:
         screen = Screen(advance, listener, output.verbose)
         watch = Tee(screen, recorder) if recorder is not None else screen
         run = execute(options, prepared, connection, watch, interruptible=True, rebuild=rebuild)
+    run.refused = refused
     if recorder is not None:
         recorder.finish(run.summary(), int(run.exit_code()))
     return run

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ari_cli.app.listener import Listener
@@ -19,7 +19,7 @@ from ari_cli.journal.resend import RetryPlan, plan_retry, with_key
 from ari_cli.journal.store import reading
 from ari_cli.pipeline import Prepared, PushOptions
 from ari_cli.records.table import RowTable
-from ari_cli.results import Run
+from ari_cli.results import Refused, Run
 from ari_cli.wire.operations import Operation
 from ari_cli.wire.url import canonical_or_same
 
@@ -47,19 +47,25 @@ def _aimed(plan: RetryPlan, flags: ConnectionOptions, sending: bool) -> RetryPla
     return plan.aimed(canonical_or_same(base_url), source_id, flags.path_segment)
 
 
-def _planned(request: RetryRequest, path: Path) -> tuple[RetryPlan, dict[int, int]]:
+def _planned(request: RetryRequest, path: Path) -> tuple[RetryPlan, dict[int, int], Refused | None]:
     """What is left of the run, aimed where the retry goes, without the dates a later run got acknowledged
-    (unless --force); with those dates per later run."""
+    (unless --force); with those dates per later run, and the rows left refused for their own data."""
     with reading(os.environ) as db:
         if db is None:
             raise UsageProblem("the journal has no runs yet", f"runs are recorded in {path} (ARI_HOME moves it)")
         plan = plan_retry(db, request.run, request.force)
         left: dict[int, int] = {}
+        flags, run = request.connection, plan.source.run
+        base_url = (flags.base_url or run.base_url).rstrip("/")
         if plan.exchanges:
-            plan = _aimed(plan, request.connection, not request.dry_run)
+            plan = _aimed(plan, flags, not request.dry_run)
+            base_url = plan.exchanges[0].url.split("/v2/push_ari/")[0]
             if not request.force:
                 plan, left = plan.without_later(db)
-    return plan, left
+        elif flags.source_id:
+            plan = replace(plan, source_id=flags.source_id)
+        refused = plan.refusals(db, base_url) if plan.refused else None
+    return plan, left, refused
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +79,8 @@ class Retried:
     """The journal's number of the retry's own run; None when not journaled."""
     service: tuple[str, str] | None = None
     """Where it sent: (base URL, source id)."""
+    refused: Refused | None = None
+    """Rows of the run left refused for their own data (not sent again): while any is, the retry exits 1."""
 
 
 def _said(plan: RetryPlan, left: dict[int, int], number: int, quiet: bool, listener: Listener) -> None:
@@ -80,10 +88,6 @@ def _said(plan: RetryPlan, left: dict[int, int], number: int, quiet: bool, liste
     if plan.followed and not quiet:
         chain = " -> ".join(str(n) for n in (*plan.followed, source.id))
         listener.say(f"run {number} was retried already ({chain}); retrying what run {source.id} left")
-    for refused in plan.refused:
-        if not quiet:
-            problem = refused.errors[0]["message"] if refused.errors else refused.state
-            listener.say(f"not re-sent: request {refused.id} was refused ({problem}); fix the file and push again")
     for later, days in sorted(left.items()):
         # Said even with --quiet: values that would have overwritten newer ones were not sent.
         listener.say(f"left out: {days} date(s) whose value run {later} got acknowledged after run {source.id} started;"
@@ -103,13 +107,13 @@ def retry(request: RetryRequest, listener: Listener) -> Retried:
     store = open_journal(os.environ, warn) if request.output.journal and not request.dry_run else None
     recorder = Recorder(store, warn) if store is not None else None
     try:
-        plan, left = _planned(request, journal_path(os.environ))
+        plan, left, refused = _planned(request, journal_path(os.environ))
         source = plan.source.run
         _said(plan, left, request.run, quiet, listener)
         operation = Operation(source.operation)
         if not plan.exchanges:
             listener.say(f"run {source.id}: nothing left to send")
-            return Retried(operation, None, False, None)
+            return Retried(operation, None, False, None, refused=refused)
         where = plan.exchanges[0].url.split("/v2/push_ari/")[0]
         connection = None if request.dry_run else Connection(where, settings.api_key(), plan.source_id)
         if connection is not None:
@@ -133,13 +137,13 @@ def retry(request: RetryRequest, listener: Listener) -> Retried:
             recorder.plan(operation, prepared.rows, prepared.plan, prepared.exchanges, None, plan.held, plan.superseded)
         run = send_recorded(
             options, prepared, connection, recorder if connection is not None else None, request.output, listener,
-            lambda part: plan.build(part, key),
+            lambda part: plan.build(part, key), refused,
         )  # fmt: skip
-        if recorder is not None and run.exit_code() == 0 and not plan.refused:
+        if recorder is not None and run.exit_code() == 0:
             # Nothing is left of the run and its earlier retries: each says which retry finished it.
             recorder.completes((*plan.followed, source.id))
     finally:
         if recorder is not None:
             recorder.close()
     service = None if connection is None else (connection.base_url, connection.source_id)
-    return Retried(operation, run, connection is not None, recorder.run if recorder else None, service)
+    return Retried(operation, run, connection is not None, recorder.run if recorder else None, service, refused)

@@ -27,7 +27,13 @@ _DIFF = {
     3: "invalid input",
     4: "no base URL or source id, or a journal that cannot be read",
 }
-_SEND = {0: "ok", 1: "the request failed", 3: "invalid values", 4: "configuration"}
+_SEND = {
+    0: "ok",
+    1: "the request failed",
+    3: "invalid values",
+    4: "configuration",
+    5: "a guard (--max-changed, --max-cleared, --max-step) tripped: nothing sent",
+}
 
 # By the command's path after `ari-cli`; a group that only holds commands shows its help (0) or a usage error.
 OWN: dict[str, dict[int, str]] = {
@@ -52,8 +58,8 @@ OWN: dict[str, dict[int, str]] = {
     "explain": {0: "explained", 2: "a code not in the spec's error table"},
     "errors": {0: "shown"},
     "retry": {
-        0: "everything acknowledged (or nothing left to send)",
-        1: "a request still failed",
+        0: "every row ok, skipped, or superseded by a later acknowledgement (or nothing left to send)",
+        1: "a request still failed, or rows stay refused for their own data",
         2: "no such run",
         4: "no key configured, a URL refused, a run that went to a sandbox that has ended, or an unreadable journal",
     },

@@ -13,7 +13,9 @@ if TYPE_CHECKING:
 
 RETRY_HELP = """Send again what a journaled run did not get acknowledged, and nothing else.
 
-That is: requests never sent, sent without an answer (the run was killed or interrupted), or failed for a passing reason (timeouts, connection errors, HTTP 500/502/503/504, code 408). Acknowledged requests are not sent twice, and refusals a second try would meet again (a wrong room id, a bad date) are listed, not re-sent.
+That is: requests never sent, sent without an answer (the run was killed or interrupted), failed for a passing reason (timeouts, connection errors, HTTP 500/502/503/504, code 408), or refused for the property, endpoint or account (446, 442, 454, 415, 440, 471, a gateway's 401 or 403), which the service may have put right. Acknowledged requests are not sent twice, and rows refused for their own data (a wrong room id, a bad date), which a second try would meet again, are counted by cause, not re-sent.
+
+Exits 0 when every row of the run is ok, skipped, or superseded by a later acknowledgement of the same dates; 1 while rows stay refused for their own data: fix them and push the file again.
 
 Dates whose value a later run got acknowledged are left out (sending this run's older value would overwrite the newer one) and said on standard error; --force sends them anyway.
 

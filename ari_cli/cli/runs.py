@@ -41,8 +41,9 @@ def retry_and_show(request: RetryRequest) -> ExitCode:
     terminal = Terminal()
     retried = retry(request, terminal)
     if retried.run is None:
-        show_empty(retried.operation, request.dry_run, shown(request.output), terminal.err)
-        return ExitCode.OK
+        show_empty(retried.operation, request.dry_run, shown(request.output), terminal.err, retried.refused)
+        # Nothing sent, but rows refused for their own data are not done: cron hears so.
+        return ExitCode.OK if retried.refused is None else ExitCode.FAILED
     how = shown(request.output, connected=retried.connected)
     if retried.service is not None:
         how = replace(how, base_url=retried.service[0], source_id=retried.service[1])

@@ -14,6 +14,7 @@ from ari_cli.cli.options import (
     DryRun,
     connection_options,
     given,
+    guard_options,
     input_options,
     output_options,
     plan_options,
@@ -22,7 +23,14 @@ from ari_cli.cli.options import (
 from ari_cli.wire.operations import Operation
 
 if TYPE_CHECKING:
-    from ari_cli.app.options import ConnectionOptions, InputOptions, OutputOptions, PlanOptions, SendTuning
+    from ari_cli.app.options import (
+        ConnectionOptions,
+        GuardOptions,
+        InputOptions,
+        OutputOptions,
+        PlanOptions,
+        SendTuning,
+    )
 
 _ROW = "Setting"
 _DEPOSIT = "Deposit"
@@ -69,6 +77,8 @@ def send_command(operation: Operation, setting: Callable[..., list[dict[str, str
         plan=only(plan_options, "today", "data_form"),
         sending=only(send_tuning, "timeout", "retries", "rate_per_property"),
         connection=connection_options,
+        # A setting pushed by hand is judged as a push's are; coverage is of files, which a send has none of.
+        guards=only(guard_options, "max_changed", "max_cleared", "max_step", "override_guards"),
     )
     def send(
         ctx: typer.Context,
@@ -80,6 +90,7 @@ def send_command(operation: Operation, setting: Callable[..., list[dict[str, str
         plan: "PlanOptions",
         sending: "SendTuning",
         connection: "ConnectionOptions",
+        guards: "GuardOptions",
     ) -> None:
         from ari_cli.app.options import PushRequest
         from ari_cli.cli.runs import push_and_show
@@ -95,6 +106,7 @@ def send_command(operation: Operation, setting: Callable[..., list[dict[str, str
             connection=connection,
             given=given(ctx),
             rows=tuple(rows),
+            guards=guards,
         )
         raise typer.Exit(int(push_and_show(request)))
 

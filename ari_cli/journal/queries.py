@@ -22,6 +22,7 @@ from ari_cli.journal.database import Unreadable, loads, loads_object, parsed
 from ari_cli.journal.pending import Said, marks
 from ari_cli.journal.store import FAILED, OK, PLANNED, SENDING, SPLIT, STATES
 from ari_cli.plan import Record
+from ari_cli.wire.errors import Reach, reach
 from ari_cli.wire.operations import Operation
 from ari_cli.wire.url import canonical_or_same
 
@@ -102,8 +103,18 @@ class RequestInfo:
 
     @property
     def needs_retry(self) -> bool:
-        """Not acknowledged, and not refused for a reason a second try would meet again."""
-        return self.state in (PLANNED, SENDING) or (self.state == FAILED and self.transient)
+        """Not acknowledged, and not refused for its own data: never answered, failed for a passing reason, or
+        refused for the property, endpoint or account, which the service may have put right since."""
+        if self.state in (PLANNED, SENDING):
+            return True
+        return self.state == FAILED and (self.transient or self.reach not in (Reach.RECORD, Reach.REQUEST))
+
+    @property
+    def reach(self) -> Reach:
+        """What its failure is about (`wire.errors.reach`); a stored answer with a body code was the service's JSON."""
+        code = self.errors[0].get("code") if self.errors else None
+        code = code if isinstance(code, int) and not isinstance(code, bool) else None
+        return reach(code, self.http_status)
 
 
 @dataclass(slots=True)  # not frozen, as `RequestInfo`

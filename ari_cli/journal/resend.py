@@ -1,8 +1,11 @@
 """`retry RUN`: what a journaled run left unacknowledged, rebuilt as a run of its own.
 
-Only requests nothing replaced (leaves) and that were never answered, never sent, or failed for a
-transient reason are sent again; acknowledged requests and refusals a second try would meet again
-are left alone. A run already retried is followed to its latest retry, which holds what is left.
+Only requests nothing replaced (leaves) and that were never answered, never sent, failed for a
+transient reason or were refused for the property, endpoint or account (`wire.errors.reach`) are
+sent again; acknowledged requests and refusals of the records' own data, which a second try would
+meet again, are left alone, and counted (`refusals`) unless a later run got their dates acknowledged.
+A run already retried is followed to its latest retry, which holds what is left; the refusals of the
+runs before it stay with them (a retry carries only what it sends).
 Records come back from the journal with the lines they came from; bodies are rebuilt from them
 (a policy's body comes back as stored) and get the configured key.
 """
@@ -33,8 +36,13 @@ from ari_cli.journal.run_requests import detail
 from ari_cli.journal.store import SUPERSEDED
 from ari_cli.plan import Plan, Record
 from ari_cli.records.rules import RowView, shown_dates
-from ari_cli.send.exchange import Exchange
+from ari_cli.results import Refusal, Refused
+from ari_cli.send.exchange import Exchange, Problem
+from ari_cli.wire.errors import hint_for
 from ari_cli.wire.operations import Operation, path_segment, push_url
+
+# How many rows of each cause of refusal are named (`file:line`); the count says the rest.
+REFUSED_NAMED = 5
 
 
 @dataclass
@@ -52,6 +60,37 @@ class RetryPlan:
     templates: dict[int, dict[str, Any]] = field(default_factory=dict)  # a policy record's stored body
     held: Plan = field(default_factory=Plan)  # records left out for later acknowledged values
     superseded: list[Exchange] = field(default_factory=list)  # their requests, journaled, not sent
+
+    def refusals(self, db: sqlite3.Connection, base_url: str) -> Refused | None:
+        """The rows refused for their own data by the run or its earlier retries, by cause, but for those whose
+        every date a later run got acknowledged at `base_url` (as this plan's source id): superseded, they are done.
+        None when no row is left refused."""
+        run = self.source.run
+        family = {*self.followed, run.id}
+        first = self.followed[0] if self.followed else run.id
+        properties = {request.propertyid for request in self.refused}
+        held = acknowledged(db, run.operation, base_url, self.source_id or run.source_id, properties)
+        infos = {number: run_info(db, number) for number in family}
+        causes: dict[tuple[object, ...], tuple[Problem, dict[str, None]]] = {}
+        every: set[str] = set()
+        for request in self.refused:
+            problem = _problem(request)
+            named = causes.setdefault((problem.code, problem.message, problem.http_status), (problem, {}))[1]
+            for record in records(db, request.run, request.first, request.first + request.count):
+                later = [s for s in held.get(record.key, ()) if s.run > first and s.run not in family]
+                if not _outside(record.start, record.end, later):
+                    continue  # a later run got every date of it acknowledged
+                for source, line in decode(record.lines):
+                    sources = infos[request.run].sources
+                    row = f"{sources[source] if source < len(sources) else f'source {source}'}:{line}"
+                    named[row] = None
+                    every.add(row)
+        found = tuple(
+            Refusal(problem, len(rows), tuple(sorted(rows, key=_row_order)[:REFUSED_NAMED]))
+            for problem, rows in causes.values()
+            if rows
+        )
+        return Refused(first, len(every), found) if found else None
 
     def without_later(self, db: sqlite3.Connection) -> tuple[RetryPlan, dict[int, int]]:
         """The plan without the dates whose value a later run got acknowledged (where the retry goes): sending
@@ -146,6 +185,22 @@ class _Pieces:
             self.exchanges.append(Exchange(len(self.exchanges) + 1, like.propertyid, part, {}, like.url))
 
 
+def _problem(request: RequestInfo) -> Problem:
+    """A refused request's first error as stored, with the error table's hint."""
+    error = request.errors[0] if request.errors else {}
+    code = error.get("code")
+    code = code if isinstance(code, int) and not isinstance(code, bool) else None
+    status = request.http_status
+    message = str(error.get("message") or request.state)
+    return Problem(code, message, status, hint_for(code, status))
+
+
+def _row_order(row: str) -> tuple[str, int]:
+    """`file:line` in file and line order."""
+    name, _, line = row.rpartition(":")
+    return name, int(line) if line.isdigit() else 0
+
+
 def _outside(start: dt.date, end: dt.date, spans: Sequence[Span]) -> list[tuple[dt.date, dt.date]]:
     """The runs of dates start..end that none of `spans` covers."""
     pieces: list[tuple[dt.date, dt.date]] = []
@@ -188,6 +243,11 @@ def _rows(run: RunInfo, carried: Sequence[RecordInfo]) -> tuple[list[RowView], l
     return views, refs
 
 
+def _refused(request: RequestInfo) -> bool:
+    """Refused for its records' own data: neither acknowledged, due again, nor left out for later values."""
+    return not request.needs_retry and not request.acknowledged and request.state != SUPERSEDED
+
+
 def plan_retry(db: sqlite3.Connection, run: int, force: bool = False) -> RetryPlan:
     """Rows, records and requests of `run` (or its latest retry) that still need sending; with `force`, also
     those a retry left out for a later acknowledged value."""
@@ -195,7 +255,10 @@ def plan_retry(db: sqlite3.Connection, run: int, force: bool = False) -> RetryPl
     source = detail(db, info.id)
     final = leaves(source.requests)
     due = [r for r in final if r.needs_retry or (force and r.state == SUPERSEDED)]
-    refused = [r for r in final if not r.needs_retry and not r.acknowledged and r.state != SUPERSEDED]
+    refused = [r for r in final if _refused(r)]
+    for earlier in passed:
+        # A retry carries only what it sends: what the runs before it had refused stays with them.
+        refused += [r for r in leaves(detail(db, earlier, whole=False).requests) if _refused(r)]
     carried = [
         record for request in due for record in records(db, info.id, request.first, request.first + request.count)
     ]

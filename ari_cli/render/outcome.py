@@ -13,13 +13,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
+
 from ari_cli.exits import ExitCode
 from ari_cli.render import run as render
+from ari_cli.render.console import whole
 from ari_cli.render.report import error_document, write_error_document, write_error_report, write_report
 from ari_cli.render.runtable import table
 from ari_cli.render.streams import discard, stdout_failure
-from ari_cli.results import Run, Status, summary
+from ari_cli.results import Refused, Run, Status, summary
 from ari_cli.send.exchange import Exchange, encode
+from ari_cli.wire.errors import Reach, reach
 from ari_cli.wire.operations import Operation
 
 
@@ -55,6 +59,9 @@ def show_run(run: Run, shown: Shown, invalid_input: bool, number: int | None, er
         skip = "" if shown.send else ", or give --skip-invalid to send the valid ones"
         err.print(f"nothing was sent: fix the invalid rows above{skip}", markup=False)
     _next_step(run, number, err, shown.quiet)
+    if run.refused is not None:
+        # Said under --quiet too: it is about the data, and why the retry exits 1.
+        show_refused(run.refused, err)
     return code
 
 
@@ -77,12 +84,23 @@ def show_stopped(
         _write_report(lambda path: write_error_report(document, path), shown.report, err)
 
 
-def show_empty(operation: Operation, dry_run: bool, shown: Shown, err: Any) -> None:
-    """A run with nothing to send (a retry of a finished run): `--output json` still gets its one document."""
+def show_empty(operation: Operation, dry_run: bool, shown: Shown, err: Any, refused: Refused | None = None) -> None:
+    """A run with nothing to send (a retry of a finished run, or of one whose rows stay refused): `--output json`
+    still gets its one document."""
     if shown.form == "json":
-        document: dict[str, Any] = {"operation": operation.value, "dry_run": dry_run, "summary": summary(0, 0, 0),
-                                    "rows": [], "requests": []}  # fmt: skip
+        document: dict[str, Any] = {"operation": operation.value, "dry_run": dry_run, "summary": summary(0, 0, 0)}
+        if refused is not None:
+            document["refused"] = render.refused_dict(refused)
+        document.update(rows=[], requests=[])
         to_stdout(lambda: write_error_document(document, sys.stdout), err)
+    if refused is not None:
+        show_refused(refused, err)
+
+
+def show_refused(refused: Refused, err: Any) -> None:
+    """What a retry left refused for the rows' own data, on stderr."""
+    for line in render.refused_lines(refused):
+        err.print(line, markup=False)
 
 
 def write_run_report(run: Run, shown: Shown, err: Any) -> None:
@@ -153,8 +171,21 @@ def _next_step(run: Run, number: int | None, err: Any, quiet: bool) -> None:
         err.print(f"{left}; `ari-cli retry {number}` sends what is left", markup=False)
     elif unsent and not quiet and any(_retryable(e) for e in run.exchanges):
         err.print(f"run {number}: `ari-cli retry {number}` re-sends what failed for a passing reason", markup=False)
+    elif unsent and not quiet and any(_beyond_data(e) for e in run.exchanges):
+        # Wrapped at spaces, at a terminal and in a pipe alike: a sentence a narrow terminal would cut.
+        whole(err, Text(f"run {number}: once the service has put right the property, endpoint or account it refused,"
+                        f" `ari-cli retry {number}` re-sends those rows"))  # fmt: skip
 
 
 def _retryable(exchange: Exchange) -> bool:
     outcome = exchange.outcome
     return exchange.final and outcome is not None and not outcome.success and (outcome.transient or not outcome.sent)
+
+
+def _beyond_data(exchange: Exchange) -> bool:
+    """Refused for the property, endpoint or account (`wire.errors.reach`), not the rows' data: `retry` re-sends."""
+    outcome = exchange.outcome
+    if not exchange.final or outcome is None or outcome.success or not outcome.errors:
+        return False
+    problem = outcome.errors[0]
+    return reach(problem.code, problem.http_status) in (Reach.PROPERTY, Reach.ENDPOINT, Reach.ACCOUNT)

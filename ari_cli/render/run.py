@@ -20,7 +20,7 @@ from ari_cli.config.secrets import masked_body, masked_text, scrub
 from ari_cli.exits import Interrupted
 from ari_cli.render.console import console as console  # the one console, re-exported for callers of this module
 from ari_cli.render.printable import json_printable, printable
-from ari_cli.results import RowResult, Run, Shared
+from ari_cli.results import Refused, RowResult, Run, Shared
 from ari_cli.send.exchange import Exchange, Problem, Trace
 
 
@@ -90,6 +90,36 @@ def stopped(run: Run) -> dict[str, Any] | None:
     }
 
 
+def refused_dict(refused: Refused) -> dict[str, Any]:
+    """What a retry left refused for the rows' own data, as the document says it: how many rows, by cause."""
+    return {
+        "run": refused.run,
+        "rows": refused.rows,
+        "causes": [
+            {**problem_dict(cause.problem), "hint": cause.problem.hint, "rows": cause.rows, "first": list(cause.first)}
+            for cause in refused.causes
+        ],
+        "hint": REFUSED_HINT,
+    }
+
+
+REFUSED_HINT = "a second try meets the same answer: fix these rows (each cause's hint says how) and push the file again"
+
+
+def refused_lines(refused: Refused) -> list[str]:
+    """What a retry left refused, said on stderr: how many rows, a line per cause with its first rows and what to
+    fix, and what to do; a few lines however many rows."""
+    stay = "stays refused for its" if refused.rows == 1 else "stay refused for their"
+    lines = [f"run {refused.run}: {plural(refused.rows, 'row')} {stay} own data (not sent again):"]
+    for cause in refused.causes:
+        more = cause.rows - len(cause.first)
+        named = ", ".join(cause.first) + (f" and {more:,} more" if more else "")
+        hint = f"; {cause.problem.hint}" if cause.problem.hint else ""
+        lines.append(f"  {problem_text(cause.problem)}: {plural(cause.rows, 'row')} ({named}){hint}")
+    lines.append(REFUSED_HINT)
+    return [printable(line) for line in lines]
+
+
 def document(run: Run) -> dict[str, Any]:
     """The whole run in the contract's `--output json` shape."""
     error = stopped(run)
@@ -100,6 +130,7 @@ def document(run: Run) -> dict[str, Any]:
         "summary": run.summary(),
         **({"ignored_columns": ignored_columns(run)} if run.ignored_columns else {}),
         **({"notes": list(run.notes)} if run.notes else {}),
+        **({"refused": refused_dict(run.refused)} if run.refused else {}),
         "rows": [row_dict(r) for r in run.rows],
         "requests": [request_dict(run, e) for e in run.exchanges],
     }
@@ -254,6 +285,8 @@ def write_json(run: Run, stream: IO[str]) -> None:
         stream.write(separator + field("ignored_columns", ignored_columns(run)))
     if run.notes:
         stream.write(separator + field("notes", list(run.notes)))
+    if run.refused:
+        stream.write(separator + field("refused", refused_dict(run.refused)))
     stream.write(separator + '"rows": ')
     _write_list(stream, _row_texts(run, indent), indent)
     stream.write(separator + '"requests": ')

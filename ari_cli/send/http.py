@@ -194,7 +194,7 @@ class Sender:
                 self._split(exchange, group)
                 return
             outcome = replace(outcome, errors=(*outcome.errors, self._not_isolated(exchange)))
-        elif scope is not None and scope is not Reach.RECORD and first is not None:
+        elif scope in (Reach.PROPERTY, Reach.ENDPOINT, Reach.ACCOUNT) and first is not None:
             self._refuse(exchange, scope, first)
         exchange.outcome = outcome
         self.watch.answered(exchange, ())

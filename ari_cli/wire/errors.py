@@ -20,12 +20,14 @@ RETRYABLE_STATUSES = frozenset({408, 500, 502, 503, 504})
 
 
 class Reach(StrEnum):
-    """How far a refusal reaches: what else it says will be refused too (clarifications, 2026-11-28)."""
+    """What a failure is about, and so how far it reaches (clarifications, 2026-11-28)."""
 
-    RECORD = "record"  # one record of the request: splitting the request isolates the culprit
-    PROPERTY = "property"  # the request's property: its other requests would get the same answer
+    RECORD = "record"  # one record's data: splitting the request isolates the culprit
+    REQUEST = "request"  # this request alone (an unknown code, a body too large): a second try meets it again
+    PROPERTY = "property"  # the request's one property: its other requests would get the same answer
     ENDPOINT = "endpoint"  # the URL: every request to it would
     ACCOUNT = "account"  # the key, source id or channel: every request of the run would
+    TRANSIENT = "transient"  # nothing lasting: no answer at all, a retryable status or code 408, a gateway's 429
 
 
 # A request carries one property, so an error about the property is never its records' (446 is not here).
@@ -57,7 +59,7 @@ class ErrorRow:
         return self.code in RECORD_LEVEL_CODES
 
     @property
-    def reach(self) -> Reach | None:
+    def reach(self) -> Reach:
         return reach(self.code, self.http_status)
 
 
@@ -149,14 +151,13 @@ def is_retryable(code: int | None, http_status: int | None) -> bool:
     return http_status == 408 and code is None
 
 
-def reach(code: int | None, http_status: int | None) -> Reach | None:
-    """How far a refusal with this body `code` (None: the answer was not the service's JSON) reaches.
-
-    None: no further than the request itself (a transient failure, an unknown code, a gateway's 413): its
-    records end with the answer, and nothing else is held back.
-    """
+def reach(code: int | None, http_status: int | None) -> Reach:
+    """What a failure with this body `code` and HTTP status is about; `code` None: the answer was not the
+    service's JSON (a gateway's page, no body, or no answer at all)."""
+    if is_retryable(code, http_status) or (code is None and http_status in (None, 429)):
+        return Reach.TRANSIENT  # a gateway's 429 without the service's JSON is a rate limit: wait and send again
     if code is None:
-        return Reach.ACCOUNT if http_status in ACCOUNT_STATUSES_WITHOUT_CODE else None
+        return Reach.ACCOUNT if http_status in ACCOUNT_STATUSES_WITHOUT_CODE else Reach.REQUEST
     for codes, found in (
         (RECORD_LEVEL_CODES, Reach.RECORD),
         (PROPERTY_CODES, Reach.PROPERTY),
@@ -165,4 +166,4 @@ def reach(code: int | None, http_status: int | None) -> Reach | None:
     ):
         if code in codes:
             return found
-    return None
+    return Reach.REQUEST
