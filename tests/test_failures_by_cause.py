@@ -213,3 +213,22 @@ def test_rows_not_sent_are_grouped_by_their_note(tmp_path: Path) -> None:
     assert len(out.splitlines()) < 100
     history = run_cli(["history", "show", "1"], env)
     assert headings(history.stdout) == found, history.stdout
+
+
+def test_past_ten_groups_the_rest_are_counted(tmp_path: Path, sandbox: Sandbox) -> None:
+    # Twelve properties the service does not know, HTL950 with 3 rows, HTL951 with 4, ... HTL961 with 14.
+    path = tmp_path / "properties.csv"
+    rows = [f"HTL{950 + k},DBL,{day(n)},{day(n)},5\n" for k in range(12) for n in range(1, 4 + k)]
+    path.write_text(HEADER + "".join(rows), encoding="utf-8")
+    result = push(path, sandbox)
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert {r.json["propertyid"] for r in sandbox.received} == {f"HTL{950 + k}" for k in range(12)}
+    found = headings(result.stdout)
+    assert [line.split(",")[0] for line in found] == [f"{14 - k} rows failed" for k in range(10)]
+    assert [line.split()[4].rstrip(":") for line in found] == [f"HTL{961 - k}" for k in range(10)]
+    assert all(re.search(r": 446 invalid property mapping \(HTTP \d+\)$", line) for line in found)
+    assert (
+        "102 failed rows by cause and property: the first 3 of each of the 10 largest groups above"
+        f" (7 rows in 2 other groups); {HINT}" in words(result.stdout)
+    )
+    assert len(lines_shown(result.stdout, path)) == 30 and "HTL950" not in result.stdout
