@@ -16,11 +16,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from ari_cli.journal.queries import RequestInfo
-from ari_cli.journal.rows import RowInfo
 from ari_cli.render.run import plural
+
+if TYPE_CHECKING:  # a push's table groups its failed rows here, and a dry run must not load the journal
+    from ari_cli.journal.queries import RequestInfo
+    from ari_cli.journal.rows import RowInfo
 
 Item = TypeVar("Item")
 Grouped = TypeVar("Grouped")
