@@ -97,7 +97,7 @@ RUN is a run number from `ari-cli history`, or `last`. {WHERE}
 def show_run(
     run: Annotated[str, typer.Argument(metavar="RUN", show_default=False, help="Run number, or last.", autocompletion=complete_run)],
     body: Annotated[bool, typer.Option("--body", help="Also show each request body (key masked) and the answer.")] = False,
-    rows: Annotated[Rows | None, typer.Option("--show", help="Which rows the table lists. \\[default: failed over 50 rows, else all]", show_default=False)] = None,
+    rows: Annotated[Rows | None, typer.Option("--show", help="Which rows the table lists. \\[default: failed over 50 rows (over 50 failed, by cause with the first 3 of each), else all]", show_default=False)] = None,
     output: PageOption = PageFormat.TABLE,
 ) -> None:  # fmt: skip
     from ari_cli.render.rundetail import show_detail

@@ -103,7 +103,7 @@ Files = Annotated[list[Path], typer.Argument(metavar="FILE", allow_dash=True, sh
 DryRun = Annotated[bool, typer.Option("--dry-run", help="Read, validate and plan; print what would be sent; send nothing.", rich_help_panel=_OUT)]
 Output = Annotated[OutputFormat, typer.Option("--output", "-o", help="What goes to standard output.", rich_help_panel=_OUT)]
 Report = Annotated[Path | None, typer.Option("--report", metavar="PATH", help="Also write per-row results to PATH (.csv or .json).", rich_help_panel=_OUT)]
-ShowRows = Annotated[Show | None, typer.Option("--show", help="Rows the table lists. \\[default: failed over 50 rows, else all]", show_default=False, rich_help_panel=_OUT)]
+ShowRows = Annotated[Show | None, typer.Option("--show", help="Rows the table lists. \\[default: failed over 50 rows (over 50 failed, by cause with the first 3 of each), else all]", show_default=False, rich_help_panel=_OUT)]
 Curl = Annotated[bool, typer.Option("--curl", help="Print each request as a bash-ready curl command, $ARI_API_KEY standing for the key: on standard output before the table, or on standard error with --output json or csv.", rich_help_panel=_OUT)]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Only errors and warnings about the data on standard error (no notes or progress).", rich_help_panel=_OUT)]
 Verbose = Annotated[bool, typer.Option("--verbose", "-v", help="Show each HTTP exchange on standard error: method, URL, headers, body, status, answer and time, key masked.", rich_help_panel=_OUT)]

@@ -1,9 +1,14 @@
 """Runs of alike rows, and of alike requests, of a journaled run: the one rule that the history table of a big
-run and the run's HTML page share.
+run and the run's HTML page share. And failed rows by cause: what a big run's table (a push's, `history show`'s)
+lists of them.
 
 Consecutive items alike in everything but what tells them apart one by one (their line or number, dates,
 value, tracking id) are one group. A failed property's thousands of rows, each refused in a request of its
 own with a tracking id of its own, are then one line of the table (or the page) instead of thousands.
+
+Over `BY_CAUSE_OVER` failed rows, wherever they are in the file, rows of one cause (status, and answer or note)
+and property are one group: its count and its first `FIRST_ROWS` rows. 3,000 rows of 3,000 unknown rooms are
+then a few lines, at a terminal or in the mail cron sends.
 """
 
 from __future__ import annotations
@@ -11,10 +16,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from ari_cli.journal.queries import RequestInfo
-from ari_cli.journal.rows import RowInfo
+from ari_cli.render.run import plural
+
+if TYPE_CHECKING:  # a push's table groups its failed rows here, and a dry run must not load the journal
+    from ari_cli.journal.queries import RequestInfo
+    from ari_cli.journal.rows import RowInfo
 
 Item = TypeVar("Item")
 Grouped = TypeVar("Grouped")
@@ -162,3 +170,63 @@ def ids_text(trackingids: Iterable[str], one_per_line: bool = False) -> str:
     if len(ids) <= 1 or one_per_line:
         return "\n".join(ids)
     return f"{ids[0]} +{len(ids) - 1} more"
+
+
+BY_CAUSE_OVER = 50  # more failed rows than this, without --show, are listed by cause
+FIRST_ROWS = 3  # the rows listed of each cause
+MOST_CAUSES = 10  # the causes listed, the largest first: the rest are counted in the hint
+
+
+@dataclass(slots=True)
+class CauseGroup(Generic[Item]):
+    """The failed rows of one cause and property: how many, and the first `FIRST_ROWS` of them."""
+
+    first: Item
+    count: int = 0
+    rows: list[Item] = field(default_factory=list)
+
+
+def cause_groups(items: Iterable[Item], cause: Callable[[Item], Hashable]) -> list[CauseGroup[Item]]:
+    """Items of equal `cause(item)` wherever they are, as groups, the largest first (ties in the order of their first
+    item); each holds its first `FIRST_ROWS` items only, so that a million failed rows are a few groups."""
+    groups: dict[Hashable, CauseGroup[Item]] = {}
+    for item in items:
+        key = cause(item)
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = CauseGroup(item)
+        group.count += 1
+        if len(group.rows) < FIRST_ROWS:
+            group.rows.append(item)
+    return sorted(groups.values(), key=lambda group: -group.count)  # a stable sort: ties keep their order
+
+
+def rows_by_cause(rows: Iterable[RowInfo]) -> list[CauseGroup[RowInfo]]:
+    """A journaled run's failed rows by cause: status, errors or note, and property."""
+    errors = _Errors()
+    return cause_groups(rows, lambda row: (row.status, row.propertyid, errors.key(row.errors), row.note))
+
+
+def cause_heading(count: int, status: str, propertyid: str, cause: str) -> str:
+    """A group's line: `3000 rows failed, property HTL001: 451 invalid room mapping (HTTP 422)`."""
+    if status == "not sent":
+        cause = cause.removeprefix("not sent: ")  # the note of a row not sent says so: once is enough
+    return f"{plural(count, 'row')} {status}, property {propertyid}: {cause}"
+
+
+def by_cause_hint(groups: list[CauseGroup[Any]], statuses: Iterable[str]) -> str:
+    """What the grouped table left out and how to see it; `statuses`: the groups' (failed, not sent)."""
+    rows = sum(group.count for group in groups)
+    failed = "failed" if set(statuses) <= {"failed"} else "failed or not sent"
+    left = groups[MOST_CAUSES:]
+    if left:
+        which = (
+            f"the first {FIRST_ROWS} of each of the {MOST_CAUSES} largest groups above"
+            f" ({plural(sum(g.count for g in left), 'row')} in {plural(len(left), 'other group')})"
+        )
+    else:
+        which = f"the first {FIRST_ROWS} of each above"
+    return (
+        f"{rows} {failed} rows by cause and property: {which}; --show failed lists every failed row,"
+        " --show all every row"
+    )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import itertools
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -18,9 +19,21 @@ from rich.text import Text
 from ari_cli.config.secrets import scrub
 from ari_cli.journal.lines import joined
 from ari_cli.journal.queries import RecordInfo, RequestInfo, RunDetail, RunInfo
-from ari_cli.journal.rows import INTERESTING, RowInfo, RunRows
+from ari_cli.journal.rows import INTERESTING, NOT_FINISHED, RowInfo, RunRows
 from ari_cli.render.console import fitted, whole
-from ari_cli.render.groups import SEVERAL, RequestGroup, RowGroup, ids_text, request_groups, row_groups
+from ari_cli.render.groups import (
+    BY_CAUSE_OVER,
+    MOST_CAUSES,
+    SEVERAL,
+    RequestGroup,
+    RowGroup,
+    by_cause_hint,
+    cause_heading,
+    ids_text,
+    request_groups,
+    row_groups,
+    rows_by_cause,
+)
 from ari_cli.render.history import (
     STATE_STYLE,
     STATE_TEXT,
@@ -35,6 +48,7 @@ from ari_cli.render.history import (
     value_text,
 )
 from ari_cli.render.printable import printable
+from ari_cli.results import Status
 
 SHOW_ALL_UP_TO = 50
 
@@ -229,10 +243,39 @@ def run_detail(
     all_rows = everything if everything is not None else total <= SHOW_ALL_UP_TO
     out.print()
     out.print(Text(f"Rows ({total})", style="bold"))
-    shown_rows = rows_table(rows.rows(None if all_rows else INTERESTING), whole.run.operation, out, not all_rows)
-    hidden = total - shown_rows
+    operation = whole.run.operation
+    if all_rows or everything is not None or not _by_cause(rows):  # each row as asked, or too few failed to group
+        listed = rows_table(rows.rows(None if all_rows else INTERESTING), operation, out, not all_rows)
+    else:
+        listed = _grouped(rows, operation, out)
+    hidden = total - listed
     if hidden > 0:
         out.print(f"{hidden} ok or skipped rows not shown; --show all lists every row", markup=False)
+
+
+_BY_CAUSE = frozenset({Status.FAILED.value, Status.NOT_SENT.value, NOT_FINISHED})  # not invalid: each its own
+
+
+def _by_cause(rows: RunRows) -> bool:
+    """Whether the run has over `BY_CAUSE_OVER` failed (or not sent) rows: read until one more is found."""
+    return sum(1 for _ in itertools.islice(rows.rows(_BY_CAUSE), BY_CAUSE_OVER + 1)) > BY_CAUSE_OVER
+
+
+def _grouped(rows: RunRows, operation: str, out: Console) -> int:
+    """The invalid rows (alike rows in a row as one line), then the failed and not sent ones by cause and property
+    (`groups.rows_by_cause`): a line each with its count, and its first rows. How many rows there were. Each is read
+    as it is shown, never held: a failed run has a hundred thousand."""
+    count = rows_table(rows.rows(frozenset({Status.INVALID.value})), operation, out, grouped=True)
+    groups = rows_by_cause(rows.rows(_BY_CAUSE))
+    for number, group in enumerate(groups[:MOST_CAUSES]):
+        first = group.first
+        if number or count:
+            out.print()
+        told = errors_text(first.errors).replace("\n", "; ") or first.note
+        whole(out, Text(printable(cause_heading(group.count, first.status, first.propertyid, told)), style="bold"))
+        rows_table(group.rows, operation, out)
+    whole(out, Text(by_cause_hint(groups, (group.first.status for group in groups))))
+    return count + sum(group.count for group in groups)
 
 
 def show_detail(

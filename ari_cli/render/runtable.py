@@ -7,6 +7,8 @@ copies tracking ids, users look up lines).
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterator
+
 from rich import box
 from rich.console import Console
 from rich.markup import escape
@@ -14,9 +16,10 @@ from rich.table import Table
 from rich.text import Text
 
 from ari_cli.render.console import MIN_WRAP, fitted, whole
+from ari_cli.render.groups import BY_CAUSE_OVER, MOST_CAUSES, by_cause_hint, cause_groups, cause_heading
 from ari_cli.render.printable import printable
 from ari_cli.render.run import plural, problem_text
-from ari_cli.results import RowResult, Run, Status
+from ari_cli.results import RowResult, Run, Shared, Status
 from ari_cli.wire.operations import Operation
 
 SHOW_ALL_UP_TO = 50
@@ -94,25 +97,80 @@ def _blocks(run: Run, shown: list[RowResult], out: Console) -> None:
 def table(run: Run, show_all: bool | None, out: Console) -> None:
     """The rows table (all rows, or only failed and invalid ones over 50 rows) and a summary.
 
-    At a terminal too narrow for every column whole, each row is a short block instead: the line, the value, the
-    result, the error code and the tracking id are never cut.
+    Without `--show`, over `BY_CAUSE_OVER` failed (or not sent) rows are listed by cause: a line per cause and
+    property with its count, and its first rows (`groups.cause_groups`). At a terminal too narrow for every column
+    whole, each row is a short block instead: the line, the value, the result, the error code and the tracking id
+    are never cut.
     """
+    counts = run.rows.counts()
+    if show_all is None and counts[Status.FAILED] + counts[Status.NOT_SENT] > BY_CAUSE_OVER:
+        _by_cause(run, out)
+        out.print(summary_line(run))
+        return
     everything = show_all if show_all is not None else len(run.rows) <= SHOW_ALL_UP_TO
     shown = list(run.rows) if everything else run.rows.with_status({Status.FAILED, Status.NOT_SENT, Status.INVALID})
     if shown:
-        grid = _grid(run, shown, plain=not out.is_terminal)
-        fitted(grid, out, lambda: _blocks(run, shown, out))
-    hints = _hints(shown)
-    if hints:
-        out.print("What to check:", markup=False)
-        for line in hints:
-            whole(out, Text(line))
+        _rows(run, shown, out)
+    _what_to_check(shown, out)
     hidden = len(run.rows) - len(shown)
     if hidden:
         kept = "planned" if run.dry_run else "ok"
         rows = "row" if hidden == 1 else "rows"
         out.print(f"{hidden} {kept} or skipped {rows} not shown; --show all lists every row")
     out.print(summary_line(run))
+
+
+def _rows(run: Run, shown: list[RowResult], out: Console) -> None:
+    """`shown` as a table, or as blocks where the table does not fit."""
+    fitted(_grid(run, shown, plain=not out.is_terminal), out, lambda: _blocks(run, shown, out))
+
+
+def _what_to_check(rows: list[RowResult], out: Console) -> None:
+    hints = _hints(rows)
+    if hints:
+        out.print("What to check:", markup=False)
+        for line in hints:
+            whole(out, Text(line))
+
+
+_Failed = tuple[int, Shared, str]  # a failed or not sent row: its index, its result and its property
+
+
+def _failed(run: Run) -> Iterator[_Failed]:
+    """Each failed or not sent row, in order, without making its view: a run of alike rows is carried by one
+    record (`RowResults.runs`), so its rows share their property, read once."""
+    for first, stop, shared in run.rows.runs():
+        if shared.status in (Status.FAILED, Status.NOT_SENT):
+            propertyid = run.rows.table[first].propertyid
+            for index in range(first, stop):
+                yield index, shared, propertyid
+
+
+def _cause(row: _Failed) -> Hashable:
+    _, shared, propertyid = row
+    return shared.status, propertyid, shared.errors, shared.note
+
+
+def _by_cause(run: Run, out: Console) -> None:
+    """The invalid rows, then the failed and not sent ones by cause and property: a line each with the count, and
+    the first rows as the table shows them."""
+    invalid = run.rows.with_status({Status.INVALID})  # each its own problem, as standard error lists them
+    if invalid:
+        _rows(run, invalid, out)
+    groups = cause_groups(_failed(run), _cause)
+    shown: list[RowResult] = []
+    for number, group in enumerate(groups[:MOST_CAUSES]):
+        rows = [run.rows[index] for index, _, _ in group.rows]
+        first = rows[0]
+        told = "; ".join(problem_text(p) for p in first.errors) or first.note
+        if number or invalid:
+            out.print()
+        heading = cause_heading(group.count, first.status.value, first.view.propertyid, told)
+        whole(out, Text(printable(heading), style="bold"))
+        _rows(run, rows, out)
+        shown.extend(rows)
+    _what_to_check(invalid + shown, out)
+    whole(out, Text(by_cause_hint(groups, (group.first[1].status.value for group in groups))))
 
 
 def summary_line(run: Run) -> str:
