@@ -74,7 +74,8 @@ def test_three_thousand_rows_refused_for_one_cause_are_a_few_lines_in_a_pipe(
     assert lines_shown(result.stdout, path) == [2, 3, 4]  # the first three rows, each whole
     assert {"NOPE0", "NOPE1", "NOPE2"} <= set(result.stdout.split())
     assert "What to check:" in lines and "not shown" not in result.stdout
-    assert lines[-1] == "3000 rows: 0 ok, 3000 failed, 0 invalid, 0 skipped; 10 records, sent 19 of 19 requests"
+    # One request of 10 records, split within its property's budget (8: halving 10 records to one), not 18 times.
+    assert lines[-1] == "3000 rows: 0 ok, 3000 failed, 0 invalid, 0 skipped; 10 records, sent 9 of 9 requests"
     assert result.stderr == ""
 
 
@@ -172,12 +173,13 @@ def test_fifty_failed_rows_are_listed_each_and_fifty_one_by_cause(tmp_path: Path
     path = tmp_path / "rooms.csv"
     fifty = [f"HTL001,NOPE,{day(n)},{day(n)},{n}\n" for n in range(1, 51)]  # values differ: each its own record
     path.write_text(HEADER + "".join(fifty) + f"HTL001,DBL,{day(1)},{day(9)},4\n" * 10, encoding="utf-8")
-    listed = push(path, sandbox)
+    # A request a record: each refused row has an answer of its own (splitting is budgeted per property).
+    listed = push(path, sandbox, "--batch-size", "1")
     assert lines_shown(listed.stdout, path) == list(range(2, 52))
     assert "10 ok or skipped rows not shown; --show all lists every row" in listed.stdout
     assert not headings(listed.stdout)
     path.write_text(HEADER + "".join(fifty) + f"HTL001,NOPE,{day(60)},{day(60)},60\n", encoding="utf-8")
-    grouped = push(path, sandbox)
+    grouped = push(path, sandbox, "--batch-size", "1")
     assert headings(grouped.stdout) == [f"51 rows failed, property HTL001: {UNKNOWN_ROOM}"]
     assert lines_shown(grouped.stdout, path) == [2, 3, 4]
 

@@ -80,9 +80,9 @@ class _Errors:
     while its key is, so that no other list can take its identity."""
 
     def __init__(self) -> None:
-        self.made: dict[int, tuple[list[dict[str, Any]], Hashable]] = {}
+        self.made: dict[int, tuple[list[dict[str, Any]], tuple[Hashable, ...]]] = {}
 
-    def key(self, errors: list[dict[str, Any]]) -> Hashable:
+    def key(self, errors: list[dict[str, Any]]) -> tuple[Hashable, ...]:
         found = self.made.get(id(errors))
         if found is None:
             told = tuple((e.get("code"), e.get("message"), e.get("http_status")) for e in errors)
@@ -202,9 +202,10 @@ def cause_groups(items: Iterable[Item], cause: Callable[[Item], Hashable]) -> li
 
 
 def rows_by_cause(rows: Iterable[RowInfo]) -> list[CauseGroup[RowInfo]]:
-    """A journaled run's failed rows by cause: status, errors or note, and property."""
+    """A journaled run's failed rows by cause: status, the service's answer (the first error: a second says only
+    that its records were not isolated) or the note, and property."""
     errors = _Errors()
-    return cause_groups(rows, lambda row: (row.status, row.propertyid, errors.key(row.errors), row.note))
+    return cause_groups(rows, lambda row: (row.status, row.propertyid, errors.key(row.errors)[:1], row.note))
 
 
 def cause_heading(count: int, status: str, propertyid: str, cause: str) -> str:

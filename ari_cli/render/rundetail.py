@@ -271,7 +271,7 @@ def _grouped(rows: RunRows, operation: str, out: Console) -> int:
         first = group.first
         if number or count:
             out.print()
-        told = errors_text(first.errors).replace("\n", "; ") or first.note
+        told = errors_text(first.errors[:1]) or first.note
         whole(out, Text(printable(cause_heading(group.count, first.status, first.propertyid, told)), style="bold"))
         rows_table(group.rows, operation, out)
     whole(out, Text(by_cause_hint(groups, (group.first.status for group in groups))))

@@ -147,8 +147,10 @@ def _failed(run: Run) -> Iterator[_Failed]:
 
 
 def _cause(row: _Failed) -> Hashable:
+    """The service's answer (its first error: a second says only that its records were not isolated), or the note
+    of a row not sent."""
     _, shared, propertyid = row
-    return shared.status, propertyid, shared.errors, shared.note
+    return shared.status, propertyid, shared.errors[:1], shared.note
 
 
 def _by_cause(run: Run, out: Console) -> None:
@@ -162,7 +164,7 @@ def _by_cause(run: Run, out: Console) -> None:
     for number, group in enumerate(groups[:MOST_CAUSES]):
         rows = [run.rows[index] for index, _, _ in group.rows]
         first = rows[0]
-        told = "; ".join(problem_text(p) for p in first.errors) or first.note
+        told = problem_text(first.errors[0]) if first.errors else first.note
         if number or invalid:
             out.print()
         heading = cause_heading(group.count, first.status.value, first.view.propertyid, told)
