@@ -14,6 +14,7 @@ import pytest
 from filelock import FileLock
 
 from tests.helpers import CLEAN_ENV, invoke
+from tests.test_config_edit import complete, needs_bash
 
 BIN = Path(sys.executable).parent
 posix_only = pytest.mark.skipif(os.name == "nt", reason="symlinks need privileges on Windows")
@@ -201,3 +202,9 @@ def test_config_show_shows_a_profile_name_escaped(config: Path) -> None:
     assert "\x1b" not in result.stdout
     assert f"profile      {ESCAPED} (env ARI_PROFILE)" in result.stdout
     assert f"profile {ESCAPED} in {config}" in result.stdout  # each setting's source
+
+
+@needs_bash
+def test_tab_does_not_offer_a_profile_name_with_a_control_character(config: Path, tmp_path: Path) -> None:
+    config.write_text(HOSTILE, encoding="utf-8")
+    assert complete(f"ari-cli config show --config {config} --profile ", tmp_path) == ["default"]
