@@ -50,9 +50,11 @@ def _ignore_columns(text: str) -> list[str]:
 def _guard_limit(key: str) -> Callable[[str], Any]:
     def check(text: str) -> Any:
         try:
-            return check_value(key, text)
+            checked = check_value(key, text)
         except ValueError as expected:
             raise ValueError(f"{key} must be {expected}") from None
+        # A count is a number in the file (max_step = 5); a percentage is text ("5%"), which TOML has no number for.
+        return int(checked) if isinstance(checked, str) and checked.isdigit() else checked
 
     return check
 

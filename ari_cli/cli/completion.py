@@ -17,9 +17,12 @@ from ari_cli.cli.helptext import HelpCommand
 
 def complete_profile(ctx: typer.Context, incomplete: str) -> list[str]:
     """The profiles of the config file the command line names (`--config`), or of the usual one."""
+    from ari_cli.render.printable import printable  # (only when TAB is pressed)
+
     config = ctx.params.get("config")
     names = application.profile_names(config if isinstance(config, Path) else None)
-    return [name for name in names if name.startswith(incomplete)]
+    # A name with a control character is not offered: the shell would show it raw (`\e[2J` clears the screen).
+    return [name for name in names if name.startswith(incomplete) and printable(name) == name]
 
 
 def complete_setting(incomplete: str) -> list[str]:

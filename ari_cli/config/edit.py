@@ -5,16 +5,23 @@ tomlkit keeps the file as its author wrote it (comments, order, spacing, and eve
 only what changes is touched. Every edit is read back with tomllib before the file is replaced: when the
 result does not hold exactly what was intended (the other profiles as they were, this one as asked), nothing
 is written.
+
+Each edit holds the file's lock (`locked`) from before it reads the file until it has replaced it, so that two
+edits at once (ten `config set` in a script, each on another key) both land instead of one writing over the
+other. The lock is a file beside the config file's target (`.config.toml.lock`, through filelock: flock on Unix,
+a Windows lock there), let go when the edit ends or its process dies.
 """
 
 from __future__ import annotations
 
+import contextlib
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import tomlkit
+from filelock import FileLock, Timeout
 from tomlkit.container import Container
 from tomlkit.items import Comment, InlineTable, Table, Whitespace
 from tomlkit.toml_document import TOMLDocument
@@ -31,6 +38,46 @@ from ari_cli.config.file import (
 from ari_cli.exits import ConfigError
 
 BY_HAND = "edit the file by hand, or give --config PATH to write a new file"
+LOCK_WAIT = 20.0
+"""Seconds an edit waits for another one to finish: an edit takes milliseconds, so only a stuck one takes this."""
+
+
+@contextlib.contextmanager
+def locked(path: Path, create: bool = False) -> Iterator[None]:
+    """Hold the config file's lock while it is read, changed and written; `create` makes its folder first.
+
+    The lock sits beside the file a symlink points to, where the file is written: edits through two links to one
+    file take the same lock. Without the folder (and not `create`) there is no file to edit: the caller says so.
+    """
+    target = path.resolve()
+    if create:
+        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    elif not target.parent.is_dir():
+        yield
+        return
+    lock = FileLock(target.with_name(f".{target.name}.lock"), timeout=LOCK_WAIT, mode=0o600)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise ConfigError(
+            f"another ari-cli has been changing {display(path)} for {LOCK_WAIT:g} s",
+            "try again when it is done",
+        ) from None
+    except OSError as problem:
+        raise ConfigError(
+            f"cannot lock config file {display(path)} to change it: {problem.strerror or problem}",
+            f"make {display(target.parent)} writable, or give --config PATH to write a new file",
+        ) from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def _whole(value: Any) -> Any:
+    """A whole number given as a float, written as the integer a person writes (`timeout = 12`, not `12.0`): it
+    reads back as the same number."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def existing_profile(path: Path, name: str) -> tuple[ConfigFile, dict[str, Any]]:
@@ -51,6 +98,11 @@ def set_value(path: Path, name: str, key: str, value: Any) -> dict[str, Any]:
 
     Returns the settings it replaced or dropped, with their values.
     """
+    with locked(path):
+        return _set_value(path, name, key, _whole(value))
+
+
+def _set_value(path: Path, name: str, key: str, value: Any) -> dict[str, Any]:
     found, values = existing_profile(path, name)
     dropped = KEY_KEYS if key in KEY_KEYS else (key,)
     document, raw = _parsed(found)
@@ -70,6 +122,11 @@ def set_value(path: Path, name: str, key: str, value: Any) -> dict[str, Any]:
 
 def delete_profile(path: Path, name: str) -> None:
     """Remove a profile, whichever way it is written; the other profiles and the comments are kept."""
+    with locked(path):
+        _delete_profile(path, name)
+
+
+def _delete_profile(path: Path, name: str) -> None:
     found, _ = existing_profile(path, name)
     document, raw = _parsed(found)
 
@@ -82,8 +139,12 @@ def delete_profile(path: Path, name: str) -> None:
 
 def save_profile(path: Path, name: str, values: Mapping[str, Any], force: bool) -> bool:
     """Add or (with force) replace one profile, keeping the rest of the file; True if it replaced one."""
+    with locked(path, create=True):
+        return _save_profile(path, name, {k: _whole(v) for k, v in values.items() if v is not None}, force)
+
+
+def _save_profile(path: Path, name: str, given: dict[str, Any], force: bool) -> bool:
     existing = check_new_profile(path, name, force)
-    given = {k: v for k, v in values.items() if v is not None}
     if existing is None:
         write_private(path, profile_text(name, given))
         return False

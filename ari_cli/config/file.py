@@ -306,7 +306,12 @@ def profile_text(name: str, values: Mapping[str, Any]) -> str:
 
 
 def write_private(path: Path, text: str) -> None:
-    """Write the file readable by its owner only, all at once: a reader never sees half of it."""
+    """Write the file readable by its owner only, all at once: a reader never sees half of it.
+
+    A symlink is followed: the file it points to is replaced and the link kept (a config file kept in a dotfiles
+    repository and linked into place stays where it is).
+    """
+    path = path.resolve()
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

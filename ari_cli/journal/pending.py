@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import errno
-import fcntl
 import json
 import os
 import sqlite3
@@ -34,6 +33,7 @@ from ari_cli.exits import ConfigError
 from ari_cli.journal.acked import paint_acked, service_id
 from ari_cli.journal.database import connect_writer, transaction
 from ari_cli.journal.place import HOME_VARIABLE
+from ari_cli.journal.portable import lock, pwrite, unlink_open, unlock
 from ari_cli.journal.store import OK, PLANNED, SENDING, SPLIT, RecordEntry, dumps, next_ack, safe, stored
 
 # Room for one line per answer of every request and as many halves, and the end.
@@ -42,17 +42,19 @@ LINE_ROOM, BASE_ROOM = 320, 16_384
 
 def _reserve(fd: int, size: int) -> None:
     """`size` bytes of the disk for the file, or OSError (ENOSPC): allocated, so later writes within cannot fail."""
-    try:
-        os.posix_fallocate(fd, 0, size)
-        return
-    except OSError as problem:
-        if problem.errno not in (errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS):
-            raise
-    # A file system that cannot allocate ahead: the room is written out, and a short write is a full disk.
+    if hasattr(os, "posix_fallocate"):  # (not on Windows)
+        try:
+            os.posix_fallocate(fd, 0, size)
+            return
+        except OSError as problem:
+            if problem.errno not in (errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS):
+                raise
+    # A file system (or system) that cannot allocate ahead: the room is written out, and a short write is a full
+    # disk.
     block = b" " * 65_536
     at = 0
     while at < size:
-        wrote = os.pwrite(fd, block[: size - at], at)
+        wrote = pwrite(fd, block[: size - at], at)
         if wrote <= 0:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         at += wrote
@@ -71,10 +73,10 @@ class Note:
         self.room = BASE_ROOM + LINE_ROOM * 2 * requests
         self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
-            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            lock(self.fd)
             head = (json.dumps({"run": run}) + "\n").encode()
             _reserve(self.fd, self.room)
-            if os.pwrite(self.fd, head, 0) != len(head):
+            if pwrite(self.fd, head, 0) != len(head):
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
             os.fsync(self.fd)
         except OSError:
@@ -90,7 +92,7 @@ class Note:
         # As everything the journal keeps: no known key in it (an answer may echo one).
         data = (stored(dumps(list(line), canonical=False)) + "\n").encode()
         with contextlib.suppress(OSError):
-            os.pwrite(self.fd, data, self.at)
+            pwrite(self.fd, data, self.at)
             self.at += len(data)
 
     def broke(self, reason: str) -> None:
@@ -100,11 +102,16 @@ class Note:
 
     def close(self) -> None:
         """Delete the note when the journal holds everything; else leave it for the next writer."""
+        deferred = False
         if not self.broken:
             with contextlib.suppress(OSError):
-                self.path.unlink()
+                deferred = not unlink_open(self.path)
         with contextlib.suppress(OSError):
+            unlock(self.fd)
             os.close(self.fd)
+        if deferred:  # Windows: deleted once closed
+            with contextlib.suppress(OSError):
+                self.path.unlink()
 
 
 @dataclass
@@ -180,9 +187,11 @@ def _ended(journal: Path) -> list[tuple[Path, Said]]:
         except OSError:
             continue
         try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            lock(fd, shared=True)
         except OSError:
             continue  # its run is still running: `history` shows the note as it is
+        else:
+            unlock(fd)
         finally:
             os.close(fd)
         found.append((path, said))
@@ -232,19 +241,24 @@ def fold(db: sqlite3.Connection, journal: Path) -> None:
             fd = os.open(path, os.O_RDWR)
         except OSError:
             continue
+        deferred = False
         try:
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                lock(fd)
             except OSError:
                 continue  # its run is still running
             said = _read(path)
             if said is None:
+                unlock(fd)
                 continue  # unreadable: kept for support, never deleted unread
             if said.reason is not None:
                 fold_note(db, said)  # a failure here keeps the note for a later writer
-            path.unlink()
+            deferred = not unlink_open(path)
+            unlock(fd)
         finally:
             os.close(fd)
+        if deferred:  # Windows: deleted once closed
+            path.unlink()
 
 
 def fold_note(db: sqlite3.Connection, said: Said) -> None:

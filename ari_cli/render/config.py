@@ -2,10 +2,13 @@
 
 Aligned columns, as plain text for pipes and files; at a terminal too narrow for a row of them, each row is a
 short block instead (`console.blocks`), so that a long URL or path is never broken across the columns.
+Everything shown comes from a file the user may not have written (a profile's name is any TOML key): its control
+characters are shown escaped (`printable`), as in every table.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,6 +18,7 @@ from rich.text import Text
 
 from ari_cli.config.secrets import scrub
 from ari_cli.render.console import blocks, console, fits_text
+from ari_cli.render.printable import json_printable, printable
 
 
 def aligned(rows: Sequence[Sequence[str]]) -> str:
@@ -26,7 +30,7 @@ def aligned(rows: Sequence[Sequence[str]]) -> str:
 
 def _labelled(pairs: Sequence[tuple[str, str]], out: Console) -> None:
     """`label  value` lines, aligned; where one would not fit, the same as one block whose values wrap."""
-    pairs = [(label, scrub(value)) for label, value in pairs]
+    pairs = [(label, printable(scrub(value))) for label, value in pairs]
     text = aligned(pairs)
     if fits_text(text, out.width):
         out.print(text, markup=False, highlight=False)
@@ -48,7 +52,7 @@ def settings(doc: dict[str, Any], out: Console) -> None:
     profile = f"{doc['profile']} ({doc['profile_source']}{where})"
     _labelled([("config file", file), ("profile", profile)], out)
     out.print()
-    values = {name: (scrub(_text(s["value"])), s["source"]) for name, s in doc["settings"].items()}
+    values = {n: (printable(scrub(_text(s["value"]))), printable(s["source"])) for n, s in doc["settings"].items()}
     text = aligned([["setting", "value", "source"], *([name, *shown] for name, shown in values.items())])
     if fits_text(text, out.width):
         out.print(text, markup=False, highlight=False)
@@ -56,7 +60,7 @@ def settings(doc: dict[str, Any], out: Console) -> None:
         blocks(list(values), [[Text(f"{value} ({source})") for value, source in values.values()]], out)
     if doc["columns"]:
         out.print()
-        mapped = [(name, f'"{header}"') for name, header in doc["columns"].items()]
+        mapped = [(printable(name), printable(f'"{header}"')) for name, header in doc["columns"].items()]
         text = aligned([("column", "header"), *mapped])
         if fits_text(text, out.width):
             out.print(text, markup=False, highlight=False)
@@ -66,7 +70,9 @@ def settings(doc: dict[str, Any], out: Console) -> None:
 
 def profiles(listed: Sequence[dict[str, Any]], out: Console) -> None:
     """`config profiles`: each profile's base URL, source id and where its key comes from; `*` the one in use."""
-    rows = [[p["name"], scrub(p["base_url"] or "-"), p["source_id"] or "-", scrub(p["key"])] for p in listed]
+    rows = [
+        [printable(scrub(cell or "-")) for cell in (p["name"], p["base_url"], p["source_id"], p["key"])] for p in listed
+    ]
     text = aligned(
         [
             ["", "profile", "base_url", "source_id", "key"],
@@ -120,4 +126,6 @@ def _json(document: dict[str, Any]) -> None:
 
     from ari_cli.config.secrets import scrub
 
-    typer.echo(scrub(json.dumps(document, indent=2, ensure_ascii=False)))
+    text = scrub(json.dumps(document, indent=2, ensure_ascii=False))
+    # At a terminal, the characters JSON leaves raw (DEL, C1, bidi) as JSON escapes: the same document.
+    typer.echo(json_printable(text) if sys.stdout.isatty() else text)
