@@ -38,6 +38,7 @@ from ari_cli.journal.store import (
     OK,
     SUPERSEDED,
     Answer,
+    Answered,
     Journal,
     NoteEntry,
     PlanEntry,
@@ -249,8 +250,30 @@ class Recorder(Watcher):
 
     def _together(self, group: Sequence[Job]) -> None:
         with self.journal.together():
-            for call, args, _ in group:
+            for call, args in self._merged(group):
                 call(*args)
+
+    def _merged(self, group: Sequence[Job]) -> Iterator[tuple[Callable[..., object], tuple[Any, ...]]]:
+        """The group's writes in their order, answers that follow one another written as one (`Journal.answers`:
+        a statement per kind of write, not per answer). A mark going out is only noted (the next write takes it),
+        so answers are merged across marks; any other write comes after the answers before it, and whatever
+        follows a split comes after its halves are written (their marks going out, their answers)."""
+        answers: list[Answered] = []
+        for call, args, _ in group:
+            if call == self.journal.sending:
+                yield call, args
+            elif call == self.journal.answers:
+                answers.extend(args[1])
+                if any(answered.halves for answered in args[1]):
+                    yield self.journal.answers, (self.run, answers)
+                    answers = []
+            else:
+                if answers:
+                    yield self.journal.answers, (self.run, answers)
+                    answers = []
+                yield call, args
+        if answers:
+            yield self.journal.answers, (self.run, answers)
 
     def _say(self) -> None:
         while self.unsaid:
@@ -386,7 +409,7 @@ class Recorder(Watcher):
             said.append(["answer", exchange.id, answer.state, answer.transient, answer.attempts, answer.http_status,
                          answer.trackingid, [{**e, "message": str(e["message"])[:200]} for e in answer.errors],
                          now()])  # fmt: skip
-        self._later(self.journal.answered, self.run, exchange.id, answer, split, acknowledged, said=said)
+        self._later(self.journal.answers, self.run, [Answered(exchange.id, answer, split, acknowledged)], said=said)
 
     def completes(self, runs: Sequence[int]) -> None:
         """This run (a retry) got acknowledged everything `runs` left."""
