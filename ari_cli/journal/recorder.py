@@ -184,6 +184,7 @@ class Recorder(Watcher):
         self.records: Sequence[Record] = ()
         self.where: RowLines | None = None
         self.waiting: queue.Queue[Job | None] = queue.Queue()
+        self.full = threading.Event()  # set when the writer need not wait for more jobs to write a group
         self.ending = False  # the run asked the writer to end: write what is waiting without waiting more
         self.writer: threading.Thread | None = None
         self.unsaid: list[str] = []  # the writer's warnings, said by the main thread
@@ -224,6 +225,8 @@ class Recorder(Watcher):
         while self.waiting.qsize() >= BACKLOG_JOBS and self.writer.is_alive():
             time.sleep(GROUP_SECONDS / 10)
         self.waiting.put((call, args, said))
+        if self.waiting.qsize() >= GROUP_JOBS - 1:
+            self.full.set()  # the group the writer gathers is full: it need not wait for the rest of its time
         self._say()
 
     def _writing(self) -> None:
@@ -234,13 +237,16 @@ class Recorder(Watcher):
 
     def _group(self, first: Job) -> tuple[list[Job], bool]:
         """The first job and those that come within `GROUP_SECONDS` of it (up to `GROUP_JOBS`); and whether
-        the run asked the writer to end after them. The writer sleeps on the queue until each comes."""
-        closes = time.monotonic() + GROUP_SECONDS
+        the run asked the writer to end after them. The writer sleeps while the group gathers, woken early only
+        when it is full or the run ends: woken for each job (twice a request), it took the GIL from the sender
+        each time, the most of what the journal's thread cost once its statements were a few per group."""
+        self.full.clear()
+        if self.waiting.qsize() < GROUP_JOBS - 1 and not self.ending:
+            self.full.wait(GROUP_SECONDS)
         group = [first]
         while len(group) < GROUP_JOBS:
-            left = closes - time.monotonic()
             try:
-                job = self.waiting.get(timeout=left) if left > 0 and not self.ending else self.waiting.get_nowait()
+                job = self.waiting.get_nowait()
             except queue.Empty:
                 break
             if job is None:
@@ -284,6 +290,7 @@ class Recorder(Watcher):
         if self.writer is not None:
             self.ending = True
             self.waiting.put(None)
+            self.full.set()
             self.writer.join()
             self.writer = None
         self._say()
