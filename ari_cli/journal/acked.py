@@ -38,13 +38,14 @@ def service_id(db: sqlite3.Connection, operation: str, base_url: str, source_id:
 
 
 _ACKED_COLUMNS = "start, end, value, run"
-# The spans of a key that a record's dates may touch: the last that starts on or before them (it may reach
-# into them, or end the day before and join), and those that start within them or the day after.
+# The spans of a key that a record's dates may touch: the last that starts before them (it may reach into them,
+# or end the day before and join), and those that start within them or the day after. (The last that starts on
+# or before them missed a span ending the day before one that starts on their first day: the two stayed apart.)
 _ACKED_NEAR = (
     f"SELECT {_ACKED_COLUMNS} FROM (SELECT {_ACKED_COLUMNS} FROM acked"
-    " WHERE service = ? AND propertyid = ? AND roomid = ? AND rateid = ? AND start <= ? ORDER BY start DESC LIMIT 1)"
+    " WHERE service = ? AND propertyid = ? AND roomid = ? AND rateid = ? AND start < ? ORDER BY start DESC LIMIT 1)"
     f" UNION ALL SELECT {_ACKED_COLUMNS} FROM acked"
-    " WHERE service = ? AND propertyid = ? AND roomid = ? AND rateid = ? AND start > ? AND start <= ?"
+    " WHERE service = ? AND propertyid = ? AND roomid = ? AND rateid = ? AND start >= ? AND start <= ?"
 )
 
 

@@ -93,6 +93,17 @@ class Answer:
     seconds: float
 
 
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """A request's answer as the recorder hands it to the store: `halves` replace the request when it was split;
+    `acknowledged` are its records as the service now holds them, when it was acknowledged."""
+
+    request: int
+    answer: Answer
+    halves: Sequence[RequestEntry] = ()
+    acknowledged: Sequence[RecordEntry] = ()
+
+
 def who() -> tuple[str, str]:
     """The user and host running this process: what the journal records of who ran a run."""
     import getpass

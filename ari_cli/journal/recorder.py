@@ -38,6 +38,7 @@ from ari_cli.journal.store import (
     OK,
     SUPERSEDED,
     Answer,
+    Answered,
     Journal,
     NoteEntry,
     PlanEntry,
@@ -183,6 +184,7 @@ class Recorder(Watcher):
         self.records: Sequence[Record] = ()
         self.where: RowLines | None = None
         self.waiting: queue.Queue[Job | None] = queue.Queue()
+        self.full = threading.Event()  # set when the writer need not wait for more jobs to write a group
         self.ending = False  # the run asked the writer to end: write what is waiting without waiting more
         self.writer: threading.Thread | None = None
         self.unsaid: list[str] = []  # the writer's warnings, said by the main thread
@@ -223,6 +225,8 @@ class Recorder(Watcher):
         while self.waiting.qsize() >= BACKLOG_JOBS and self.writer.is_alive():
             time.sleep(GROUP_SECONDS / 10)
         self.waiting.put((call, args, said))
+        if self.waiting.qsize() >= GROUP_JOBS - 1:
+            self.full.set()  # the group the writer gathers is full: it need not wait for the rest of its time
         self._say()
 
     def _writing(self) -> None:
@@ -233,13 +237,16 @@ class Recorder(Watcher):
 
     def _group(self, first: Job) -> tuple[list[Job], bool]:
         """The first job and those that come within `GROUP_SECONDS` of it (up to `GROUP_JOBS`); and whether
-        the run asked the writer to end after them. The writer sleeps on the queue until each comes."""
-        closes = time.monotonic() + GROUP_SECONDS
+        the run asked the writer to end after them. The writer sleeps while the group gathers, woken early only
+        when it is full or the run ends: woken for each job (twice a request), it took the GIL from the sender
+        each time, the most of what the journal's thread cost once its statements were a few per group."""
+        self.full.clear()
+        if self.waiting.qsize() < GROUP_JOBS - 1 and not self.ending:
+            self.full.wait(GROUP_SECONDS)
         group = [first]
         while len(group) < GROUP_JOBS:
-            left = closes - time.monotonic()
             try:
-                job = self.waiting.get(timeout=left) if left > 0 and not self.ending else self.waiting.get_nowait()
+                job = self.waiting.get_nowait()
             except queue.Empty:
                 break
             if job is None:
@@ -249,8 +256,30 @@ class Recorder(Watcher):
 
     def _together(self, group: Sequence[Job]) -> None:
         with self.journal.together():
-            for call, args, _ in group:
+            for call, args in self._merged(group):
                 call(*args)
+
+    def _merged(self, group: Sequence[Job]) -> Iterator[tuple[Callable[..., object], tuple[Any, ...]]]:
+        """The group's writes in their order, answers that follow one another written as one (`Journal.answers`:
+        a statement per kind of write, not per answer). A mark going out is only noted (the next write takes it),
+        so answers are merged across marks; any other write comes after the answers before it, and whatever
+        follows a split comes after its halves are written (their marks going out, their answers)."""
+        answers: list[Answered] = []
+        for call, args, _ in group:
+            if call == self.journal.sending:
+                yield call, args
+            elif call == self.journal.answers:
+                answers.extend(args[1])
+                if any(answered.halves for answered in args[1]):
+                    yield self.journal.answers, (self.run, answers)
+                    answers = []
+            else:
+                if answers:
+                    yield self.journal.answers, (self.run, answers)
+                    answers = []
+                yield call, args
+        if answers:
+            yield self.journal.answers, (self.run, answers)
 
     def _say(self) -> None:
         while self.unsaid:
@@ -261,6 +290,7 @@ class Recorder(Watcher):
         if self.writer is not None:
             self.ending = True
             self.waiting.put(None)
+            self.full.set()
             self.writer.join()
             self.writer = None
         self._say()
@@ -386,7 +416,7 @@ class Recorder(Watcher):
             said.append(["answer", exchange.id, answer.state, answer.transient, answer.attempts, answer.http_status,
                          answer.trackingid, [{**e, "message": str(e["message"])[:200]} for e in answer.errors],
                          now()])  # fmt: skip
-        self._later(self.journal.answered, self.run, exchange.id, answer, split, acknowledged, said=said)
+        self._later(self.journal.answers, self.run, [Answered(exchange.id, answer, split, acknowledged)], said=said)
 
     def completes(self, runs: Sequence[int]) -> None:
         """This run (a retry) got acknowledged everything `runs` left."""
