@@ -79,6 +79,10 @@ def test_a_property_the_service_does_not_know_costs_at_most_concurrency_plus_one
     ), held[0]
     assert unknown  # the rows are there, every one of them, with a result
     assert document["summary"]["requests"] < 100
+    # The journal keeps why: `history show` says what the push said, not that the run was stopped.
+    shown = invoke(["history", "show", "1", "--output", "json"], env={"ARI_HOME": str(tmp_path / "ari")})
+    again = {(r["source"], r["line"]): r for r in json.loads(shown.stdout)["rows"]}
+    assert all(again[(r["source"], r["line"])]["note"] == r["note"] for r in held)
 
 
 def test_a_rejected_key_stops_every_request_of_the_run(tmp_path: Path, sb: Sandbox) -> None:

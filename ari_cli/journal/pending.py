@@ -122,7 +122,7 @@ class Said:
     reason: str | None = None
     answers: dict[int, list[Any]] = field(default_factory=dict)  # request -> [state, transient, attempts, ...]
     halves: list[list[Any]] = field(default_factory=list)  # [parent, id, first, count]
-    unsent: list[int] = field(default_factory=list)
+    unsent: list[tuple[int, list[Any]]] = field(default_factory=list)  # request, why
     end: list[Any] | None = None  # [ended, exit_code, summary]
 
 
@@ -157,7 +157,7 @@ def _take(said: Said, event: list[Any]) -> None:
     elif kind == "split":
         said.halves.extend([int(rest[0]), *half] for half in rest[1])
     elif kind == "unsent":
-        said.unsent.append(int(rest[0]))
+        said.unsent.append((int(rest[0]), rest[1] if len(rest) > 1 else []))  # a note before issue 40 has no why
     elif kind == "end":
         if len(rest) != 3:
             raise ValueError("an end cut short")
@@ -302,5 +302,6 @@ def fold_note(db: sqlite3.Connection, said: Said) -> None:
                 (state, int(transient), attempts, http, trackingid, safe(dumps(errors)), answered, ack, said.run,
                  request),
             )  # fmt: skip
-        db.executemany("UPDATE requests SET state = ? WHERE run = ? AND id = ? AND state = ?",
-                       [(PLANNED, said.run, r, SENDING) for r in said.unsent])  # fmt: skip
+        db.executemany("UPDATE requests SET state = ?, errors = ? WHERE run = ? AND id = ? AND state IN (?, ?)",
+                       [(PLANNED, safe(dumps(why)), said.run, r, PLANNED, SENDING)
+                        for r, why in said.unsent])  # fmt: skip

@@ -390,7 +390,9 @@ class Recorder(Watcher):
             return
         outcome = exchange.outcome
         if not outcome.sent:
-            self._later(self.journal.unsent, self.run, exchange.id, said=[["unsent", exchange.id]])
+            # Why it was not sent (a stop, or a refusal of its property, endpoint or account), for `history show`.
+            why = [problem_dict(p) for p in outcome.errors]
+            self._later(self.journal.unsent, self.run, exchange.id, why, said=[["unsent", exchange.id, why]])
             return
         answer = Answer(
             state=OK if outcome.success else FAILED,

@@ -70,6 +70,8 @@ def _outcome(request: RequestInfo, interrupted: bool, made: dict[int, tuple[Prob
         return Outcome(request.http_status, True, request.trackingid)
     if request.state == FAILED:
         return Outcome(request.http_status, False, request.trackingid, problems, request.transient)
+    if problems:  # never sent, and the run said why (a stop, a refusal of its property, endpoint or account)
+        return Outcome(None, False, errors=problems, sent=False)
     if interrupted:
         return Outcome(None, False, errors=(INTERRUPTED,), sent=False)
     return None

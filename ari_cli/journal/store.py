@@ -304,11 +304,13 @@ class Journal:
             service = self.services[run] = service_id(db, operation, base, source)
         paint_acked(db, service, [(r, run) for r in records])
 
-    def unsent(self, run: int, request: int) -> None:
-        """A request that a stopped run never sent stays planned; its tries so far are kept."""
+    def unsent(self, run: int, request: int, why: list[dict[str, Any]]) -> None:
+        """A request the run never sent stays planned, with why it was not (`why`: its problems); its tries so far
+        are kept."""
         with self._write() as db:
             db.execute(
-                "UPDATE requests SET state = ? WHERE run = ? AND id = ? AND state = ?", (PLANNED, run, request, SENDING)
+                "UPDATE requests SET state = ?, errors = ? WHERE run = ? AND id = ? AND state IN (?, ?)",
+                (PLANNED, safe(dumps(why)), run, request, PLANNED, SENDING),
             )
 
     def completes(self, retry: int, runs: Sequence[int]) -> None:
