@@ -92,7 +92,9 @@ def test_the_key_echoed_in_every_spelling_is_in_no_output_and_not_in_the_journal
         retried = run_cli(["retry", "1", "--verbose"], env)
     assert len(seen) == 2 * len(PROPERTIES)  # the refusals are final: the retry sends nothing
     assert as_json.returncode == 1 and table.returncode == 1, as_json.stderr
-    assert retried.returncode == 0 and "nothing left to send" in retried.stderr, retried.stderr
+    # The rows stay refused for their own data: retry sends nothing, and says so with exit 1 (issue 40).
+    assert retried.returncode == 1 and "nothing left to send" in retried.stderr, retried.stderr
+    assert "10 rows stay refused for their own data" in retried.stderr
     rows = json.loads(as_json.stdout)["rows"]
     assert rows[0]["status"] == "ok" and "…" in rows[0]["trackingids"][0]
     assert all(r["status"] == "failed" and r["errors"][0]["message"].startswith("bad key ") for r in rows[1:])
