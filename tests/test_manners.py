@@ -25,7 +25,7 @@ import pytest
 from ari_cli.sandbox import Sandbox
 from tests.conftest import PINNED_TODAY
 from tests.helpers import invoke, sandbox_env
-from tests.misbehaving import OK_BODY, misbehaving
+from tests.misbehaving import OK_BODY, answer, misbehaving
 from tests.test_faults import clean_env
 
 SCRIPT = str(Path(sys.executable).parent / "ari-cli")
@@ -105,14 +105,8 @@ def test_a_rejected_key_stops_every_request_of_the_run(tmp_path: Path, sb: Sandb
      (417, b'{"success": false, "errors": [{"code": 440, "message": "invalid source id"}]}')],
 )  # fmt: skip
 def test_a_gateways_refusal_or_a_blocked_channel_stops_the_run(tmp_path: Path, status: int, body: bytes) -> None:
-    def refuse(h: BaseHTTPRequestHandler) -> None:
-        h.send_response(status)
-        h.send_header("Content-Length", str(len(body)))
-        h.end_headers()
-        h.wfile.write(body)
-
     path = _days(tmp_path, [("HTL001", "DBL"), ("HTL002", "DBL")], 60)
-    with misbehaving(refuse) as (base_url, seen):
+    with misbehaving(answer(status, body)) as (base_url, seen):
         env = {"ARI_BASE_URL": base_url, "ARI_API_KEY": "k-123456789", "ARI_SOURCE_ID": "cpbXX"}
         code, document, _ = _push(path, env, "--batch-size", "2", "--concurrency", "2", "--retries", "0")
     assert len(seen) <= 3, len(seen)  # 60 planned requests
@@ -123,7 +117,7 @@ def test_a_gateways_refusal_or_a_blocked_channel_stops_the_run(tmp_path: Path, s
 def test_an_inactive_endpoint_stops_the_requests_to_its_url_and_no_others(tmp_path: Path) -> None:
     inactive = json.dumps({"success": False, "errors": [{"code": 442, "message": "endpoint is not active"}]}).encode()
 
-    def answer(h: BaseHTTPRequestHandler) -> None:
+    def by_url(h: BaseHTTPRequestHandler) -> None:
         body = inactive if h.path.endswith("/HTL002") else OK_BODY
         h.send_response(418 if body is inactive else 200)
         h.send_header("Content-Length", str(len(body)))
@@ -131,7 +125,7 @@ def test_an_inactive_endpoint_stops_the_requests_to_its_url_and_no_others(tmp_pa
         h.wfile.write(body)
 
     path = _days(tmp_path, [("HTL001", "DBL"), ("HTL002", "DBL")], 100)
-    with misbehaving(answer) as (base_url, seen):
+    with misbehaving(by_url) as (base_url, seen):
         env = {"ARI_BASE_URL": base_url, "ARI_API_KEY": "k-123456789", "ARI_SOURCE_ID": "cpbXX"}
         code, document, _ = _push(path, env, "--batch-size", "5", "--concurrency", "2",
                                   "--path-segment", "{propertyid}")  # fmt: skip

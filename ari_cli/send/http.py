@@ -5,11 +5,8 @@ when a request goes on the wire); transient failures (connection errors, timeout
 code 408, a gateway's 429) are retried with capped exponential backoff and jitter (stamina), honouring
 `Retry-After` up to a minute; a gateway's 429 pauses its whole property that long.
 
-A refusal goes as far as it reaches (`wire/errors.py` `reach`): a record-level one splits its request in
-halves and re-sends them until each failing record stands alone, within a budget per property (its split
-requests at most its planned requests); one about the property ends that property's other requests unsent,
-one about the endpoint every request to that URL, one about the account every request of the run. A service
-that refused a property, a URL or a key refuses it again: asking again only spends the budget it counts.
+A refusal goes as far as it reaches (`refusals.py`): a record-level one splits its request in halves within a
+budget per property; one about the property, the endpoint or the account holds back the requests it reaches.
 
 A sending slot is an `httpx.AsyncClient` of its own with one connection: httpcore's pool walks all its
 connections on every request (encode/httpcore#1035), so one shared pool made 32 requests at a time slower
@@ -26,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
 from dataclasses import replace
@@ -42,7 +38,6 @@ from ari_cli.send.exchange import (
     INTERRUPTED,
     Exchange,
     Outcome,
-    Problem,
     Route,
     SendOptions,
     Sent,
@@ -51,6 +46,7 @@ from ari_cli.send.exchange import (
     encode,
 )
 from ari_cli.send.pacing import Windows
+from ari_cli.send.refusals import WHOLE, Refusals
 from ari_cli.send.transport import RESPONSE_KEPT, check_environment, open_clients, post
 from ari_cli.wire.errors import Reach, reach
 
@@ -111,11 +107,7 @@ class Sender:
         self.flying: set[int] = set()  # ids of the exchanges whose try is on the wire
         self.last: dict[int, Outcome] = {}  # each exchange's last answered try
         self.tasks: set[asyncio.Task[None]] = set()
-        self.budget: Counter[str] = Counter()  # each property's budget of split requests in the run
-        self.split: Counter[str] = Counter()  # each property's split requests so far
-        # What a refusal reaches, and the problem its held-back requests end with: by property, by URL, and
-        # the whole account ("" once it is refused).
-        self.refused: dict[tuple[Reach, str], Problem] = {}
+        self.refusals = Refusals()
 
     @property
     def in_flight(self) -> int:
@@ -132,7 +124,7 @@ class Sender:
 
     async def run(self, first: Sequence[Exchange]) -> list[Exchange]:
         self.exchanges.extend(first)
-        self.budget.update(split_budgets(first))
+        self.refusals.plan(first)
         async with asyncio.TaskGroup() as group:
             self._track(group.create_task(self._dispatch(first, group)))
         # What never went out: not started, or stopped before its task ran at all (so before its handler).
@@ -189,13 +181,13 @@ class Sender:
         first = outcome.errors[0] if outcome.errors and outcome.sent else None
         scope = reach(first.code, first.http_status) if first is not None and not outcome.success else None
         if scope is Reach.RECORD and len(exchange.records) > 1:
-            if self.split[exchange.propertyid] + 2 <= self.budget[exchange.propertyid]:
+            if self.refusals.may_split(exchange):
                 exchange.outcome = outcome
                 self._split(exchange, group)
                 return
-            outcome = replace(outcome, errors=(*outcome.errors, self._not_isolated(exchange)))
-        elif scope in (Reach.PROPERTY, Reach.ENDPOINT, Reach.ACCOUNT) and first is not None:
-            self._refuse(exchange, scope, first)
+            outcome = replace(outcome, errors=(*outcome.errors, self.refusals.not_isolated(exchange)))
+        elif scope in WHOLE and first is not None:
+            self.refusals.refuse(exchange, scope, first)
         exchange.outcome = outcome
         self.watch.answered(exchange, ())
         self.watch.final(exchange)
@@ -211,49 +203,15 @@ class Sender:
             )  # fmt: skip
             self.exchanges.append(child)
             children.append(child)
-        self.split[exchange.propertyid] += len(children)
+        self.refusals.splitting(exchange, len(children))
         exchange.children = tuple(c.id for c in children)
         self.watch.answered(exchange, children)
         for child in children:
             self._start(child, group)
 
-    def _not_isolated(self, exchange: Exchange) -> Problem:
-        """Why a record-level refusal's records were not split further: the property's budget is spent."""
-        budget = self.budget[exchange.propertyid]
-        return Problem(
-            None,
-            f"not isolated: property {exchange.propertyid} has had its {budget} split requests this run, so "
-            f"these {len(exchange.records)} records were not split further to find which of them the service "
-            "refused",
-            None,
-            "fix the rows the service named for this property, or send them in smaller requests (--batch-size)",
-        )
-
-    def _refuse(self, exchange: Exchange, scope: Reach, answer: Problem) -> None:
-        """Hold back what `answer` reaches: the property's other requests, the URL's, or every one."""
-        label = f"{answer.code} {answer.message}" if answer.code is not None else answer.message
-        if scope is Reach.PROPERTY:
-            where, why = exchange.propertyid, f"property {exchange.propertyid}, so its other requests were held back"
-        elif scope is Reach.ENDPOINT:
-            where, why = exchange.url, f"the endpoint {exchange.url}, so nothing more was sent to it"
-        else:
-            where, why = "", "the account, so the run sent nothing more"
-        self.refused.setdefault((scope, where), Problem(
-            None, f"not sent: on request {exchange.id} the service refused {why} ({label})", None, answer.hint,
-        ))  # fmt: skip
-
-    def _held_back(self, exchange: Exchange) -> Problem | None:
-        """Why `exchange` is not to be sent, when a refusal reaches it; else None."""
-        if not self.refused:
-            return None
-        for key in ((Reach.ACCOUNT, ""), (Reach.ENDPOINT, exchange.url), (Reach.PROPERTY, exchange.propertyid)):
-            if (found := self.refused.get(key)) is not None:
-                return found
-        return None
-
     def _again(self, exchange: Exchange, outcome: Outcome) -> bool:
         """Whether a try is worth another: it failed for a passing reason, and nothing holds its request back."""
-        return outcome.transient and not self.stopped and self._held_back(exchange) is None
+        return outcome.transient and not self.stopped and self.refusals.held_back(exchange) is None
 
     async def _with_retries(self, exchange: Exchange, client: httpx.AsyncClient | None) -> Outcome:
         outcome = await self._once(exchange, client)
@@ -290,9 +248,9 @@ class Sender:
             if client is None:
                 client = await self.free.get()
             try:
-                if self._held_back(exchange) is None:
+                if self.refusals.held_back(exchange) is None:
                     await self.pacer.wait()
-                if self._held_back(exchange) is not None:
+                if self.refusals.held_back(exchange) is not None:
                     self.free.put_nowait(client)
                     return None
                 wait = self.windows.claim(exchange.propertyid)
@@ -309,7 +267,7 @@ class Sender:
         """One try, with a slot taken for it (`client`: taken already); the slot is given back either way."""
         slot = await self._turn(exchange, client)
         if slot is None:
-            held = self._held_back(exchange)
+            held = self.refusals.held_back(exchange)
             assert held is not None
             # A request tried before keeps its last answer: it may have arrived. One never sent says why not.
             return self.last.get(exchange.id) or Outcome(None, False, errors=(held,), sent=False)
@@ -336,19 +294,6 @@ class Sender:
             self.windows.pause(exchange.propertyid, outcome.retry_after)
         self.watch.trace(sent.trace)
         return outcome
-
-
-def split_budgets(planned: Sequence[Exchange]) -> Counter[str]:
-    """How many split requests each property may send in a run: as many as it planned, so that records refused one
-    by one cost at most twice the planned requests; and at least what isolating one refused record of its largest
-    request takes (halving 50 records to one is 6 rounds of 2 requests), so that one bad room among a small file's
-    good ones still fails alone."""
-    requests: Counter[str] = Counter()
-    largest: dict[str, int] = {}
-    for exchange in planned:
-        requests[exchange.propertyid] += 1
-        largest[exchange.propertyid] = max(largest.get(exchange.propertyid, 0), len(exchange.records))
-    return Counter({p: max(n, 2 * (largest[p] - 1).bit_length()) for p, n in requests.items()})
 
 
 class _OnWire:
