@@ -147,3 +147,16 @@ def test_429_gives_the_service_row_and_the_gateway_rate_limit_apart() -> None:
 def test_an_unknown_code_lists_the_gateway_answers_too() -> None:
     result = invoke(["explain", "418", "999"])
     assert result.exit_code == 2 and "gateway answers: 401, 403, 413, 429" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("number", "words"),
+    [("446", "ari-cli sends none of the property's other requests in that run"),
+     ("442", "ari-cli sends nothing more to that URL in that run"),
+     ("415", "ari-cli sends none of the run's other requests"),
+     ("451", "splits a request of several records in halves to find which, within a budget per property")],
+)  # fmt: skip
+def test_explain_says_what_an_answer_stops_in_the_run(number: str, words: str) -> None:
+    result = invoke(["explain", number])
+    assert result.exit_code == 0, result.stderr
+    assert words in " ".join(result.stdout.split())

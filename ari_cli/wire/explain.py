@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from http import HTTPStatus
 
-from ari_cli.wire.errors import ERROR_TABLE, ErrorRow, rows_for
+from ari_cli.wire.errors import ERROR_TABLE, ErrorRow, Reach, rows_for
 from ari_cli.wire.gateway import BY_GATEWAY_STATUS, GATEWAY_ANSWERS, GatewayAnswer
 from ari_cli.wire.operations import LABELS, Operation
 
@@ -90,7 +90,23 @@ def _notes(number: int, rows: list[ErrorRow]) -> list[str]:
         notes.append("retrying helps: the failure is transient, and ari-cli retries it with backoff by itself")
     else:
         notes.append("retrying does not help: the same request gets the same answer until the cause is fixed")
+    for found in dict.fromkeys(row.reach for row in rows):
+        if found in REACHES:
+            notes.append(REACHES[found])
     return notes
+
+
+# What ari-cli does with the rest of a run after such an answer (`send/refusals.py`).
+REACHES = {
+    Reach.RECORD: "it is about one record of the request: ari-cli splits a request of several records in halves to "
+    "find which, within a budget per property (its planned requests)",
+    Reach.PROPERTY: "it is about the request's one property: ari-cli sends none of the property's other requests in "
+    "that run (they end `not sent`); `ari-cli retry RUN` sends them once the cause is put right",
+    Reach.ENDPOINT: "it is about the endpoint: ari-cli sends nothing more to that URL in that run (those requests end "
+    "`not sent`); `ari-cli retry RUN` sends them once the cause is put right",
+    Reach.ACCOUNT: "it is about the account: ari-cli sends none of the run's other requests (they end `not sent`); "
+    "`ari-cli retry RUN` sends them once the cause is put right",
+}
 
 
 def explain(number: int) -> Explanation | None:
