@@ -51,6 +51,7 @@ def test_a_base_url_has_one_canonical_spelling(given: str, canonical: str) -> No
         ("https://push.example.com/?key=secret", "holds a query"),
         ("https://push.example.com?", "holds a query"),
         ("https://push.example.com/#top", "holds a fragment"),
+        ("https://user:pa55/word@push.example.com", "holds a user name or password"),  # "/" ends the host
         ("https://push.example.com/ari", None),
     ],
 )
@@ -128,10 +129,11 @@ def test_a_guard_under_another_spelling_judges_against_the_journaled_value(sb: S
         ("profile", "the base URL (profile main in "),
     ],
 )
+@pytest.mark.parametrize("password", ["hunter2", "hun/ter2"])  # a "/" ends the host for urllib
 def test_a_base_url_with_a_password_is_refused_wherever_it_comes_from(
-    sb: Sandbox, tmp_path: Path, journal_home: Path, where: str, said: str
+    sb: Sandbox, tmp_path: Path, journal_home: Path, where: str, said: str, password: str
 ) -> None:
-    secret_url = sb.base_url.replace("http://", "http://ops:hunter2@")
+    secret_url = sb.base_url.replace("http://", f"http://ops:{password}@")
     data = _write(tmp_path / "a.csv", "HTL001,DBL,2027-01-07,2027-01-07,5")
     env = {"ARI_API_KEY": sb.api_key, "ARI_SOURCE_ID": sb.source_id}
     args = ["threshold", "push", str(data), *TODAY]
@@ -150,7 +152,7 @@ def test_a_base_url_with_a_password_is_refused_wherever_it_comes_from(
         assert refused.exit_code == 2, refused.output
         assert said in refused.stderr
         assert "give the service's address alone, as https://host[/path]" in refused.stderr
-        assert "hunter2" not in refused.output and "ops:" not in refused.output
+        assert password not in refused.output and "ops:" not in refused.output and "ter2" not in refused.output
         assert "Traceback" not in refused.output
         if output:
             assert json.loads(refused.stdout)["error"]["kind"] == "usage"
@@ -312,3 +314,16 @@ def test_revert_puts_back_what_another_spelling_of_the_service_set(journal_home:
     ]
     assert document["base_url"] == FIXTURE_BASE
     assert hashlib.sha256(path.read_bytes()).hexdigest() == digest  # a dry run only reads
+
+
+@pytest.mark.parametrize("command", [["threshold", "push"], ["threshold", "diff"]])
+def test_a_base_url_that_is_not_a_url_is_a_configuration_error(
+    sb: Sandbox, tmp_path: Path, journal_home: Path, command: list[str]
+) -> None:
+    data = _write(tmp_path / "a.csv", "HTL001,DBL,2027-01-07,2027-01-07,5")
+    env = {"ARI_API_KEY": sb.api_key, "ARI_SOURCE_ID": sb.source_id, "ARI_BASE_URL": "http://[::1"}
+    done = invoke([*command, str(data), *TODAY], env=env)
+    assert done.exit_code == 4, done.output
+    assert done.stderr.startswith("error: base URL 'http://[::1' is not an http(s) URL")
+    assert "internal error" not in done.output and "Traceback" not in done.output
+    assert sb.received == []

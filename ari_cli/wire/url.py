@@ -35,11 +35,12 @@ def identity_problem(url: str) -> str | None:
     """What makes `url` unfit to name a service (user name or password, query, fragment), else None.
 
     Said without the URL itself: a user name or password must not be shown either."""
-    # `urlsplit` ends the host at the first "/", "?" or "#": an "@" before them is user information.
-    netloc = urlsplit(url).netloc
-    if "@" in netloc:
-        return "holds a user name or password"
+    # An "@" anywhere before the query is taken for user information: a password may hold a "/", which ends
+    # the host for `urlsplit` (`https://user:pa/ss@host` would be host `user` and a path holding the password).
     query, fragment = url.find("?"), url.find("#")
+    before = min((at for at in (query, fragment) if at >= 0), default=len(url))
+    if "@" in url[:before]:
+        return "holds a user name or password"
     if query >= 0 and (fragment < 0 or query < fragment):
         return "holds a query (`?...`)"
     if fragment >= 0:
@@ -93,7 +94,10 @@ def canonical_base_url(url: str) -> str:
     """`url` in the one spelling of its service: `HTTP://Example.COM:443/./a/` is `http://example.com:443/a`,
     `https://Example.com:443/a/` is `https://example.com/a`. NotABaseUrl when it is not an http(s) URL with a
     host; `identity_problem` is the caller's to check first."""
-    parts = urlsplit(url.strip())
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:  # an unclosed "[" of an IPv6 host
+        raise NotABaseUrl("is not an http(s) URL") from None
     scheme = parts.scheme.lower()
     if scheme not in DEFAULT_PORTS or not parts.hostname:
         raise NotABaseUrl("is not an http(s) URL")
