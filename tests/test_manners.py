@@ -73,8 +73,8 @@ def test_a_property_the_service_does_not_know_costs_at_most_concurrency_plus_one
     held = [r for r in rows if r["status"] == "not sent"]
     assert held and all(
         r["note"].startswith("not sent: on request ")
-        and "the service refused property HTL404, so its other requests were held back" in r["note"]
-        and "(446 invalid property mapping)" in r["note"]
+        and "the service refused property HTL404 (446 invalid property mapping), so its other requests were held back"
+        in r["note"]
         for r in held
     ), held[0]
     assert unknown  # the rows are there, every one of them, with a result
@@ -94,7 +94,7 @@ def test_a_rejected_key_stops_every_request_of_the_run(tmp_path: Path, sb: Sandb
     statuses = Counter(r["status"] for r in document["rows"])
     assert statuses["failed"] == 5 * len(sb.received) and statuses["not sent"] == 300 - statuses["failed"]
     note = next(r["note"] for r in document["rows"] if r["status"] == "not sent")
-    assert "the service refused the account, so the run sent nothing more (415 invalid authentication key)" in note
+    assert "the service refused the account (415 invalid authentication key), so the run sent nothing more" in note
     assert "sandbox-key-that-is-wrong" not in json.dumps(document) + stderr
 
 

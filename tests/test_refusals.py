@@ -40,12 +40,15 @@ def test_a_refusal_holds_back_what_it_reaches_and_no_more() -> None:
     refusals.refuse(a1, Reach.PROPERTY, answer)
     held = refusals.held_back(a2)
     assert held is not None and held.message == (
-        "not sent: on request 1 the service refused property A, so its other requests were held back "
-        "(446 invalid property mapping)"
+        "not sent: on request 1 the service refused property A (446 invalid property mapping), so its other "
+        "requests were held back"
     )
     assert held.hint == "check propertyid" and refusals.held_back(b) is None
     refusals.refuse(b, Reach.ENDPOINT, Problem(442, "endpoint is not active", 418))
     assert refusals.held_back(other_url) is None  # another URL
-    refusals.refuse(b, Reach.ACCOUNT, Problem(None, "HTTP 403 (forbidden by a gateway)", 403))
+    refusals.refuse(b, Reach.ACCOUNT, Problem(None, "HTTP 403 (forbidden by a gateway) with a body …", 403))
     everyone = refusals.held_back(other_url)
-    assert everyone is not None and "the account, so the run sent nothing more" in everyone.message
+    assert everyone is not None and everyone.message == (
+        "not sent: request 3 was answered HTTP 403: forbidden by a gateway, firewall or allow-list, which refuses "
+        "the account, so the run sent nothing more"
+    )

@@ -169,12 +169,13 @@ def _next_step(run: Run, number: int | None, err: Any, quiet: bool) -> None:
     if run.interrupted:
         left = f"interrupted: {unsent} row(s) not sent or not confirmed"
         err.print(f"{left}; `ari-cli retry {number}` sends what is left", markup=False)
-    elif unsent and not quiet and any(_retryable(e) for e in run.exchanges):
-        err.print(f"run {number}: `ari-cli retry {number}` re-sends what failed for a passing reason", markup=False)
     elif unsent and not quiet and any(_beyond_data(e) for e in run.exchanges):
+        # First: the requests such a refusal held back are not sent, but no passing reason will send them.
         # Wrapped at spaces, at a terminal and in a pipe alike: a sentence a narrow terminal would cut.
         whole(err, Text(f"run {number}: once the service has put right the property, endpoint or account it refused,"
                         f" `ari-cli retry {number}` re-sends those rows"))  # fmt: skip
+    elif unsent and not quiet and any(_retryable(e) for e in run.exchanges):
+        err.print(f"run {number}: `ari-cli retry {number}` re-sends what failed for a passing reason", markup=False)
 
 
 def _retryable(exchange: Exchange) -> bool:

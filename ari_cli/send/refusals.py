@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from ari_cli.send.exchange import Exchange, Problem
 from ari_cli.wire.errors import Reach
+from ari_cli.wire.gateway import gateway_answer
 
 WHOLE = (Reach.PROPERTY, Reach.ENDPOINT, Reach.ACCOUNT)  # refusals that reach past their request's records
 
@@ -60,22 +61,30 @@ class Refusals:
             f"requests this run, so these {len(exchange.records)} records were not split further to find which of "
             "them the service refused",
             None,
-            "fix the rows the service named for this property, or send them in smaller requests (--batch-size)",
+            "the answer is about one or more of these records: fix what it names, or send them in smaller requests "
+            "(--batch-size) to learn which",
         )
 
     def refuse(self, exchange: Exchange, scope: Reach, answer: Problem) -> None:
         """Hold back what `answer` reaches (`scope`, one of `WHOLE`): the property's other requests, the URL's, or
         every one."""
-        label = f"{answer.code} {answer.message}" if answer.code is not None else answer.message
         if scope is Reach.PROPERTY:
-            where, why = exchange.propertyid, f"property {exchange.propertyid}, so its other requests were held back"
+            where, whom, then = (
+                exchange.propertyid,
+                f"property {exchange.propertyid}",
+                "its other requests were held back",
+            )
         elif scope is Reach.ENDPOINT:
-            where, why = exchange.url, f"the endpoint {exchange.url}, so nothing more was sent to it"
+            where, whom, then = exchange.url, f"the endpoint {exchange.url}", "nothing more was sent to it"
         else:
-            where, why = "", "the account, so the run sent nothing more"
-        self.refused.setdefault((scope, where), Problem(
-            None, f"not sent: on request {exchange.id} the service refused {why} ({label})", None, answer.hint,
-        ))  # fmt: skip
+            where, whom, then = "", "the account", "the run sent nothing more"
+        if answer.code is not None:
+            said = f"on request {exchange.id} the service refused {whom} ({answer.code} {answer.message})"
+        else:  # a gateway's page, or a 404 that is not the service's: its own words are in the request's error
+            gateway = gateway_answer(answer.http_status, None)
+            what = f": {gateway.message}" if gateway else ", not the service's JSON"
+            said = f"request {exchange.id} was answered HTTP {answer.http_status}{what}, which refuses {whom}"
+        self.refused.setdefault((scope, where), Problem(None, f"not sent: {said}, so {then}", None, answer.hint))
 
     def held_back(self, exchange: Exchange) -> Problem | None:
         """Why `exchange` is not to be sent, when a refusal reaches it; else None."""
