@@ -67,13 +67,14 @@ def test_a_retry_resends_the_transient_failure_and_exits_1_naming_the_rows_refus
                     "hint": "the room id is not mapped for this property; check roomid", "rows": 1,
                     "first": [f"{path}:3"]}],
         "hint": "a second try meets the same answer: fix these rows (each cause's hint says how) and push the file"
-                " again",
+                " again, as a run of its own: this run's retry exits 1 for as long as they stand refused",
     }  # fmt: skip
     assert result.stderr.splitlines()[-3:] == [
         "run 1: 1 row stays refused for its own data (not sent again):",
         f"  451 invalid room mapping (HTTP 422): 1 row ({path}:3); the room id is not mapped for this property;"
         " check roomid",
-        "a second try meets the same answer: fix these rows (each cause's hint says how) and push the file again",
+        "a second try meets the same answer: fix these rows (each cause's hint says how) and push the file again,"
+        " as a run of its own: this run's retry exits 1 for as long as they stand refused",
     ]
     # The retry's run is journaled with the exit code it gave.
     assert _exit_code_journaled(journal_home, 2) == 1

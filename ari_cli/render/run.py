@@ -103,7 +103,10 @@ def refused_dict(refused: Refused) -> dict[str, Any]:
     }
 
 
-REFUSED_HINT = "a second try meets the same answer: fix these rows (each cause's hint says how) and push the file again"
+REFUSED_HINT = (
+    "a second try meets the same answer: fix these rows (each cause's hint says how) and push the file again, as a "
+    "run of its own: this run's retry exits 1 for as long as they stand refused"
+)
 
 
 def refused_lines(refused: Refused) -> list[str]:
