@@ -20,7 +20,7 @@ from ari_cli.journal.store import reading
 from ari_cli.pipeline import Prepared, PushOptions
 from ari_cli.records.table import RowTable
 from ari_cli.results import Refused, Run
-from ari_cli.wire.operations import Operation
+from ari_cli.wire.operations import Operation, base_of
 from ari_cli.wire.url import canonical_or_same
 
 
@@ -59,7 +59,7 @@ def _planned(request: RetryRequest, path: Path) -> tuple[RetryPlan, dict[int, in
         base_url = (flags.base_url or run.base_url).rstrip("/")
         if plan.exchanges:
             plan = _aimed(plan, flags, not request.dry_run)
-            base_url = plan.exchanges[0].url.split("/v2/push_ari/")[0]
+            base_url = base_of(plan.exchanges[0].url)
             if not request.force:
                 plan, left = plan.without_later(db)
         elif flags.source_id:
@@ -114,7 +114,7 @@ def retry(request: RetryRequest, listener: Listener) -> Retried:
         if not plan.exchanges:
             listener.say(f"run {source.id}: nothing left to send")
             return Retried(operation, None, False, None, refused=refused)
-        where = plan.exchanges[0].url.split("/v2/push_ari/")[0]
+        where = base_of(plan.exchanges[0].url)
         connection = None if request.dry_run else Connection(where, settings.api_key(), plan.source_id)
         if connection is not None:
             # Certificates or a proxy that cannot be used: said before the retry is journaled as a run.

@@ -39,7 +39,7 @@ from ari_cli.records.rules import RowView, shown_dates
 from ari_cli.results import Refusal, Refused
 from ari_cli.send.exchange import Exchange, Problem
 from ari_cli.wire.errors import hint_for
-from ari_cli.wire.operations import Operation, path_segment, push_url
+from ari_cli.wire.operations import Operation, base_of, path_segment, push_url
 
 # How many rows of each cause of refusal are named (`file:line`); the count says the rest.
 REFUSED_NAMED = 5
@@ -100,7 +100,7 @@ class RetryPlan:
         family = {*self.followed, run.id}
         # Later: a run started after the one asked for (the first of the family), not one of its retries.
         first = self.followed[0] if self.followed else run.id
-        base = self.exchanges[0].url.split("/v2/push_ari/")[0] if self.exchanges else run.base_url
+        base = base_of(self.exchanges[0].url) if self.exchanges else run.base_url
         held = acknowledged(db, run.operation, base, self.source_id, {r.key[0] for r in self.plan.records})
         left: dict[int, int] = {}
         sent, kept = _Pieces(), _Pieces()  # what goes, and what is left out (journaled as superseded)

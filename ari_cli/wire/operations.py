@@ -55,9 +55,17 @@ UNUSED_DEPOSIT_INTERVAL = 0
 REQUEST_HEADERS: dict[str, str] = {"accept": "application/json", "content-type": "application/json"}
 
 
+PUSH_PATH = "/v2/push_ari/"
+
+
 def push_url(base_url: str, source_id: str, segment: str) -> str:
     """The endpoint `{base_url}/v2/push_ari/{sourceid}/{segment}`."""
-    return f"{base_url.rstrip('/')}/v2/push_ari/{quote(source_id, safe='')}/{segment}"
+    return f"{base_url.rstrip('/')}{PUSH_PATH}{quote(source_id, safe='')}/{segment}"
+
+
+def base_of(url: str) -> str:
+    """The base URL an endpoint was made from by `push_url`."""
+    return url.split(PUSH_PATH)[0]
 
 
 PLACEHOLDERS = ("{action}", "{propertyid}")
