@@ -1,7 +1,7 @@
 """What a use case may know of the process that runs it, handed to it rather than read by it.
 
 As httpie's `Environment`: the environment variables, standard input, and whether each standard stream is a
-terminal. `cli/` makes one per command from its own process (`cli/common.py` `process_world`); the Python API
+terminal. `cli/` makes one per command from its own process (`cli/world.py`); the Python API
 makes one from the integrator's process, with no terminal. So a use case runs the same from a test, a terminal
 or `ari_cli.push()`, and nothing in `app/` asks the process for its variables, its input or its terminals.
 """
