@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import os
+import sys
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
@@ -32,6 +33,7 @@ from ari_cli.app.options import (
     SendTuning,
     Show,
 )
+from ari_cli.app.world import World
 from ari_cli.exits import AriError, Interrupted, UsageProblem
 from ari_cli.wire.operations import Operation
 
@@ -181,7 +183,7 @@ def _run(request: PushRequest, shown: bool) -> Run:
     from ari_cli.render.terminal import Terminal
 
     terminal = Terminal() if shown else Terminal.silent()
-    pushed = pushed_or_stopped(request, terminal, terminal.err, to_stdout=shown)
+    pushed = pushed_or_stopped(request, terminal, _world(), terminal.err, to_stdout=shown)
     internal = pushed.run
     if shown:
         code = show_pushed(pushed, request, terminal.err)
@@ -238,6 +240,12 @@ def _choice(name: str, value: object, kind: type[E]) -> E:
 
 def _path(value: PathArg | None) -> Path | None:
     return None if value is None else Path(value)
+
+
+def _world() -> World:
+    """The integrator's process as a use case sees it: its environment, its standard input (for a file `-`),
+    and no terminal (a script's run never asks, whatever its streams are)."""
+    return World(environ=os.environ, stdin=getattr(sys.stdin, "buffer", None))
 
 
 def _files(files: PathArg | Iterable[PathArg] | None) -> tuple[Path, ...]:

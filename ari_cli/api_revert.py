@@ -10,7 +10,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from ari_cli.api import PathArg, _key, _path, _segment, _today, _tuning
+from ari_cli.api import PathArg, _key, _path, _segment, _today, _tuning, _world
 from ari_cli.api_run import Run
 from ari_cli.app.options import ConnectionOptions, OutputOptions, RevertRequest, SendTuning
 from ari_cli.exits import ExitCode, UsageProblem
@@ -85,7 +85,7 @@ def revert(
     from ari_cli.render.revert import document
     from ari_cli.render.terminal import Terminal
 
-    done = use_case(request, Terminal.silent(), None)
+    done = use_case(request, Terminal.silent(), None, _world())
     shown = document(done, show_all=False)
     made = None
     if done.run is not None and done.options is not None:

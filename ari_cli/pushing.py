@@ -16,6 +16,7 @@ from ari_cli.render.outcome import Shown, show_run, show_stopped
 if TYPE_CHECKING:
     from ari_cli.app.listener import Listener
     from ari_cli.app.options import OutputOptions, PushRequest
+    from ari_cli.app.world import World
 
 
 def shown(output: OutputOptions, skip_invalid: bool = False, send: bool = False, connected: bool = True) -> Shown:
@@ -33,14 +34,14 @@ def shown(output: OutputOptions, skip_invalid: bool = False, send: bool = False,
     )
 
 
-def pushed_or_stopped(request: PushRequest, listener: Listener, err: Any, to_stdout: bool) -> Pushed:
+def pushed_or_stopped(request: PushRequest, listener: Listener, world: World, err: Any, to_stdout: bool) -> Pushed:
     """The use case's run; when it stops before it has one, `--report` (and, if `to_stdout`, `--output json`)
     still gets its one document (with the error), and the exception goes on to say what went wrong.
 
     The commands leave stdout's document to the error boundary (cli/boundary.py), which writes one for every
     ending; `ari_cli.push(output="json")` has no boundary, and writes it here."""
     try:
-        return push(request, listener)
+        return push(request, listener, world)
     except AriError as problem:
         writable = not isinstance(problem, ReportRefused)
         _stopped(request, (problem.kind, problem.message, problem.hint), writable, to_stdout, err, problem.details())

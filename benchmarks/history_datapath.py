@@ -6,11 +6,13 @@ whole, derive the rows it lists (over 50: those that did not go well). Seconds a
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 import tracemalloc
 
 from ari_cli.app.history import opened_run
+from ari_cli.app.world import World
 from ari_cli.journal.rows import INTERESTING
 from ari_cli.render.rundetail import SHOW_ALL_UP_TO, shown_requests
 
@@ -18,7 +20,7 @@ from ari_cli.render.rundetail import SHOW_ALL_UP_TO, shown_requests
 def main() -> None:
     tracemalloc.start()
     started = time.perf_counter()
-    with opened_run(sys.argv[1] if len(sys.argv) > 1 else "1") as run:
+    with opened_run(sys.argv[1] if len(sys.argv) > 1 else "1", World(os.environ)) as run:
         opened = time.perf_counter() - started
         shown = list(run.completed(shown_requests(run.whole, None), False))
         requests = time.perf_counter() - started

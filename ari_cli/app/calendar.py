@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ari_cli.app.history import journal_place, parse_day
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import MOST_DAYS, CalendarRequest
+from ari_cli.app.world import World
 from ari_cli.changes import CalendarView
 from ari_cli.config.settings import ConnectionFlags, resolve_settings
 from ari_cli.exits import AriError, UsageProblem
@@ -42,6 +43,7 @@ def _service(
     base_url: str | None,
     source_id: str | None,
     listener: Listener,
+    hint: str,
 ) -> tuple[str, str]:
     """The configured base URL and source id, or those of the latest run that pushed to the property."""
 
@@ -53,7 +55,7 @@ def _service(
         if base_url in (None, "", base) and source_id in (None, "", source)
     ]
     if not known:
-        raise AriError(f"the journal holds no {operation} value acknowledged for property {propertyid}", _hint())
+        raise AriError(f"the journal holds no {operation} value acknowledged for property {propertyid}", hint)
     base, source, run = known[0]
     listener.say(
         f"no base URL and source id configured: showing {base} (source {source}), "
@@ -62,16 +64,18 @@ def _service(
     return base, source
 
 
-def _hint() -> str:
+def _hint(environ: Mapping[str, str]) -> str:
 
-    return f"the journal is {journal_place()}; `ari-cli history` lists the runs it holds"
+    return f"the journal is {journal_place(environ)}; `ari-cli history` lists the runs it holds"
 
 
-def _elsewhere(db: sqlite3.Connection, operation: str, propertyid: str, base_url: str, source_id: str) -> str:
+def _elsewhere(
+    db: sqlite3.Connection, operation: str, propertyid: str, base_url: str, source_id: str, hint: str
+) -> str:
 
     others = [(b, s) for b, s, _ in read.services(db, operation, propertyid) if (b, s) != (base_url, source_id)]
     if not others:
-        return _hint()
+        return hint
     base, source = others[0]
     return f"the journal has values from {base} (source {source}): give --base-url {base} --source-id {source}"
 
@@ -103,7 +107,7 @@ class Calendar:
     known: tuple[dt.date, dt.date] | None
 
 
-def calendar(request: CalendarRequest, listener: Listener) -> Calendar:
+def calendar(request: CalendarRequest, listener: Listener, world: World) -> Calendar:
     """The calendar of one property (render/calendar.py shows it); AriError (exit 1) when nothing is known."""
     operation, propertyid, rooms, rates = request.operation, request.propertyid, request.rooms, request.rates
     flags = request.connection
@@ -112,21 +116,22 @@ def calendar(request: CalendarRequest, listener: Listener) -> Calendar:
     first, last = _window(request.start, request.end)
     settings = resolve_settings(
         ConnectionFlags(base_url=flags.base_url, source_id=flags.source_id, profile=flags.profile, config=flags.config),
-        os.environ,
+        world.environ,
     )
     listener.notices(list(settings.warnings))
-    with reading(os.environ) as db:
+    hint = _hint(world.environ)
+    with reading(world.environ) as db:
         if db is None:
-            raise AriError(f"the journal holds no {operation.value} value: it has no runs yet", _hint())
+            raise AriError(f"the journal holds no {operation.value} value: it has no runs yet", hint)
         base, source = _service(
-            db, operation.value, propertyid, settings.value("base_url"), settings.value("source_id"), listener
+            db, operation.value, propertyid, settings.value("base_url"), settings.value("source_id"), listener, hint
         )
         spans = read.acknowledged(db, operation.value, base, source, [propertyid])
         if not spans:
             raise AriError(
                 f"the journal holds no {operation.value} value that {base} (source {source}) acknowledged for "
                 f"property {propertyid}",
-                _elsewhere(db, operation.value, propertyid, base, source),
+                _elsewhere(db, operation.value, propertyid, base, source, hint),
             )
     chosen = _chosen(spans, rooms, rates)
     if not chosen:

@@ -4,9 +4,7 @@ Each returns what it found or saved; render/config.py shows it. `init` asks thro
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +12,7 @@ from typing import Any, TypeVar
 
 from ari_cli.app.listener import Listener, Questions
 from ari_cli.app.options import ConfigInit, ConfigShow
+from ari_cli.app.world import World
 from ari_cli.config.file import (
     PROFILE_NAME,
     check_new_profile,
@@ -83,7 +82,7 @@ class SettingsView:
     problem: ConfigError | None
 
 
-def show(request: ConfigShow, listener: Listener) -> SettingsView:
+def show(request: ConfigShow, listener: Listener, world: World) -> SettingsView:
     """The settings in effect and their sources (the command exits 4 after them when a push could not connect)."""
     flags, data_form = request.connection, request.data_form
     if data_form not in (None, "list", "object"):
@@ -99,7 +98,7 @@ def show(request: ConfigShow, listener: Listener) -> SettingsView:
     connection = ConnectionFlags(
         flags.base_url, flags.source_id, flags.api_key_file, flags.path_segment, flags.profile, flags.config
     )
-    settings = resolve_settings(connection, os.environ, {k: v for k, v in given.items() if v is not None})
+    settings = resolve_settings(connection, world.environ, {k: v for k, v in given.items() if v is not None})
     listener.notices(list(settings.warnings))
     doc = _describe(settings)
     problem: ConfigError | None = None
@@ -209,7 +208,7 @@ class Saved:
     replaced: bool
 
 
-def init(request: ConfigInit, questions: Questions) -> Saved:
+def init(request: ConfigInit, questions: Questions, world: World) -> Saved:
     """Write a profile from what was given, asking for the rest at a terminal (and nothing without one)."""
     profile, config, force, path_segment = request.profile, request.config, request.force, request.path_segment
     base_url, source_id, api_key_env = request.base_url, request.source_id, request.api_key_env
@@ -217,7 +216,7 @@ def init(request: ConfigInit, questions: Questions) -> Saved:
         raise UsageProblem(f"--profile {profile!r}: use letters, digits, _ and - only")
     if request.api_key_file is not None and api_key_env is not None:
         raise UsageProblem("give --api-key-file or --api-key-env, not both")
-    path, _ = config_location(_flags(None, config), os.environ)
+    path, _ = config_location(_flags(None, config), world.environ)
     # Refused before anything is asked, so nobody types a key only to be told the profile exists.
     check_new_profile(path, profile, force)
     api_key_file = _given_key_file(request.api_key_file)
@@ -227,11 +226,11 @@ def init(request: ConfigInit, questions: Questions) -> Saved:
         "--api-key-file or --api-key-env": api_key_file or api_key_env,
     }
     missing = [option for option, value in given.items() if not value]
-    if missing and not sys.stdin.isatty():
+    if missing and not world.stdin_is_terminal:
         raise UsageProblem(
             f"no terminal to ask at: give {_joined(missing)}", KEY_HOW if missing[-1].startswith("--api") else None
         )
-    quiet = not missing or not sys.stdin.isatty()
+    quiet = not missing or not world.stdin_is_terminal
     values: dict[str, Any] = {
         "base_url": check_base_url(base_url)
         if base_url
@@ -270,15 +269,15 @@ class Profiles:
     profiles: list[dict[str, Any]]
 
 
-def profiles(config: Path | None, profile: str | None, listener: Listener) -> Profiles:
+def profiles(config: Path | None, profile: str | None, listener: Listener, world: World) -> Profiles:
     """The profiles of the config file, the one in use marked."""
     flags = _flags(profile, config)
-    found, path, _ = load_config(flags, os.environ)
+    found, path, _ = load_config(flags, world.environ)
     if found is None:
         listener.say(f"no config file at {display(path)}; create one with: ari-cli config init")
     else:
         listener.notices(list(found.warnings))
-    chosen, _ = profile_choice(flags, os.environ)
+    chosen, _ = profile_choice(flags, world.environ)
     listed: list[dict[str, Any]] = []
     for name, body in (found.profiles if found else {}).items():
         key = next(

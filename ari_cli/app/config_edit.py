@@ -5,10 +5,8 @@ Each returns what it did, in a sentence, or the value asked for; the command pri
 from __future__ import annotations
 
 import json
-import os
-import sys
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,6 +14,7 @@ from typing import Any
 from ari_cli.app.config import env_name, key_file, segment, tuning_check
 from ari_cli.app.listener import Questions
 from ari_cli.app.options import ConfigEdit
+from ari_cli.app.world import World
 from ari_cli.config.edit import delete_profile, existing_profile, set_value
 from ari_cli.config.file import COLUMNS_KEY, IGNORE_KEY, PROFILE_KEYS, check_value, display
 from ari_cli.config.secrets import mask, remember
@@ -73,10 +72,10 @@ CHECKS: dict[str, Callable[[str], Any]] = {
 DEFAULTS: dict[str, Any] = {"path_segment": DEFAULT_SEGMENT, **TUNING_DEFAULTS}
 
 
-def _where(request: ConfigEdit) -> tuple[Path, str]:
+def _where(request: ConfigEdit, environ: Mapping[str, str]) -> tuple[Path, str]:
     flags = ConnectionFlags(profile=request.profile, config=request.config)
-    path, _ = config_location(flags, os.environ)
-    return path, chosen_profile(flags, os.environ)[0]
+    path, _ = config_location(flags, environ)
+    return path, chosen_profile(flags, environ)[0]
 
 
 def _known(key: str | None) -> str:
@@ -85,9 +84,9 @@ def _known(key: str | None) -> str:
     return key
 
 
-def _new_key(questions: Questions) -> str:
+def _new_key(questions: Questions, world: World) -> str:
     """The key, typed at a terminal without echo: it never comes from the command line."""
-    if not sys.stdin.isatty():
+    if not world.stdin_is_terminal:
         raise UsageProblem(
             "no terminal to ask for the key at",
             "point the profile at a file or a variable instead: ari-cli config set api_key_file PATH, "
@@ -100,10 +99,10 @@ def _new_key(questions: Questions) -> str:
     return key
 
 
-def set_setting(request: ConfigEdit, questions: Questions) -> str:
+def set_setting(request: ConfigEdit, questions: Questions, world: World) -> str:
     """Check the value as `config init` would, then write it into the profile; what was set, in a sentence."""
     key = _known(request.key)
-    path, profile = _where(request)
+    path, profile = _where(request, world.environ)
     existing_profile(path, profile)  # before the key is asked for
     if key == "api_key":
         if request.value is not None:
@@ -112,7 +111,7 @@ def set_setting(request: ConfigEdit, questions: Questions) -> str:
                 "run `ari-cli config set api_key` at a terminal to type it hidden, "
                 "or `ari-cli config set api_key_file PATH` to read it from a file",
             )
-        value: Any = _new_key(questions)
+        value: Any = _new_key(questions, world)
     elif key == COLUMNS_KEY:
         raise UsageProblem(
             'columns is a table of FIELD = "HEADER" lines, not one value',
@@ -149,10 +148,10 @@ class Got:
     default: str | None = None
 
 
-def get_setting(request: ConfigEdit) -> Got:
+def get_setting(request: ConfigEdit, world: World) -> Got:
     """The profile's value (the key masked), or the default; ConfigError (exit 4) when it has neither."""
     key = _known(request.key)
-    path, profile = _where(request)
+    path, profile = _where(request, world.environ)
     _, values = existing_profile(path, profile)
     if key in values:
         return Got(_shown(key, values[key]))
@@ -167,9 +166,9 @@ def get_setting(request: ConfigEdit) -> Got:
     raise ConfigError(f"{key} is not set in profile {profile!r} of {display(path)}", f"set it with: ari-cli {how}")
 
 
-def delete(request: ConfigEdit) -> str:
+def delete(request: ConfigEdit, world: World) -> str:
     """Remove the profile named by `request.key`, keeping the rest of the file; what was done, in a sentence."""
-    path, _ = _where(request)
+    path, _ = _where(request, world.environ)
     name = request.key or ""
     delete_profile(path, name)
     return f"Deleted profile {name!r} from {display(path)}."

@@ -8,15 +8,14 @@ looked up under the base URL and source id of the configuration: the key is not 
 
 from __future__ import annotations
 
-import os
 import sqlite3
-import sys
 from dataclasses import dataclass, replace
 
 from ari_cli.app.elsewhere import note as elsewhere_note
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import DiffRequest, DiffShow, GuardOptions, PushRequest
 from ari_cli.app.push_settings import push_options, settings_for
+from ari_cli.app.world import World
 from ari_cli.batch import wire_value
 from ari_cli.config.settings import Connection
 from ari_cli.diff import Change, DiffView, diff, would_change
@@ -52,10 +51,10 @@ def view(
     )  # fmt: skip
 
 
-def run_diff(request: DiffRequest, listener: Listener) -> Diffed:
+def run_diff(request: DiffRequest, listener: Listener, world: World) -> Diffed:
     """The file's plan against what the service last acknowledged; raises InputError (3) on invalid rows unless
     --skip-invalid, ConfigError (4) without a base URL or source id."""
-    settings = settings_for(request.connection, {})
+    settings = settings_for(request.connection, {}, world.environ)
     listener.notices(list(settings.warnings))
     base, source = settings.service()
     as_push = PushRequest(
@@ -63,7 +62,7 @@ def run_diff(request: DiffRequest, listener: Listener) -> Diffed:
         plan=request.plan, connection=request.connection,
     )  # fmt: skip
     options = push_options(as_push, settings)
-    prepared = plan_input(options, stdin=sys.stdin.buffer)
+    prepared = plan_input(options, stdin=world.stdin)
     listener.notices(prepared.warnings)
     if not request.quiet:
         listener.notices(prepared.notes, label="note")
@@ -74,7 +73,7 @@ def run_diff(request: DiffRequest, listener: Listener) -> Diffed:
                 "the input has invalid rows: nothing was compared",
                 "fix the rows above, or give --skip-invalid to compare the valid ones",
             )
-    with reading(os.environ) as db:
+    with reading(world.environ) as db:
         if db is None and not request.quiet:
             listener.notices(["the journal is empty: every date is new"], label="note")
         changes = compare(prepared, request.operation, db, base, source)
@@ -102,14 +101,14 @@ class Diffed:
     exit_code: ExitCode
 
 
-def check_confirm(request: PushRequest) -> None:
+def check_confirm(request: PushRequest, world: World) -> None:
     """`--confirm` asks at a terminal; without one (cron, a pipe, data on standard input) it needs `--yes`.
 
     Checked before anything is read, so that a script learns at once that it cannot be asked.
     """
     if not request.confirm or request.yes or request.dry_run:
         return
-    if not (sys.stdin.isatty() and sys.stderr.isatty()) or "-" in (str(f) for f in request.files):
+    if not (world.stdin_is_terminal and world.stderr_is_terminal) or "-" in (str(f) for f in request.files):
         raise UsageProblem(
             "--confirm asks before sending, and there is no terminal to ask at",
             "give --yes too, to be shown what would change and send without being asked; or leave out --confirm",
@@ -122,6 +121,7 @@ def confirm_push(
     connection: Connection | None,
     db: sqlite3.Connection | None,
     listener: Listener,
+    world: World,
 ) -> None:
     """Show on standard error what the push would change, and ask (unless --yes); Declined on any answer but yes."""
     if not request.confirm or request.dry_run or connection is None or not prepared.exchanges:
@@ -130,7 +130,7 @@ def confirm_push(
         return  # nothing will be sent: the run says why
     operation = request.operation
     if db is None:  # --no-journal: the journal is still read, to compare
-        with reading(os.environ) as journal:
+        with reading(world.environ) as journal:
             changes = compare(prepared, operation, journal, connection.base_url, connection.source_id)
     else:
         changes = compare(prepared, operation, db, connection.base_url, connection.source_id)

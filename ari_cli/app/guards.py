@@ -5,7 +5,6 @@ anything is sent. Prints nothing: a tripped guard is `GuardTripped`; notes are r
 from __future__ import annotations
 
 import datetime as dt
-import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -88,6 +87,7 @@ def check(
     plan: Plan,
     db: sqlite3.Connection | None,
     today: dt.date,
+    environ: Mapping[str, str],
     service: tuple[str, str] | None = None,
     files: bool = True,
 ) -> list[str]:
@@ -99,7 +99,7 @@ def check(
     if db is None:
         from ari_cli.journal.store import reading
 
-        with reading(os.environ) as journal:
+        with reading(environ) as journal:
             found = verdict(guards, operation, plan, where, journal, today)
     else:
         found = verdict(guards, operation, plan, where, db, today)
@@ -132,7 +132,7 @@ def said(flags: GuardOptions, settings: Settings, operation: Operation, plan: Pl
 
 def for_push(
     request: PushRequest, settings: Settings, prepared: Prepared, connection: Connection | None,
-    db: sqlite3.Connection | None,
+    db: sqlite3.Connection | None, environ: Mapping[str, str],
 ) -> list[str]:  # fmt: skip
     """A push's or a send's guards, before anything is journaled or sent: their notes, or `GuardTripped`. No guard
     is on unless a flag or the profile sets one; a send's one setting is judged by all but --min-coverage.
@@ -143,4 +143,4 @@ def for_push(
     plan = prepared.whole or prepared.plan  # with --changed-only, the files' whole plan
     today = request.plan.today or dt.date.today()
     files = request.rows is None
-    return check(request.guards, settings, request.operation, plan, db, today, service, files)
+    return check(request.guards, settings, request.operation, plan, db, today, environ, service, files)

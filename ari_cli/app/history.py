@@ -8,15 +8,14 @@ journal while it is open.
 from __future__ import annotations
 
 import datetime as dt
-import os
 import sqlite3
-import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import FindRequest
+from ari_cli.app.world import World
 from ari_cli.exits import AriError, UsageProblem
 from ari_cli.journal import finds as finding
 from ari_cli.journal import prune as pruning
@@ -33,9 +32,9 @@ from ari_cli.records.dates import parse_date
 from ari_cli.wire.operations import Operation
 
 
-def journal_place() -> str:
+def journal_place(environ: Mapping[str, str]) -> str:
     """Where the journal is, as messages name it."""
-    return str(journal_path(os.environ))
+    return str(journal_path(environ))
 
 
 def parse_day(text: str, option: str) -> dt.date:
@@ -54,10 +53,10 @@ def parse_day(text: str, option: str) -> dt.date:
 COMPLETED_RUNS = 30
 
 
-def run_choices() -> list[tuple[str, str]]:
+def run_choices(world: World) -> list[tuple[str, str]]:
     """`last` and the newest runs' numbers, each with its command and start; none when the journal is unreadable."""
     try:
-        with reading(os.environ) as db:
+        with reading(world.environ) as db:
             found = [] if db is None else read.runs(db, COMPLETED_RUNS)
     except AriError:
         return []  # a completion prints nothing: the command itself will say what is wrong
@@ -77,14 +76,14 @@ class RunList:
     journal: str
 
 
-def list_runs(limit: int, operation: Operation | None) -> RunList:
+def list_runs(limit: int, operation: Operation | None, world: World) -> RunList:
     """The newest runs (0: all)."""
-    with reading(os.environ) as db:
+    with reading(world.environ) as db:
         found = [] if db is None else read.runs(db, None if limit == 0 else limit + 1, operation and operation.value)
         more = limit != 0 and len(found) > limit
         found = found[:limit] if limit else found
         states = {} if db is None else read.request_states(db, [r.id for r in found])
-    return RunList(found, states, more, limit, operation, journal_place())
+    return RunList(found, states, more, limit, operation, journal_place(world.environ))
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,13 +102,15 @@ class OpenRun:
 
 
 @contextmanager
-def opened_run(run: str) -> Iterator[OpenRun]:
+def opened_run(run: str, world: World) -> Iterator[OpenRun]:
     """One run in full; RUN is a number or `last`. Its requests are read without bodies and answers (a failed big
     run's are a hundred thousand); `completed` reads them whole as they are written out."""
-    with reading(os.environ) as db:
+    with reading(world.environ) as db:
         if db is None:
-            raise UsageProblem(f"no run {run} in the journal", f"the journal {journal_place()} has no runs yet")
-        number = _number(db, run)
+            raise UsageProblem(
+                f"no run {run} in the journal", f"the journal {journal_place(world.environ)} has no runs yet"
+            )
+        number = _number(db, run, world.environ)
         detail = run_requests.detail(db, number, whole=False)
         # Its requests' bodies and lines, its rows and its records are made of its records: read once for all three.
         held = RunRecords(db, number)
@@ -122,11 +123,11 @@ def opened_run(run: str) -> Iterator[OpenRun]:
         )
 
 
-def _number(db: sqlite3.Connection, run: str) -> int:
+def _number(db: sqlite3.Connection, run: str, environ: Mapping[str, str]) -> int:
     if run.strip().lower() == "last":
         latest = read.runs(db, 1)
         if not latest:
-            raise UsageProblem("no run in the journal yet", f"the journal is {journal_place()}")
+            raise UsageProblem("no run in the journal yet", f"the journal is {journal_place(environ)}")
         return latest[0].id
     if run.strip().isdigit():
         return int(run.strip())
@@ -154,7 +155,7 @@ class DateFound:
     body: bool
 
 
-def find(request: FindRequest) -> TrackingFound | DateFound:
+def find(request: FindRequest, world: World) -> TrackingFound | DateFound:
     """Find by tracking id, or by property and date; AriError (exit 1) when nothing is found."""
     trackingid, propertyid, date = request.trackingid, request.propertyid, request.date
     roomid, rateid, operation = request.roomid, request.rateid, request.operation
@@ -163,7 +164,7 @@ def find(request: FindRequest) -> TrackingFound | DateFound:
         if propertyid is not None or date is not None or narrowing:
             given = ", ".join(n for n, v in (("--property", propertyid), ("--date", date)) if v) or narrowing[0]
             raise UsageProblem(f"--trackingid finds one request: {given} cannot narrow it", "give one of the searches")
-        return _find_trackingid(trackingid.strip())
+        return _find_trackingid(trackingid.strip(), world.environ)
     if propertyid is None and date is None:
         raise UsageProblem(
             "say what to find: --trackingid ID, or --property P with --date YYYY-MM-DD",
@@ -174,11 +175,11 @@ def find(request: FindRequest) -> TrackingFound | DateFound:
     if date is None:
         raise UsageProblem(f"--property {propertyid} needs --date YYYY-MM-DD: the date to find")
     day = parse_day(date, "--date")
-    return _find_date(propertyid, day, roomid, rateid, operation and operation.value, request.body)
+    return _find_date(propertyid, day, roomid, rateid, operation and operation.value, request.body, world.environ)
 
 
-def _find_trackingid(trackingid: str) -> TrackingFound:
-    with reading(os.environ) as db:
+def _find_trackingid(trackingid: str, environ: Mapping[str, str]) -> TrackingFound:
+    with reading(environ) as db:
         found = [] if db is None else finding.find_trackingid(db, trackingid)
         matches = []
         for run, request in found:
@@ -186,14 +187,20 @@ def _find_trackingid(trackingid: str) -> TrackingFound:
             rows = list(RunRows(db, read.RunDetail(run, [request])).rows(carried=request.records))
             matches.append((run, request, rows))
     if not matches:
-        raise AriError(f"no request in the journal got the tracking id {trackingid}", _nothing_hint())
+        raise AriError(f"no request in the journal got the tracking id {trackingid}", _nothing_hint(environ))
     return TrackingFound(trackingid, matches)
 
 
 def _find_date(
-    propertyid: str, day: dt.date, roomid: str | None, rateid: str | None, operation: str | None, body: bool
+    propertyid: str,
+    day: dt.date,
+    roomid: str | None,
+    rateid: str | None,
+    operation: str | None,
+    body: bool,
+    environ: Mapping[str, str],
 ) -> DateFound:
-    with reading(os.environ) as db:
+    with reading(environ) as db:
         hits = [] if db is None else finding.find_date(db, propertyid, day, roomid, rateid, operation)
     if not hits:
         searched = " ".join(
@@ -201,12 +208,14 @@ def _find_date(
             if value
         )  # fmt: skip
         narrowed = f" ({searched})" if searched else ""
-        raise AriError(f"no record in the journal covers {day} for property {propertyid}{narrowed}", _nothing_hint())
+        raise AriError(
+            f"no record in the journal covers {day} for property {propertyid}{narrowed}", _nothing_hint(environ)
+        )
     return DateFound(propertyid, day, roomid, rateid, operation, hits, body)
 
 
-def _nothing_hint() -> str:
-    return f"the journal is {journal_place()}; `ari-cli history` lists the runs it holds"
+def _nothing_hint(environ: Mapping[str, str]) -> str:
+    return f"the journal is {journal_place(environ)}; `ari-cli history` lists the runs it holds"
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +234,7 @@ class Pruned:
     not_compacted: str | None = None
 
 
-def prune(older_than: str, dry_run: bool, yes: bool, listener: Listener) -> Pruned:
+def prune(older_than: str, dry_run: bool, yes: bool, listener: Listener, world: World) -> Pruned:
     """Delete the finished runs started before an age, then compact the file so that their bodies are gone.
 
     At a terminal it asks the listener first (`--yes` does not); `--dry-run` finds the runs and deletes nothing.
@@ -236,14 +245,14 @@ def prune(older_than: str, dry_run: bool, yes: bool, listener: Listener) -> Prun
     except OverflowError:
         raise UsageProblem(f"--older-than {older_than!r} is longer than the calendar", pruning.AGE_HINT) from None
     when = before.astimezone().strftime("%Y-%m-%d %H:%M")
-    with writing(os.environ) as db:
+    with writing(world.environ) as db:
         found = [] if db is None else pruning.prunable(db, pruning.cutoff(age))
         runs = "run" if len(found) == 1 else "runs"
         said = f"{len(found)} finished {runs} started before {when} (local time)"
         if dry_run:
             states = read.request_states(db, [r.id for r in found]) if db and found else {}
             return Pruned(said, when, found, states, dry_run=True)
-        if found and not yes and sys.stdin.isatty() and not listener.ask(f"delete {said}?"):
+        if found and not yes and world.stdin_is_terminal and not listener.ask(f"delete {said}?"):
             return Pruned(said, when, found, declined=True)
         deleted = 0 if db is None else pruning.prune(db, [r.id for r in found])
         busy = compact(db) if db is not None and deleted else None

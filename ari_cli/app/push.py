@@ -7,9 +7,7 @@ is `render/outcome.py`'s, called by the command (`cli/runs.py`) and by `ari_cli.
 from __future__ import annotations
 
 import datetime as dt
-import os
-import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -17,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import ConnectionOptions, GuardOptions, OutputOptions, PushRequest
 from ari_cli.app.push_settings import Tuned, check_report, push_options, recorded_options, settings_for
+from ari_cli.app.world import World
 from ari_cli.changes import Acknowledged
 from ari_cli.config.settings import Connection, Settings
 from ari_cli.exits import ConfigError, Interrupted, UsageProblem
@@ -82,7 +81,12 @@ class Screen(Watcher):
 
 
 def run_start(
-    command: str, flags: ConnectionOptions, recorded: dict[str, Any], options: PushOptions, connection: Connection
+    command: str,
+    flags: ConnectionOptions,
+    recorded: dict[str, Any],
+    options: PushOptions,
+    connection: Connection,
+    environ: Mapping[str, str],
 ) -> RunStart:
     """What the journal keeps of a run as it starts."""
     # sqlite and the journal load only for runs that record: a dry run never does.
@@ -90,7 +94,7 @@ def run_start(
     from ari_cli.journal.store import RunStart
 
     operation = options.operation.value
-    profile = flags.profile or os.environ.get("ARI_PROFILE") or None
+    profile = flags.profile or environ.get("ARI_PROFILE") or None
     return RunStart(command or f"ari-cli {operation} push", operation, profile, connection.base_url,
                     connection.source_id, recorded, options.files, sandbox=flags.sandbox,
                     sharepost=mask(connection.api_key))  # fmt: skip
@@ -102,14 +106,16 @@ def _rows(request: PushRequest) -> list[SourceRow] | None:
     return [SourceRow(FLAGS_SOURCE, line, dict(fields)) for line, fields in enumerate(request.rows, start=1)]
 
 
-def _open(journal_wanted: bool, warn: Callable[[str], None]) -> tuple[Journal | None, Recorder | None]:
+def _open(
+    journal_wanted: bool, warn: Callable[[str], None], environ: Mapping[str, str]
+) -> tuple[Journal | None, Recorder | None]:
     """The journal and its recorder, or none when the run is not recorded or the journal cannot be opened."""
     if not journal_wanted:
         return None, None
     # sqlite and the journal load only for runs that record: a dry run never does.
     from ari_cli.journal.recorder import Recorder, open_journal
 
-    journal = open_journal(os.environ, warn)
+    journal = open_journal(environ, warn)
     return journal, None if journal is None else Recorder(journal, warn)
 
 
@@ -138,7 +144,7 @@ class Pushed:
     notes: list[str]
 
 
-def push(request: PushRequest, listener: Listener) -> Pushed:
+def push(request: PushRequest, listener: Listener, world: World) -> Pushed:
     """Check the report's path, read, plan, send and journal; `listener` hears notices, progress and traces.
 
     The one push use case: the push and send commands and `ari_cli.push()` all call it.
@@ -147,8 +153,8 @@ def push(request: PushRequest, listener: Listener) -> Pushed:
     if report is not None:
         # Before anything is read or sent: a run must never send and then find it cannot say what it did.
         inputs = [str(f) for f in (*request.files, *filter(None, [request.inputs.policies]))]
-        check_report(report, inputs, request.connection)
-    settings = settings_for(request.connection, request.given_tuning())
+        check_report(report, inputs, request.connection, world.environ)
+    settings = settings_for(request.connection, request.given_tuning(), world.environ)
     tuned = Tuned.of(settings)
     options = push_options(request, settings)
     quiet, journaled = request.output.quiet, request.output.journal
@@ -162,7 +168,7 @@ def push(request: PushRequest, listener: Listener) -> Pushed:
         warnings.append(message)
         listener.notices([message])
 
-    journal, recorder = _open(journaled and (not options.dry_run or options.changed_only), warn)
+    journal, recorder = _open(journaled and (not options.dry_run or options.changed_only), warn, world.environ)
     if options.changed_only and journal is None:
         raise ConfigError(
             "--changed-only needs the journal, which cannot be opened", "set ARI_HOME to a writable folder"
@@ -171,7 +177,7 @@ def push(request: PushRequest, listener: Listener) -> Pushed:
         # The diff's code loads only for runs that confirm; it imports this module, so here.
         from ari_cli.app.diff import check_confirm
 
-        check_confirm(request)
+        check_confirm(request, world)
     rows = _rows(request)
     journal_notes: list[str] = []  # what the journal says of the service: on stderr and in the JSON document
     try:
@@ -180,7 +186,7 @@ def push(request: PushRequest, listener: Listener) -> Pushed:
                 listener.say(f"pushing to the built-in sandbox at {connection.base_url}")
             with nothing_sent_on_interrupt():
                 known = _known(journal, request.operation, connection) if options.changed_only else None
-                stdin = sys.stdin.buffer if "-" in options.files else None
+                stdin = world.stdin if "-" in options.files else None
                 with listener.reading(options.read.meter or ReadMeter(), enabled=not quiet):
                     prepared = prepare(options, connection, stdin, rows, known, request.objects)
                 # Warnings are about the data (a column ignored, a range clipped): --quiet keeps them; notes it hides.
@@ -189,21 +195,25 @@ def push(request: PushRequest, listener: Listener) -> Pushed:
                     listener.notices(prepared.notes, label="note")
                 if options.changed_only or request.guards != GuardOptions() or settings.guards:
                     # Said even with --quiet: a comparison with nothing may not be what was meant.
-                    journal_notes = _elsewhere(journal, request.operation, connection, prepared)
+                    journal_notes = _elsewhere(journal, request.operation, connection, prepared, world.environ)
                     listener.notices(journal_notes)
                 if not prepared.invalid or options.skip_invalid:
                     from ari_cli.app.guards import for_push
 
-                    guarded = for_push(request, settings, prepared, connection, journal.db if journal else None)
+                    guarded = for_push(
+                        request, settings, prepared, connection, journal.db if journal else None, world.environ
+                    )
                     if not quiet:
                         listener.notices(guarded, label="note")
                 if request.confirm:
                     from ari_cli.app.diff import confirm_push
 
-                    confirm_push(request, prepared, connection, journal.db if journal else None, listener)
+                    confirm_push(request, prepared, connection, journal.db if journal else None, listener, world)
                 if recorder is not None and connection is not None and not options.dry_run:
                     recorded = recorded_options(request.plan, request.inputs, request.connection, tuned, options.today)
-                    recorder.start(run_start(request.command, request.connection, recorded, options, connection))
+                    recorder.start(
+                        run_start(request.command, request.connection, recorded, options, connection, world.environ)
+                    )
                     sending = not prepared.invalid or options.skip_invalid
                     exchanges = prepared.exchanges if sending else []
                     unsent = None if sending else UNSENT_NOTE
@@ -245,7 +255,11 @@ def send_recorded(
 
 
 def _elsewhere(
-    journal: Journal | None, operation: Operation, connection: Connection | None, prepared: Prepared
+    journal: Journal | None,
+    operation: Operation,
+    connection: Connection | None,
+    prepared: Prepared,
+    environ: Mapping[str, str],
 ) -> list[str]:
     """Whether the journal holds nothing of the files' properties for this service but some for another base URL
     with the same source id (`app/elsewhere.py`): the sentence, or nothing. Read as the guards read it: through
@@ -260,7 +274,7 @@ def _elsewhere(
 
     properties = {record.propertyid for record in (prepared.whole or prepared.plan).records}
     if journal is None:
-        with reading(os.environ) as db:
+        with reading(environ) as db:
             said = note(db, operation.value, connection.base_url, connection.source_id, properties)
         return [said] if said else []
     try:

@@ -47,16 +47,16 @@ class Tuned:
                            per_property=parse_budget(self.rate_per_property))  # fmt: skip
 
 
-def settings_for(connection: ConnectionOptions, given: Mapping[str, Any]) -> Settings:
+def settings_for(connection: ConnectionOptions, given: Mapping[str, Any], environ: Mapping[str, str]) -> Settings:
     """Flags over environment over the profile over defaults; `given` holds the tuning options given as flags."""
     flags = ConnectionFlags(
         connection.base_url, connection.source_id, connection.api_key_file, connection.path_segment,
         connection.profile, connection.config, connection.api_key,
     )  # fmt: skip
-    return resolve_settings(flags, os.environ, given)
+    return resolve_settings(flags, environ, given)
 
 
-def protected_files(connection: ConnectionOptions) -> list[tuple[str, Path]]:
+def protected_files(connection: ConnectionOptions, environ: Mapping[str, str]) -> list[tuple[str, Path]]:
     """The files a run reads or keeps, which `--report` must never overwrite: the key file, the config file
     (and the key file its profile names), the journal and everything beside it named after it (its notes)."""
     from ari_cli.config.file import read_config
@@ -64,7 +64,7 @@ def protected_files(connection: ConnectionOptions) -> list[tuple[str, Path]]:
     from ari_cli.journal.place import journal_path
 
     flags = ConnectionFlags(config=connection.config, profile=connection.profile)
-    config, _ = config_location(flags, os.environ)
+    config, _ = config_location(flags, environ)
     protected = [("the config file", config)]
     if connection.api_key_file is not None:
         protected.append(("the key file", connection.api_key_file.expanduser()))
@@ -74,7 +74,7 @@ def protected_files(connection: ConnectionOptions) -> list[tuple[str, Path]]:
             for profile in profiles.values():
                 if "api_key_file" in profile:
                     protected.append(("a key file of the config", profile_key_file(profile, config.parent)))
-    journal = journal_path(os.environ)
+    journal = journal_path(environ)
     protected.append(("the journal or a note beside it", journal.with_name(journal.name + "*")))
     return protected
 
@@ -159,7 +159,7 @@ def recorded_options(
 SUFFIXES = (".csv", ".json", ".html")
 
 
-def check_report(path: Path, files: Sequence[str], connection: ConnectionOptions) -> None:
+def check_report(path: Path, files: Sequence[str], connection: ConnectionOptions, environ: Mapping[str, str]) -> None:
     """Refuse, before anything is read or sent, a report path that cannot be written or would overwrite a file
     the run needs: an input, or one of `protected_files`: the key file, the config, the journal.
 
@@ -177,7 +177,7 @@ def check_report(path: Path, files: Sequence[str], connection: ConnectionOptions
     if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
         raise ReportRefused(f"--report {path}: permission denied", "choose a path you can write to")
     named = [("one of the input files", Path(name)) for name in files if name != "-"]
-    for what, other in [*named, *protected_files(connection)]:
+    for what, other in [*named, *protected_files(connection, environ)]:
         if _same(path, other):
             raise ReportRefused(
                 f"--report {path} is {what} ({other}): the report would overwrite it",

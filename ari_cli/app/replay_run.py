@@ -4,9 +4,7 @@ The result (`Replay`) is shown by render/support.py (`show_replay`), where each 
 
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +14,7 @@ from ari_cli.app.listener import Listener
 from ari_cli.app.options import ReplayRequest
 from ari_cli.app.push import connected
 from ari_cli.app.push_settings import Tuned, settings_for
+from ari_cli.app.world import World
 from ari_cli.config.secrets import keys_in, mask, remember
 from ari_cli.config.settings import Connection
 from ari_cli.config.tuning import parse_budget
@@ -52,18 +51,18 @@ class Replay:
         return ExitCode.FAILED if failed else ExitCode.OK
 
 
-def replay(request: ReplayRequest, listener: Listener) -> Replay:
+def replay(request: ReplayRequest, listener: Listener, world: World) -> Replay:
     """Replay every body of the files."""
     files = [str(f) for f in request.files]
     if files.count("-") > 1:
         raise UsageProblem("standard input (-) can be read only once")
-    bodies = load(files, sys.stdin.buffer)
+    bodies = load(files, world.stdin)
     for body in bodies:
         for key in keys_in(body.text[body.start : body.end].encode()):
             # A partner's key in the file is as secret as ours: nothing may print it.
             if len(key) >= SHORTEST_KEY:
                 remember(key)
-    settings = settings_for(request.connection, request.given_tuning())
+    settings = settings_for(request.connection, request.given_tuning(), world.environ)
     tuned = Tuned.of(settings)
     dry_run, shown = request.dry_run, request.output
     listener.notices(list(settings.warnings))
@@ -78,7 +77,7 @@ def replay(request: ReplayRequest, listener: Listener) -> Replay:
         else:
             assert connection is not None
             trace = listener.trace if shown.verbose else None
-            with _journaled(request, connection, ready, listener) as answered:
+            with _journaled(request, connection, ready, listener, world.environ) as answered:
                 posts = [(r.url, r.content) for r in ready]
                 sent = send_raw(
                     posts,
@@ -94,7 +93,11 @@ def replay(request: ReplayRequest, listener: Listener) -> Replay:
 
 @contextmanager
 def _journaled(
-    request: ReplayRequest, connection: Connection, ready: Sequence[Ready], listener: Listener
+    request: ReplayRequest,
+    connection: Connection,
+    ready: Sequence[Ready],
+    listener: Listener,
+    environ: Mapping[str, str],
 ) -> Iterator[Callable[[Sequence[Sent]], None]]:
     """The replay journaled like a push: a run per operation and source id, planned before the bodies go;
     `answered(sent)` writes what came back. Without a journal (--no-journal, or one that cannot be opened),
@@ -103,7 +106,7 @@ def _journaled(
     from ari_cli.journal.recorder import open_journal
 
     warn = lambda message: listener.notices([message])  # noqa: E731
-    journal = open_journal(os.environ, warn) if request.output.journal else None
+    journal = open_journal(environ, warn) if request.output.journal else None
     groups: dict[tuple[Operation, str], list[int]] = {}
     for number, item in enumerate(ready):
         source = item.url.split("/v2/push_ari/", 1)[-1].split("/", 1)[0]
@@ -113,7 +116,7 @@ def _journaled(
         for (operation, source), numbers in groups.items() if journal is not None else ():
             assert journal is not None
             start = RunStart(
-                "ari-cli replay", operation.value, request.connection.profile or os.environ.get("ARI_PROFILE") or None,
+                "ari-cli replay", operation.value, request.connection.profile or environ.get("ARI_PROFILE") or None,
                 connection.base_url, source, {"fill": request.fill, "timeout": request.sending.timeout},
                 tuple(dict.fromkeys(ready[n].body.source for n in numbers)), sandbox=request.connection.sandbox,
                 sharepost=mask(connection.api_key),

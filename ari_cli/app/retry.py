@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -11,6 +11,7 @@ from ari_cli.app.listener import Listener
 from ari_cli.app.options import ConnectionOptions, InputOptions, PlanOptions, RetryRequest
 from ari_cli.app.push import run_start, send_recorded
 from ari_cli.app.push_settings import Tuned, check_report, recorded_options, settings_for
+from ari_cli.app.world import World
 from ari_cli.config.settings import Connection, check_base_url, check_source_id, refuse_identity
 from ari_cli.exits import ConfigError, UsageProblem
 from ari_cli.journal.place import journal_path
@@ -47,10 +48,12 @@ def _aimed(plan: RetryPlan, flags: ConnectionOptions, sending: bool) -> RetryPla
     return plan.aimed(canonical_or_same(base_url), source_id, flags.path_segment)
 
 
-def _planned(request: RetryRequest, path: Path) -> tuple[RetryPlan, dict[int, int], Refused | None]:
+def _planned(
+    request: RetryRequest, path: Path, environ: Mapping[str, str]
+) -> tuple[RetryPlan, dict[int, int], Refused | None]:
     """What is left of the run, aimed where the retry goes, without the dates a later run got acknowledged
     (unless --force); with those dates per later run, and the rows left refused for their own data."""
-    with reading(os.environ) as db:
+    with reading(environ) as db:
         if db is None:
             raise UsageProblem("the journal has no runs yet", f"runs are recorded in {path} (ARI_HOME moves it)")
         plan = plan_retry(db, request.run, request.force)
@@ -94,20 +97,20 @@ def _said(plan: RetryPlan, left: dict[int, int], number: int, quiet: bool, liste
                      " sending the older value would overwrite it (--force sends it anyway)")  # fmt: skip
 
 
-def retry(request: RetryRequest, listener: Listener) -> Retried:
+def retry(request: RetryRequest, listener: Listener, world: World) -> Retried:
     """Re-send what run `request.run` (or its latest retry) left, as a run of its own."""
     if request.output.report is not None:
-        check_report(request.output.report, (), request.connection)
-    settings = settings_for(request.connection, request.given_tuning())
+        check_report(request.output.report, (), request.connection, world.environ)
+    settings = settings_for(request.connection, request.given_tuning(), world.environ)
     tuned = Tuned.of(settings)
     quiet = request.output.quiet
     listener.notices(list(settings.warnings))
     warn = lambda message: listener.notices([message])  # noqa: E731
     # Opened to write first: what runs could not write before (their notes) is folded in before it is read.
-    store = open_journal(os.environ, warn) if request.output.journal and not request.dry_run else None
+    store = open_journal(world.environ, warn) if request.output.journal and not request.dry_run else None
     recorder = Recorder(store, warn) if store is not None else None
     try:
-        plan, left, refused = _planned(request, journal_path(os.environ))
+        plan, left, refused = _planned(request, journal_path(world.environ), world.environ)
         source = plan.source.run
         _said(plan, left, request.run, quiet, listener)
         operation = Operation(source.operation)
@@ -132,7 +135,7 @@ def retry(request: RetryRequest, listener: Listener) -> Retried:
         if recorder is not None and connection is not None:
             # A retry takes no planning or input options: the journal keeps them at their defaults.
             recorded = recorded_options(PlanOptions(), InputOptions(), request.connection, tuned, options.today)
-            start = run_start(request.command, request.connection, recorded, options, connection)
+            start = run_start(request.command, request.connection, recorded, options, connection, world.environ)
             recorder.start(start.retrying(source.id))
             recorder.plan(operation, prepared.rows, prepared.plan, prepared.exchanges, None, plan.held, plan.superseded)
         run = send_recorded(

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +17,7 @@ from ari_cli.app.listener import Listener
 from ari_cli.app.options import InputOptions, PlanOptions, RevertRequest
 from ari_cli.app.push import run_start, send_recorded
 from ari_cli.app.push_settings import Tuned, check_report, recorded_options, settings_for
+from ari_cli.app.world import World
 from ari_cli.batch import DataForm, wire_value
 from ari_cli.changes import Key, Span
 from ari_cli.config.settings import Connection, check_base_url
@@ -105,12 +105,14 @@ def _sent(changes: Sequence[Change], records: Sequence[Record], rows: int) -> Pl
     return Plan(kept, {row: NOTHING_TO_PUT_BACK for row in range(rows) if row not in sending})
 
 
-def _found(request: RevertRequest) -> tuple[RunInfo, tuple[int, ...], Undo, dict[Key, list[Span]]]:
+def _found(
+    request: RevertRequest, environ: Mapping[str, str]
+) -> tuple[RunInfo, tuple[int, ...], Undo, dict[Key, list[Span]]]:
     from ari_cli.journal.before import family, held_before, reverted
 
-    with reading(os.environ) as db:
+    with reading(environ) as db:
         if db is None:
-            path = journal_path(os.environ)
+            path = journal_path(environ)
             raise UsageProblem("the journal has no runs yet", f"runs are recorded in {path} (ARI_HOME moves it)")
         source, runs = family(db, request.run)
         if source.retry_of is not None:
@@ -143,16 +145,16 @@ def _connection(source: RunInfo, key: str, segment: str) -> Connection:
     return Connection(check_base_url(source.base_url, f"run {source.id}"), key, source.source_id, segment)
 
 
-def revert(request: RevertRequest, listener: Listener, ask: Ask | None) -> Reverted:
+def revert(request: RevertRequest, listener: Listener, ask: Ask | None, world: World) -> Reverted:
     """Find what RUN changed and what to put back; unless a dry run, ask (`ask`, None: --yes) and push it."""
     if request.connection.sandbox:
         raise UsageProblem("a revert goes where its run went; --sandbox starts a new, empty emulator")
     if request.output.report is not None:
         # Before anything is read or sent, as a push checks it.
-        check_report(request.output.report, (), request.connection)
-    settings = settings_for(request.connection, request.given_tuning())
+        check_report(request.output.report, (), request.connection, world.environ)
+    settings = settings_for(request.connection, request.given_tuning(), world.environ)
     tuned = Tuned.of(settings)
-    source, runs, found, now = _found(request)
+    source, runs, found, now = _found(request, world.environ)
     if not request.dry_run:
         _reachable(source)  # said before anything else
     operation = Operation(source.operation)
@@ -177,24 +179,26 @@ def revert(request: RevertRequest, listener: Listener, ask: Ask | None) -> Rever
     )
     if ask is not None and not ask(reverted, question):
         raise Declined("not confirmed: nothing was sent", f"`ari-cli revert {source.id} --dry-run` shows it again")
-    _push(request, reverted, tuned, listener)
+    _push(request, reverted, tuned, listener, world.environ)
     return reverted
 
 
-def _push(request: RevertRequest, reverted: Reverted, tuned: Tuned, listener: Listener) -> None:
+def _push(
+    request: RevertRequest, reverted: Reverted, tuned: Tuned, listener: Listener, environ: Mapping[str, str]
+) -> None:
     from ari_cli.journal.recorder import Recorder, open_journal
 
     assert reverted.prepared is not None and reverted.options is not None and reverted.connection is not None
     prepared, options, connection = reverted.prepared, reverted.options, reverted.connection
     warn = reverted.warnings.append
-    store = open_journal(os.environ, warn) if request.output.journal else None
+    store = open_journal(environ, warn) if request.output.journal else None
     recorder = Recorder(store, warn) if store is not None else None
     try:
         if recorder is not None:
             # A revert takes no planning or input options: the journal keeps them at their defaults.
             recorded = recorded_options(PlanOptions(), InputOptions(), request.connection, tuned, options.today)
             recorded["reverts"] = reverted.source.id
-            recorder.start(run_start(request.command, request.connection, recorded, options, connection))
+            recorder.start(run_start(request.command, request.connection, recorded, options, connection, environ))
             recorder.plan(reverted.operation, prepared.rows, prepared.plan, prepared.exchanges)
         reverted.run = send_recorded(options, prepared, connection, recorder, request.output, listener)
     finally:

@@ -60,10 +60,11 @@ def calendar(
     request = CalendarRequest(
         operation, propertyid, start, end, tuple(rooms or ()), tuple(rates or ()), output, connection
     )
+    from ari_cli.cli.world import process_world
     from ari_cli.render.calendar import show
     from ari_cli.render.terminal import Terminal
 
-    found = application.show_calendar(request, Terminal(quiet=quiet))
+    found = application.show_calendar(request, Terminal(quiet=quiet), process_world())
     show(found.view, found.known, output.value)
 
 

@@ -20,7 +20,9 @@ def complete_profile(ctx: typer.Context, incomplete: str) -> list[str]:
     from ari_cli.render.printable import printable  # (only when TAB is pressed)
 
     config = ctx.params.get("config")
-    names = application.profile_names(config if isinstance(config, Path) else None)
+    from ari_cli.cli.world import process_world
+
+    names = application.profile_names(config if isinstance(config, Path) else None, process_world())
     # A name with a control character is not offered: the shell would show it raw (`\e[2J` clears the screen).
     return [name for name in names if name.startswith(incomplete) and printable(name) == name]
 
@@ -32,7 +34,11 @@ def complete_setting(incomplete: str) -> list[str]:
 
 def complete_run(incomplete: str) -> list[tuple[str, str]]:
     """The journal's newest run numbers, each with what it was, and `last`."""
-    return [(number, said) for number, said in application.run_choices() if number.startswith(incomplete)]
+    from ari_cli.cli.world import process_world
+
+    return [
+        (number, said) for number, said in application.run_choices(process_world()) if number.startswith(incomplete)
+    ]
 
 
 # --- `ari-cli completion SHELL`: the script, as gh and uv print theirs ---------------------------------

@@ -168,6 +168,7 @@ def show(
     retries: Annotated[int | None, tuning("retries", _OVERRIDE)] = None,
 ) -> None:
     from ari_cli.app.options import ConfigShow
+    from ari_cli.cli.world import process_world
 
     connection = connection_options(
         profile=profile,
@@ -190,7 +191,7 @@ def show(
         timeout=timeout,
         retries=retries,
     )
-    found = application.config_show(request, Terminal())
+    found = application.config_show(request, Terminal(), process_world())
     show_settings(found.document, output.value)
     if found.problem is not None:
         raise found.problem
@@ -232,6 +233,7 @@ def init(
 ) -> None:
     from ari_cli.app.options import ConfigInit
     from ari_cli.cli.prompts import Prompts
+    from ari_cli.cli.world import process_world
     from ari_cli.render.config import show_saved
 
     saved = application.config_init(
@@ -246,6 +248,7 @@ def init(
             path_segment=path_segment,
         ),
         Prompts(),
+        process_world(),
     )
     show_saved(saved.profile, saved.path, saved.replaced)
 
@@ -306,8 +309,10 @@ def set_(
 ) -> None:
     from ari_cli.app.options import ConfigEdit
     from ari_cli.cli.prompts import Prompts
+    from ari_cli.cli.world import process_world
 
-    typer.echo(application.config_set(ConfigEdit(profile=profile, config=config, key=key, value=value), Prompts()))
+    edit = ConfigEdit(profile=profile, config=config, key=key, value=value)
+    typer.echo(application.config_set(edit, Prompts(), process_world()))
 
 
 @app.command("get", help=GET_HELP, cls=HelpCommand)
@@ -320,9 +325,10 @@ def get(
     ] = False,
 ) -> None:
     from ari_cli.app.options import ConfigEdit
+    from ari_cli.cli.world import process_world
     from ari_cli.render.printable import echo_err
 
-    got = application.config_get(ConfigEdit(profile=profile, config=config, key=key))
+    got = application.config_get(ConfigEdit(profile=profile, config=config, key=key), process_world())
     if got.default is not None and not quiet:
         echo_err(got.default)
     typer.echo(got.value)
@@ -341,6 +347,7 @@ def delete(
     import sys
 
     from ari_cli.app.options import ConfigEdit
+    from ari_cli.cli.world import process_world
     from ari_cli.exits import UsageProblem
 
     if not yes:
@@ -356,7 +363,7 @@ def delete(
         if not sure:
             typer.echo("nothing deleted", err=True)
             raise typer.Exit(1)
-    typer.echo(application.config_delete(ConfigEdit(profile=None, config=config, key=name)))
+    typer.echo(application.config_delete(ConfigEdit(profile=None, config=config, key=name), process_world()))
 
 
 @app.command("profiles", help=PROFILES_HELP, cls=HelpCommand)
@@ -366,8 +373,9 @@ def profiles(
     output: OutputOption = Output.TABLE,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only errors and warnings on standard error.")] = False,
 ) -> None:
+    from ari_cli.cli.world import process_world
     from ari_cli.render.config import show_profiles
     from ari_cli.render.terminal import Terminal
 
-    found = application.config_profiles(config, profile, Terminal(quiet=quiet))
+    found = application.config_profiles(config, profile, Terminal(quiet=quiet), process_world())
     show_profiles(str(found.path), found.profiles, output.value)

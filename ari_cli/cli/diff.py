@@ -81,6 +81,7 @@ def diff_command(operation: Operation) -> Callable[..., None]:
         from ari_cli.app.options import DiffRequest
         from ari_cli.app.push import nothing_sent_on_interrupt
         from ari_cli.cli.boundary import error_documents
+        from ari_cli.cli.world import process_world
         from ari_cli.render import diff as render_diff
         from ari_cli.render.terminal import Terminal
 
@@ -102,7 +103,7 @@ def diff_command(operation: Operation) -> Callable[..., None]:
         )
         # Ctrl-C or SIGTERM while reading: said, exit 130, and still one JSON document with --output json.
         with nothing_sent_on_interrupt():
-            diffed = run_diff(request, Terminal())
+            diffed = run_diff(request, Terminal(), process_world())
         render_diff.show(diffed.view, output.value)
         raise typer.Exit(int(diffed.exit_code))
 

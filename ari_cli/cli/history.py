@@ -64,9 +64,10 @@ def history(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No notes on standard error (none found, more runs).")] = False,
 ) -> None:  # fmt: skip
     if ctx.invoked_subcommand is None:
+        from ari_cli.cli.world import process_world
         from ari_cli.render.history import show_runs
 
-        found = application.history_runs(limit, operation)
+        found = application.history_runs(limit, operation, process_world())
         label = found.operation and found.operation.value
         show_runs(found.runs, found.states, found.more, found.limit, label, found.journal, output.value, quiet)
 
@@ -100,9 +101,10 @@ def show_run(
     rows: Annotated[Rows | None, typer.Option("--show", help="Which rows the table lists. \\[default: failed over 50 rows (over 50 failed, by cause with the first 3 of each), else all]", show_default=False)] = None,
     output: PageOption = PageFormat.TABLE,
 ) -> None:  # fmt: skip
+    from ari_cli.cli.world import process_world
     from ari_cli.render.rundetail import show_detail
 
-    with application.history_show(run) as opened:
+    with application.history_show(run, process_world()) as opened:
         all_rows = None if rows is None else rows is Rows.ALL
         show_detail(
             opened.whole, opened.rows, opened.records, opened.completed, output.value, body, all_rows, opened.ran_by
@@ -143,6 +145,7 @@ def find(
 ) -> None:  # fmt: skip
     from ari_cli.app.history import TrackingFound
     from ari_cli.app.options import FindRequest
+    from ari_cli.cli.world import process_world
     from ari_cli.render.finds import show_dates, show_tracking
 
     found = application.history_find(
@@ -155,7 +158,8 @@ def find(
             operation=operation,
             body=body,
             output=output,
-        )
+        ),
+        process_world(),
     )
     if isinstance(found, TrackingFound):
         show_tracking(found.trackingid, found.matches, output.value)
@@ -183,6 +187,7 @@ def prune(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="List the runs that would be deleted; delete nothing.")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask at a terminal.")] = False,
 ) -> None:  # fmt: skip
+    from ari_cli.cli.world import process_world
     from ari_cli.render.history import show_pruned
     from ari_cli.render.terminal import Terminal
 
@@ -191,7 +196,7 @@ def prune(
         def ask(self, question: str) -> bool:
             return typer.confirm(question, default=False)
 
-    done = application.history_prune(older_than, dry_run, yes, _AskOnStdout())
+    done = application.history_prune(older_than, dry_run, yes, _AskOnStdout(), process_world())
     show_pruned(done.said, done.when, done.found, done.states, done.dry_run, done.declined, done.deleted, done.kept,
                 done.not_compacted)  # fmt: skip
     if done.declined:

@@ -95,6 +95,7 @@ def _revert(request: Any) -> int:
 
     from ari_cli.app.revert import revert as run_revert
     from ari_cli.cli.boundary import error_documents
+    from ari_cli.cli.world import process_world
     from ari_cli.exits import UsageProblem
     from ari_cli.pushing import shown
     from ari_cli.render import revert as render_revert
@@ -113,7 +114,7 @@ def _revert(request: Any) -> int:
         )
     terminal = Terminal()
     err = terminal.err
-    reverted = run_revert(request, terminal, _ask(request.output.quiet, request.yes))
+    reverted = run_revert(request, terminal, _ask(request.output.quiet, request.yes), process_world())
     render.notices(reverted.warnings, err)
     render.notices(render_revert.left_alone(reverted), err, label="note")
     if reverted.run is None or reverted.options is None:

@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ari_cli.cli.boundary import Maker, error_documents
+from ari_cli.cli.world import process_world
 from ari_cli.exits import ExitCode
 from ari_cli.pushing import pushed_or_stopped, show_pushed, shown
 from ari_cli.render.outcome import show_empty, show_run
@@ -30,7 +31,7 @@ def push_and_show(request: PushRequest) -> ExitCode:
     if request.output.format.value == "json":
         error_documents(stopped_document(request))
     terminal = Terminal()
-    pushed = pushed_or_stopped(request, terminal, terminal.err, to_stdout=False)
+    pushed = pushed_or_stopped(request, terminal, process_world(), terminal.err, to_stdout=False)
     return show_pushed(pushed, request, terminal.err)
 
 
@@ -39,7 +40,7 @@ def retry_and_show(request: RetryRequest) -> ExitCode:
     from ari_cli.app.retry import retry
 
     terminal = Terminal()
-    retried = retry(request, terminal)
+    retried = retry(request, terminal, process_world())
     if retried.run is None:
         show_empty(retried.operation, request.dry_run, shown(request.output), terminal.err, retried.refused)
         # Nothing sent, but rows refused for their own data are not done: cron hears so.

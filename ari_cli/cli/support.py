@@ -76,6 +76,7 @@ def replay(
     connection: "ConnectionOptions",
 ) -> None:  # fmt: skip
     from ari_cli.app.options import ReplayRequest
+    from ari_cli.cli.world import process_world
     from ari_cli.render.support import show_replay
     from ari_cli.render.terminal import Terminal
 
@@ -91,6 +92,7 @@ def replay(
             given=given(ctx),
         ),
         Terminal(),
+        process_world(),
     )
     show_replay(
         done.ready, done.results, done.dry_run, done.connected, output.format.value, output.curl, done.partner_keys

@@ -1,0 +1,24 @@
+"""What a use case may know of the process that runs it, handed to it rather than read by it.
+
+As httpie's `Environment`: the environment variables, standard input, and whether each standard stream is a
+terminal. `cli/` makes one per command from its own process (`cli/world.py`); the Python API
+makes one from the integrator's process, with no terminal. So a use case runs the same from a test, a terminal
+or `ari_cli.push()`, and nothing in `app/` asks the process for its variables, its input or its terminals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import BinaryIO
+
+
+@dataclass(frozen=True)
+class World:
+    """The process as a use case sees it."""
+
+    environ: Mapping[str, str]
+    stdin: BinaryIO | None = None  # None: there is no standard input to read (`-` then reads nothing)
+    stdin_is_terminal: bool = False
+    stdout_is_terminal: bool = False
+    stderr_is_terminal: bool = False
