@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import sqlite3
 from dataclasses import dataclass
 
 from ari_cli.app.history import journal_place, parse_day
@@ -14,6 +13,7 @@ from ari_cli.changes import CalendarView
 from ari_cli.config.settings import ConnectionFlags, resolve_settings
 from ari_cli.exits import AriError, UsageProblem
 from ari_cli.journal import queries as read
+from ari_cli.journal.database import OpenJournal
 from ari_cli.journal.queries import Key, Span
 from ari_cli.journal.store import reading
 from ari_cli.wire.operations import Operation
@@ -36,7 +36,7 @@ def _window(start_text: str | None, end_text: str | None) -> tuple[dt.date, dt.d
 
 
 def _service(
-    db: sqlite3.Connection,
+    db: OpenJournal,
     operation: str,
     propertyid: str,
     base_url: str | None,
@@ -67,7 +67,7 @@ def _hint() -> str:
     return f"the journal is {journal_place()}; `ari-cli history` lists the runs it holds"
 
 
-def _elsewhere(db: sqlite3.Connection, operation: str, propertyid: str, base_url: str, source_id: str) -> str:
+def _elsewhere(db: OpenJournal, operation: str, propertyid: str, base_url: str, source_id: str) -> str:
 
     others = [(b, s) for b, s, _ in read.services(db, operation, propertyid) if (b, s) != (base_url, source_id)]
     if not others:

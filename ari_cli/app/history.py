@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import sqlite3
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -22,7 +21,7 @@ from ari_cli.journal import finds as finding
 from ari_cli.journal import prune as pruning
 from ari_cli.journal import queries as read
 from ari_cli.journal import run_requests
-from ari_cli.journal.database import compact
+from ari_cli.journal.database import OpenJournal, compact
 from ari_cli.journal.finds import DateHit
 from ari_cli.journal.place import journal_path
 from ari_cli.journal.queries import RecordInfo, RequestInfo, RunDetail, RunInfo
@@ -122,7 +121,7 @@ def opened_run(run: str) -> Iterator[OpenRun]:
         )
 
 
-def _number(db: sqlite3.Connection, run: str) -> int:
+def _number(db: OpenJournal, run: str) -> int:
     if run.strip().lower() == "last":
         latest = read.runs(db, 1)
         if not latest:
