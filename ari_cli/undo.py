@@ -5,6 +5,9 @@ what it holds now (all as the journal's spans), each date gets one of three fate
 put back; it is left alone because the journal never saw an earlier value (unless clearing is asked
 for, where the operation can be cleared); or it is left alone because a later run changed it again
 (unless forced). Touching ranges of a key with the same fate and value are one range.
+
+`Reverted`, a revert's result, lives here too: `app/revert.py` makes it and `render/revert.py` shows it,
+and render/ imports nothing of app/.
 """
 
 from __future__ import annotations
@@ -12,9 +15,20 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ari_cli.changes import ONE_DAY, Key, Span, against
-from ari_cli.wire.operations import CLEAR
+from ari_cli.wire.operations import CLEAR, Operation
+
+if TYPE_CHECKING:
+    # Only named in `Reverted`'s fields: this module runs without them.
+    from ari_cli.config.settings import Connection
+    from ari_cli.diff import Change
+    from ari_cli.journal.queries import RunInfo
+    from ari_cli.pipeline import Prepared, PushOptions
+    from ari_cli.plan import Plan
+    from ari_cli.records.table import RowTable
+    from ari_cli.results import Run
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,3 +113,26 @@ def undo(
                     else:
                         _add(found.unknown, Piece(key, first, last))
     return found
+
+
+@dataclass
+class Reverted:
+    """A revert: the run reverted, what would change (or changed), what was left alone, and the run it made."""
+
+    source: RunInfo
+    runs: tuple[int, ...]  # the run and its retries
+    operation: Operation
+    undo: Undo
+    changes: list[Change]
+    table: RowTable
+    plan: Plan
+    prepared: Prepared | None = None
+    options: PushOptions | None = None
+    connection: Connection | None = None
+    run: Run | None = None  # None: nothing was sent (a dry run, or nothing to put back)
+    number: int | None = None  # the revert's own run in the journal
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def to_send(self) -> int:
+        return len(self.plan.records)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -15,6 +14,7 @@ from ari_cli.changes import CalendarView
 from ari_cli.config.settings import ConnectionFlags, resolve_settings
 from ari_cli.exits import AriError, UsageProblem
 from ari_cli.journal import queries as read
+from ari_cli.journal.database import OpenJournal
 from ari_cli.journal.queries import Key, Span
 from ari_cli.journal.store import reading
 from ari_cli.wire.operations import Operation
@@ -37,7 +37,7 @@ def _window(start_text: str | None, end_text: str | None) -> tuple[dt.date, dt.d
 
 
 def _service(
-    db: sqlite3.Connection,
+    db: OpenJournal,
     operation: str,
     propertyid: str,
     base_url: str | None,
@@ -70,7 +70,7 @@ def _hint(environ: Mapping[str, str]) -> str:
 
 
 def _elsewhere(
-    db: sqlite3.Connection, operation: str, propertyid: str, base_url: str, source_id: str, hint: str
+    db: OpenJournal, operation: str, propertyid: str, base_url: str, source_id: str, hint: str
 ) -> str:
 
     others = [(b, s) for b, s, _ in read.services(db, operation, propertyid) if (b, s) != (base_url, source_id)]

@@ -8,7 +8,6 @@ looked up under the base URL and source id of the configuration: the key is not 
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass, replace
 
 from ari_cli.app.elsewhere import note as elsewhere_note
@@ -20,6 +19,7 @@ from ari_cli.batch import wire_value
 from ari_cli.config.settings import Connection
 from ari_cli.diff import Change, DiffView, diff, would_change
 from ari_cli.exits import Declined, ExitCode, InputError, UsageProblem
+from ari_cli.journal.database import OpenJournal
 from ari_cli.journal.queries import acknowledged
 from ari_cli.journal.store import reading
 from ari_cli.pipeline import Prepared, plan_input
@@ -30,9 +30,7 @@ from ari_cli.wire.operations import Operation
 PREVIEW = 10  # ranges `push --confirm` shows before asking
 
 
-def compare(
-    prepared: Prepared, operation: Operation, db: sqlite3.Connection | None, base: str, source: str
-) -> list[Change]:
+def compare(prepared: Prepared, operation: Operation, db: OpenJournal | None, base: str, source: str) -> list[Change]:
     """The plan's ranges against what `base` (source `source`) acknowledged; all new without a journal."""
     plan = prepared.plan
     properties = {record.propertyid for record in plan.records}
@@ -119,7 +117,7 @@ def confirm_push(
     request: PushRequest,
     prepared: Prepared,
     connection: Connection | None,
-    db: sqlite3.Connection | None,
+    db: OpenJournal | None,
     listener: Listener,
     world: World,
 ) -> None:

@@ -9,11 +9,11 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    import sqlite3
+    from ari_cli.journal.database import OpenJournal
 
 
 def note(
-    db: sqlite3.Connection | None, operation: str, base_url: str, source_id: str, properties: Iterable[str]
+    db: OpenJournal | None, operation: str, base_url: str, source_id: str, properties: Iterable[str]
 ) -> str | None:
     """The sentence naming the other base URL, or None (the service has values, none is elsewhere, no journal)."""
     wanted = set(properties)

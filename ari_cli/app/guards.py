@@ -21,7 +21,7 @@ from ari_cli.wire.operations import Operation
 
 if TYPE_CHECKING:
     # The journal (and sqlite) load only for runs that read it: a dry run never does.
-    import sqlite3
+    from ari_cli.journal.database import OpenJournal
 
 
 def limits(flags: GuardOptions, settings: Settings, operation: Operation, files: bool = True) -> Guards:
@@ -59,7 +59,7 @@ def verdict(
     operation: Operation,
     plan: Plan,
     service: tuple[str, str] | None,
-    db: sqlite3.Connection | None,
+    db: OpenJournal | None,
     today: dt.date,
 ) -> Verdict:
     """What the guards say of `plan` against what the journal knows of `service`."""
@@ -85,7 +85,7 @@ def check(
     settings: Settings,
     operation: Operation,
     plan: Plan,
-    db: sqlite3.Connection | None,
+    db: OpenJournal | None,
     today: dt.date,
     environ: Mapping[str, str],
     service: tuple[str, str] | None = None,
@@ -120,7 +120,7 @@ def check(
     )
 
 
-def said(flags: GuardOptions, settings: Settings, operation: Operation, plan: Plan, db: sqlite3.Connection | None,
+def said(flags: GuardOptions, settings: Settings, operation: Operation, plan: Plan, db: OpenJournal | None,
          today: dt.date, service: tuple[str, str]) -> list[str]:  # fmt: skip
     """What `diff` says of the guards: which would trip (with figure and limit), and the notes."""
     guards = limits(flags, settings, operation)
@@ -132,7 +132,7 @@ def said(flags: GuardOptions, settings: Settings, operation: Operation, plan: Pl
 
 def for_push(
     request: PushRequest, settings: Settings, prepared: Prepared, connection: Connection | None,
-    db: sqlite3.Connection | None, environ: Mapping[str, str],
+    db: OpenJournal | None, environ: Mapping[str, str],
 ) -> list[str]:  # fmt: skip
     """A push's or a send's guards, before anything is journaled or sent: their notes, or `GuardTripped`. No guard
     is on unless a flag or the profile sets one; a send's one setting is judged by all but --min-coverage.

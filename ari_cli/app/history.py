@@ -8,7 +8,6 @@ journal while it is open.
 from __future__ import annotations
 
 import datetime as dt
-import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -21,7 +20,7 @@ from ari_cli.journal import finds as finding
 from ari_cli.journal import prune as pruning
 from ari_cli.journal import queries as read
 from ari_cli.journal import run_requests
-from ari_cli.journal.database import compact
+from ari_cli.journal.database import OpenJournal, compact
 from ari_cli.journal.finds import DateHit
 from ari_cli.journal.place import journal_path
 from ari_cli.journal.queries import RecordInfo, RequestInfo, RunDetail, RunInfo
@@ -123,7 +122,7 @@ def opened_run(run: str, world: World) -> Iterator[OpenRun]:
         )
 
 
-def _number(db: sqlite3.Connection, run: str, environ: Mapping[str, str]) -> int:
+def _number(db: OpenJournal, run: str, environ: Mapping[str, str]) -> int:
     if run.strip().lower() == "last":
         latest = read.runs(db, 1)
         if not latest:

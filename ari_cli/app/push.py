@@ -266,10 +266,8 @@ def _elsewhere(
     the run's journal, or (a dry run, --no-journal) the journal opened to read."""
     if connection is None:
         return []
-    import sqlite3
-
     from ari_cli.app.elsewhere import note
-    from ari_cli.journal.database import unreadable
+    from ari_cli.journal.database import read_through
     from ari_cli.journal.store import reading
 
     properties = {record.propertyid for record in (prepared.whole or prepared.plan).records}
@@ -277,28 +275,21 @@ def _elsewhere(
         with reading(environ) as db:
             said = note(db, operation.value, connection.base_url, connection.source_id, properties)
         return [said] if said else []
-    try:
+    with read_through(journal.path):
         said = note(journal.db, operation.value, connection.base_url, connection.source_id, properties)
-    except (sqlite3.DatabaseError, UnicodeDecodeError) as damaged:  # read through the writer's connection
-        raise unreadable(journal.path, damaged) from None
     return [said] if said else []
 
 
 def _known(journal: Journal | None, operation: Operation, connection: Connection | None) -> Known | None:
     if journal is None or connection is None:
         return None
-    # Loaded already with the journal.
-    import sqlite3
-
-    from ari_cli.journal.database import unreadable
+    from ari_cli.journal.database import read_through
     from ari_cli.journal.queries import acknowledged
 
     db, base, source = journal.db, connection.base_url, connection.source_id
 
     def known(properties: set[str]) -> Acknowledged:
-        try:
+        with read_through(journal.path):
             return acknowledged(db, operation.value, base, source, properties)
-        except (sqlite3.DatabaseError, UnicodeDecodeError) as damaged:  # read through the writer's connection
-            raise unreadable(journal.path, damaged) from None
 
     return known

@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from ari_cli.app.listener import Listener
@@ -30,37 +29,13 @@ from ari_cli.pipeline import Prepared, PushOptions, requests_for
 from ari_cli.plan import Plan, Record
 from ari_cli.records.rules import RowView, shown_dates
 from ari_cli.records.table import RowTable
-from ari_cli.results import Run
-from ari_cli.undo import Choices, Piece, Undo, undo
+from ari_cli.undo import Choices, Piece, Reverted, Undo, undo
 from ari_cli.wire.operations import Operation
 
 NOTHING_TO_PUT_BACK = "the service already holds this earlier value, as the journal says"
 
 # Asked before sending: the changes and the question; True to send.
 Ask = Callable[["Reverted", str], bool]
-
-
-@dataclass
-class Reverted:
-    """A revert: the run reverted, what would change (or changed), what was left alone, and the run it made."""
-
-    source: RunInfo
-    runs: tuple[int, ...]  # the run and its retries
-    operation: Operation
-    undo: Undo
-    changes: list[Change]
-    table: RowTable
-    plan: Plan
-    prepared: Prepared | None = None
-    options: PushOptions | None = None
-    connection: Connection | None = None
-    run: Run | None = None  # None: nothing was sent (a dry run, or nothing to put back)
-    number: int | None = None  # the revert's own run in the journal
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def to_send(self) -> int:
-        return len(self.plan.records)
 
 
 def _value(operation: Operation, text: str) -> Any:

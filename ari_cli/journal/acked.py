@@ -17,7 +17,7 @@ from ari_cli.journal.database import parsed, transaction
 from ari_cli.wire.url import canonical_or_same
 
 if TYPE_CHECKING:
-    from ari_cli.journal.store import RecordEntry
+    from ari_cli.journal.entries import RecordEntry
 
 
 def iso(day: dt.date) -> str:

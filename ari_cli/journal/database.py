@@ -16,7 +16,7 @@ import sqlite3
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 from urllib.parse import quote
 
 from ari_cli.exits import ConfigError
@@ -25,6 +25,10 @@ from ari_cli.journal.place import HOME_VARIABLE, journal_path
 # A writer waits this long for another writer's transaction (a prune step, a push's commit) to end.
 BUSY_SECONDS = 60.0
 T = TypeVar("T")
+
+# An open journal, as `store.reading` gives it and its readers (`queries.py`, `coverage.py`) take it: a use case
+# passes it along by this name and never names the database it is (app/ imports no sqlite3).
+OpenJournal: TypeAlias = sqlite3.Connection
 
 
 class Unreadable(sqlite3.DatabaseError):
@@ -140,6 +144,15 @@ def unreadable(path: Path, problem: BaseException) -> ConfigError:
         f"the journal {path} cannot be read: {reason}; move it aside and a new one starts",
         f"mv {path} {path}.broken (or set {HOME_VARIABLE} to another folder)",
     )
+
+
+@contextmanager
+def read_through(path: Path) -> Iterator[None]:
+    """Reads through a writer's connection: a damaged journal is exit 4 (`unreadable`), as it is to a reader."""
+    try:
+        yield
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as damaged:
+        raise unreadable(path, damaged) from None
 
 
 def _usable_home(path: Path) -> None:

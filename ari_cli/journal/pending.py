@@ -32,9 +32,10 @@ from typing import Any
 from ari_cli.exits import ConfigError
 from ari_cli.journal.acked import paint_acked, service_id
 from ari_cli.journal.database import connect_writer, transaction
+from ari_cli.journal.entries import RecordEntry
 from ari_cli.journal.place import HOME_VARIABLE
 from ari_cli.journal.portable import lock, pwrite, unlink_open, unlock
-from ari_cli.journal.store import OK, PLANNED, SENDING, SPLIT, RecordEntry, dumps, next_ack, safe, stored
+from ari_cli.journal.schema import OK, PLANNED, SCHEMA_VERSION, SENDING, SPLIT, dumps, next_ack, safe, stored
 
 # Room for one line per answer of every request and as many halves, and the end.
 LINE_ROOM, BASE_ROOM = 320, 16_384
@@ -203,8 +204,6 @@ def settle(journal: Path) -> None:
     acknowledged by every reader; exit 4 when the journal cannot take them (a full disk, a read-only copy)."""
     if not _ended(journal):
         return
-    from ari_cli.journal.store import SCHEMA_VERSION
-
     why = None
     try:
         db = connect_writer(journal)

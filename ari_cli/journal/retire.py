@@ -15,7 +15,10 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+from ari_cli.journal.acked import paint_acked, service_id
 from ari_cli.journal.database import connect_writer, transaction
+from ari_cli.journal.entries import RecordEntry
+from ari_cli.journal.schema import SCHEMA, SCHEMA_VERSION
 
 RETIRED_TABLES = ("runs", "files", "rows", "records", "requests", "carried")
 # Said once, by the process that retired the journal (a push says it on standard error).
@@ -59,9 +62,6 @@ def retire_older(path: Path) -> None:
 
 def _convert(db: sqlite3.Connection) -> int:
     """Schema 1 to 2, in the caller's transaction: the acknowledged spans kept, the rest dropped."""
-    from ari_cli.journal.acked import paint_acked, service_id
-    from ari_cli.journal.store import SCHEMA, SCHEMA_VERSION, RecordEntry
-
     for table in RETIRED_TABLES:
         db.execute(f"ALTER TABLE {table} RENAME TO v1_{table}")
     for statement in SCHEMA.split(";"):

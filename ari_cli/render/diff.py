@@ -1,4 +1,4 @@
-"""Showing a diff: a table grouped by property and room, a summary line, the JSON and CSV documents.
+"""Showing a diff: a table grouped by property and room, a summary line, the JSON and CSV documents, the page.
 
 Values are shown as the service is told them; policies in words, and where two policies differ only
 the part that differs (the cancellation, or the deposit). Lines name the input rows of each range.
@@ -6,6 +6,7 @@ the part that differs (the cancellation, or the deposit). Lines name the input r
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
@@ -21,6 +22,8 @@ from ari_cli.diff import CHANGES, Change, DiffView, Kind, summary
 from ari_cli.records.rules import shown_dates
 from ari_cli.render.console import fitted
 from ari_cli.render.history import lines_text, policy_parts, text
+from ari_cli.render.html import SHOWN_WITHOUT_SCRIPT, About, MapData, now, who, write_page
+from ari_cli.render.pages import map_part
 from ari_cli.render.printable import json_printable, printable
 from ari_cli.render.run import csv_line, neutral, plural
 
@@ -219,6 +222,44 @@ def _csv_row(view: DiffView, change: Change) -> str:
     return csv_line([neutral(scrub(cell)) for cell in cells])
 
 
+def write_diff(view: DiffView, stream: IO[str]) -> None:
+    """A diff's page: the plan's values on the map, what would change outlined,
+    and the ranges new, changed, cleared and same with before and after."""
+    data = MapData()
+    shown = []
+    for change in view.changes:
+        before, after = values_text(view.operation, change)
+        data.add(change.key, change.start, change.end, after, change.kind in CHANGES)
+        shown.append((change, before, after))
+    page = map_part(data)
+    origin = dt.date.fromisoformat(page["start"]).toordinal()
+    listed = [
+        [data.key(c.key), c.start.toordinal() - origin, c.end.toordinal() - origin, c.kind.value, before, after]
+        for c, before, after in shown
+    ]
+    page.update(kind="diff", diff=listed)
+    user, host = who()
+    about = About(f"ari-cli {view.operation} diff", f"{view.operation} diff", (), view.base_url, view.source_id,
+                  now(), user, host, summary_line(view))  # fmt: skip
+    diff_rows = [
+        {"key": page["keys"][k], "first": dt.date.fromordinal(a + origin), "last": dt.date.fromordinal(b + origin),
+         "kind": kind, "before": before, "after": after}
+        for k, a, b, kind, before, after in page["diff"][:SHOWN_WITHOUT_SCRIPT]
+    ]  # fmt: skip
+    write_page(
+        stream,
+        about,
+        page,
+        {
+            "ranges": [],
+            "diff": diff_rows,
+            "diffs": len(listed),
+            "changed": "would change",
+            "unknown": "not in the file",
+        },
+    )
+
+
 def error_document(operation: str, kind: str, message: str, hint: str | None) -> dict[str, Any]:
     """The document of a diff that stopped before it compared anything."""
     return {
@@ -240,8 +281,6 @@ def show(view: DiffView, form: str) -> None:
     elif form == "csv":
         write_csv(view, sys.stdout)
     elif form == "html":
-        from ari_cli.render.pages import write_diff
-
         write_diff(view, sys.stdout)
     else:
         table(view, console())

@@ -1,4 +1,5 @@
-"""The data of each HTML page (`html.py` writes it): a run's, a diff's and a calendar's.
+"""The data of each HTML page (`html.py` writes it): a run's, a diff's and a calendar's (a diff's is written by
+`diff.py`, with the rest of a diff's documents, from `map_part`).
 
 A run's map is its records (the dates it sends, outlined when the service took them, or would on a dry
 run); a diff's is its ranges, the new, changed and cleared outlined; a calendar's the journal's spans.
@@ -19,7 +20,6 @@ from ari_cli.wire.errors import hint_for
 
 if TYPE_CHECKING:
     from ari_cli.changes import CalendarView
-    from ari_cli.diff import DiffView
 
 Key = tuple[str, ...]
 
@@ -184,47 +184,6 @@ def write_run(run: Run, about: About, stream: IO[str]) -> None:
               "changed": "would change (dry run)" if run.dry_run else "changed by this run",
               "unknown": "not set by this run"}  # fmt: skip
     write_page(stream, about, page, tables)
-
-
-def write_diff(view: DiffView, stream: IO[str]) -> None:
-    """A diff's page: the plan's values on the map, what would change outlined,
-    and the ranges new, changed, cleared and same with before and after."""
-    from ari_cli.diff import CHANGES
-    from ari_cli.render.diff import summary_line, values_text
-
-    data = MapData()
-    shown = []
-    for change in view.changes:
-        before, after = values_text(view.operation, change)
-        data.add(change.key, change.start, change.end, after, change.kind in CHANGES)
-        shown.append((change, before, after))
-    page = map_part(data)
-    origin = dt.date.fromisoformat(page["start"]).toordinal()
-    listed = [
-        [data.key(c.key), c.start.toordinal() - origin, c.end.toordinal() - origin, c.kind.value, before, after]
-        for c, before, after in shown
-    ]
-    page.update(kind="diff", diff=listed)
-    user, host = who()
-    about = About(f"ari-cli {view.operation} diff", f"{view.operation} diff", (), view.base_url, view.source_id,
-                  now(), user, host, summary_line(view))  # fmt: skip
-    diff_rows = [
-        {"key": page["keys"][k], "first": dt.date.fromordinal(a + origin), "last": dt.date.fromordinal(b + origin),
-         "kind": kind, "before": before, "after": after}
-        for k, a, b, kind, before, after in page["diff"][:SHOWN_WITHOUT_SCRIPT]
-    ]  # fmt: skip
-    write_page(
-        stream,
-        about,
-        page,
-        {
-            "ranges": [],
-            "diff": diff_rows,
-            "diffs": len(listed),
-            "changed": "would change",
-            "unknown": "not in the file",
-        },
-    )
 
 
 def write_calendar(view: CalendarView, stream: IO[str]) -> None:

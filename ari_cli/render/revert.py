@@ -16,8 +16,7 @@ from ari_cli.render.printable import json_printable
 from ari_cli.render.run import plural
 
 if TYPE_CHECKING:
-    from ari_cli.app.revert import Reverted
-    from ari_cli.undo import Piece
+    from ari_cli.undo import Piece, Reverted
 
 MOST_NAMED = 10  # ranges named on standard error per reason; the JSON document lists them all
 
