@@ -69,9 +69,7 @@ def _hint(environ: Mapping[str, str]) -> str:
     return f"the journal is {journal_place(environ)}; `ari-cli history` lists the runs it holds"
 
 
-def _elsewhere(
-    db: OpenJournal, operation: str, propertyid: str, base_url: str, source_id: str, hint: str
-) -> str:
+def _elsewhere(db: OpenJournal, operation: str, propertyid: str, base_url: str, source_id: str, hint: str) -> str:
 
     others = [(b, s) for b, s, _ in read.services(db, operation, propertyid) if (b, s) != (base_url, source_id)]
     if not others:
