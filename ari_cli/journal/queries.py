@@ -363,18 +363,24 @@ def services(db: sqlite3.Connection, operation: str, propertyid: str) -> list[tu
     return [(base, source, run) for (base, source), run in found.items()]
 
 
+def _among(properties: Iterable[str]) -> tuple[str, list[str]]:
+    """The SQL that keeps `acked` rows of `properties`, and its arguments: none when there are none or more than
+    SQLite binds at once (500 here), when any property counts."""
+    wanted = sorted(set(properties))
+    if not 0 < len(wanted) <= 500:
+        return "", []
+    return f" AND a.propertyid IN ({', '.join('?' * len(wanted))})", wanted
+
+
 def holds_any(db: sqlite3.Connection, operation: str, base_url: str, source_id: str, properties: Iterable[str]) -> bool:
     """Whether the journal holds any value of `properties` that the service acknowledged (one row read at most)."""
-    wanted = sorted(set(properties))
-    few = len(wanted) <= 500  # within SQLite's bound variables; past them, any property counts
+    among, wanted = _among(properties)
     named = spellings(db, base_url)
     sql = (
         "SELECT 1 FROM acked a JOIN services s ON s.id = a.service WHERE s.operation = ? AND s.source_id = ? AND "
-        + in_spellings("s.base_url", named)
-        + (f" AND a.propertyid IN ({', '.join('?' * len(wanted))})" if few else "")
-        + " LIMIT 1"
+        + in_spellings("s.base_url", named) + among + " LIMIT 1"
     )  # fmt: skip
-    return db.execute(sql, (operation, source_id, *named, *(wanted if few else []))).fetchone() is not None
+    return db.execute(sql, (operation, source_id, *named, *wanted)).fetchone() is not None
 
 
 def elsewhere(
@@ -383,16 +389,13 @@ def elsewhere(
     """The other base URLs (canonical, latest first) under which the journal holds `operation` values of
     `properties` acknowledged for the same source id: another spelling of one machine (`localhost` for
     `127.0.0.1`), or another port, which may be the service the user meant."""
-    wanted = sorted(set(properties))
-    few = 0 < len(wanted) <= 500  # within SQLite's bound variables; past them, any property counts
+    among, wanted = _among(properties)
     sql = (
         "SELECT s.base_url, max(a.run) FROM acked a JOIN services s ON s.id = a.service"
-        " WHERE s.operation = ? AND s.source_id = ?"
-        + (f" AND a.propertyid IN ({', '.join('?' * len(wanted))})" if few else "")
-        + " GROUP BY s.id ORDER BY max(a.run) DESC"
+        " WHERE s.operation = ? AND s.source_id = ?" + among + " GROUP BY s.id ORDER BY max(a.run) DESC"
     )  # fmt: skip
     this = canonical_or_same(base_url)
-    found = (canonical_or_same(base) for base, _ in db.execute(sql, (operation, source_id, *(wanted if few else []))))
+    found = (canonical_or_same(base) for base, _ in db.execute(sql, (operation, source_id, *wanted)))
     return list(dict.fromkeys(base for base in found if base != this))
 
 

@@ -23,7 +23,7 @@ from ari_cli.render.runtable import table
 from ari_cli.render.streams import discard, stdout_failure
 from ari_cli.results import Refused, Run, Status, summary
 from ari_cli.send.exchange import Exchange, encode
-from ari_cli.wire.errors import Reach, reach
+from ari_cli.wire.errors import WHOLE, reach
 from ari_cli.wire.operations import Operation
 
 
@@ -189,4 +189,4 @@ def _beyond_data(exchange: Exchange) -> bool:
     if not exchange.final or outcome is None or outcome.success or not outcome.errors:
         return False
     problem = outcome.errors[0]
-    return reach(problem.code, problem.http_status) in (Reach.PROPERTY, Reach.ENDPOINT, Reach.ACCOUNT)
+    return reach(problem.code, problem.http_status) in WHOLE

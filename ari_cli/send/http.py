@@ -46,9 +46,9 @@ from ari_cli.send.exchange import (
     encode,
 )
 from ari_cli.send.pacing import Windows
-from ari_cli.send.refusals import WHOLE, Refusals
+from ari_cli.send.refusals import Refusals
 from ari_cli.send.transport import RESPONSE_KEPT, check_environment, open_clients, post
-from ari_cli.wire.errors import Reach, reach
+from ari_cli.wire.errors import WHOLE, Reach, reach
 
 
 class _Transient(Exception):

@@ -16,8 +16,6 @@ from ari_cli.send.exchange import Exchange, Problem
 from ari_cli.wire.errors import Reach
 from ari_cli.wire.gateway import gateway_answer
 
-WHOLE = (Reach.PROPERTY, Reach.ENDPOINT, Reach.ACCOUNT)  # refusals that reach past their request's records
-
 
 def split_budgets(planned: Sequence[Exchange]) -> Counter[str]:
     """How many split requests each property may send in a run: as many as it planned, so that records refused one
@@ -66,8 +64,8 @@ class Refusals:
         )
 
     def refuse(self, exchange: Exchange, scope: Reach, answer: Problem) -> None:
-        """Hold back what `answer` reaches (`scope`, one of `WHOLE`): the property's other requests, the URL's, or
-        every one."""
+        """Hold back what `answer` reaches (`scope`, one of `wire.errors.WHOLE`): the property's other requests, the
+        URL's, or every one."""
         if scope is Reach.PROPERTY:
             where, whom, then = (
                 exchange.propertyid,

@@ -30,6 +30,10 @@ class Reach(StrEnum):
     TRANSIENT = "transient"  # nothing lasting: no answer at all, a retryable status or code 408, a gateway's 429
 
 
+# Refusals that reach past their request's records: the service would refuse the property's, the URL's or the
+# account's other requests alike, whatever their data.
+WHOLE = frozenset({Reach.PROPERTY, Reach.ENDPOINT, Reach.ACCOUNT})
+
 # A request carries one property, so an error about the property is never its records' (446 is not here).
 RECORD_LEVEL_CODES = frozenset({402, 404, 405, 416, 451, 452, 453})
 PROPERTY_CODES = frozenset({446})
