@@ -178,8 +178,8 @@ def _run(request: PushRequest, shown: bool) -> Run:
     # The use case (and the HTTP client, pipeline and journal behind it) loads on the first push: the same
     # steps as the command's (pushing.py), shown only when `output` asks.
     from ari_cli.pushing import pushed_or_stopped, show_pushed, shown_pushed
-    from ari_cli.render import run as render
-    from ari_cli.render.outcome import write_run_report
+    from ari_cli.render.push import run as render
+    from ari_cli.render.push.outcome import write_run_report
     from ari_cli.render.terminal import Terminal
 
     terminal = Terminal() if shown else Terminal.silent()

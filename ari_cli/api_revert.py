@@ -82,7 +82,7 @@ def revert(
     # The use case (and the journal and HTTP client behind it) loads on the first revert.
     from ari_cli.app.push import Pushed
     from ari_cli.app.revert import revert as use_case
-    from ari_cli.render.revert import document
+    from ari_cli.render.changes.revert import document
     from ari_cli.render.terminal import Terminal
 
     done = use_case(request, Terminal.silent(), None, _world())

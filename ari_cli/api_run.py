@@ -1,6 +1,6 @@
 """What `ari_cli.push()` returns: a run's rows, summary and requests, typed for the scripts that read them.
 
-Each part is made from the `--output json` document's own pieces (`render/run.py`), so an error's text
+Each part is made from the `--output json` document's own pieces (`render/push/run.py`), so an error's text
 and a request's body are masked here as they are there; rows are made when read, as the command makes them.
 """
 
@@ -112,7 +112,7 @@ class Rows(Sequence[Row]):
 
 
 def _row(result: RowResult) -> Row:
-    from ari_cli.render.run import row_dict
+    from ari_cli.render.push.run import row_dict
 
     shown, view = row_dict(result), result.view
     return Row(
@@ -143,7 +143,7 @@ class Run:
 
     @classmethod
     def of(cls, pushed: Pushed, code: ExitCode) -> Run:
-        from ari_cli.render.run import request_dict
+        from ari_cli.render.push.run import request_dict
 
         run = pushed.run
         requests = []
@@ -164,7 +164,7 @@ class Run:
 
     def document(self) -> dict[str, Any]:
         """The run as `--output json` writes it (the contract's document), ready for `json.dumps`."""
-        from ari_cli.render.run import document
+        from ari_cli.render.push.run import document
 
         return document(self._results)
 

@@ -8,13 +8,13 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, BinaryIO
 
-from ari_cli.batch import DataForm, Envelope, build_body, make_batches, wire_value
-from ari_cli.changes import Acknowledged, keep_changed
 from ari_cli.config.settings import Connection
 from ari_cli.exits import InputError
 from ari_cli.inputs import ListedPart, ReadOptions, ReadResult, SourceRow, read_rows
 from ari_cli.inputs.reader import read_objects
-from ari_cli.plan import Plan, PlanOptions, plan
+from ari_cli.planning.batch import DataForm, Envelope, build_body, make_batches, wire_value
+from ari_cli.planning.changes import Acknowledged, keep_changed
+from ari_cli.planning.plan import Plan, PlanOptions, plan
 from ari_cli.records.check import check_rows
 from ari_cli.records.named import load_policies
 from ari_cli.records.rules import DateOptions

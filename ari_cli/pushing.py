@@ -1,5 +1,5 @@
 """A push from its request to what is shown, as the push and send commands and `ari_cli.push()` both do it:
-call the use case (`app/push.py`), and show its run through `render/outcome.py`.
+call the use case (`app/push.py`), and show its run through `render/push/outcome.py`.
 
 Imports no Typer: the Python API loads it with its first push.
 """
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ari_cli.app.push import Pushed, push
 from ari_cli.exits import AriError, ExitCode, ReportRefused
-from ari_cli.render.outcome import Shown, show_run, show_stopped
+from ari_cli.render.push.outcome import Shown, show_run, show_stopped
 
 if TYPE_CHECKING:
     from ari_cli.app.listener import Listener

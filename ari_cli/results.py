@@ -20,7 +20,7 @@ from operator import ne
 from typing import overload
 
 from ari_cli.exits import ExitCode
-from ari_cli.plan import Plan, Record
+from ari_cli.planning.plan import Plan, Record
 from ari_cli.records.rules import RowView
 from ari_cli.records.table import RowTable
 from ari_cli.send.exchange import Exchange, Outcome, Problem

@@ -14,7 +14,7 @@ import tracemalloc
 from ari_cli.app.history import opened_run
 from ari_cli.app.world import World
 from ari_cli.journal.rows import INTERESTING
-from ari_cli.render.rundetail import SHOW_ALL_UP_TO, shown_requests
+from ari_cli.render.history.detail import SHOW_ALL_UP_TO, shown_requests
 
 
 def main() -> None:

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ari_cli.batch import DataForm, Envelope, _fill, build_body, make_batches
-from ari_cli.plan import Record
+from ari_cli.planning.batch import DataForm, Envelope, _fill, build_body, make_batches
+from ari_cli.planning.plan import Record
 from ari_cli.wire.models import Operation
 
 

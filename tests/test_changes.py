@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from ari_cli.changes import UNCHANGED, Span, against, keep_changed, paint
 from ari_cli.journal.queries import acknowledged
-from ari_cli.plan import Plan, Record
+from ari_cli.planning.changes import UNCHANGED, Span, against, keep_changed, paint
+from ari_cli.planning.plan import Plan, Record
 from ari_cli.sandbox import Sandbox
 from tests.test_history import push
 

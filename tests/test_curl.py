@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from ari_cli.render.curl import for_request, shell_word
+from ari_cli.render.push.curl import for_request, shell_word
 from ari_cli.send.exchange import encode
 from tests.helpers import invoke, sandbox_env
 

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from typer.testing import Result
 
-from ari_cli.changes import Span
-from ari_cli.diff import Change, Kind, diff, kind_of
-from ari_cli.plan import Plan, Record
+from ari_cli.planning.changes import Span
+from ari_cli.planning.diff import Change, Kind, diff, kind_of
+from ari_cli.planning.plan import Plan, Record
 from ari_cli.sandbox import Sandbox
 from tests.conftest import PINNED_TODAY
 from tests.helpers import invoke, sandbox_env
@@ -394,7 +394,7 @@ def test_overlapping_records_kept_apart_by_no_merge_compare_each_date_once() -> 
 @pytest.mark.parametrize(("part", "whole", "shown"), [(0, 10, "0%"), (5, 32, "16%"), (10, 10, "100%"),
                                                       (2740, 1000100, "0.3%"), (1, 1000100, "<0.1%")])  # fmt: skip
 def test_a_small_share_of_unknown_dates_is_not_rounded_to_nothing(part: int, whole: int, shown: str) -> None:
-    from ari_cli.render.diff import _percent
+    from ari_cli.render.changes.diff import _percent
 
     assert _percent(part, whole) == shown
 

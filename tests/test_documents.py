@@ -17,14 +17,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ari_cli.batch import DataForm, Envelope, build_body
 from ari_cli.config.secrets import masked_body
 from ari_cli.exits import InputError
 from ari_cli.inputs import ReadOptions
 from ari_cli.pipeline import PushOptions, execute, prepare
-from ari_cli.plan import Record
-from ari_cli.render import run as render
+from ari_cli.planning.batch import DataForm, Envelope, build_body
+from ari_cli.planning.plan import Record
 from ari_cli.render.printable import printable
+from ari_cli.render.push import run as render
 from ari_cli.results import Run
 from ari_cli.wire.models import BODY_MODELS, Operation, dump_body
 

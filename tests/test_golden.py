@@ -10,6 +10,7 @@ tests/test_golden.py`, and the diff of `tests/golden/` is reviewed (and listed i
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import shutil
@@ -177,6 +178,6 @@ def test_outputs_are_as_recorded(same_length_folder: Path, tmp_path_factory: pyt
                 GOLDEN.mkdir(exist_ok=True)
                 golden.write_text(text)
             elif not golden.exists() or golden.read_text() != text:
-                mismatched.append(name)
-                (tmp_path / f"{name}.actual.txt").write_text(text)
-    assert not mismatched, f"outputs differ from tests/golden/ (actual in {tmp_path}): {mismatched}"
+                before = golden.read_text().splitlines() if golden.exists() else []
+                mismatched.append("\n".join(difflib.unified_diff(before, text.splitlines(), name, "now", lineterm="")))
+    assert not mismatched, "outputs differ from tests/golden/:\n" + "\n".join(mismatched)[:6000]

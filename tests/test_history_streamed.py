@@ -15,8 +15,8 @@ from ari_cli.journal import queries as read
 from ari_cli.journal import run_requests
 from ari_cli.journal.rows import RunRows
 from ari_cli.journal.store import reading
-from ari_cli.render.history import run_dict
-from ari_cli.render.rundocument import request_dict, states, write_detail
+from ari_cli.render.history.document import request_dict, states, write_detail
+from ari_cli.render.history.runs import run_dict
 from ari_cli.sandbox import Sandbox
 from tests.conftest import PINNED_TODAY
 from tests.helpers import invoke, sandbox_env

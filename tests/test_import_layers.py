@@ -117,10 +117,10 @@ def test_the_reader_finds_what_it_looks_for() -> None:
     assert "ari_cli.journal.schema" in _graph()["ari_cli.journal.store"]
     made = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}}
     assert _circles(made) == [["a", "b", "c"]]
-    code = ast.parse("def f():\n    from .schema import OK\n    from ari_cli.render import diff\n")
+    code = ast.parse("def f():\n    from .schema import OK\n    from ari_cli.render.changes import diff\n")
     path = MODULES["ari_cli.journal.store"]
     named = set().union(*(_targets("ari_cli.journal.store", path, node) for node in _imports(code)))
-    assert named == {"ari_cli.journal.schema", "ari_cli.render", "ari_cli.render.diff"}
+    assert named == {"ari_cli.journal.schema", "ari_cli.render.changes", "ari_cli.render.changes.diff"}
 
 
 def test_no_import_circle() -> None:

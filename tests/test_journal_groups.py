@@ -8,7 +8,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from ari_cli.changes import Span, paint
+from ari_cli.planning.changes import Span, paint
 from ari_cli.sandbox import Sandbox
 from tests.helpers import invoke, sandbox_env
 from tests.test_history import push

@@ -73,7 +73,7 @@ def test_the_wheel_carries_samples_completions_types_and_licence(built: dict[str
     names = set(zipfile.ZipFile(built["tree wheel"]).namelist())
     assert "ari_cli/py.typed" in names
     # The HTML report's template, style and script are read from the package when a report is written.
-    assert {f"ari_cli/render/templates/report.{suffix}" for suffix in ("html.j2", "css", "js")} <= names
+    assert {f"ari_cli/render/html/templates/report.{suffix}" for suffix in ("html.j2", "css", "js")} <= names
     assert {f"ari_cli/samples/{p.name}" for p in SAMPLES} <= names
     data = next(n.split("/data/")[0] for n in names if "/data/share/" in n)
     assert {

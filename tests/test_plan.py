@@ -9,7 +9,7 @@ import hypothesis
 import pytest
 from hypothesis import strategies as st
 
-from ari_cli.plan import Plan, PlanOptions, Record, plan
+from ari_cli.planning.plan import Plan, PlanOptions, Record, plan
 from ari_cli.records.rules import RowView
 from ari_cli.records.table import Kind, Settings, Value
 

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ari_cli.planning.undo import Choices, undo
 from ari_cli.sandbox import Sandbox
-from ari_cli.undo import Choices, undo
 from tests.conftest import PINNED_TODAY
 from tests.helpers import invoke, sandbox_env
 from tests.test_history import as_json
@@ -177,7 +177,7 @@ def test_the_console_script_reverts_against_a_sandbox_process(sb: Sandbox, tmp_p
 def test_undo_is_pure_and_cuts_where_what_is_known_changes() -> None:
     import datetime as dt
 
-    from ari_cli.changes import Span
+    from ari_cli.planning.changes import Span
 
     day = dt.date.fromisoformat
     key = ("H", "R")

@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from ari_cli.plan import Plan, Record
+from ari_cli.planning.plan import Plan, Record
 from ari_cli.records.rules import RowView
 from ari_cli.records.table import RowTable
 from ari_cli.results import RowResult, RowResults, Status, answered, attribute

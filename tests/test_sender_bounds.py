@@ -19,7 +19,7 @@ from typing import ClassVar
 import pytest
 
 from ari_cli.exits import Interrupted
-from ari_cli.render.run import CSV_FIELDS
+from ari_cli.render.push.run import CSV_FIELDS
 from ari_cli.sandbox import Sandbox
 from ari_cli.send.answers import RETRY_AFTER_CAP, interpret
 from tests.conftest import PINNED_TODAY

@@ -18,7 +18,7 @@ from typing import IO
 import pytest
 
 from ari_cli.inputs.model import ReadMeter
-from ari_cli.render.reading import said
+from ari_cli.render.push.reading import said
 
 ARI_CLI = str(Path(sys.executable).parent / "ari-cli")
 DAY0 = dt.date(2027, 1, 1)

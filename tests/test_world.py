@@ -13,8 +13,8 @@ from ari_cli.app.history import list_runs
 from ari_cli.app.options import DiffRequest, PlanOptions, PushRequest
 from ari_cli.app.push import push
 from ari_cli.app.world import World
-from ari_cli.diff import Kind
 from ari_cli.exits import ExitCode
+from ari_cli.planning.diff import Kind
 from ari_cli.render.terminal import Terminal
 from ari_cli.sandbox import Sandbox
 from ari_cli.wire.operations import Operation

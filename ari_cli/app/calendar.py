@@ -10,13 +10,13 @@ from ari_cli.app.history import journal_place, parse_day
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import MOST_DAYS, CalendarRequest
 from ari_cli.app.world import World
-from ari_cli.changes import CalendarView
 from ari_cli.config.settings import ConnectionFlags, resolve_settings
 from ari_cli.exits import AriError, UsageProblem
 from ari_cli.journal import queries as read
 from ari_cli.journal.database import OpenJournal
 from ari_cli.journal.queries import Key, Span
 from ari_cli.journal.store import reading
+from ari_cli.planning.changes import CalendarView
 from ari_cli.wire.operations import Operation
 
 

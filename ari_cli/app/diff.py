@@ -15,15 +15,15 @@ from ari_cli.app.listener import Listener
 from ari_cli.app.options import DiffRequest, DiffShow, GuardOptions, PushRequest
 from ari_cli.app.push_settings import push_options, settings_for
 from ari_cli.app.world import World
-from ari_cli.batch import wire_value
 from ari_cli.config.settings import Connection
-from ari_cli.diff import Change, DiffView, diff, would_change
 from ari_cli.exits import Declined, ExitCode, InputError, UsageProblem
 from ari_cli.journal.database import OpenJournal
 from ari_cli.journal.queries import acknowledged
 from ari_cli.journal.store import reading
 from ari_cli.pipeline import Prepared, plan_input
-from ari_cli.render.run import plural
+from ari_cli.planning.batch import wire_value
+from ari_cli.planning.diff import Change, DiffView, diff, would_change
+from ari_cli.render.push.run import plural
 from ari_cli.results import Status, attribute
 from ari_cli.wire.operations import Operation
 

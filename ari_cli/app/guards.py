@@ -9,14 +9,14 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ari_cli.app.options import GuardOptions, PushRequest
-from ari_cli.batch import wire_value
-from ari_cli.changes import Key, Span
 from ari_cli.config.settings import Connection, Settings
-from ari_cli.diff import diff
 from ari_cli.exits import ConfigError, GuardTripped, UsageProblem
-from ari_cli.guards import GUARDS, Guards, Known, Verdict, judge, known_dates, planned_ranges
 from ari_cli.pipeline import Prepared
-from ari_cli.plan import Plan
+from ari_cli.planning.batch import wire_value
+from ari_cli.planning.changes import Key, Span
+from ari_cli.planning.diff import diff
+from ari_cli.planning.guards import GUARDS, Guards, Known, Verdict, judge, known_dates, planned_ranges
+from ari_cli.planning.plan import Plan
 from ari_cli.wire.operations import Operation
 
 if TYPE_CHECKING:

@@ -13,8 +13,8 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from ari_cli.diff import DiffView
     from ari_cli.inputs.model import ReadMeter
+    from ari_cli.planning.diff import DiffView
     from ari_cli.send.exchange import Trace
 
 

@@ -1,7 +1,7 @@
 """What a push command does once its options are parsed: configure, read, plan, send, journal; the run.
 
 It returns what happened (`Pushed`); a `Listener` hears its notices and progress on the way. Showing the run
-is `render/outcome.py`'s, called by the command (`cli/runs.py`) and by `ari_cli.push()` alike.
+is `render/push/outcome.py`'s, called by the command (`cli/runs.py`) and by `ari_cli.push()` alike.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from ari_cli.app.listener import Listener
 from ari_cli.app.options import ConnectionOptions, GuardOptions, OutputOptions, PushRequest
 from ari_cli.app.push_settings import Tuned, check_report, push_options, recorded_options, settings_for
 from ari_cli.app.world import World
-from ari_cli.changes import Acknowledged
 from ari_cli.config.settings import Connection, Settings
 from ari_cli.exits import ConfigError, Interrupted, UsageProblem
 from ari_cli.inputs import SourceRow
 from ari_cli.inputs.model import ReadMeter
 from ari_cli.pipeline import UNSENT_NOTE, Known, Prepared, PushOptions, execute, prepare
+from ari_cli.planning.changes import Acknowledged
 from ari_cli.results import Refused, Run
 from ari_cli.send.exchange import Exchange, Tee, Trace, Watcher
 from ari_cli.wire.operations import Operation

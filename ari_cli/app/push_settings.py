@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from ari_cli.app.options import ConnectionOptions, InputOptions, PlanOptions, PushRequest
-from ari_cli.batch import DataForm
 from ari_cli.config.settings import ConnectionFlags, Settings, resolve_settings
 from ari_cli.config.tuning import parse_budget
 from ari_cli.exits import AriError, ConfigError, ReportRefused, UsageProblem
@@ -20,6 +19,7 @@ from ari_cli.inputs import ReadOptions
 from ari_cli.inputs.model import ReadMeter
 from ari_cli.inputs.names import column_mapping
 from ari_cli.pipeline import PushOptions
+from ari_cli.planning.batch import DataForm
 from ari_cli.send.exchange import SendOptions
 from ari_cli.wire.operations import Operation
 

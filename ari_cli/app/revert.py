@@ -17,19 +17,19 @@ from ari_cli.app.options import InputOptions, PlanOptions, RevertRequest
 from ari_cli.app.push import run_start, send_recorded
 from ari_cli.app.push_settings import Tuned, check_report, recorded_options, settings_for
 from ari_cli.app.world import World
-from ari_cli.batch import DataForm, wire_value
-from ari_cli.changes import Key, Span
 from ari_cli.config.settings import Connection, check_base_url
-from ari_cli.diff import Change, Kind, diff
 from ari_cli.exits import ConfigError, Declined, UsageProblem
 from ari_cli.journal.place import journal_path
 from ari_cli.journal.queries import RunInfo, acknowledged
 from ari_cli.journal.store import reading
 from ari_cli.pipeline import Prepared, PushOptions, requests_for
-from ari_cli.plan import Plan, Record
+from ari_cli.planning.batch import DataForm, wire_value
+from ari_cli.planning.changes import Key, Span
+from ari_cli.planning.diff import Change, Kind, diff
+from ari_cli.planning.plan import Plan, Record
+from ari_cli.planning.undo import Choices, Piece, Reverted, Undo, undo
 from ari_cli.records.rules import RowView, shown_dates
 from ari_cli.records.table import RowTable
-from ari_cli.undo import Choices, Piece, Reverted, Undo, undo
 from ari_cli.wire.operations import Operation
 
 NOTHING_TO_PUT_BACK = "the service already holds this earlier value, as the journal says"

@@ -82,7 +82,7 @@ def diff_command(operation: Operation) -> Callable[..., None]:
         from ari_cli.app.push import nothing_sent_on_interrupt
         from ari_cli.cli.boundary import error_documents
         from ari_cli.cli.world import process_world
-        from ari_cli.render import diff as render_diff
+        from ari_cli.render.changes import diff as render_diff
         from ari_cli.render.terminal import Terminal
 
         if output is DiffFormat.JSON:

@@ -65,7 +65,7 @@ def history(
 ) -> None:  # fmt: skip
     if ctx.invoked_subcommand is None:
         from ari_cli.cli.world import process_world
-        from ari_cli.render.history import show_runs
+        from ari_cli.render.history.runs import show_runs
 
         found = application.history_runs(limit, operation, process_world())
         label = found.operation and found.operation.value
@@ -102,7 +102,7 @@ def show_run(
     output: PageOption = PageFormat.TABLE,
 ) -> None:  # fmt: skip
     from ari_cli.cli.world import process_world
-    from ari_cli.render.rundetail import show_detail
+    from ari_cli.render.history.detail import show_detail
 
     with application.history_show(run, process_world()) as opened:
         all_rows = None if rows is None else rows is Rows.ALL
@@ -146,7 +146,7 @@ def find(
     from ari_cli.app.history import TrackingFound
     from ari_cli.app.options import FindRequest
     from ari_cli.cli.world import process_world
-    from ari_cli.render.finds import show_dates, show_tracking
+    from ari_cli.render.history.finds import show_dates, show_tracking
 
     found = application.history_find(
         FindRequest(
@@ -188,7 +188,7 @@ def prune(
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask at a terminal.")] = False,
 ) -> None:  # fmt: skip
     from ari_cli.cli.world import process_world
-    from ari_cli.render.history import show_pruned
+    from ari_cli.render.history.runs import show_pruned
     from ari_cli.render.terminal import Terminal
 
     class _AskOnStdout(Terminal):

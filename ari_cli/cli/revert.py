@@ -33,7 +33,7 @@ The revert goes where the run went (its base URL and source id), with the key of
 def _ask(quiet: bool, yes: bool) -> Any:
     """Show the preview on standard error and ask (or say --yes answered)."""
     from ari_cli.app.diff import PREVIEW
-    from ari_cli.render import revert as render_revert
+    from ari_cli.render.changes import revert as render_revert
     from ari_cli.render.console import console
 
     def ask(reverted: Any, question: str) -> bool:
@@ -98,9 +98,9 @@ def _revert(request: Any) -> int:
     from ari_cli.cli.world import process_world
     from ari_cli.exits import UsageProblem
     from ari_cli.pushing import shown
-    from ari_cli.render import revert as render_revert
-    from ari_cli.render import run as render
-    from ari_cli.render.outcome import show_run
+    from ari_cli.render.changes import revert as render_revert
+    from ari_cli.render.push import run as render
+    from ari_cli.render.push.outcome import show_run
     from ari_cli.render.terminal import Terminal
 
     form = request.output.format.value

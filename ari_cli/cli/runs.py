@@ -13,8 +13,8 @@ from ari_cli.cli.boundary import Maker, error_documents
 from ari_cli.cli.world import process_world
 from ari_cli.exits import ExitCode
 from ari_cli.pushing import pushed_or_stopped, show_pushed, shown
-from ari_cli.render.outcome import show_empty, show_run
-from ari_cli.render.report import error_document
+from ari_cli.render.push.outcome import show_empty, show_run
+from ari_cli.render.push.report import error_document
 from ari_cli.render.terminal import Terminal
 
 if TYPE_CHECKING:

@@ -188,7 +188,7 @@ def check_value(key: str, value: Any) -> Any:
             raise ValueError(f"a number, {low:g} to {high:g}")
         return float(value)
     if key in GUARD_LIMITS:
-        from ari_cli.guards import parse_limit
+        from ari_cli.planning.guards import parse_limit
 
         return str(parse_limit(key, value))
     if key == COLUMNS_KEY:

@@ -12,8 +12,8 @@ import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ari_cli.changes import ONE_DAY, Span, paint
 from ari_cli.journal.database import parsed, transaction
+from ari_cli.planning.changes import ONE_DAY, Span, paint
 from ari_cli.wire.url import canonical_or_same
 
 if TYPE_CHECKING:

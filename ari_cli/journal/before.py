@@ -13,11 +13,11 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from ari_cli.changes import Key, Span, paint
 from ari_cli.journal.acked import in_spellings, spellings
 from ari_cli.journal.database import parsed
 from ari_cli.journal.queries import RunInfo, key_of, run_info
 from ari_cli.journal.store import OK
+from ari_cli.planning.changes import Key, Span, paint
 
 # A request's records are its `count` records from `first`; an acknowledged one is `ok` (a split one is not).
 _ACKED_RECORDS = (

@@ -10,11 +10,11 @@ from __future__ import annotations
 import datetime as dt
 import sqlite3
 
-from ari_cli.changes import Key
 from ari_cli.journal.acked import in_spellings, spellings
 from ari_cli.journal.database import loads, parsed
 from ari_cli.journal.queries import key_of
 from ari_cli.journal.store import PLANNED, SUPERSEDED
+from ari_cli.planning.changes import Key
 
 _CANDIDATES = (
     "SELECT u.id, u.command, u.options FROM runs u WHERE u.operation = ? AND u.source_id = ? AND {service}"

@@ -14,14 +14,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ari_cli.changes import Key as Key
-from ari_cli.changes import Span as Span
 from ari_cli.exits import UsageProblem
 from ari_cli.journal.acked import in_spellings, merged, spellings
 from ari_cli.journal.database import Unreadable, loads, loads_object, parsed
 from ari_cli.journal.pending import Said, marks
 from ari_cli.journal.store import FAILED, OK, PLANNED, SENDING, SPLIT, STATES
-from ari_cli.plan import Record
+from ari_cli.planning.changes import Key as Key
+from ari_cli.planning.changes import Span as Span
+from ari_cli.planning.plan import Record
 from ari_cli.wire.errors import Reach, reach
 from ari_cli.wire.operations import Operation
 from ari_cli.wire.url import canonical_or_same

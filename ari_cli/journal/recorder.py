@@ -26,7 +26,6 @@ from itertools import chain
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ari_cli.batch import policy_value, wire_value
 from ari_cli.exits import ConfigError
 from ari_cli.journal import retire
 from ari_cli.journal.database import unreadable
@@ -47,7 +46,8 @@ from ari_cli.journal.store import (
     RunStart,
     now,
 )
-from ari_cli.plan import Plan, Record
+from ari_cli.planning.batch import policy_value, wire_value
+from ari_cli.planning.plan import Plan, Record
 from ari_cli.records.table import RowTable
 from ari_cli.send.exchange import Exchange, Problem, Watcher
 from ari_cli.wire.operations import Operation

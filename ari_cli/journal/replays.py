@@ -15,7 +15,7 @@ from typing import Any
 
 from ari_cli.journal.recorder import Recorder
 from ari_cli.journal.store import Journal, RunStart
-from ari_cli.plan import Plan, Record
+from ari_cli.planning.plan import Plan, Record
 from ari_cli.records.rules import RowView
 from ari_cli.records.table import RowTable
 from ari_cli.send.exchange import Exchange, Sent

@@ -18,8 +18,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ari_cli.batch import DataForm, Envelope, build_body
-from ari_cli.changes import ONE_DAY, Span
 from ari_cli.journal.database import parsed
 from ari_cli.journal.lines import decode
 from ari_cli.journal.queries import (
@@ -34,7 +32,9 @@ from ari_cli.journal.queries import (
 )
 from ari_cli.journal.run_requests import detail
 from ari_cli.journal.store import SUPERSEDED
-from ari_cli.plan import Plan, Record
+from ari_cli.planning.batch import DataForm, Envelope, build_body
+from ari_cli.planning.changes import ONE_DAY, Span
+from ari_cli.planning.plan import Plan, Record
 from ari_cli.records.rules import RowView, shown_dates
 from ari_cli.results import Refusal, Refused
 from ari_cli.send.exchange import Exchange, Problem

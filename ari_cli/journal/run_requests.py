@@ -39,7 +39,7 @@ def body_of(run: RunInfo, stored: str | None, form: str | None, carried: Sequenc
     if not carried:
         return {}
     # The bodies' layout (and pydantic with it) loads only for commands that show bodies, not for completion.
-    from ari_cli.batch import DataForm, Envelope, build_body
+    from ari_cli.planning.batch import DataForm, Envelope, build_body
 
     envelope = Envelope(run.sharepost or "<API_KEY>", run.source_id)
     shape = DataForm.OBJECT if form == "object" else DataForm.LIST

@@ -18,9 +18,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ari_cli.changes import ONE_DAY, CalendarView, Key
+from ari_cli.planning.changes import ONE_DAY, CalendarView, Key
 from ari_cli.render.console import whole
-from ari_cli.render.history import policy_words, text
+from ari_cli.render.history.runs import policy_words, text
 
 UNKNOWN = "·"
 CLEARED = "n/a"
@@ -212,13 +212,13 @@ def show(view: CalendarView, known: tuple[dt.date, dt.date] | None, form: str) -
     """`calendar`: tables or one JSON document; on stderr, when no day shown holds a value, which days do."""
     import sys
 
-    from ari_cli.render import history as render_history
+    from ari_cli.render.history import runs as render_history
     from ari_cli.render.printable import echo_err
 
     if form == "json":
         render_history.write_json(calendar_dict(view), sys.stdout)
     elif form == "html":
-        from ari_cli.render.pages import write_calendar
+        from ari_cli.render.html.data import write_calendar
 
         write_calendar(view, sys.stdout)
     else:

@@ -307,7 +307,7 @@ def show_replay(ready: Sequence[Ready], results: Sequence[Replayed], dry_run: bo
     import sys
 
     from ari_cli.render.console import console
-    from ari_cli.render.run import curl_commands
+    from ari_cli.render.push.run import curl_commands
 
     out, err = console(), console(stderr=True)
     # `--curl --dry-run` makes a script (`> calls.sh; bash calls.sh`): stdout holds the commands only.

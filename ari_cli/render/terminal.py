@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
-from ari_cli.render import run as render
+from ari_cli.render.push import run as render
 
 if TYPE_CHECKING:
-    from ari_cli.diff import DiffView
     from ari_cli.inputs.model import ReadMeter
+    from ari_cli.planning.diff import DiffView
     from ari_cli.send.exchange import Trace
 
 
@@ -44,7 +44,7 @@ class Terminal:
         self.err.print(printable(scrub(line)), markup=False)
 
     def reading(self, meter: ReadMeter, enabled: bool) -> AbstractContextManager[None]:
-        from ari_cli.render.reading import sign_of_life
+        from ari_cli.render.push.reading import sign_of_life
 
         return sign_of_life(meter, self.err, enabled=enabled)
 
@@ -55,7 +55,7 @@ class Terminal:
         render.trace(trace, self.err)
 
     def preview(self, view: DiffView, limit: int) -> None:
-        from ari_cli.render import diff as render_diff
+        from ari_cli.render.changes import diff as render_diff
 
         render_diff.table(view, self.err, limit=limit)
 

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any, BinaryIO
 from urllib.parse import quote
 
-from ari_cli.batch import PLACEHOLDER_KEY, PLACEHOLDER_SOURCE
 from ari_cli.config.secrets import is_placeholder
 from ari_cli.config.settings import Connection
 from ari_cli.exits import InputError
+from ari_cli.planning.batch import PLACEHOLDER_KEY, PLACEHOLDER_SOURCE
 from ari_cli.send.exchange import Sent
 from ari_cli.wire.operations import ACTIONS, OPERATION_BY_ACTION, Operation, path_segment, push_url
 

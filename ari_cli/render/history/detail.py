@@ -21,7 +21,7 @@ from ari_cli.journal.lines import joined
 from ari_cli.journal.queries import RecordInfo, RequestInfo, RunDetail, RunInfo
 from ari_cli.journal.rows import INTERESTING, NOT_FINISHED, RowInfo, RunRows
 from ari_cli.render.console import fitted, whole
-from ari_cli.render.groups import (
+from ari_cli.render.history.groups import (
     BY_CAUSE_OVER,
     MOST_CAUSES,
     SEVERAL,
@@ -34,7 +34,7 @@ from ari_cli.render.groups import (
     row_groups,
     rows_by_cause,
 )
-from ari_cli.render.history import (
+from ari_cli.render.history.runs import (
     STATE_STYLE,
     STATE_TEXT,
     errors_text,
@@ -295,11 +295,11 @@ def show_detail(
     from ari_cli.render.console import console
 
     if form == "json":
-        from ari_cli.render.rundocument import write_detail
+        from ari_cli.render.history.document import write_detail
 
         write_detail(whole, completed(None, True), rows, records, sys.stdout)
     elif form == "html":
-        from ari_cli.render.pagerun import write_history_run
+        from ari_cli.render.history.page import write_history_run
 
         write_history_run(whole, rows.rows(), records(), ran_by, sys.stdout)
     else:

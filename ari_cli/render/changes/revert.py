@@ -9,14 +9,14 @@ from typing import IO, TYPE_CHECKING, Any
 from rich.console import Console
 
 from ari_cli.config.secrets import scrub
-from ari_cli.diff import DiffView
+from ari_cli.planning.diff import DiffView
 from ari_cli.records.rules import shown_dates
-from ari_cli.render import diff as render_diff
+from ari_cli.render.changes import diff as render_diff
 from ari_cli.render.printable import json_printable
-from ari_cli.render.run import plural
+from ari_cli.render.push.run import plural
 
 if TYPE_CHECKING:
-    from ari_cli.undo import Piece, Reverted
+    from ari_cli.planning.undo import Piece, Reverted
 
 MOST_NAMED = 10  # ranges named on standard error per reason; the JSON document lists them all
 

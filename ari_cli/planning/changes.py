@@ -18,7 +18,7 @@ from operator import attrgetter, gt
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # the journal's readers load this module: planning stays unloaded for them
-    from ari_cli.plan import Plan, Record
+    from ari_cli.planning.plan import Plan, Record
 
 ONE_DAY = dt.timedelta(days=1)
 UNCHANGED = "unchanged: the journal says the service already has these values (--changed-only)"

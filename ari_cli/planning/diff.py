@@ -18,11 +18,11 @@ from enum import StrEnum
 from itertools import chain
 from typing import TYPE_CHECKING
 
-from ari_cli.changes import ONE_DAY, Acknowledged, Key, Span, against
+from ari_cli.planning.changes import ONE_DAY, Acknowledged, Key, Span, against
 from ari_cli.wire.operations import CLEAR
 
 if TYPE_CHECKING:
-    from ari_cli.plan import Plan, Record
+    from ari_cli.planning.plan import Plan, Record
     from ari_cli.records.table import RowTable
 
 

@@ -13,9 +13,9 @@ from ari_cli.journal.finds import DateHit
 from ari_cli.journal.queries import RequestInfo, RunInfo
 from ari_cli.journal.rows import RowInfo
 from ari_cli.render.console import fitted
-from ari_cli.render.history import grid, local_time, run_dict, runs_text, state_text, text, value_text
-from ari_cli.render.rundetail import exchange, labelled, rows_table
-from ari_cli.render.rundocument import record_dict, request_dict, row_dict
+from ari_cli.render.history.detail import exchange, labelled, rows_table
+from ari_cli.render.history.document import record_dict, request_dict, row_dict
+from ari_cli.render.history.runs import grid, local_time, run_dict, runs_text, state_text, text, value_text
 
 
 def trackingid_dict(run: RunInfo, request: RequestInfo, rows: Sequence[RowInfo]) -> dict[str, Any]:
@@ -96,7 +96,7 @@ def show_tracking(
     """`history find --trackingid`: each run and request that got it, as text or one JSON document."""
     import sys
 
-    from ari_cli.render import history as show
+    from ari_cli.render.history import runs as show
 
     if form == "json":
         show.write_json({"trackingid": trackingid, "matches": [trackingid_dict(*m) for m in matches]}, sys.stdout)
@@ -115,7 +115,7 @@ def show_dates(
     """`history find --property --date`: every record that covered the date, as text or one JSON document."""
     import sys
 
-    from ari_cli.render import history as show
+    from ari_cli.render.history import runs as show
 
     if form == "json":
         search = {"propertyid": propertyid, "date": day.isoformat(), "roomid": roomid, "rateid": rateid,

@@ -6,7 +6,7 @@ put back; it is left alone because the journal never saw an earlier value (unles
 for, where the operation can be cleared); or it is left alone because a later run changed it again
 (unless forced). Touching ranges of a key with the same fate and value are one range.
 
-`Reverted`, a revert's result, lives here too: `app/revert.py` makes it and `render/revert.py` shows it,
+`Reverted`, a revert's result, lives here too: `app/revert.py` makes it and `render/changes/revert.py` shows it,
 and render/ imports nothing of app/.
 """
 
@@ -17,16 +17,16 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ari_cli.changes import ONE_DAY, Key, Span, against
+from ari_cli.planning.changes import ONE_DAY, Key, Span, against
 from ari_cli.wire.operations import CLEAR, Operation
 
 if TYPE_CHECKING:
     # Only named in `Reverted`'s fields: this module runs without them.
     from ari_cli.config.settings import Connection
-    from ari_cli.diff import Change
     from ari_cli.journal.queries import RunInfo
     from ari_cli.pipeline import Prepared, PushOptions
-    from ari_cli.plan import Plan
+    from ari_cli.planning.diff import Change
+    from ari_cli.planning.plan import Plan
     from ari_cli.records.table import RowTable
     from ari_cli.results import Run
 

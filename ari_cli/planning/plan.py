@@ -20,7 +20,7 @@ from operator import gt, le, lt
 from typing import NamedTuple
 
 from ari_cli.exits import InputError
-from ari_cli.overlaps import Piece, Segment, clusters, conflicts, merged, paint
+from ari_cli.planning.overlaps import Piece, Segment, clusters, conflicts, merged, paint
 from ari_cli.records.dates import weekday_spans
 from ari_cli.records.rules import RowView
 from ari_cli.records.table import Settings, Value

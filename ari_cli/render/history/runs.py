@@ -1,6 +1,6 @@
 """Showing the journal: the list of runs, and the cells every journal view shares.
 
-One run whole is `render/rundetail.py`, who set what (find) `render/finds.py`. The same rules as
+One run whole is `render/history/detail.py`, who set what (find) `render/history/finds.py`. The same rules as
 for a push's output hold: results on stdout, plain text without a terminal or with NO_COLOR, every
 text of outside origin made printable. The journal stores bodies with the key already masked.
 """

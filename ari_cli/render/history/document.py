@@ -15,7 +15,7 @@ from typing import IO, Any
 
 from ari_cli.journal.queries import RecordInfo, RequestInfo, RunDetail, leaves
 from ari_cli.journal.rows import RowInfo, RunRows
-from ari_cli.render.history import run_dict
+from ari_cli.render.history.runs import run_dict
 
 
 def _lines_dict(lines: Iterable[tuple[str, int, int, int]]) -> list[dict[str, Any]]:

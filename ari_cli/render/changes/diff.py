@@ -18,14 +18,14 @@ from rich.table import Table
 from rich.text import Text
 
 from ari_cli.config.secrets import scrub
-from ari_cli.diff import CHANGES, Change, DiffView, Kind, summary
+from ari_cli.planning.diff import CHANGES, Change, DiffView, Kind, summary
 from ari_cli.records.rules import shown_dates
 from ari_cli.render.console import fitted
-from ari_cli.render.history import lines_text, policy_parts, text
-from ari_cli.render.html import SHOWN_WITHOUT_SCRIPT, About, MapData, now, who, write_page
-from ari_cli.render.pages import map_part
+from ari_cli.render.history.runs import lines_text, policy_parts, text
+from ari_cli.render.html.data import map_part
+from ari_cli.render.html.page import SHOWN_WITHOUT_SCRIPT, About, MapData, now, who, write_page
 from ari_cli.render.printable import json_printable, printable
-from ari_cli.render.run import csv_line, neutral, plural
+from ari_cli.render.push.run import csv_line, neutral, plural
 
 _STYLE = {Kind.NEW: "cyan", Kind.CHANGED: "bold yellow", Kind.CLEARED: "magenta", Kind.SAME: "dim"}
 NOTHING = "-"  # a value the journal knows nothing of

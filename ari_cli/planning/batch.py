@@ -18,7 +18,7 @@ from itertools import groupby, pairwise
 from operator import attrgetter
 from typing import Any
 
-from ari_cli.plan import Record
+from ari_cli.planning.plan import Record
 from ari_cli.records.policy import Policy
 from ari_cli.wire.models import BODY_MODELS, PolicyDetails, dump_body
 from ari_cli.wire.operations import Operation

@@ -16,10 +16,10 @@ from typing import Any
 from rich.text import Text
 
 from ari_cli.exits import ExitCode
-from ari_cli.render import run as render
 from ari_cli.render.console import whole
-from ari_cli.render.report import error_document, write_error_document, write_error_report, write_report
-from ari_cli.render.runtable import table
+from ari_cli.render.push import run as render
+from ari_cli.render.push.report import error_document, write_error_document, write_error_report, write_report
+from ari_cli.render.push.table import table
 from ari_cli.render.streams import discard, stdout_failure
 from ari_cli.results import Refused, Run, Status, summary
 from ari_cli.send.exchange import Exchange, encode
@@ -109,7 +109,7 @@ def write_run_report(run: Run, shown: Shown, err: Any) -> None:
         return
     about = None
     if shown.report.suffix.lower() == ".html":
-        from ari_cli.render.pages import run_about
+        from ari_cli.render.html.data import run_about
 
         about = run_about(run, shown.files, shown.base_url, shown.source_id)
     _write_report(lambda path: write_report(run, path, about), shown.report, err)

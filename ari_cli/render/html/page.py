@@ -147,7 +147,7 @@ def _environment() -> Any:
 
     # Autoescaping on for every template, whatever its name: the page is all HTML.
     return jinja2.Environment(
-        loader=jinja2.PackageLoader("ari_cli.render", "templates"),
+        loader=jinja2.PackageLoader("ari_cli.render.html", "templates"),
         autoescape=True,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -156,7 +156,7 @@ def _environment() -> Any:
 
 
 def _asset(name: str) -> str:
-    return (files("ari_cli.render") / "templates" / name).read_text(encoding="utf-8")
+    return (files("ari_cli.render.html") / "templates" / name).read_text(encoding="utf-8")
 
 
 def write_page(stream: IO[str], about: About, data: dict[str, Any], tables: dict[str, Any]) -> None:

@@ -17,9 +17,9 @@ import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ari_cli.changes import ONE_DAY, Key, Span
 from ari_cli.config.tuning import GUARD_LIMITS
-from ari_cli.diff import Change, Kind
+from ari_cli.planning.changes import ONE_DAY, Key, Span
+from ari_cli.planning.diff import Change, Kind
 from ari_cli.records.rules import shown_dates
 
 MOST_RANGES = 5  # ranges a tripped guard names

@@ -1,0 +1,1 @@
+"""Showing changes at the service: a diff and a revert's plan."""
