@@ -1,6 +1,6 @@
 """What `ari-cli history` and its `show`, `find` and `prune` do: read (or prune) the journal; what was found.
 
-Each returns a result that render/history/runs.py, rundetail.py and finds.py show. A run shown in full is read as
+Each returns a result that render/history/runs.py, detail.py and finds.py show. A run shown in full is read as
 it is written out (a big run's rows are never held whole): `opened_run` is a context whose result reads the
 journal while it is open.
 """

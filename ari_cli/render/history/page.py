@@ -27,7 +27,7 @@ def _problem(error: dict[str, Any]) -> list[str]:
 
 
 def _groups(rows: Iterable[RowInfo], errors: list[list[str]]) -> Iterator[list[Any]]:
-    """The rows as `groups.row_groups` makes them (the history table's rule), laid out as `pages.py` lays out a
+    """The rows as `groups.row_groups` makes them (the history table's rule), laid out as `html/data.py` lays out a
     run's groups."""
     ids: dict[tuple[str, str], int] = {}
     for group in row_groups(rows):

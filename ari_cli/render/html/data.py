@@ -1,4 +1,4 @@
-"""The data of each HTML page (`html.py` writes it): a run's, a diff's and a calendar's (a diff's is written by
+"""The data of each HTML page (`page.py` writes it): a run's, a diff's and a calendar's (a diff's is written by
 `diff.py`, with the rest of a diff's documents, from `map_part`).
 
 A run's map is its records (the dates it sends, outlined when the service took them, or would on a dry

@@ -4,7 +4,7 @@ The page carries ranges, never a cell per date or a line per row: a key's dates 
 and the rows as runs of alike rows, in one JSON block that the page's script draws from. A million-row
 night stays a few megabytes and is drawn in seconds; without scripts, the first ranges and rows show as
 tables. Everything from files or the service is text to Jinja's autoescaping, and the JSON block is
-escaped so that no value can end it (`pages.py` makes the data of each kind of page).
+escaped so that no value can end it (`data.py` makes the data of each kind of page).
 """
 
 from __future__ import annotations
@@ -161,7 +161,7 @@ def _asset(name: str) -> str:
 
 def write_page(stream: IO[str], about: About, data: dict[str, Any], tables: dict[str, Any]) -> None:
     """The page: `about` in the header, `data` in the JSON block the script draws, `tables` for readers
-    without scripts (see `pages.py`)."""
+    without scripts (see `data.py`)."""
     from markupsafe import Markup
 
     template = _environment().get_template("report.html.j2")
