@@ -146,7 +146,9 @@ def _help_tree() -> list[tuple[str, list[str]]]:
     return out
 
 
-def test_outputs_are_as_recorded(same_length_folder: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_outputs_are_as_recorded(
+    same_length_folder: Path, tmp_path_factory: pytest.TempPathFactory, _no_user_config: Path
+) -> None:
     # Tables wrap at the terminal's width, and they show file paths: the folder's path is as long in every run.
     tmp_path = same_length_folder
     samples = tmp_path / "samples"
@@ -162,6 +164,8 @@ def test_outputs_are_as_recorded(same_length_folder: Path, tmp_path_factory: pyt
             str(tmp_path): "<tmp>",
             sandbox.api_key: "<key>",
             os.environ["ARI_HOME"]: "<home>",
+            # Numbered by how many tests ran before this one on its worker.
+            str(_no_user_config.parent): "<user-config>",
             str(tmp_path_factory.getbasetemp()): "<pytest>",
         }
         for name, args in [*SESSION, *_help_tree()]:
