@@ -85,7 +85,7 @@ def revert(
     from ari_cli.render.changes.revert import document
     from ari_cli.render.terminal import Terminal
 
-    done = use_case(request, Terminal.silent(), None, _world())
+    done = use_case(request, Terminal.silent(), _world())
     shown = document(done, show_all=False)
     made = None
     if done.run is not None and done.options is not None:

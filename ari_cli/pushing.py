@@ -60,9 +60,7 @@ def _stopped(
     details: dict[str, Any] | None = None,
 ) -> None:
     how = shown(request.output)
-    if not to_stdout:
-        how = replace(how, form="table")
-    show_stopped(request.operation, request.dry_run, problem, how, writable, err, details)
+    show_stopped(request.operation, request.dry_run, problem, how, writable, err, details, on_stdout=to_stdout)
 
 
 def shown_pushed(pushed: Pushed, request: PushRequest) -> Shown:

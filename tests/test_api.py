@@ -353,3 +353,21 @@ def test_mypy_strict_accepts_a_users_script_and_catches_its_mistakes(tmp_path: P
     errors = [line for line in done.stdout.splitlines() if ": error:" in line]
     assert [line.split(":")[:2] for line in errors] == [["mistakes.py", "5"], ["mistakes.py", "6"],
                                                         ["mistakes.py", "7"]], done.stdout  # fmt: skip
+
+
+def test_a_push_that_stops_prints_its_document_only_under_json(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """`output="json"` gets one document even when the push stops before it has rows (no boundary writes it for
+    the Python API); any other output prints nothing on stdout."""
+    missing = tmp_path / "missing.csv"
+    with pytest.raises(ari_cli.InputError):
+        ari_cli.push("threshold", missing, dry_run=True, output="json")
+    out, _ = capfd.readouterr()
+    document = json.loads(out)
+    assert document["operation"] == "threshold" and document["dry_run"] is True
+    assert document["error"]["kind"] == "input" and "missing.csv" in document["error"]["message"]
+    assert document["rows"] == [] and document["requests"] == []
+    with pytest.raises(ari_cli.InputError):
+        ari_cli.push("threshold", missing, dry_run=True, output="csv")
+    assert capfd.readouterr().out == ""

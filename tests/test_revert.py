@@ -293,3 +293,30 @@ def test_a_report_that_cannot_be_written_is_refused_before_anything_is_sent(sb: 
     written = _revert(sb, "2", "--yes", "--report", str(tmp_path / "r.csv"))
     assert written.exit_code == 0
     assert "revert of run 2" in (tmp_path / "r.csv").read_text()
+
+
+def test_quiet_with_yes_shows_neither_the_preview_nor_the_answer(sb: Sandbox, tmp_path: Path) -> None:
+    """--yes alone still shows what will change and the question answered; --quiet too leaves both out (and the
+    closing note), but not the dates left alone, which the user asked for and does not get."""
+    _push(sb, tmp_path, "a.csv", A)
+    _push(sb, tmp_path, "b.csv", B)
+    result = _revert(sb, "2", "--yes", "--quiet")
+    assert result.exit_code == 0, result.output
+    assert "revert of run 2" not in result.stderr
+    assert "yes (--yes)" not in result.stderr
+    assert "reverts run 2" not in result.stderr
+    assert "left alone: 5 dates whose earlier value the journal never saw" in result.stderr
+    assert "HTL001" in result.stdout  # the run's table, as a push's
+    assert _threshold(sb)["HTL001"]["DBL"]["2027-01-05"] == "3"
+
+
+def test_a_revert_that_stops_gives_its_own_json_document(sb: Sandbox, tmp_path: Path) -> None:
+    """Under --output json a revert that stops before its plan still prints one document, the revert's shape."""
+    _push(sb, tmp_path, "a.csv", A)
+    result = _revert(sb, "9", "--yes", "-o", "json")
+    assert result.exit_code == 2
+    document = json.loads(result.stdout)
+    assert document["reverts"] == 9 and document["changes"] == []
+    assert document["error"]["message"] == "no run 9 in the journal"
+    table = _revert(sb, "9", "--yes")
+    assert table.exit_code == 2 and table.stdout == ""

@@ -36,8 +36,8 @@ class Listener(Protocol):
     def trace(self, trace: Trace) -> None:
         """One HTTP try (`--verbose`)."""
 
-    def preview(self, view: DiffView, limit: int) -> None:
-        """What a push would change (`--confirm`), before the question."""
+    def preview(self, view: DiffView, limit: int, title: str | None = None) -> None:
+        """What a push (`--confirm`) or a revert would change, before the question; `title` is a line above it."""
 
     def ask(self, question: str) -> bool:
         """A yes-or-no question; no answer (end of input) is no."""

@@ -1,8 +1,9 @@
 """`revert RUN`: put back, for every key and date RUN (with its retries) got acknowledged, the value the service
 held just before, as the journal knows it; pushed through the pipeline as a run of its own that reverts RUN.
 
-The use case prints nothing: it returns what it found and did (`Reverted`), asks through the `ask` it is
-given, and hears progress through its `Listener` (the sender's progress bar and trace), as a push does.
+The use case prints nothing: it returns what it found and did (`Reverted`), and shows what would change, asks
+and hears progress through its `Listener` (the preview and question, the sender's progress bar and trace), as
+`push --confirm` does; whether there is a terminal to ask at it learns from its `World`.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ari_cli.app.diff import PREVIEW
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import InputOptions, PlanOptions, RevertRequest
 from ari_cli.app.push import run_start, send_recorded
@@ -33,9 +35,6 @@ from ari_cli.records.table import RowTable
 from ari_cli.wire.operations import Operation
 
 NOTHING_TO_PUT_BACK = "the service already holds this earlier value, as the journal says"
-
-# Asked before sending: the changes and the question; True to send.
-Ask = Callable[["Reverted", str], bool]
 
 
 def _value(operation: Operation, text: str) -> Any:
@@ -120,8 +119,34 @@ def _connection(source: RunInfo, key: str, segment: str) -> Connection:
     return Connection(check_base_url(source.base_url, f"run {source.id}"), key, source.source_id, segment)
 
 
-def revert(request: RevertRequest, listener: Listener, ask: Ask | None, world: World) -> Reverted:
-    """Find what RUN changed and what to put back; unless a dry run, ask (`ask`, None: --yes) and push it."""
+def check_ask(request: RevertRequest, world: World) -> None:
+    """A revert asks at a terminal; without one it needs `--yes` (or `--dry-run`).
+
+    Checked before the journal is read, so that a script learns at once that it cannot be asked.
+    """
+    if request.dry_run or request.yes or (world.stdin_is_terminal and world.stderr_is_terminal):
+        return
+    raise UsageProblem(
+        "a revert asks before sending, and there is no terminal to ask at",
+        "give --yes to be shown what would change and send without being asked; --dry-run to only see it",
+    )
+
+
+def _confirmed(request: RevertRequest, reverted: Reverted, question: str, listener: Listener) -> bool:
+    """Show what the revert would change and ask; --yes answers (the change is still shown, unless --quiet)."""
+    quiet, source = request.output.quiet, reverted.source
+    if not (quiet and request.yes):
+        listener.preview(reverted.view(False), PREVIEW, f"revert of run {source.id} ({source.command})")
+    if request.yes:
+        if not quiet:
+            listener.say(f"{question} yes (--yes)")
+        return True
+    return listener.ask(question)
+
+
+def revert(request: RevertRequest, listener: Listener, world: World) -> Reverted:
+    """Find what RUN changed and what to put back; unless a dry run, ask (unless --yes) and push it."""
+    check_ask(request, world)
     if request.connection.sandbox:
         raise UsageProblem("a revert goes where its run went; --sandbox starts a new, empty emulator")
     if request.output.report is not None:
@@ -152,7 +177,7 @@ def revert(request: RevertRequest, listener: Listener, ask: Ask | None, world: W
         f"Put back {sum(r.end.toordinal() - r.start.toordinal() + 1 for r in plan.records)} date(s) in "
         f"{len(prepared.exchanges)} request(s) at {connection.base_url} (source {connection.source_id})?"
     )
-    if ask is not None and not ask(reverted, question):
+    if not _confirmed(request, reverted, question, listener):
         raise Declined("not confirmed: nothing was sent", f"`ari-cli revert {source.id} --dry-run` shows it again")
     _push(request, reverted, tuned, listener, world.environ)
     return reverted

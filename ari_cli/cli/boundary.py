@@ -42,9 +42,16 @@ def started(args: Sequence[str]) -> None:
     _ending.args, _ending.maker = tuple(args), None
 
 
-def error_documents(maker: Maker) -> None:
-    """The running command's document of an error, given `--output json` (a push's: its run with no rows)."""
-    _ending.maker = maker
+def error_documents(maker: Maker, form: str) -> None:
+    """The running command's document of an error (a push's: its run with no rows), if its output (`form`) is
+    JSON: the command hands it over with its format, as it hands over its result."""
+    if _is_json(form):
+        _ending.maker = maker
+
+
+def _is_json(form: str | None) -> bool:
+    """Whether an `--output` asks for JSON, and so for a document of every ending: said once, here."""
+    return form == "json"
 
 
 def plain_document(kind: str, message: str, hint: str | None) -> dict[str, Any]:
@@ -64,7 +71,7 @@ def _asks_json(args: Sequence[str]) -> bool:
             value = word.removeprefix("--output=")
         elif word.startswith("-o") and not word.startswith("--"):
             value = word[2:]
-    return value == "json"
+    return _is_json(value)
 
 
 def _document(kind: str, message: str, hint: str | None, details: dict[str, Any] | None = None) -> None:

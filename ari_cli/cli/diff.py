@@ -85,10 +85,9 @@ def diff_command(operation: Operation) -> Callable[..., None]:
         from ari_cli.render.changes import diff as render_diff
         from ari_cli.render.terminal import Terminal
 
-        if output is DiffFormat.JSON:
-            error_documents(
-                lambda kind, message, hint: render_diff.error_document(operation.value, kind, message, hint)
-            )
+        error_documents(
+            lambda kind, message, hint: render_diff.error_document(operation.value, kind, message, hint), output
+        )
         request = DiffRequest(
             operation=operation,
             files=tuple(files),

@@ -28,8 +28,7 @@ def stopped_document(request: PushRequest) -> Maker:
 
 def push_and_show(request: PushRequest) -> ExitCode:
     """Run one push (or send) command end to end; the contract's exit code."""
-    if request.output.format.value == "json":
-        error_documents(stopped_document(request))
+    error_documents(stopped_document(request), request.output.format)
     terminal = Terminal()
     pushed = pushed_or_stopped(request, terminal, process_world(), terminal.err, to_stdout=False)
     return show_pushed(pushed, request, terminal.err)

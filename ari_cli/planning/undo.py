@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ari_cli.planning.changes import ONE_DAY, Key, Span, against
+from ari_cli.planning.diff import Change, DiffView
 from ari_cli.wire.operations import CLEAR, Operation
 
 if TYPE_CHECKING:
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
     from ari_cli.config.settings import Connection
     from ari_cli.journal.queries import RunInfo
     from ari_cli.pipeline import Prepared, PushOptions
-    from ari_cli.planning.diff import Change
     from ari_cli.planning.plan import Plan
     from ari_cli.records.table import RowTable
     from ari_cli.results import Run
@@ -136,3 +136,12 @@ class Reverted:
     @property
     def to_send(self) -> int:
         return len(self.plan.records)
+
+    def view(self, show_all: bool) -> DiffView:
+        """The revert's ranges as `diff` shows a plan: before (now) and after (the value put back); the preview
+        before the question and the dry run's table, JSON and CSV all show this."""
+        source = self.source
+        return DiffView(
+            source.operation, source.base_url, source.source_id, self.changes, self.table, show_all,
+            len(self.table), 0, len(self.plan.skipped),
+        )  # fmt: skip

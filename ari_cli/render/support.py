@@ -74,15 +74,14 @@ def error_table(rows: Sequence[ErrorRow], out: Console) -> None:
 ERROR_ROW_FIELDS = ("http_status", "code", "message", "applies_to", "operations", "retryable", "hint")
 
 
-def write_error_rows(
-    rows: Sequence[ErrorRow], stream: IO[str], form: str, gateway: Sequence[GatewayAnswer] = ()
-) -> None:
-    """The rows (then any gateway answers, without a code) as one JSON document or as CSV."""
+def _write_json(document: Any, stream: IO[str]) -> None:
+    json.dump(document, stream, ensure_ascii=False, indent=2)
+    stream.write("\n")
+
+
+def write_error_csv(rows: Sequence[ErrorRow], stream: IO[str], gateway: Sequence[GatewayAnswer] = ()) -> None:
+    """The rows (then any gateway answers, without a code) as CSV, one line each."""
     documents = [error_row_dict(row) for row in rows] + [gateway_dict(answer) for answer in gateway]
-    if form == "json":
-        json.dump(documents, stream, ensure_ascii=False, indent=2)
-        stream.write("\n")
-        return
     writer = csv.DictWriter(stream, fieldnames=ERROR_ROW_FIELDS, lineterminator="\n")
     writer.writeheader()
     for document in documents:
@@ -176,8 +175,7 @@ def write_replay_json(results: Sequence[Replayed], dry_run: bool, stream: IO[str
         "summary": replay_summary(results, dry_run),
         "bodies": [replay_dict(r) for r in results],
     }
-    json.dump(document, stream, ensure_ascii=False, indent=2)
-    stream.write("\n")
+    _write_json(document, stream)
 
 
 REPLAY_CSV_FIELDS = ("source", "line", "action", "url", "http_status", "success", "trackingid", "errors", "retryable")
@@ -267,15 +265,14 @@ def show_explanations(items: Sequence[Explanation], form: str) -> None:
 
     from ari_cli.render.console import console
 
-    if form == "table":
-        explanations(items, console())
-    elif form == "json":
-        json.dump(explanation_dicts(items), sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
-    else:
+    if form == "json":
+        _write_json(explanation_dicts(items), sys.stdout)
+    elif form == "csv":
         rows = [row for item in items for row in item.rows]
         gateway = [item.gateway for item in items if item.gateway is not None]
-        write_error_rows(rows, sys.stdout, "csv", gateway)
+        write_error_csv(rows, sys.stdout, gateway)
+    else:
+        explanations(items, console())
 
 
 def show_error_table(rows: Sequence[ErrorRow], form: str) -> None:
@@ -285,12 +282,14 @@ def show_error_table(rows: Sequence[ErrorRow], form: str) -> None:
     from ari_cli.render.console import console
     from ari_cli.wire.explain import SUCCESS_NOTE
 
-    if form == "table":
+    if form == "json":
+        _write_json([error_row_dict(row) for row in rows], sys.stdout)
+    elif form == "csv":
+        write_error_csv(rows, sys.stdout)
+    else:
         out = console()
         error_table(rows, out)
         whole(out, Text(SUCCESS_NOTE))
-    else:
-        write_error_rows(rows, sys.stdout, form)
 
 
 def show_lines(lines: Sequence[str]) -> None:
@@ -310,14 +309,19 @@ def show_replay(ready: Sequence[Ready], results: Sequence[Replayed], dry_run: bo
     from ari_cli.render.push.run import curl_commands
 
     out, err = console(), console(stderr=True)
-    # `--curl --dry-run` makes a script (`> calls.sh; bash calls.sh`): stdout holds the commands only.
-    script = curl and dry_run and form == "table"
-    if curl:
-        requests = [(f"{r.body.source}:{r.body.line} {r.body.operation.action}", r.url, r.content) for r in ready]
-        curl_commands(requests, connected, (out if form == "table" else err).file, partner_keys)
+
+    def commands(where: Console) -> None:
+        if curl:
+            requests = [(f"{r.body.source}:{r.body.line} {r.body.operation.action}", r.url, r.content) for r in ready]
+            curl_commands(requests, connected, where.file, partner_keys)
+
     if form == "json":
+        commands(err)
         write_replay_json(results, dry_run, sys.stdout)
     elif form == "csv":
+        commands(err)
         write_replay_csv(results, sys.stdout)
     else:
-        replay_text(results, dry_run, err if script else out)
+        commands(out)
+        # `--curl --dry-run` makes a script (`> calls.sh; bash calls.sh`): stdout holds the commands only.
+        replay_text(results, dry_run, err if curl and dry_run else out)

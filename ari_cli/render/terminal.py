@@ -54,9 +54,11 @@ class Terminal:
     def trace(self, trace: Trace) -> None:
         render.trace(trace, self.err)
 
-    def preview(self, view: DiffView, limit: int) -> None:
+    def preview(self, view: DiffView, limit: int, title: str | None = None) -> None:
         from ari_cli.render.changes import diff as render_diff
 
+        if title is not None:
+            self.err.print(title, markup=False)
         render_diff.table(view, self.err, limit=limit)
 
     def ask(self, question: str) -> bool:

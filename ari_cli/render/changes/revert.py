@@ -1,33 +1,28 @@
-"""Showing a revert: its plan in `diff`'s views (table, JSON, CSV), and the dates it leaves alone, and why."""
+"""Showing a revert: its plan in `diff`'s views (table, JSON, CSV), and the dates it leaves alone, and why; or the
+run it made, as a push's is shown. `show` is the revert's one dispatch on `--output`."""
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from rich.console import Console
 
 from ari_cli.config.secrets import scrub
-from ari_cli.planning.diff import DiffView
+from ari_cli.exits import ExitCode
 from ari_cli.records.rules import shown_dates
 from ari_cli.render.changes import diff as render_diff
 from ari_cli.render.printable import json_printable
+from ari_cli.render.push import run as render
+from ari_cli.render.push.outcome import Shown, show_run
 from ari_cli.render.push.run import plural
 
 if TYPE_CHECKING:
     from ari_cli.planning.undo import Piece, Reverted
 
 MOST_NAMED = 10  # ranges named on standard error per reason; the JSON document lists them all
-
-
-def view(reverted: Reverted, show_all: bool) -> DiffView:
-    """The revert's ranges as `diff` shows a plan: before (now) and after (the value put back)."""
-    source = reverted.source
-    return DiffView(
-        source.operation, source.base_url, source.source_id, reverted.changes, reverted.table, show_all,
-        len(reverted.table), 0, len(reverted.plan.skipped),
-    )  # fmt: skip
 
 
 def _where(piece: Piece) -> str:
@@ -74,7 +69,7 @@ def _piece_dict(piece: Piece) -> dict[str, Any]:
 
 def document(reverted: Reverted, show_all: bool) -> dict[str, Any]:
     """The diff document of the revert, with the run it reverts and the dates it leaves alone."""
-    shown = view(reverted, show_all)
+    shown = reverted.view(show_all)
     found = reverted.undo
     return {
         **render_diff.head(shown),
@@ -96,12 +91,12 @@ def write_json(reverted: Reverted, show_all: bool, stream: IO[str]) -> None:
 
 
 def write_csv(reverted: Reverted, show_all: bool, stream: IO[str]) -> None:
-    render_diff.write_csv(view(reverted, show_all), stream)
+    render_diff.write_csv(reverted.view(show_all), stream)
 
 
-def table(reverted: Reverted, show_all: bool, out: Console, limit: int | None = None) -> None:
+def table(reverted: Reverted, show_all: bool, out: Console) -> None:
     out.print(f"revert of run {reverted.source.id} ({reverted.source.command})", markup=False)
-    render_diff.table(view(reverted, show_all), out, limit)
+    render_diff.table(reverted.view(show_all), out)
 
 
 def error_document(run: int, kind: str, message: str, hint: str | None) -> dict[str, Any]:
@@ -112,3 +107,26 @@ def error_document(run: int, kind: str, message: str, hint: str | None) -> dict[
         "summary": render_diff.summary_dict([]),
         "changes": [],
     }
+
+
+def show(reverted: Reverted, shown: Shown, dry_run: bool, err: Console) -> ExitCode:
+    """`revert`: its warnings and the dates it leaves alone on stderr; then the plan (a dry run, or nothing to put
+    back) as a table, one JSON document or CSV, or the run it made as a push's; the exit code."""
+    render.notices(reverted.warnings, err)
+    render.notices(left_alone(reverted), err, label="note")
+    if reverted.run is not None and reverted.options is not None:
+        code = show_run(reverted.run, shown, False, reverted.number, err)
+        if reverted.number is not None and not shown.quiet:
+            err.print(f"run {reverted.number} reverts run {reverted.source.id}; `ari-cli revert {reverted.number}`"
+                      " undoes it", markup=False)  # fmt: skip
+        return code
+    if not dry_run and not shown.quiet:
+        err.print(f"run {reverted.source.id}: nothing to put back", markup=False)
+    show_all = bool(shown.show_all)
+    if shown.form == "json":
+        write_json(reverted, show_all, sys.stdout)
+    elif shown.form == "csv":
+        write_csv(reverted, show_all, sys.stdout)
+    else:
+        table(reverted, show_all, render.console())
+    return ExitCode.OK

@@ -73,13 +73,15 @@ def show_stopped(
     report_writable: bool,
     err: Any,
     details: dict[str, Any] | None = None,
+    on_stdout: bool = True,
 ) -> None:
     """The document of a run that stopped before it had rows (kind, message, hint, and `details` beside them: a
-    guard's figures), on stdout (`--output json`) and in the report."""
+    guard's figures), on stdout (`--output json`; not `on_stdout` when the error boundary writes it) and in the
+    report."""
     document = error_document(operation, dry_run, *problem)
     document["error"].update(details or {})
-    if shown.form == "json":
-        to_stdout(lambda: write_error_document(document, sys.stdout), err)
+    if on_stdout:
+        to_stdout(lambda: _print(None, shown, err, document), err)
     if shown.report is not None and report_writable:
         _write_report(lambda path: write_error_report(document, path), shown.report, err)
 
@@ -87,12 +89,11 @@ def show_stopped(
 def show_empty(operation: Operation, dry_run: bool, shown: Shown, err: Any, refused: Refused | None = None) -> None:
     """A run with nothing to send (a retry of a finished run, or of one whose rows stay refused): `--output json`
     still gets its one document."""
-    if shown.form == "json":
-        document: dict[str, Any] = {"operation": operation.value, "dry_run": dry_run, "summary": summary(0, 0, 0)}
-        if refused is not None:
-            document["refused"] = render.refused_dict(refused)
-        document.update(rows=[], requests=[])
-        to_stdout(lambda: write_error_document(document, sys.stdout), err)
+    document: dict[str, Any] = {"operation": operation.value, "dry_run": dry_run, "summary": summary(0, 0, 0)}
+    if refused is not None:
+        document["refused"] = render.refused_dict(refused)
+    document.update(rows=[], requests=[])
+    to_stdout(lambda: _print(None, shown, err, document), err)
     if refused is not None:
         show_refused(refused, err)
 
@@ -125,22 +126,36 @@ def _write_report(write: Callable[[Path], None], path: Path, err: Any) -> bool:
     return True
 
 
-def _print(run: Run, shown: Shown, err: Any) -> None:
-    """The run on stdout, as `--output` asks (and `--curl` commands before a table)."""
-    out = render.console()
-    form = shown.form
-    if shown.curl:
-        requests = ((render.exchange_label(e), e.url, encode(e.body)) for e in run.exchanges)  # each made as written
-        render.curl_commands(requests, shown.connected, (out if form == "table" else err).file)
-    if form == "json":
-        render.write_json(run, sys.stdout)
-    elif form == "csv":
-        render.write_csv(run, sys.stdout)
-    else:
+def _print(run: Run | None, shown: Shown, err: Any, document: dict[str, Any] | None = None) -> None:
+    """A push's one dispatch on `--output`: the run on stdout as a table (after its `--curl` commands), one JSON
+    document or CSV (the commands then on stderr). A run that never had rows is its `document` under JSON, and
+    nothing on stdout otherwise."""
+    if shown.form == "json":
+        _curl(run, shown, err)
+        if run is not None:
+            render.write_json(run, sys.stdout)
+        elif document is not None:
+            write_error_document(document, sys.stdout)
+    elif shown.form == "csv":
+        _curl(run, shown, err)
+        if run is not None:
+            render.write_csv(run, sys.stdout)
+    elif run is not None:
+        out = render.console()
+        _curl(run, shown, out)
         if run.dry_run:
             render.planned_requests(run, out)
         table(run, shown.show_all, out)
-    sys.stdout.flush()
+    if run is not None:
+        sys.stdout.flush()
+
+
+def _curl(run: Run | None, shown: Shown, where: Any) -> None:
+    """`--curl`: each request of the run as a curl command, on `where` (stdout before a table, else stderr)."""
+    if run is None or not shown.curl:
+        return
+    requests = ((render.exchange_label(e), e.url, encode(e.body)) for e in run.exchanges)  # each made as written
+    render.curl_commands(requests, shown.connected, where.file)
 
 
 def to_stdout(write: Callable[[], None], err: Any) -> bool:
