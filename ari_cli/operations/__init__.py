@@ -1,0 +1,26 @@
+"""Each operation described once (`descriptor.py`), and the registry: `of(operation)` is its descriptor.
+
+A new operation is its descriptor module here, added to `DESCRIPTORS`; its value rule in `records/` when it is
+not a `Level`, its command group in `cli/`, a sample, and its tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ari_cli.operations.descriptor import Descriptor
+from ari_cli.operations.maxadv import MAXADV
+from ari_cli.operations.policy import POLICY
+from ari_cli.operations.threshold import THRESHOLD
+from ari_cli.wire.operations import Operation
+
+DESCRIPTORS: Mapping[Operation, Descriptor] = {d.operation: d for d in (THRESHOLD, POLICY, MAXADV)}
+"""Every operation's descriptor, in the order of `Operation`."""
+
+
+def of(operation: Operation | str) -> Descriptor:
+    """An operation's descriptor (by the operation or its name, as the journal stores it)."""
+    return DESCRIPTORS[Operation(operation)]
+
+
+__all__ = ["DESCRIPTORS", "Descriptor", "of"]
