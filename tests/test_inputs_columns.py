@@ -8,7 +8,8 @@ import pytest
 
 from ari_cli.exits import InputError
 from ari_cli.inputs import ReadOptions, read_rows
-from ari_cli.inputs.names import CANONICAL, COLUMNS, WEEKDAY_FLAGS, expected_columns, normalize, suggest
+from ari_cli.inputs.names import CANONICAL, WEEKDAY_FLAGS, expected_columns, normalize, suggest
+from ari_cli.operations import of
 from ari_cli.wire.models import Operation
 
 ROW = "H1,R1,2027-01-01,2027-01-05,5"
@@ -218,7 +219,7 @@ def test_header_problems_of_all_files_come_in_one_error() -> None:
 
 def test_policy_needs_every_policy_column_but_the_time_interval() -> None:
     skipped = ("date", "days", "deposittimeinterval", "policy", *WEEKDAY_FLAGS)
-    names = [n for n in COLUMNS[Operation.POLICY] if n not in skipped]
+    names = [n for n in of(Operation.POLICY).columns if n not in skipped]
     write("policy.csv", ",".join(names) + "\n" + ",".join("1" for _ in names) + "\n")
     fields, warnings = read("policy.csv", operation=Operation.POLICY)
     assert list(fields[0]) == names

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from ari_cli.inputs.looks import IDS, Bound, edits, id_field, range_bound, unseen, weekday_like, without_unseen
 from ari_cli.inputs.names import (
     CANONICAL,
-    COLUMNS,
     DISPLAY,
     NAMED_POLICY,
     OPTIONAL,
@@ -23,6 +22,7 @@ from ari_cli.inputs.names import (
     normalize,
     suggest,
 )
+from ari_cli.operations import of
 from ari_cli.wire.operations import Operation
 
 # Columns an export adds about itself: never a setting, so only ever a warning.
@@ -106,7 +106,7 @@ class Resolver:
     """(its problem's place, name) of each range bound that reads as either (`Night`), settled likewise."""
 
     def __post_init__(self) -> None:
-        self._used = frozenset(COLUMNS[self.operation])
+        self._used = frozenset(of(self.operation).columns)
         self._mapped = {normalize(header): name for name, header in self.mapping.items()}
         self._ignore = frozenset(normalize(name) for name in self.ignore)
         self._names = tuple(key for key, name in CANONICAL.items() if name in self._used and name not in WEEKDAY_FLAGS)
@@ -255,7 +255,7 @@ class Resolver:
         self._settle_dates()
         seen = self.seen | self.suggested  # a misspelt name is reported once, not again as missing
         missing: list[str] = []
-        for name in COLUMNS[self.operation]:
+        for name in of(self.operation).columns:
             if name in seen or name in OPTIONAL or name == "date":
                 continue
             if NAMED_POLICY in seen and name in POLICY_VALUES:

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from itertools import islice
 
 from ari_cli.inputs.columns import Resolver, resolve_header
-from ari_cli.inputs.names import SETTING_COLUMNS
+from ari_cli.operations import of
 from ari_cli.wire.operations import Operation
 
 
@@ -84,4 +84,4 @@ def its_own(resolver: Resolver, later: int | None) -> bool:
         return False  # a title, a note, another operation's columns; or not the header a --column names
     if not missing_columns(resolver.problems):
         return True
-    return bool((resolver.seen | resolver.suggested) & SETTING_COLUMNS[resolver.operation])
+    return bool((resolver.seen | resolver.suggested) & frozenset(of(resolver.operation).own_columns))

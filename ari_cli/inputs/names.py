@@ -9,42 +9,17 @@ import difflib
 import re
 from collections.abc import Iterable
 
+from ari_cli.operations import DESCRIPTORS, of
+from ari_cli.operations.descriptor import WEEKDAY_FLAGS as WEEKDAY_FLAGS
+from ari_cli.operations.policy import DEPOSIT_FIELDS as DEPOSIT_FIELDS
+from ari_cli.operations.policy import LEVEL_FIELDS as LEVEL_FIELDS
+from ari_cli.operations.policy import NAMED_POLICY as NAMED_POLICY
+from ari_cli.operations.policy import VALUE_FIELDS
 from ari_cli.wire.operations import Operation
 
-WEEKDAY_FLAGS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-"""Seven columns of Y/N, one per weekday (an export's alternative to one `days` column); `weekdays.py`
-turns them into the row's `days`."""
-_COMMON = ("propertyid", "roomid", "rateid", "start", "end", "date", "days", *WEEKDAY_FLAGS)
-# A policy row: the refundable flag, one cancellation level, and the deposit.
-LEVEL_FIELDS = ("level", "policyid", "dayspriorcheckin", "penaltytype", "penaltyamount", "penaltyapplied")
-DEPOSIT_FIELDS = (
-    "depositpolicy",
-    "deposittype",
-    "depositamount",
-    "depositapplied",
-    "depositintervalunits",
-    "deposittimeinterval",
-)
-_POLICY_VALUES = ("refundable", *LEVEL_FIELDS, *DEPOSIT_FIELDS)
-
-COLUMNS: dict[Operation, tuple[str, ...]] = {
-    Operation.THRESHOLD: (*(c for c in _COMMON if c != "rateid"), "threshold"),
-    Operation.MAXADV: (*_COMMON, "time"),
-    Operation.POLICY: (*_COMMON, *_POLICY_VALUES, "policy"),
-}
-"""Every canonical field each operation reads, in the order users see them."""
-SETTING_COLUMNS: dict[Operation, frozenset[str]] = {
-    operation: frozenset(names) - frozenset(_COMMON) for operation, names in COLUMNS.items()
-}
-"""The columns of an operation's own setting (threshold, time, a policy's), which no other operation reads."""
-
-# penaltytype and deposittype have one value each, which an empty cell or a missing column means.
-OPTIONAL: frozenset[str] = frozenset(
-    {"days", "deposittimeinterval", "policy", "penaltytype", "deposittype", *WEEKDAY_FLAGS}
-)
-NAMED_POLICY = "policy"
-"""A policy row's column naming a policy of --policies; it stands for the level and deposit columns."""
-POLICY_VALUES: frozenset[str] = frozenset(_POLICY_VALUES)
+OPTIONAL: frozenset[str] = frozenset({"days", *WEEKDAY_FLAGS}).union(*(d.optional for d in DESCRIPTORS.values()))
+"""The columns that may be missing or empty: the weekday filter, and those each operation names."""
+POLICY_VALUES: frozenset[str] = frozenset(VALUE_FIELDS)
 RANGE_FIELDS = ("start", "end")
 
 # Display spelling of each accepted name; the key is what it normalizes to.
@@ -67,8 +42,8 @@ ALIASES: dict[str, tuple[str, ...]] = {
         "first date",
     ),
     "end": ("enddateymd", "enddate", "to", "date to", "to date", "valid to", "valid until", "last night", "last date"),
-    "threshold": ("sellthreshold",),
-    "time": ("nights", "maxadv", "max_advance"),
+    # Each operation's own columns, as its descriptor spells them.
+    **{name: spelt for d in DESCRIPTORS.values() for name, spelt in d.aliases.items()},
     "days": ("weekday", "weekdays", "dow", "day of week", "days of week"),
     "mon": ("monday", "mo"),
     "tue": ("tuesday", "tu", "tues"),
@@ -90,8 +65,8 @@ def normalize(name: str) -> str:
 def _build_lookup() -> tuple[dict[str, str], dict[str, str]]:
     canonical: dict[str, str] = {}
     display: dict[str, str] = {}
-    for names in COLUMNS.values():
-        for name in names:
+    for descriptor in DESCRIPTORS.values():
+        for name in descriptor.columns:
             canonical[name] = name
             display[name] = name
     for name, aliases in ALIASES.items():
@@ -120,8 +95,9 @@ def suggest(name: str) -> str | None:
 
 def expected_columns(operation: Operation) -> str:
     """The expected columns of an operation, as the error messages list them."""
+    columns = of(operation).columns
     shown: list[str] = []
-    for name in COLUMNS[operation]:
+    for name in columns:
         if name in ("date", NAMED_POLICY, *WEEKDAY_FLAGS):
             continue
         if name == "end":
@@ -131,7 +107,7 @@ def expected_columns(operation: Operation) -> str:
         else:
             shown.append(name)
     named = ""
-    if NAMED_POLICY in COLUMNS[operation]:
+    if NAMED_POLICY in columns:
         named = f"; or, for refundable and the level and deposit columns, {NAMED_POLICY} (a name from --policies)"
     return f"expected columns for {operation.value}: {', '.join(shown)}{named}"
 
@@ -159,12 +135,9 @@ def column_mapping(operation: Operation, given: Iterable[str]) -> dict[str, str]
         if not equals or not name.strip() or not header:
             raise ValueError(f'"{item}" is not FIELD=HEADER, e.g. --column threshold="Min Rooms Unsold"')
         canonical = CANONICAL.get(normalize(name))
-        if canonical not in COLUMNS[operation]:
-            fields = ", ".join(
-                c
-                for c in COLUMNS[operation]
-                if (c != NAMED_POLICY or operation is Operation.POLICY) and c not in WEEKDAY_FLAGS
-            )
+        columns = of(operation).columns
+        if canonical not in columns:
+            fields = ", ".join(c for c in columns if c not in WEEKDAY_FLAGS)
             raise ValueError(f'"{name.strip()}" is not a field of {operation.value}; the fields are {fields}')
         if canonical in mapping and mapping[canonical] != header:
             raise ValueError(f'{canonical} is mapped twice: to "{mapping[canonical]}" and to "{header}"')

@@ -13,15 +13,14 @@ from typing import Any
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.names import normalize
+from ari_cli.operations import DESCRIPTORS, of
+from ari_cli.operations.maxadv import MESSAGE_TYPE
 from ari_cli.wire.operations import OPERATION_BY_ACTION, Operation
 
 # Taken from the configuration, never from a file: dropped without a word.
 ENVELOPE = frozenset({"action", "sharepost", "sourceid"})
 CONTAINERS = frozenset({"data", "policydetails"})
 BODY_MARKERS = frozenset({"action", *CONTAINERS})
-_MAXADV_KEYS = frozenset({"time", "nights", "maxadv", "maxadvance", "minmaxmessagetype"})
-_THRESHOLD_KEYS = frozenset({"threshold", "sellthreshold"})
-MESSAGE_TYPE = "maxadvbooking"
 
 Raw = tuple[int, dict[str, Any]]
 
@@ -120,10 +119,10 @@ class Flattener:
                 f'use "ari-cli {operation.value} push"'
             )
         head = {k: v for k, v in obj.items() if norm[k] not in ENVELOPE and norm[k] not in CONTAINERS}
-        if operation is Operation.POLICY:
-            yield from self._policy(obj, keys, head, line)
-        else:
+        if of(operation).batched:
             yield from self._data(obj, keys, head, line)
+        else:
+            yield from self._policy(obj, keys, head, line)
 
     def _body_operation(self, obj: dict[str, Any], keys: dict[str, str], line: int) -> Operation:
         if "action" in keys:
@@ -135,16 +134,18 @@ class Flattener:
                     f'a {self.operation.value} body has action "{self.operation.action}"'
                 )
             return found
-        if "policydetails" in keys:
-            return Operation.POLICY
+        batched = [d for d in DESCRIPTORS.values() if d.batched]
+        for whole in DESCRIPTORS.values():
+            if not whole.batched and keys.keys() & whole.body_keys:
+                return whole.operation
         records = obj[keys["data"]]
         first = records[0] if isinstance(records, list) and records else records
         names = {self._norm[k] for k in first} if isinstance(first, dict) else set()
-        if names & _MAXADV_KEYS:
-            return Operation.MAXADV
-        if names & _THRESHOLD_KEYS or self.operation is Operation.POLICY:
-            return Operation.THRESHOLD
-        return self.operation
+        marked = [d for d in batched if names & d.body_keys]
+        if marked:
+            return marked[-1].operation  # a record naming two operations' values is the later one's (maxadv's)
+        # A record naming no value is the operation's being pushed, or (pushing whole bodies) the first one's.
+        return self.operation if of(self.operation).batched else batched[0].operation
 
     def _entries(self, value: Any, line: int, what: str) -> list[Raw]:
         """The objects of a container that may be one object or a list of them."""

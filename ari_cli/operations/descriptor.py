@@ -65,7 +65,8 @@ class Descriptor:
     optional: frozenset[str]
     """Its own columns that may be missing or empty."""
     body_keys: frozenset[str]
-    """The keys (normalized) of a `data` record that make a request body this operation's."""
+    """The keys (normalized) that make a request body this operation's: in its first `data` record when it is
+    `batched`, else in the body itself."""
     layout: DataLayout | None
     """A `data` record of its request bodies, fields in the wire model's order; None: a request is one record's
     whole body (`planning/batch.py` builds it), sent one record at a time and kept by the journal as sent."""

@@ -27,7 +27,7 @@ POLICY = Descriptor(
     aliases={},
     # penaltytype and deposittype have one value each, which an empty cell or a missing column means.
     optional=frozenset({"deposittimeinterval", NAMED_POLICY, "penaltytype", "deposittype"}),
-    body_keys=frozenset(),
+    body_keys=frozenset({"policydetails"}),
     layout=None,
     clearable=False,
     words=Words(heading="Policy", many="policies"),

@@ -6,6 +6,8 @@ from collections.abc import Iterable, Mapping
 
 from ari_cli.exits import InputError
 from ari_cli.inputs import Part
+from ari_cli.operations import of
+from ari_cli.operations.descriptor import Level
 from ari_cli.records.levels import LevelChecker
 from ari_cli.records.policy import Policy, PolicyChecker
 from ari_cli.records.rules import DateOptions
@@ -30,10 +32,12 @@ def check_rows(
     """
     table = RowTable()
     checker: PolicyChecker | LevelChecker
-    if operation is Operation.POLICY:
-        checker = PolicyChecker(dates, table, single_level, named)
-    else:
+    # The descriptor's value rule says which checker reads its rows.
+    rule = of(operation).rule
+    if isinstance(rule, Level):
         checker = LevelChecker(operation, dates, table)
+    else:
+        checker = PolicyChecker(dates, table, single_level, named)
     layouts: list[str] = []
     for part in parts:
         before = len(table)

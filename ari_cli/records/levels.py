@@ -13,6 +13,8 @@ from operator import itemgetter
 from typing import Any, NamedTuple
 
 from ari_cli.inputs import Part
+from ari_cli.operations import of
+from ari_cli.operations.descriptor import Level
 from ari_cli.records.dates import LayoutTally
 from ari_cli.records.memo import Judged
 from ari_cli.records.rules import (
@@ -28,15 +30,7 @@ from ari_cli.records.rules import (
     weekday_filter,
 )
 from ari_cli.records.table import Kind, RowTable
-from ari_cli.wire.operations import THRESHOLD_MAX, TIME_MAX, TIME_MIN, Operation
-
-_FIELDS = {
-    Operation.THRESHOLD: ("propertyid", "roomid", "threshold", "days"),
-    Operation.MAXADV: ("propertyid", "roomid", "rateid", "time", "days"),
-}
-_IDS = {Operation.THRESHOLD: ("propertyid", "roomid"), Operation.MAXADV: ("propertyid", "roomid", "rateid")}
-_RANGE = {Operation.THRESHOLD: ("threshold", 0, THRESHOLD_MAX), Operation.MAXADV: ("time", TIME_MIN, TIME_MAX)}
-
+from ari_cli.wire.operations import Operation
 
 # A remembered judgement that a text breaks a rule: no kind id or day ordinal is negative.
 INVALID = -1
@@ -86,8 +80,10 @@ class LevelChecker:
         self.operation = operation
         self.dates = dates
         self.table = table
-        self.value_name, self.low, self.high = _RANGE[operation]
-        self._ids = _IDS[operation]
+        rule = of(operation).rule
+        assert isinstance(rule, Level), f"{operation.value} rows are not checked as levels"
+        self.value_name, self.low, self.high = rule.field, rule.low, rule.high
+        self._ids = of(operation).key_fields
         self._names: dict[str, str] = {}  # each property (and rate) id once: see `_key`
         self.tally = LayoutTally()
 
@@ -105,7 +101,7 @@ class LevelChecker:
             Judged(self._judge_key, plain), Judged(self._judge_value, plain), Judged(self._judge_filter, plain)
         )
         table, source, at = self.table, part.source, part.columns
-        names = [name for name in _FIELDS[self.operation] if name in at]
+        names = [name for name in (*self._ids, self.value_name, "days") if name in at]
         cells = _picker(at, names)
         # A part's ids, value and filter, judged as the fields they are in this part.
         kinds = Judged(lambda picked: self._kind(dict(zip(names, picked, strict=True)), fields), plain)
@@ -155,15 +151,13 @@ class LevelChecker:
         return None if errs.messages else (days, days_text(cell))
 
     def _key(self, errs: RowErrors, fields: dict[str, Any]) -> tuple[str, ...] | None:
-        # A file of a distinct room per row has a key per row: its property id is one text, not one per row.
-        propertyid = required_text(errs, fields, "propertyid")
-        propertyid = self._names.setdefault(propertyid, propertyid)
-        roomid = required_text(errs, fields, "roomid")
-        if self.operation is Operation.THRESHOLD:
-            return (propertyid, roomid) if propertyid and roomid else None
-        rateid = required_text(errs, fields, "rateid")
-        rateid = self._names.setdefault(rateid, rateid)
-        return (propertyid, roomid, rateid) if propertyid and roomid and rateid else None
+        # A file of a distinct room per row has a key per row: its property id is one text, not one per row
+        # (nor its rate id); each id is checked in the key's order, so its problems are worded in that order.
+        key = []
+        for name in self._ids:
+            found = required_text(errs, fields, name)
+            key.append(found if name == "roomid" else self._names.setdefault(found, found))
+        return tuple(key) if all(key) else None
 
     def _invalid(self, source: str, line: int, fields: dict[str, Any]) -> None:
         """A row with a problem, checked field by field: its view and every problem, in order."""
