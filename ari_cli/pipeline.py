@@ -12,6 +12,7 @@ from ari_cli.config.settings import Connection
 from ari_cli.exits import InputError
 from ari_cli.inputs import ListedPart, ReadOptions, ReadResult, SourceRow, read_rows
 from ari_cli.inputs.reader import read_objects
+from ari_cli.operations import of
 from ari_cli.planning.batch import DataForm, Envelope, build_body, make_batches, wire_value
 from ari_cli.planning.changes import Acknowledged, keep_changed
 from ari_cli.planning.plan import Plan, PlanOptions, plan
@@ -142,7 +143,7 @@ def requests_for(options: PushOptions, connection: Connection | None, planned: P
     """The plan's records batched into requests, bodies built, each aimed at its URL (placeholders without a
     connection); what a planned push and a revert's records go out as."""
     single = options.data_form is DataForm.OBJECT
-    size = 1 if single or options.operation is Operation.POLICY else options.batch_size
+    size = options.batch_size if of(options.operation).batched and not single else 1
     envelope = Envelope(connection.api_key, connection.source_id) if connection else Envelope()
     base = connection.base_url if connection else "<base_url>"
     source = connection.source_id if connection else envelope.sourceid

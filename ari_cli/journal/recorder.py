@@ -46,6 +46,7 @@ from ari_cli.journal.store import (
     RunStart,
     now,
 )
+from ari_cli.operations import of
 from ari_cli.planning.batch import policy_value, wire_value
 from ari_cli.planning.plan import Plan, Record
 from ari_cli.records.table import RowTable
@@ -177,7 +178,7 @@ class Recorder(Watcher):
         self.warn = warn
         self.run: int | None = None
         self.broken = False
-        self.operation = Operation.THRESHOLD
+        self.operation: Operation | None = None  # the run's, once `plan` is told it
         # A plan's record -> its number in the journal: what an acknowledgement paints is made again from the
         # plan's record when it comes, so that a run of millions of records holds no entry of each meanwhile.
         self.position = array("q")
@@ -366,7 +367,8 @@ class Recorder(Watcher):
     def _entry(self, exchange: Exchange, records: Sequence[Record], where: RowLines, first: int) -> list[RecordEntry]:
         """`exchange`'s `records` as journal entries numbered from `first`: key, dates, value as sent, lines."""
         operation = self.operation
-        policy = policy_value(exchange.body) if operation is Operation.POLICY else None  # one body, one policy
+        assert operation is not None, "a run's records are written after its plan"
+        policy = None if of(operation).batched else policy_value(exchange.body)  # one body, one policy
         entries = []
         for number, record in enumerate(records, start=first):
             value = policy if policy is not None else wire_value(operation, record)
@@ -377,7 +379,8 @@ class Recorder(Watcher):
 
     def _request(self, exchange: Exchange, first: int) -> RequestEntry:
         # A policy's body is not rebuilt from its record's value: it is kept as sent.
-        body = exchange.body if self.operation is Operation.POLICY or self.keep_bodies else None
+        assert self.operation is not None, "a run's requests are written after its plan"
+        body = exchange.body if not of(self.operation).batched or self.keep_bodies else None
         return RequestEntry(exchange.id, exchange.propertyid, exchange.url, first, len(exchange.records), body,
                             form_of(exchange.body), exchange.parent)  # fmt: skip
 

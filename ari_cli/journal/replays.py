@@ -15,13 +15,13 @@ from typing import Any
 
 from ari_cli.journal.recorder import Recorder
 from ari_cli.journal.store import Journal, RunStart
+from ari_cli.operations import of
+from ari_cli.operations.descriptor import Level
 from ari_cli.planning.plan import Plan, Record
 from ari_cli.records.rules import RowView
 from ari_cli.records.table import RowTable
 from ari_cli.send.exchange import Exchange, Sent
 from ari_cli.wire.operations import Operation
-
-_FIELDS = {Operation.THRESHOLD: "threshold", Operation.MAXADV: "time"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,24 +46,25 @@ def sets(operation: Operation, document: Mapping[str, Any]) -> Iterator[tuple[tu
     propertyid = document.get("propertyid")
     if not isinstance(propertyid, str):
         return
-    if operation is Operation.POLICY:
+    described = of(operation)
+    ids = described.key_fields[1:]  # the property id is the body's, the others each record's
+    if not described.batched:  # a whole body: one record, on the body's own dates
         start, end = _day(document.get("startdate")), _day(document.get("enddate"))
-        room, rate = document.get("roomid"), document.get("rateid")
-        if start and end and isinstance(room, str) and isinstance(rate, str) and "policydetails" in document:
-            yield (propertyid, room, rate), start, end, ""  # the value is the body's policy (the recorder's rule)
+        key = [document.get(name) for name in ids]
+        if start and end and all(isinstance(i, str) for i in key) and document.keys() & described.body_keys:
+            yield (propertyid, *map(str, key)), start, end, ""  # the value is the body's (the recorder's rule)
         return
+    rule = described.rule
+    assert isinstance(rule, Level), f"{operation} records carry no number"
     data = document.get("data")
     for item in data if isinstance(data, list) else [data]:
         if not isinstance(item, dict):
             continue
         start, end = _day(item.get("startdateymd")), _day(item.get("enddateymd"))
-        value, room, rate = item.get(_FIELDS[operation]), item.get("roomid"), item.get("rateid")
-        if not (start and end and isinstance(room, str) and isinstance(value, str | int)):
+        value, key = item.get(rule.field), [item.get(name) for name in ids]
+        if not (start and end and all(isinstance(i, str) for i in key) and isinstance(value, str | int)):
             continue
-        if operation is Operation.MAXADV and not isinstance(rate, str):
-            continue
-        key: tuple[str, ...] = (propertyid, room, str(rate)) if operation is Operation.MAXADV else (propertyid, room)
-        yield key, start, end, str(value)
+        yield (propertyid, *map(str, key)), start, end, str(value)
 
 
 class ReplayRecord:

@@ -32,6 +32,7 @@ from ari_cli.journal.queries import (
 )
 from ari_cli.journal.run_requests import detail
 from ari_cli.journal.store import SUPERSEDED
+from ari_cli.operations import of
 from ari_cli.planning.batch import DataForm, Envelope, build_body
 from ari_cli.planning.changes import ONE_DAY, Span
 from ari_cli.planning.plan import Plan, Record
@@ -155,7 +156,7 @@ class RetryPlan:
         """The body for some of a request's records: rebuilt from them, or (a policy) the stored one."""
         run = self.source.run
         operation = Operation(run.operation)
-        if operation is Operation.POLICY:
+        if not of(operation).batched:
             # A policy's request is its one record: its stored body, on the record's dates.
             record = self.plan.records[part[0]]
             body = {**self.templates[part[0]], "startdate": record.start.isoformat(), "enddate": record.end.isoformat()}
@@ -270,7 +271,7 @@ def plan_retry(db: sqlite3.Connection, run: int, force: bool = False) -> RetryPl
     for number, request in enumerate(due, start=1):
         exchanges.append(Exchange(number, request.propertyid, tuple(range(at, at + request.count)), dict(request.body),
                                   request.url))  # fmt: skip
-        if info.operation == Operation.POLICY.value:
+        if not of(info.operation).batched:
             templates[at] = dict(request.body)
         at += request.count
     form = parsed(DataForm, info.options.get("data_form", "list"))

@@ -18,6 +18,7 @@ from itertools import groupby, pairwise
 from operator import attrgetter
 from typing import Any
 
+from ari_cli.operations import of
 from ari_cli.planning.plan import Record
 from ari_cli.records.policy import Policy
 from ari_cli.wire.models import BODY_MODELS, PolicyDetails, dump_body
@@ -134,7 +135,8 @@ def build_body(operation: Operation, envelope: Envelope, records: Sequence[Recor
         "sourceid": envelope.sourceid if real else "cpb00",
         "propertyid": first.propertyid,
     }
-    if operation is Operation.POLICY:
+    layout = of(operation).layout
+    if layout is None:  # a request is its one record's whole body: a policy's
         policy = first.value
         assert isinstance(policy, Policy)
         rules = list(policy.rules)
@@ -150,7 +152,7 @@ def build_body(operation: Operation, envelope: Envelope, records: Sequence[Recor
         }
         body = dump_body(BODY_MODELS[operation](**fields))
     else:
-        data = [_data_record(operation, r) for r in records]
+        data = [layout(_iso(r.start), _iso(r.end), r.key, r.value) for r in records]
         # Laid out as the wire model dumps it, not built through it: validating a million-row run's
         # bodies again cost a tenth of its time, and every part was checked as its row was read (ids
         # not empty, plain ISO dates, values in range). Tests hold these bodies equal to the models'
@@ -165,17 +167,6 @@ def build_body(operation: Operation, envelope: Envelope, records: Sequence[Recor
 def _iso(day: dt.date) -> str:
     # A big run's records share a few hundred dates: each is written out once.
     return day.isoformat()
-
-
-def _data_record(operation: Operation, record: Record) -> dict[str, str]:
-    """One record of `data`, fields in the wire model's order."""
-    start, end = _iso(record.start), _iso(record.end)
-    if operation is Operation.THRESHOLD:
-        return {"startdateymd": start, "enddateymd": end, "roomid": record.key[1], "threshold": str(record.value)}
-    return {
-        "startdateymd": start, "enddateymd": end, "roomid": record.key[1], "rateid": record.key[2],
-        "minmaxmessagetype": "maxadvbooking", "time": str(record.value),
-    }  # fmt: skip
 
 
 def policy_value(body: Mapping[str, Any]) -> str:
@@ -194,6 +185,6 @@ def policy_value(body: Mapping[str, Any]) -> str:
 
 def wire_value(operation: Operation, record: Record) -> str:
     """The record's value as the body carries it: what the journal compares across runs."""
-    if operation is Operation.POLICY:
+    if not of(operation).batched:
         return policy_value(build_body(operation, Envelope(), [record], DataForm.LIST))
     return str(record.value)
