@@ -16,8 +16,8 @@ from ari_cli.journal import queries as read
 from ari_cli.journal.database import OpenJournal
 from ari_cli.journal.queries import Key, Span
 from ari_cli.journal.store import reading
+from ari_cli.operations import of
 from ari_cli.planning.changes import CalendarView
-from ari_cli.wire.operations import Operation
 
 
 def _end_of_next_month(day: dt.date) -> dt.date:
@@ -109,8 +109,8 @@ def calendar(request: CalendarRequest, listener: Listener, world: World) -> Cale
     """The calendar of one property (render/calendar.py shows it); AriError (exit 1) when nothing is known."""
     operation, propertyid, rooms, rates = request.operation, request.propertyid, request.rooms, request.rates
     flags = request.connection
-    if rates and operation is Operation.THRESHOLD:
-        raise UsageProblem("--rate: sell thresholds are per room, not per rate")
+    if rates and not of(operation).has_rate:
+        raise UsageProblem(f"--rate: {of(operation).words.many} are per room, not per rate")
     first, last = _window(request.start, request.end)
     settings = resolve_settings(
         ConnectionFlags(base_url=flags.base_url, source_id=flags.source_id, profile=flags.profile, config=flags.config),

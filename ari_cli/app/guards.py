@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from ari_cli.app.options import GuardOptions, PushRequest
 from ari_cli.config.settings import Connection, Settings
 from ari_cli.exits import ConfigError, GuardTripped, UsageProblem
+from ari_cli.operations import DESCRIPTORS, of
 from ari_cli.pipeline import Prepared
 from ari_cli.planning.batch import wire_value
 from ari_cli.planning.changes import Key, Span
@@ -37,9 +38,10 @@ def limits(flags: GuardOptions, settings: Settings, operation: Operation, files:
         except ValueError as expected:
             raise UsageProblem(f"{GUARDS[name][0]} {value!r}: give {expected}") from None
         values[name] = value
-    if operation is Operation.POLICY and values.get("max_step") is not None:
+    if not of(operation).steps and values.get("max_step") is not None:
         if "max_step" in flags.given():
-            raise UsageProblem("--max-step is for threshold and maxadv: a policy has no number to step")
+            stepped = " and ".join(d.name for d in DESCRIPTORS.values() if d.steps)
+            raise UsageProblem(f"--max-step is for {stepped}: a {operation.value} has no number to step")
         values.pop("max_step")  # a profile shared by every operation: the step is theirs
     try:
         return Guards.of(values)

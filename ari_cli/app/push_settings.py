@@ -18,6 +18,7 @@ from ari_cli.exits import AriError, ConfigError, ReportRefused, UsageProblem
 from ari_cli.inputs import ReadOptions
 from ari_cli.inputs.model import ReadMeter
 from ari_cli.inputs.names import column_mapping
+from ari_cli.operations import DESCRIPTORS, of
 from ari_cli.pipeline import PushOptions
 from ari_cli.planning.batch import DataForm
 from ari_cli.send.exchange import SendOptions
@@ -81,8 +82,9 @@ def protected_files(connection: ConnectionOptions, environ: Mapping[str, str]) -
 
 def _policies(operation: Operation, request: PushRequest) -> str | None:
     path = request.inputs.policies
-    if path is not None and operation is not Operation.POLICY:
-        raise UsageProblem(f"--policies {path}: named policies are for policy push only")
+    if path is not None and not of(operation).takes_named:
+        named = " and ".join(d.name for d in DESCRIPTORS.values() if d.takes_named)
+        raise UsageProblem(f"--policies {path}: named policies are for {named} push only")
     return None if path is None else str(path)
 
 

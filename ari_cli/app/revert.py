@@ -24,6 +24,7 @@ from ari_cli.exits import ConfigError, Declined, UsageProblem
 from ari_cli.journal.place import journal_path
 from ari_cli.journal.queries import RunInfo, acknowledged
 from ari_cli.journal.store import reading
+from ari_cli.operations import of
 from ari_cli.pipeline import Prepared, PushOptions, requests_for
 from ari_cli.planning.batch import DataForm, wire_value
 from ari_cli.planning.changes import Key, Span
@@ -39,7 +40,7 @@ NOTHING_TO_PUT_BACK = "the service already holds this earlier value, as the jour
 
 def _value(operation: Operation, text: str) -> Any:
     """A value as the journal keeps it, as a record carries it: a policy's JSON becomes the policy again."""
-    if operation is not Operation.POLICY:
+    if not of(operation).structured:
         return text
     from ari_cli.records.policy import Policy
     from ari_cli.wire.models import CancellationRule, Deposit
@@ -59,7 +60,7 @@ def _rows(operation: Operation, source: RunInfo, back: Sequence[Piece]) -> tuple
         key = (*piece.key, "")[:3]
         value = _value(operation, piece.value)
         # A policy is shown in words, as a push's rows show it.
-        shown = value.describe() if operation is Operation.POLICY else piece.value
+        shown = value.describe() if of(operation).structured else piece.value
         views.append(RowView(name, line, key[0], key[1], key[2], shown_dates(piece.start, piece.end, ""), shown))
         records.append(Record(piece.key, piece.start, piece.end, value, (line - 1,)))
     return RowTable.of_views(views), records
@@ -100,7 +101,7 @@ def _found(
         now = acknowledged(db, source.operation, source.base_url, source.source_id, properties)
     operation = Operation(source.operation)
     today = request.today or dt.date.today()
-    choices = Choices(request.clear_unknown, operation is not Operation.POLICY, request.force, today)
+    choices = Choices(request.clear_unknown, of(operation).clearable, request.force, today)
     return source, runs, undo(done, before, now, runs, choices), now
 
 

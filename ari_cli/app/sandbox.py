@@ -13,11 +13,12 @@ from pathlib import Path
 from ari_cli.app.options import SandboxOptions
 from ari_cli.config.settings import is_loopback
 from ari_cli.exits import ConfigError, InputError, UsageProblem
+from ari_cli.operations.threshold import THRESHOLD
 from ari_cli.sandbox import FixtureError, Sandbox
 from ari_cli.sandbox.fixtures import DEFAULT_FIXTURES, Account, Property
 from ari_cli.sandbox.rules import account_refusal
 from ari_cli.wire.errors import BY_STATUS, ERROR_TABLE
-from ari_cli.wire.models import Operation, push_url
+from ari_cli.wire.models import push_url
 
 # A long-running sandbox keeps only the latest requests; the Python API keeps them all.
 KEEP_RECEIVED = 1000
@@ -175,20 +176,17 @@ def _curl_example(emulator: Sandbox) -> str | None:
     if prop is None:
         return None
     start = emulator.today + dt.timedelta(days=EXAMPLE_OFFSET_DAYS)
-    action = Operation.THRESHOLD.action
+    # A sell threshold of 5 for the property's first room over a week, laid out as a push lays it out.
+    action, layout = THRESHOLD.action, THRESHOLD.layout
+    assert layout is not None
+    last = start + dt.timedelta(days=6)
+    record = layout(start.isoformat(), last.isoformat(), (prop.id, sorted(prop.rooms)[0]), 5)
     body = {
         "sharepost": emulator.api_key,
         "sourceid": emulator.source_id,
         "propertyid": prop.id,
         "action": action,
-        "data": [
-            {
-                "startdateymd": start.isoformat(),
-                "enddateymd": (start + dt.timedelta(days=6)).isoformat(),
-                "roomid": sorted(prop.rooms)[0],
-                "threshold": "5",
-            }
-        ],
+        "data": [record],
     }
     url = push_url(emulator.base_url, emulator.source_id, action)
     payload = json.dumps(body, separators=(",", ":"))

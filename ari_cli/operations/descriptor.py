@@ -107,6 +107,11 @@ class Descriptor:
         return isinstance(self.rule, Terms)
 
     @property
+    def takes_named(self) -> bool:
+        """Whether a row may give its value by a name of --policies."""
+        return isinstance(self.rule, Terms)
+
+    @property
     def steps(self) -> bool:
         """Whether a value is a number, whose step `--max-step` bounds."""
         return isinstance(self.rule, Level)
