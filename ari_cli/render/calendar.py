@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ari_cli.operations import of
 from ari_cli.planning.changes import ONE_DAY, CalendarView, Key
 from ari_cli.render.console import whole
 from ari_cli.render.history.runs import policy_words, text
@@ -47,7 +48,7 @@ class Scale:
     """Cell text and style for each value shown."""
 
     def __init__(self, view: CalendarView) -> None:
-        self.policy = view.operation == "policy"
+        self.policy = of(view.operation).structured  # a policy is a letter, a number a shade
         seen: dict[str, None] = {}
         for key in sorted(view.values):
             for day in sorted(view.shown(key)):
@@ -122,7 +123,7 @@ def _cell_width(view: CalendarView, scale: Scale) -> int:
 
 
 def _labels(view: CalendarView) -> list[str]:
-    return ["Room", "Rate"] if view.operation != "threshold" else ["Room"]
+    return ["Room", "Rate"] if of(view.operation).has_rate else ["Room"]
 
 
 def _month_tables(view: CalendarView, scale: Scale, keys: Sequence[Key], names: Sequence[str], size: int,
@@ -162,9 +163,8 @@ def calendar(view: CalendarView, out: Console) -> None:
     names = _labels(view)
     label_width = sum(max([len(n), *(len(k[i + 1]) for k in keys)]) + 2 for i, n in enumerate(names))
     days_across = (out.width - label_width) // (_cell_width(view, scale) + 1)
-    label = {"threshold": "sell thresholds", "maxadv": "max advance booking (nights)", "policy": "policies"}
     out.print(
-        text(f"{view.propertyid}: {label.get(view.operation, view.operation)} acknowledged by {view.base_url} "
+        text(f"{view.propertyid}: {of(view.operation).words.many} acknowledged by {view.base_url} "
              f"(source {view.source_id}), {view.start}..{view.end}"),
         style="bold",
     )  # fmt: skip
@@ -192,7 +192,7 @@ def calendar_dict(view: CalendarView) -> dict[str, Any]:
         values: dict[str, Any] = {}
         for day in sorted(shown):
             value: Any = shown[day]
-            if view.operation == "policy":
+            if of(view.operation).structured:
                 with contextlib.suppress(ValueError):
                     value = json.loads(value)
             values[day.isoformat()] = value

@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ari_cli.config.secrets import scrub
+from ari_cli.operations import of
 from ari_cli.planning.diff import CHANGES, Change, DiffView, Kind, summary
 from ari_cli.records.rules import shown_dates
 from ari_cli.render.console import fitted
@@ -43,7 +44,7 @@ def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
 
 def values_text(operation: str, change: Change) -> tuple[str, str]:
     """Before and after as a person reads them: policies in words, only the part that differs when both are known."""
-    if operation != "policy":
+    if not of(operation).structured:
         return change.before if change.before is not None else NOTHING, change.after
     after = policy_parts(change.after)
     if change.before is None:
@@ -105,10 +106,10 @@ def _heading(view: DiffView) -> str:
 
 
 def _grid(view: DiffView, listed: list[Change], plain: bool) -> Table:
-    with_rate = view.operation != "threshold"
+    with_rate = of(view.operation).has_rate
     grid = Table(box=box.ASCII if plain else box.SIMPLE_HEAVY, pad_edge=False, show_edge=plain)
     for name in ("Property", "Room", *(["Rate"] if with_rate else []), "Dates", "Change", "Before", "After", "Lines"):
-        wraps = name in ("Before", "After") and view.operation == "policy"
+        wraps = name in ("Before", "After") and of(view.operation).structured
         grid.add_column(name, no_wrap=not wraps, overflow="fold", ratio=1 if wraps else None)
     group: tuple[str, ...] | None = None
     for change in listed:
@@ -170,7 +171,7 @@ def change_dict(view: DiffView, change: Change) -> dict[str, Any]:
 
 
 def _value(operation: str, value: str | None) -> Any:
-    if value is None or operation != "policy":
+    if value is None or not of(operation).structured:
         return value
     try:
         return json.loads(value)

@@ -12,6 +12,7 @@ from rich.console import Console
 
 from ari_cli.config.secrets import scrub
 from ari_cli.exits import ExitCode
+from ari_cli.operations import of
 from ari_cli.records.rules import shown_dates
 from ari_cli.render.changes import diff as render_diff
 from ari_cli.render.printable import json_printable
@@ -46,7 +47,7 @@ def left_alone(reverted: Reverted) -> list[str]:
                     f" saw: {_named(unknown)}")  # fmt: skip
     elif unknown:
         dates = sum(p.dates for p in unknown)
-        clear = "" if reverted.operation.value == "policy" else " (--clear-unknown sends n/a for them)"
+        clear = " (--clear-unknown sends n/a for them)" if of(reverted.operation).clearable else ""
         said.append(f"left alone: {plural(dates, 'date')} whose earlier value the journal never saw (never pushed from"
                     f" here, or by runs since pruned): {_named(unknown)}{clear}")  # fmt: skip
     for run, dates in sorted(found.later_runs().items()):

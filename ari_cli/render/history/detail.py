@@ -20,6 +20,7 @@ from ari_cli.config.secrets import scrub
 from ari_cli.journal.lines import joined
 from ari_cli.journal.queries import RecordInfo, RequestInfo, RunDetail, RunInfo
 from ari_cli.journal.rows import INTERESTING, NOT_FINISHED, RowInfo, RunRows
+from ari_cli.operations import of
 from ari_cli.render.console import fitted, whole
 from ari_cli.render.history.groups import (
     BY_CAUSE_OVER,
@@ -155,7 +156,7 @@ def requests_table(requests: Iterable[RequestInfo], out: Console, grouped: bool 
 def rows_table(rows: Iterable[RowInfo], operation: str, out: Console, grouped: bool = False) -> int:
     """The rows as a table; how many there were. `grouped`: alike rows in a row as one line (`groups.row_groups`)."""
     table = grid(not out.is_terminal)
-    with_rate = operation != "threshold"
+    with_rate = of(operation).has_rate
     names = ["Line", "Property", "Room", *(["Rate"] if with_rate else []), "Dates", "Value", "Status", "Tracking id",
              "Error / note"]  # fmt: skip
     for name in names:

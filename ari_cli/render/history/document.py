@@ -15,6 +15,7 @@ from typing import IO, Any
 
 from ari_cli.journal.queries import RecordInfo, RequestInfo, RunDetail, leaves
 from ari_cli.journal.rows import RowInfo, RunRows
+from ari_cli.operations import of
 from ari_cli.render.history.runs import run_dict
 
 
@@ -62,7 +63,7 @@ def row_dict(row: RowInfo) -> dict[str, Any]:
 
 def record_dict(record: RecordInfo, operation: str) -> dict[str, Any]:
     value: Any = record.value
-    if operation == "policy":
+    if of(operation).structured:
         with contextlib.suppress(ValueError):
             value = json.loads(record.value)
     laid: dict[str, Any] = {"idx": record.idx, "propertyid": record.key[0], "roomid": record.key[1]}

@@ -19,6 +19,7 @@ from rich.text import Text
 
 from ari_cli.config.secrets import scrub
 from ari_cli.journal.queries import RequestInfo, RunInfo
+from ari_cli.operations import of
 from ari_cli.render.console import console as console  # the one console, re-exported for callers of this module
 from ari_cli.render.console import fitted, whole
 from ari_cli.render.printable import printable
@@ -141,7 +142,7 @@ def policy_words(value: str) -> str:
 
 
 def value_text(operation: str, value: str) -> str:
-    return policy_words(value) if operation == "policy" else value
+    return policy_words(value) if of(operation).structured else value
 
 
 # --- the runs ---------------------------------------------------------------------------------

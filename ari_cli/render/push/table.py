@@ -15,6 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from ari_cli.operations import of
 from ari_cli.render.console import MIN_WRAP, fitted, whole
 from ari_cli.render.history.groups import BY_CAUSE_OVER, MOST_CAUSES, by_cause_hint, cause_groups, cause_heading
 from ari_cli.render.printable import printable
@@ -28,7 +29,7 @@ _STYLE = {Status.OK: "green", Status.PLANNED: "cyan", Status.FAILED: "bold red",
 
 
 def _value_column(operation: Operation) -> str:
-    return {Operation.THRESHOLD: "Threshold", Operation.MAXADV: "Nights", Operation.POLICY: "Policy"}[operation]
+    return of(operation).words.heading
 
 
 def _result_text(run: Run, row: RowResult) -> Text:
@@ -58,7 +59,7 @@ def _cells(run: Run, row: RowResult) -> list[str]:
 
 
 def _with_rate(run: Run) -> bool:
-    return run.operation is not Operation.THRESHOLD
+    return of(run.operation).has_rate
 
 
 def _grid(run: Run, shown: list[RowResult], plain: bool) -> Table:
