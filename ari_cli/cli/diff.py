@@ -26,18 +26,13 @@ ShowRanges = Annotated[DiffShow, typer.Option("--show", help="Ranges listed: tho
 ExitCodeFlag = Annotated[bool, typer.Option("--exit-code", help="Exit 1 when anything would change, 0 when nothing would (as git diff --exit-code).", rich_help_panel="Output")]
 # fmt: on
 
-_NAMES = {Operation.THRESHOLD: "sell thresholds", Operation.MAXADV: "max advance booking", Operation.POLICY: "policies"}
-_FILES = {Operation.THRESHOLD: "rooms.csv", Operation.MAXADV: "maxadv.csv", Operation.POLICY: "policy.csv"}
+CLEARED = "A value the file sets to n/a over a known value is cleared."
 
 
-def diff_help(operation: Operation) -> str:
-    """The diff command's help, with examples for the operation."""
-    name, example, op = _NAMES[operation], _FILES[operation], operation.value
-    cleared = (
-        "Policies compare as whole policies, in words; a policy cannot be cleared."
-        if operation is Operation.POLICY
-        else "A value the file sets to n/a over a known value is cleared."
-    )
+def diff_help(operation: Operation, name: str, example: str, cleared: str = CLEARED) -> str:
+    """The diff command's help, with examples for the operation: its values `name`d in the plural, its example
+    file, and how its values compare and clear (each command group says its own)."""
+    op = operation.value
     return f"""Show what a push of the files would change at the service: the {name} of each property, room and dates, against what the service last acknowledged from this machine (the journal).
 
 The files are read, checked and planned as push does them (the same input options, --today and today+N dates). Each planned range of dates is new (the journal knows nothing of it: never pushed from here, or only by pushes that failed), changed (before -> after), cleared or same. {cleared} Nothing is sent, and no key is needed: the base URL and source id (flags, environment or profile) say which service's acknowledgements to compare with.

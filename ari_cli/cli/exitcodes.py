@@ -7,6 +7,8 @@ tests/test_exit_codes_help.py holds every command's list against a table of its 
 
 from __future__ import annotations
 
+from ari_cli.wire.operations import Operation
+
 COMMON = {
     1: "standard output could not be written",
     2: "a usage error",
@@ -44,10 +46,10 @@ OWN: dict[str, dict[int, str]] = {
         4: "configuration",
         5: "a guard tripped: nothing sent (each command's --help says which it gives)",
     },
-    **{f"{operation} push": _PUSH for operation in ("threshold", "maxadv", "policy")},
-    **{f"{operation} diff": _DIFF for operation in ("threshold", "maxadv", "policy")},
-    **{f"{operation} send": _SEND for operation in ("threshold", "maxadv", "policy")},
-    **{operation: {0: "help shown"} for operation in ("threshold", "maxadv", "policy", "config")},
+    **{f"{operation} push": _PUSH for operation in Operation},
+    **{f"{operation} diff": _DIFF for operation in Operation},
+    **{f"{operation} send": _SEND for operation in Operation},
+    **{operation: {0: "help shown"} for operation in (*Operation, "config")},
     "policy describe": {0: "described", 3: "a policies file that cannot be read or is invalid"},
     "replay": {
         0: "every body accepted",

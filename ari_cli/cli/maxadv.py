@@ -62,7 +62,9 @@ JSON takes a list of objects with the columns' names as keys; JSONL: one object 
 """
 
 app.command("push", help=HELP, cls=HelpCommand)(push_command(Operation.MAXADV))
-app.command("diff", help=diff_help(Operation.MAXADV), cls=HelpCommand)(diff_command(Operation.MAXADV))
+app.command("diff", help=diff_help(Operation.MAXADV, "max advance booking", "maxadv.csv"), cls=HelpCommand)(
+    diff_command(Operation.MAXADV)
+)
 
 SEND_HELP = """Push one max advance booking period given as flags: the same checks, output and exit codes as push.
 

@@ -68,7 +68,10 @@ Or name policies once in a TOML file and give a [bold]policy[/bold] column inste
 """
 
 app.command("push", help=HELP, cls=HelpCommand)(push_command(Operation.POLICY))
-app.command("diff", help=diff_help(Operation.POLICY), cls=HelpCommand)(diff_command(Operation.POLICY))
+_COMPARED = "Policies compare as whole policies, in words; a policy cannot be cleared."
+app.command("diff", help=diff_help(Operation.POLICY, "policies", "policy.csv", _COMPARED), cls=HelpCommand)(
+    diff_command(Operation.POLICY)
+)
 
 
 # `policy describe`: named policies in words.

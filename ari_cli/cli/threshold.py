@@ -68,7 +68,9 @@ Every problem names its file and line; if any row is invalid nothing is sent (ex
 """
 
 app.command("push", help=HELP, cls=HelpCommand)(push_command(Operation.THRESHOLD))
-app.command("diff", help=diff_help(Operation.THRESHOLD), cls=HelpCommand)(diff_command(Operation.THRESHOLD))
+app.command("diff", help=diff_help(Operation.THRESHOLD, "sell thresholds", "rooms.csv"), cls=HelpCommand)(
+    diff_command(Operation.THRESHOLD)
+)
 
 SEND_HELP = """Push one sell threshold given as flags: the same checks, output and exit codes as push.
 
