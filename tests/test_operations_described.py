@@ -14,7 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from ari_cli.operations import DESCRIPTORS
+from ari_cli.inputs.names import normalize
+from ari_cli.operations import DESCRIPTORS, Descriptor
+from ari_cli.operations.descriptor import Level
+from ari_cli.wire.models import BODY_MODELS, dump_body
 from ari_cli.wire.operations import Operation
 
 PACKAGE = Path(__file__).resolve().parent.parent / "ari_cli"
@@ -69,3 +72,31 @@ def test_no_module_outside_the_descriptors_branches_on_an_operation(path: Path) 
 def test_every_operation_has_its_descriptor() -> None:
     assert tuple(DESCRIPTORS) == tuple(Operation)
     assert all(d.operation is op for op, d in DESCRIPTORS.items())
+
+
+@pytest.mark.parametrize("descriptor", list(DESCRIPTORS.values()), ids=lambda d: d.name)
+def test_a_descriptor_is_whole(descriptor: Descriptor) -> None:
+    """What the stages take from a descriptor agrees with itself: its value's column is its own and its body's
+    marks name it, its aliases are of its own columns, a rate column only where a value is set per rate."""
+    assert set(descriptor.aliases) <= set(descriptor.own_columns)
+    assert descriptor.optional <= set(descriptor.own_columns)
+    assert descriptor.key_fields[:2] == ("propertyid", "roomid")
+    assert ("rateid" in descriptor.columns) is descriptor.has_rate
+    if isinstance(descriptor.rule, Level):
+        field = descriptor.rule.field
+        assert field in descriptor.own_columns and field in descriptor.body_keys
+        assert {normalize(a) for a in descriptor.aliases.get(field, ())} <= descriptor.body_keys
+        assert descriptor.batched and descriptor.steps and not descriptor.structured
+
+
+def test_a_layout_is_what_the_wire_model_dumps() -> None:
+    """A data record laid out by its descriptor is the wire model's record, field for field and in order."""
+    for descriptor in DESCRIPTORS.values():
+        if descriptor.layout is None:
+            continue
+        key = ("H1", "DBL", "BAR")[: len(descriptor.key_fields)]
+        laid = descriptor.layout("2027-01-01", "2027-01-31", key, 7)
+        body = {"sharepost": "k", "sourceid": "cpb01", "propertyid": "H1", "action": descriptor.action, "data": [laid]}
+        dumped = dump_body(BODY_MODELS[descriptor.operation].model_validate(body))
+        assert dumped["data"] == [laid]
+        assert list(dumped["data"][0]) == list(laid)
