@@ -84,7 +84,7 @@ class LevelChecker:
         assert isinstance(rule, Level), f"{operation.value} rows are not checked as levels"
         self.value_name, self.low, self.high = rule.field, rule.low, rule.high
         self._ids = of(operation).key_fields
-        self._names: dict[str, str] = {}  # each property (and rate) id once: see `_key`
+        self._names: dict[str, str] = {}  # each id once: see `_key`
         self.tally = LayoutTally()
 
     def add_part(self, part: Part) -> None:
@@ -151,12 +151,12 @@ class LevelChecker:
         return None if errs.messages else (days, days_text(cell))
 
     def _key(self, errs: RowErrors, fields: dict[str, Any]) -> tuple[str, ...] | None:
-        # A file of a distinct room per row has a key per row: its property id is one text, not one per row
-        # (nor its rate id); each id is checked in the key's order, so its problems are worded in that order.
+        # A file of a distinct room per row has a key per row: each id is one text, not one per row. The ids are
+        # checked in the key's order, so that their problems are worded in that order.
         key = []
         for name in self._ids:
             found = required_text(errs, fields, name)
-            key.append(found if name == "roomid" else self._names.setdefault(found, found))
+            key.append(self._names.setdefault(found, found))
         return tuple(key) if all(key) else None
 
     def _invalid(self, source: str, line: int, fields: dict[str, Any]) -> None:
