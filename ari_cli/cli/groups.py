@@ -70,9 +70,9 @@ def takes(**groups: Callable[..., Any] | Part) -> Callable[[Command], Command]:
         for group, options in made.values():
             defaults = _SHOWN.get(group, {})
             shown.update({option.name: defaults[option.name] for option in options if option.name in defaults})
+        # Where each value came from is the command's context (every command that takes such options has one);
+        # a command called from Python without one is given its values as they are.
         context = next((p.name for p in own.values() if p.annotation in (typer.Context, "typer.Context")), None)
-        if shown and context is None:
-            raise TypeError(f"{command.__name__} takes options that show a default: it needs a typer.Context")
         parameters: list[inspect.Parameter] = []
         for parameter in own.values():
             parameters += made[parameter.name][1] if parameter.name in made else [parameter]
@@ -84,8 +84,8 @@ def takes(**groups: Callable[..., Any] | Part) -> Callable[[Command], Command]:
 
         @functools.wraps(command)
         def run(**values: Any) -> None:
-            if context is not None:
-                ctx = values[context]
+            ctx = values.get(context) if context is not None else None
+            if ctx is not None:
                 for name in shown:
                     source = ctx.get_parameter_source(name)
                     if source is None or source.name == "DEFAULT":
