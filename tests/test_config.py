@@ -321,10 +321,7 @@ def test_init_with_force_replaces_only_its_profile(config: Path) -> None:
     assert result.exit_code == 0, result.output
     text = config.read_text()
     assert KEY not in text and "# The team's settings." in text and "[profiles.test]" in text
-    assert (
-        resolve({"ARI_TEST_KEY": ENV_KEY}, ConnectionOptions(config=config, profile="test")).value("retries")
-        == 0
-    )
+    assert resolve({"ARI_TEST_KEY": ENV_KEY}, ConnectionOptions(config=config, profile="test")).value("retries") == 0
 
 
 def test_init_with_a_key_file_saves_its_path_not_the_key(tmp_path: Path) -> None:

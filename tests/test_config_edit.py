@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ari_cli.config.options import ConnectionOptions, PlanOptions
+from ari_cli.config.options import ConnectionOptions
 from ari_cli.config.settings import resolve
 from tests.helpers import invoke, sandbox_env
 from tests.terminal import converse
