@@ -140,7 +140,7 @@ def test_a_field_added_to_an_option_object_is_seen(monkeypatch: pytest.MonkeyPat
     """The check above fails for a field the API lacks (the test is not vacuous)."""
 
     class Wider(typing.NamedTuple):
-        user_agent_suffix: str | None = None
+        made_up_setting: str | None = None
 
     monkeypatch.setattr(f"{__name__}.GROUPS", (*GROUPS, Wider))
     with pytest.raises(AssertionError, match="without a keyword"):
