@@ -121,7 +121,7 @@ def test_no_config_file_is_fine_with_flags_and_environment() -> None:
     assert "not found" in result.stdout
 
 
-def test_resolve_settings_takes_given_options_over_the_profile(config: Path) -> None:
+def test_resolve_takes_given_options_over_the_profile(config: Path) -> None:
     flags = ConnectionOptions(config=config)
     assert resolve({}, flags).tuned.batch_size == 7
     assert resolve({}, flags, PlanOptions(batch_size=50)).tuned.batch_size == 50
@@ -407,7 +407,7 @@ def test_config_profiles_without_a_file_says_how_to_make_one() -> None:
     assert json.loads(invoke(["config", "profiles", "--output", "json"]).stdout)["profiles"] == []
 
 
-def test_a_config_error_from_resolve_settings_is_a_config_error(tmp_path: Path) -> None:
+def test_a_config_error_from_resolve_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError):
         resolve({}, ConnectionOptions(config=tmp_path / "missing.toml"))
 
