@@ -1,5 +1,9 @@
 """Settings and where each came from: flags over `ARI_*` variables over a profile over defaults.
 
+`resolve` is the one place they are put in that order and read into their typed form (the connection's parts, the
+tuning, the budget per property, the guards' limits), from the option objects (`options.py`) that hold only what
+was given; the command line, `config show`, `ari_cli.push()` and `ari_cli.revert()` all come here.
+
 Profiles live in a TOML file in the user's config folder (`--config` or `ARI_CONFIG` name another).
 The key is remembered by `secrets` as soon as it is read, so that nothing can print it.
 """
