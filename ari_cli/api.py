@@ -20,7 +20,6 @@ from typing import Any, Literal, TypeVar
 from ari_cli.api_run import Run
 from ari_cli.app.options import (
     ConnectionOptions,
-    Form,
     GuardOptions,
     HiddenRows,
     InputFormat,
@@ -121,9 +120,6 @@ def push(
     _flags(dry_run=dry_run, sandbox=sandbox, journal=journal, allow_empty=allow_empty, skip_invalid=skip_invalid,
            merge=merge, changed_only=changed_only, curl=curl, quiet=quiet, verbose=verbose,
            override_guards=override_guards)  # fmt: skip
-    tuning = _tuning(batch_size=batch_size, data_form=data_form, concurrency=concurrency, rate=rate,
-                     timeout=timeout, retries=retries, rate_per_property=rate_per_property)  # fmt: skip
-    defaults = {**PlanOptions()._asdict(), **SendTuning()._asdict(), **tuning}
     request = PushRequest(
         operation=_choice("operation", operation, Operation),
         command=f"ari_cli.push({str(operation)!r})",
@@ -147,11 +143,13 @@ def push(
             today=_today(today),
             merge=merge,
             overlaps=_choice("overlaps", overlaps, Overlaps),
-            batch_size=defaults["batch_size"],
+            batch_size=batch_size,
             changed_only=changed_only,
-            data_form=_choice("data_form", defaults["data_form"], Form),
+            data_form=data_form,
         ),
-        sending=SendTuning(**{name: defaults[name] for name in SendTuning._fields}),
+        sending=SendTuning(
+            concurrency=concurrency, rate=rate, timeout=timeout, retries=retries, rate_per_property=rate_per_property
+        ),
         connection=ConnectionOptions(
             sandbox=sandbox,
             profile=profile,
@@ -162,7 +160,6 @@ def push(
             path_segment=_segment(path_segment),
             api_key=_key(api_key, api_key_file),
         ),
-        given=frozenset(tuning),
         objects=None if rows is None else _objects(rows),
         guards=_guards(max_changed, max_cleared, min_coverage, max_step, override=override_guards),
     )
@@ -351,21 +348,6 @@ def _segment(value: str | None) -> str | None:
     if value is not None and (problem := segment_problem(value)) is not None:
         raise UsageProblem(f"path_segment: {problem}")
     return value
-
-
-def _tuning(**given: Any) -> dict[str, Any]:
-    """The tuning options given (not None), each checked as a profile's value is: they win over the profile."""
-    from ari_cli.config.file import check_value
-
-    checked: dict[str, Any] = {}
-    for name, value in given.items():
-        if value is None:
-            continue
-        try:
-            checked[name] = check_value(name, value)
-        except ValueError as expected:
-            raise UsageProblem(f"{name}={value!r}: give {expected}") from None
-    return checked
 
 
 __all__ = ["AriError", "Run", "push"]

@@ -10,7 +10,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from ari_cli.api import PathArg, _key, _path, _segment, _today, _tuning, _world
+from ari_cli.api import PathArg, _key, _path, _segment, _today, _world
 from ari_cli.api_run import Run
 from ari_cli.app.options import ConnectionOptions, OutputOptions, RevertRequest, SendTuning
 from ari_cli.exits import ExitCode, UsageProblem
@@ -58,8 +58,6 @@ def revert(
     command exits: no such run (UsageProblem, 2), no key (ConfigError, 4). Guards do not apply to a revert."""
     if isinstance(run, bool) or not isinstance(run, int) or run < 1:
         raise UsageProblem(f"run {run!r}: give a run number, as `ari-cli history` lists it")
-    tuning = _tuning(concurrency=concurrency, rate=rate, timeout=timeout, retries=retries)
-    sending = {**SendTuning()._asdict(), **tuning}
     request = RevertRequest(
         run=run,
         command=f"ari_cli.revert({run})",
@@ -69,7 +67,7 @@ def revert(
         force=force,
         today=_today(today),
         output=OutputOptions(journal=journal),
-        sending=SendTuning(**sending),
+        sending=SendTuning(concurrency=concurrency, rate=rate, timeout=timeout, retries=retries),
         connection=ConnectionOptions(
             profile=profile,
             config=_path(config),
@@ -77,7 +75,6 @@ def revert(
             path_segment=_segment(path_segment),
             api_key=_key(api_key, api_key_file),
         ),
-        given=frozenset(tuning),
     )
     # The use case (and the journal and HTTP client behind it) loads on the first revert.
     from ari_cli.app.push import Pushed

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from ari_cli.config.file import profile_text
-from ari_cli.config.settings import ConnectionFlags, resolve_settings
+from ari_cli.config.options import ConnectionOptions, PlanOptions
+from ari_cli.config.settings import resolve
 from ari_cli.config.tuning import TUNING_DEFAULTS
 from ari_cli.exits import ConfigError
 from tests.helpers import invoke, sandbox_env
@@ -120,10 +121,10 @@ def test_no_config_file_is_fine_with_flags_and_environment() -> None:
     assert "not found" in result.stdout
 
 
-def test_resolve_settings_takes_given_options_over_the_profile(config: Path) -> None:
-    flags = ConnectionFlags(config=config)
-    assert resolve_settings(flags, {}).tuning()["batch_size"] == 7
-    assert resolve_settings(flags, {}, {"batch_size": 50}).tuning()["batch_size"] == 50
+def test_resolve_takes_given_options_over_the_profile(config: Path) -> None:
+    flags = ConnectionOptions(config=config)
+    assert resolve({}, flags).tuned.batch_size == 7
+    assert resolve({}, flags, PlanOptions(batch_size=50)).tuned.batch_size == 50
 
 
 def _requests(result: Any) -> int:
@@ -256,7 +257,7 @@ def test_config_show_never_shows_the_key(config: Path, output: str) -> None:
 
 
 def test_settings_repr_masks_the_key(config: Path) -> None:
-    settings = resolve_settings(ConnectionFlags(config=config), {})
+    settings = resolve({}, ConnectionOptions(config=config))
     assert KEY not in repr(settings) and KEY not in repr(settings.connection())
 
 
@@ -295,7 +296,7 @@ def test_init_writes_a_private_file_and_will_not_overwrite_without_force(tmp_pat
     result = invoke(["config", "init", "--config", str(path), *SCRIPTED])
     assert result.exit_code == 0, result.output
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    settings = resolve_settings(ConnectionFlags(config=path), {"MY_ARI_KEY": ENV_KEY})
+    settings = resolve({"MY_ARI_KEY": ENV_KEY}, ConnectionOptions(config=path))
     assert settings.connection().api_key == ENV_KEY
     again = invoke(["config", "init", "--config", str(path), *SCRIPTED[:-1], "OTHER"])
     assert again.exit_code == 4 and "already exists" in again.stderr and "--force" in again.stderr
@@ -320,10 +321,7 @@ def test_init_with_force_replaces_only_its_profile(config: Path) -> None:
     assert result.exit_code == 0, result.output
     text = config.read_text()
     assert KEY not in text and "# The team's settings." in text and "[profiles.test]" in text
-    assert (
-        resolve_settings(ConnectionFlags(config=config, profile="test"), {"ARI_TEST_KEY": ENV_KEY}).value("retries")
-        == 0
-    )
+    assert resolve({"ARI_TEST_KEY": ENV_KEY}, ConnectionOptions(config=config, profile="test")).value("retries") == 0
 
 
 def test_init_with_a_key_file_saves_its_path_not_the_key(tmp_path: Path) -> None:
@@ -348,7 +346,7 @@ def test_init_asks_for_each_setting_at_a_terminal_and_the_key_is_not_echoed(tmp_
     assert KEY not in seen  # typed without echo
     for question in ("Base URL", "Source id", "API key", "Batch size", "Retries"):
         assert question in seen
-    settings = resolve_settings(ConnectionFlags(config=path), {})
+    settings = resolve({}, ConnectionOptions(config=path))
     assert settings.connection().api_key == KEY and settings.value("batch_size") == 20
     assert settings.values["retries"].source == "default"
 
@@ -370,14 +368,14 @@ def test_profile_text_round_trips_through_the_reader(tmp_path: Path) -> None:
     path = write_config(tmp_path / "c.toml", profile_text("p", values))
     # The text round-trips, its control character escaped...
     assert tomllib.loads(path.read_text(encoding="utf-8"))["profiles"]["p"] == values
-    settings = resolve_settings(ConnectionFlags(config=path, profile="p"), {})
+    settings = resolve({}, ConnectionOptions(config=path, profile="p"))
     assert settings.value("rate") == 2.5
     # ...and a key holding one is refused where it is read (issue 30, round two): named, never shown.
     problem = settings.values["api_key"].problem
     assert problem is not None and problem.message.endswith("holds a control character (U+007F)")
     values["api_key"] = 'a"b\\c-long-enough'
     path = write_config(tmp_path / "d.toml", profile_text("p", values))
-    assert resolve_settings(ConnectionFlags(config=path, profile="p"), {}).value("api_key") == values["api_key"]
+    assert resolve({}, ConnectionOptions(config=path, profile="p")).value("api_key") == values["api_key"]
 
 
 def test_init_force_replaces_a_middle_profile_and_keeps_the_next_ones_comments(tmp_path: Path) -> None:
@@ -399,7 +397,7 @@ def test_an_inline_profile_is_replaced_in_its_own_form(tmp_path: Path) -> None:
     written = config.read_text(encoding="utf-8")
     assert written.startswith("profiles = { default = {") and written.endswith("}  # one line\n")
     assert written.count("\n") == 1
-    found = resolve_settings(ConnectionFlags(config=config), {"MY_ARI_KEY": "k" * 12})
+    found = resolve({"MY_ARI_KEY": "k" * 12}, ConnectionOptions(config=config))
     assert (found.value("base_url"), found.value("api_key")) == ("https://push.example.com", "k" * 12)
 
 
@@ -409,9 +407,9 @@ def test_config_profiles_without_a_file_says_how_to_make_one() -> None:
     assert json.loads(invoke(["config", "profiles", "--output", "json"]).stdout)["profiles"] == []
 
 
-def test_a_config_error_from_resolve_settings_is_a_config_error(tmp_path: Path) -> None:
+def test_a_config_error_from_resolve_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError):
-        resolve_settings(ConnectionFlags(config=tmp_path / "missing.toml"), {})
+        resolve({}, ConnectionOptions(config=tmp_path / "missing.toml"))
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX home folder")

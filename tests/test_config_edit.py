@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from ari_cli.config.settings import ConnectionFlags, resolve_settings
+from ari_cli.config.options import ConnectionOptions
+from ari_cli.config.settings import resolve
 from tests.helpers import invoke, sandbox_env
 from tests.terminal import converse
 
@@ -43,7 +44,7 @@ def config(tmp_path: Path) -> Path:
 
 
 def settings(config: Path, profile: str = "default") -> dict[str, object]:
-    found = resolve_settings(ConnectionFlags(config=config, profile=profile), {"MY_ARI_KEY": "k" * 12})
+    found = resolve({"MY_ARI_KEY": "k" * 12}, ConnectionOptions(config=config, profile=profile))
     return {name: sourced.value for name, sourced in found.values.items()}
 
 
@@ -222,7 +223,7 @@ def test_a_profile_with_a_columns_table_is_changed_and_deleted_whole(config: Pat
     assert changed.exit_code == 0, changed.stderr
     staging = settings(config, "staging")
     assert staging["retries"] == 5
-    found = resolve_settings(ConnectionFlags(config=config, profile="staging"), {})
+    found = resolve({}, ConnectionOptions(config=config, profile="staging"))
     assert found.columns == {"threshold": "Min Rooms 🔑"}
     assert config.read_text(encoding="utf-8").count("[profiles.staging.columns]") == 1
     deleted = invoke(["config", "delete", "staging", "--yes", "--config", str(config)])
@@ -334,7 +335,7 @@ def test_init_adds_a_profile_beside_any_form_and_leaves_it_byte_for_byte(tmp_pat
         )
     else:
         assert text.startswith(FORMS[name] + "\n[profiles.new]\n")
-    found = resolve_settings(ConnectionFlags(config=path, profile="new"), {"NEW_KEY": "n" * 12})
+    found = resolve({"NEW_KEY": "n" * 12}, ConnectionOptions(config=path, profile="new"))
     assert found.value("source_id") == "cpbN1"
     assert settings(path, "a")["base_url"] == "https://a.example.com"
 

@@ -9,7 +9,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from ari_cli.planning.guards import parse_limit
+from ari_cli.config.tuning import parse_limit
 from ari_cli.sandbox import Sandbox
 from tests.conftest import PINNED_TODAY
 from tests.helpers import invoke, sandbox_env

@@ -158,11 +158,11 @@ def write_samples(directory: Path, force: bool) -> list[Path]:
 
 def profile_names(config: Path | None, world: World) -> list[str]:
     """The profiles of the config file, for completion: none when it cannot be read."""
-    from ari_cli.config.settings import ConnectionFlags, load_config
+    from ari_cli.config.settings import load_config
     from ari_cli.exits import AriError
 
     try:
-        found, _, _ = load_config(ConnectionFlags(config=config), world.environ)
+        found, _, _ = load_config(config, world.environ)
     except AriError:
         return []  # a completion prints nothing: the command itself will say what is wrong
     return list(found.profiles) if found else []

@@ -10,7 +10,7 @@ from ari_cli.app.history import journal_place, parse_day
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import MOST_DAYS, CalendarRequest
 from ari_cli.app.world import World
-from ari_cli.config.settings import ConnectionFlags, resolve_settings
+from ari_cli.config.settings import resolve
 from ari_cli.exits import AriError, UsageProblem
 from ari_cli.journal import queries as read
 from ari_cli.journal.database import OpenJournal
@@ -108,14 +108,10 @@ class Calendar:
 def calendar(request: CalendarRequest, listener: Listener, world: World) -> Calendar:
     """The calendar of one property (render/calendar.py shows it); AriError (exit 1) when nothing is known."""
     operation, propertyid, rooms, rates = request.operation, request.propertyid, request.rooms, request.rates
-    flags = request.connection
     if rates and not of(operation).has_rate:
         raise UsageProblem(f"--rate: {of(operation).words.many} are per room, not per rate")
     first, last = _window(request.start, request.end)
-    settings = resolve_settings(
-        ConnectionFlags(base_url=flags.base_url, source_id=flags.source_id, profile=flags.profile, config=flags.config),
-        world.environ,
-    )
+    settings = resolve(world.environ, request.connection)
     listener.notices(list(settings.warnings))
     hint = _hint(world.environ)
     with reading(world.environ) as db:

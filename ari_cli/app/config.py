@@ -19,18 +19,18 @@ from ari_cli.config.file import (
     check_value,
     display,
 )
+from ari_cli.config.options import DEFAULT_SEGMENT
 from ari_cli.config.secrets import mask, remember
 from ari_cli.config.settings import (
-    DEFAULT_SEGMENT,
-    ConnectionFlags,
     Settings,
+    Sourced,
     check_base_url,
     check_source_id,
     config_location,
     load_config,
     profile_choice,
     read_key_file,
-    resolve_settings,
+    resolve,
 )
 from ari_cli.config.tuning import TUNING_DEFAULTS
 from ari_cli.exits import AriError, ConfigError, UsageProblem
@@ -39,14 +39,15 @@ from ari_cli.wire.url import canonical_or_same, identity_problem
 T = TypeVar("T")
 
 
-def _flags(profile: str | None, config: Path | None, **connection: Any) -> Any:
-    return ConnectionFlags(profile=profile, config=config, **connection)
-
-
 def _shown(name: str, value: Any) -> Any:
     if value is None:
         return None
     return mask(value) if name == "api_key" else value
+
+
+def _limit(guard: Sourced) -> dict[str, Any]:
+    """A guard's limit as the profile writes it (`5%`, `10`)."""
+    return {"value": None if guard.value is None else str(guard.value), "source": guard.source}
 
 
 def _describe(settings: Settings) -> dict[str, Any]:
@@ -65,10 +66,7 @@ def _describe(settings: Settings) -> dict[str, Any]:
                 for name, sourced in settings.values.items()
             },
             # A guard is shown only when the profile sets one: none is on otherwise.
-            **{
-                name: {"value": value, "source": f"profile {settings.profile}"}
-                for name, value in settings.guards.items()
-            },
+            **{name: _limit(guard) for name, guard in settings.guards.items()},
         },
         "columns": dict(settings.columns),
     }
@@ -84,21 +82,10 @@ class SettingsView:
 
 def show(request: ConfigShow, listener: Listener, world: World) -> SettingsView:
     """The settings in effect and their sources (the command exits 4 after them when a push could not connect)."""
-    flags, data_form = request.connection, request.data_form
+    data_form = request.plan.data_form
     if data_form not in (None, "list", "object"):
         raise UsageProblem(f"--data-form {data_form}: give list or object")
-    given = {
-        "batch_size": request.batch_size,
-        "data_form": data_form,
-        "concurrency": request.concurrency,
-        "rate": request.rate,
-        "timeout": request.timeout,
-        "retries": request.retries,
-    }
-    connection = ConnectionFlags(
-        flags.base_url, flags.source_id, flags.api_key_file, flags.path_segment, flags.profile, flags.config
-    )
-    settings = resolve_settings(connection, world.environ, {k: v for k, v in given.items() if v is not None})
+    settings = resolve(world.environ, request.connection, request.plan, request.sending)
     listener.notices(list(settings.warnings))
     doc = _describe(settings)
     problem: ConfigError | None = None
@@ -216,7 +203,7 @@ def init(request: ConfigInit, questions: Questions, world: World) -> Saved:
         raise UsageProblem(f"--profile {profile!r}: use letters, digits, _ and - only")
     if request.api_key_file is not None and api_key_env is not None:
         raise UsageProblem("give --api-key-file or --api-key-env, not both")
-    path, _ = config_location(_flags(None, config), world.environ)
+    path, _ = config_location(config, world.environ)
     # Refused before anything is asked, so nobody types a key only to be told the profile exists.
     check_new_profile(path, profile, force)
     api_key_file = _given_key_file(request.api_key_file)
@@ -271,13 +258,12 @@ class Profiles:
 
 def profiles(config: Path | None, profile: str | None, listener: Listener, world: World) -> Profiles:
     """The profiles of the config file, the one in use marked."""
-    flags = _flags(profile, config)
-    found, path, _ = load_config(flags, world.environ)
+    found, path, _ = load_config(config, world.environ)
     if found is None:
         listener.say(f"no config file at {display(path)}; create one with: ari-cli config init")
     else:
         listener.notices(list(found.warnings))
-    chosen, _ = profile_choice(flags, world.environ)
+    chosen, _ = profile_choice(profile, world.environ)
     listed: list[dict[str, Any]] = []
     for name, body in (found.profiles if found else {}).items():
         key = next(

@@ -17,8 +17,9 @@ from ari_cli.app.options import ConfigEdit
 from ari_cli.app.world import World
 from ari_cli.config.edit import delete_profile, existing_profile, set_value
 from ari_cli.config.file import COLUMNS_KEY, IGNORE_KEY, PROFILE_KEYS, check_value, display
+from ari_cli.config.options import DEFAULT_SEGMENT
 from ari_cli.config.secrets import mask, remember
-from ari_cli.config.settings import DEFAULT_SEGMENT, ConnectionFlags, check_base_url, check_source_id, config_location
+from ari_cli.config.settings import check_base_url, check_source_id, config_location
 from ari_cli.config.settings import profile_choice as chosen_profile
 from ari_cli.config.tuning import GUARD_LIMITS, TUNING_DEFAULTS
 from ari_cli.exits import AriError, ConfigError, UsageProblem
@@ -49,7 +50,7 @@ def _ignore_columns(text: str) -> list[str]:
 def _guard_limit(key: str) -> Callable[[str], Any]:
     def check(text: str) -> Any:
         try:
-            checked = check_value(key, text)
+            checked = str(check_value(key, text))  # the limit as the profile writes it
         except ValueError as expected:
             raise ValueError(f"{key} must be {expected}") from None
         # A count is a number in the file (max_step = 5); a percentage is text ("5%"), which TOML has no number for.
@@ -73,9 +74,8 @@ DEFAULTS: dict[str, Any] = {"path_segment": DEFAULT_SEGMENT, **TUNING_DEFAULTS}
 
 
 def _where(request: ConfigEdit, environ: Mapping[str, str]) -> tuple[Path, str]:
-    flags = ConnectionFlags(profile=request.profile, config=request.config)
-    path, _ = config_location(flags, environ)
-    return path, chosen_profile(flags, environ)[0]
+    path, _ = config_location(request.config, environ)
+    return path, chosen_profile(request.profile, environ)[0]
 
 
 def _known(key: str | None) -> str:

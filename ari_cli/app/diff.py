@@ -13,9 +13,9 @@ from dataclasses import dataclass, replace
 from ari_cli.app.elsewhere import note as elsewhere_note
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import DiffRequest, DiffShow, GuardOptions, PushRequest
-from ari_cli.app.push_settings import push_options, settings_for
+from ari_cli.app.push_settings import push_options
 from ari_cli.app.world import World
-from ari_cli.config.settings import Connection
+from ari_cli.config.settings import Connection, resolve
 from ari_cli.exits import Declined, ExitCode, InputError, UsageProblem
 from ari_cli.journal.database import OpenJournal
 from ari_cli.journal.queries import acknowledged
@@ -52,7 +52,7 @@ def view(
 def run_diff(request: DiffRequest, listener: Listener, world: World) -> Diffed:
     """The file's plan against what the service last acknowledged; raises InputError (3) on invalid rows unless
     --skip-invalid, ConfigError (4) without a base URL or source id."""
-    settings = settings_for(request.connection, {}, world.environ)
+    settings = resolve(world.environ, request.connection, request.plan, guards=request.guards)
     listener.notices(list(settings.warnings))
     base, source = settings.service()
     as_push = PushRequest(

@@ -16,7 +16,7 @@ from ari_cli.pipeline import Prepared
 from ari_cli.planning.batch import wire_value
 from ari_cli.planning.changes import Key, Span
 from ari_cli.planning.diff import diff
-from ari_cli.planning.guards import GUARDS, Guards, Known, Verdict, judge, known_dates, planned_ranges
+from ari_cli.planning.guards import Guards, Known, Verdict, judge, known_dates, planned_ranges
 from ari_cli.planning.plan import Plan
 from ari_cli.wire.operations import Operation
 
@@ -26,27 +26,21 @@ if TYPE_CHECKING:
 
 
 def limits(flags: GuardOptions, settings: Settings, operation: Operation, files: bool = True) -> Guards:
-    """The guards in effect: each flag over the profile's setting; a limit that cannot be read is a usage error
-    (a flag) or a configuration error (the profile, checked when read already). Without `files` (a send command's
-    one setting), --min-coverage is not among them: it compares the files of pushes."""
-    values: dict[str, object] = dict(settings.guards)
-    if not files:
+    """The guards in effect, as `config/settings.py` read them: each flag over the profile's setting; a flag's limit
+    that could not be read is a usage error now (a profile's was refused with the file). Without `files` (a send
+    command's one setting), the profile's --min-coverage is not among them: it compares the files of pushes."""
+    values = dict(settings.guards)
+    if not files and flags.min_coverage is None:
         values.pop("min_coverage", None)
-    for name, value in flags.given().items():
-        try:
-            Guards.of({name: value})
-        except ValueError as expected:
-            raise UsageProblem(f"{GUARDS[name][0]} {value!r}: give {expected}") from None
-        values[name] = value
-    if not of(operation).steps and values.get("max_step") is not None:
-        if "max_step" in flags.given():
+    for guard in values.values():
+        if guard.problem is not None:
+            raise guard.problem
+    if not of(operation).steps and "max_step" in values:
+        if flags.max_step is not None:
             stepped = " and ".join(d.name for d in DESCRIPTORS.values() if d.steps)
             raise UsageProblem(f"--max-step is for {stepped}: a {operation.value} has no number to step")
         values.pop("max_step")  # a profile shared by every operation: the step is theirs
-    try:
-        return Guards.of(values)
-    except ValueError as problem:  # a profile's value is checked as the file is read; kept for safety
-        raise ConfigError(f"a guard in profile {settings.profile}: {problem}") from None
+    return Guards(**{name: guard.value for name, guard in values.items()})
 
 
 def _service(settings: Settings) -> tuple[str, str] | None:

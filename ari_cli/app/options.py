@@ -24,12 +24,13 @@ from ari_cli.app.choices import Overlaps as Overlaps
 from ari_cli.app.choices import PageFormat as PageFormat
 from ari_cli.app.choices import Show as Show
 from ari_cli.app.choices import ViewFormat as ViewFormat
-from ari_cli.config.tuning import TUNING_DEFAULTS
-from ari_cli.wire.operations import Operation
 
-# The options a profile may set too: given on the command line they win, left at their default
-# they must not hide the profile's value.
-TUNING_NAMES = tuple(TUNING_DEFAULTS)
+# The option objects that carry settings (None: not given), which `config/settings.py` resolves.
+from ari_cli.config.options import ConnectionOptions as ConnectionOptions
+from ari_cli.config.options import GuardOptions as GuardOptions
+from ari_cli.config.options import PlanOptions as PlanOptions
+from ari_cli.config.options import SendTuning as SendTuning
+from ari_cli.wire.operations import Operation
 
 
 class OutputOptions(NamedTuple):
@@ -42,32 +43,6 @@ class OutputOptions(NamedTuple):
     quiet: bool = False
     verbose: bool = False
     journal: bool = True
-
-
-class ConnectionOptions(NamedTuple):
-    """Where to push: the built-in sandbox, or the flags over the environment over the profile."""
-
-    sandbox: bool = False
-    profile: str | None = None
-    config: Path | None = None
-    base_url: str | None = None
-    source_id: str | None = None
-    api_key_file: Path | None = None
-    path_segment: str | None = None
-    api_key: str | None = None
-    """The key itself, from Python (`ari_cli.push(api_key=...)`): never shown, never journaled."""
-
-    def __repr__(self) -> str:
-        shown = self._replace(api_key=None if self.api_key is None else "<masked>")
-        return "ConnectionOptions(" + ", ".join(f"{k}={v!r}" for k, v in shown._asdict().items()) + ")"
-
-    def beside_sandbox(self) -> tuple[str, ...]:
-        """The fields naming another service given with `sandbox`, which would be dropped without a word (the
-        environment and the profile, set for every run, stay quietly unused)."""
-        if not self.sandbox:
-            return ()
-        named = ("base_url", "source_id", "api_key_file", "path_segment", "api_key")
-        return tuple(name for name in named if getattr(self, name) is not None)
 
 
 class InputOptions(NamedTuple):
@@ -89,47 +64,12 @@ class InputOptions(NamedTuple):
     """--hidden-rows: a workbook's hidden or filtered-out rows skipped or read; None: an error."""
 
 
-class PlanOptions(NamedTuple):
-    """How rows become records and requests."""
-
-    today: dt.date | None = None
-    merge: bool = True
-    overlaps: Overlaps = Overlaps.ERROR
-    batch_size: int = 50
-    changed_only: bool = False
-    data_form: Form = Form.LIST
-
-
-class SendTuning(NamedTuple):
-    """How requests are sent: in flight at once, per second, how long, how many tries."""
-
-    concurrency: int = 4
-    rate: float = 0
-    timeout: float = 30
-    retries: int = 3
-    rate_per_property: str = ""  # N/s or N/min per property; empty: none
-
-
-class GuardOptions(NamedTuple):
-    """Guards for unattended pushes as flags (None: the profile's, if any), and whether to pass them all."""
-
-    max_changed: str | None = None
-    max_cleared: str | None = None
-    min_coverage: str | None = None
-    max_step: str | None = None
-    override: bool = False
-
-    def given(self) -> dict[str, str]:
-        """The limits given as flags, by setting name: they win over the profile's."""
-        return {name: value for name, value in self._asdict().items() if name != "override" and value is not None}
-
-
 class PushRequest(NamedTuple):
     """One push, send or retry as the command line gave it.
 
-    `given` names the options given on the command line (not left at their default); `command`
-    is the command as typed (or the Python call), for the journal; `rows` holds a send command's setting
-    instead of files.
+    Each option object holds what was given (None: not given, so the environment's, the profile's or the
+    default, as `config/settings.py` resolves them); `command` is the command as typed (or the Python call), for
+    the journal; `rows` holds a send command's setting instead of files.
     """
 
     operation: Operation
@@ -141,7 +81,6 @@ class PushRequest(NamedTuple):
     plan: PlanOptions = PlanOptions()
     sending: SendTuning = SendTuning()
     connection: ConnectionOptions = ConnectionOptions()
-    given: frozenset[str] = frozenset()
     rows: tuple[Mapping[str, str], ...] | None = None
     confirm: bool = False
     """Show what would change and ask before sending (--confirm); `yes` answers for a script (--yes)."""
@@ -149,10 +88,6 @@ class PushRequest(NamedTuple):
     objects: tuple[Any, ...] | None = None
     """Rows given from Python (`ari_cli.push(rows=...)`), read after the files as a JSON list of objects."""
     guards: GuardOptions = GuardOptions()
-
-    def given_tuning(self) -> dict[str, Any]:
-        """The tuning options given on the command line, by name: they win over the profile."""
-        return given_tuning(self.given, self.plan, self.sending)
 
 
 class DiffRequest(NamedTuple):
@@ -181,12 +116,7 @@ class RetryRequest(NamedTuple):
     output: OutputOptions = OutputOptions()
     sending: SendTuning = SendTuning()
     connection: ConnectionOptions = ConnectionOptions()
-    given: frozenset[str] = frozenset()
     force: bool = False  # send dates whose value a later run got acknowledged, too
-
-    def given_tuning(self) -> dict[str, Any]:
-        """The tuning options given on the command line, by name: they win over the profile."""
-        return given_tuning(self.given, PlanOptions(), self.sending)
 
 
 class RevertRequest(NamedTuple):
@@ -202,11 +132,6 @@ class RevertRequest(NamedTuple):
     output: OutputOptions = OutputOptions()
     sending: SendTuning = SendTuning()
     connection: ConnectionOptions = ConnectionOptions()
-    given: frozenset[str] = frozenset()
-
-    def given_tuning(self) -> dict[str, Any]:
-        """The tuning options given on the command line, by name: they win over the profile."""
-        return given_tuning(self.given, PlanOptions(), self.sending)
 
 
 class ReplayRequest(NamedTuple):
@@ -219,25 +144,6 @@ class ReplayRequest(NamedTuple):
     output: OutputOptions = OutputOptions()
     sending: SendTuning = SendTuning()
     connection: ConnectionOptions = ConnectionOptions()
-    given: frozenset[str] = frozenset()
-
-    def given_tuning(self) -> dict[str, Any]:
-        """The tuning options replay takes that were given on the command line."""
-        return given_tuning(self.given, PlanOptions(), self.sending)
-
-
-def given_tuning(given: frozenset[str], plan: PlanOptions, sending: SendTuning) -> dict[str, Any]:
-    """Of the tuning options, those named in `given`, with their values."""
-    values: dict[str, Any] = {
-        "batch_size": plan.batch_size,
-        "data_form": plan.data_form,
-        "concurrency": sending.concurrency,
-        "rate": sending.rate,
-        "timeout": sending.timeout,
-        "retries": sending.retries,
-        "rate_per_property": sending.rate_per_property,
-    }
-    return {name: values[name] for name in TUNING_NAMES if name in given}
 
 
 class SandboxOptions(NamedTuple):
@@ -288,12 +194,8 @@ class ConfigShow(NamedTuple):
 
     connection: ConnectionOptions = ConnectionOptions()
     output: ViewFormat = ViewFormat.TABLE
-    batch_size: int | None = None
-    data_form: str | None = None
-    concurrency: int | None = None
-    rate: float | None = None
-    timeout: float | None = None
-    retries: int | None = None
+    plan: PlanOptions = PlanOptions()
+    sending: SendTuning = SendTuning()
 
 
 class ConfigEdit(NamedTuple):

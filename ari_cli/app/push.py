@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import ConnectionOptions, GuardOptions, OutputOptions, PushRequest
-from ari_cli.app.push_settings import Tuned, check_report, push_options, recorded_options, settings_for
+from ari_cli.app.push_settings import check_report, push_options, recorded_options
 from ari_cli.app.world import World
-from ari_cli.config.settings import Connection, Settings
+from ari_cli.config.settings import Connection, Settings, resolve
 from ari_cli.exits import ConfigError, Interrupted, UsageProblem
 from ari_cli.inputs import SourceRow
 from ari_cli.inputs.model import ReadMeter
@@ -154,8 +154,8 @@ def push(request: PushRequest, listener: Listener, world: World) -> Pushed:
         # Before anything is read or sent: a run must never send and then find it cannot say what it did.
         inputs = [str(f) for f in (*request.files, *filter(None, [request.inputs.policies]))]
         check_report(report, inputs, request.connection, world.environ)
-    settings = settings_for(request.connection, request.given_tuning(), world.environ)
-    tuned = Tuned.of(settings)
+    settings = resolve(world.environ, request.connection, request.plan, request.sending, request.guards)
+    tuned = settings.tuned
     options = push_options(request, settings)
     quiet, journaled = request.output.quiet, request.output.journal
     # Shown even with --quiet: the file may hold the key.

@@ -7,13 +7,11 @@ import datetime as dt
 import os
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ari_cli.app.options import ConnectionOptions, InputOptions, PlanOptions, PushRequest
-from ari_cli.config.settings import ConnectionFlags, Settings, resolve_settings
-from ari_cli.config.tuning import parse_budget
+from ari_cli.config.settings import Settings, Tuned
 from ari_cli.exits import AriError, ConfigError, ReportRefused, UsageProblem
 from ari_cli.inputs import ReadOptions
 from ari_cli.inputs.model import ReadMeter
@@ -25,36 +23,10 @@ from ari_cli.send.exchange import SendOptions
 from ari_cli.wire.operations import Operation
 
 
-@dataclass(frozen=True, slots=True)
-class Tuned:
-    """The tuning options in effect: the command line's, else the environment's, the profile's, the default."""
-
-    batch_size: int
-    data_form: str
-    concurrency: int
-    rate: float
-    timeout: float
-    retries: int
-    rate_per_property: str | None
-
-    @classmethod
-    def of(cls, settings: Settings) -> Tuned:
-        values = settings.tuning()
-        return cls(values["batch_size"], values["data_form"], values["concurrency"], values["rate"],
-                   values["timeout"], values["retries"], values["rate_per_property"])  # fmt: skip
-
-    def send_options(self) -> SendOptions:
-        return SendOptions(concurrency=self.concurrency, rate=self.rate, timeout=self.timeout, retries=self.retries,
-                           per_property=parse_budget(self.rate_per_property))  # fmt: skip
-
-
-def settings_for(connection: ConnectionOptions, given: Mapping[str, Any], environ: Mapping[str, str]) -> Settings:
-    """Flags over environment over the profile over defaults; `given` holds the tuning options given as flags."""
-    flags = ConnectionFlags(
-        connection.base_url, connection.source_id, connection.api_key_file, connection.path_segment,
-        connection.profile, connection.config, connection.api_key,
-    )  # fmt: skip
-    return resolve_settings(flags, environ, given)
+def send_options(tuned: Tuned) -> SendOptions:
+    """How the sender sends, from the tuning in effect."""
+    return SendOptions(concurrency=tuned.concurrency, rate=tuned.rate, timeout=tuned.timeout, retries=tuned.retries,
+                       per_property=tuned.per_property)  # fmt: skip
 
 
 def protected_files(connection: ConnectionOptions, environ: Mapping[str, str]) -> list[tuple[str, Path]]:
@@ -64,8 +36,7 @@ def protected_files(connection: ConnectionOptions, environ: Mapping[str, str]) -
     from ari_cli.config.settings import config_location, profile_key_file
     from ari_cli.journal.place import journal_path
 
-    flags = ConnectionFlags(config=connection.config, profile=connection.profile)
-    config, _ = config_location(flags, environ)
+    config, _ = config_location(connection.config, environ)
     protected = [("the config file", config)]
     if connection.api_key_file is not None:
         protected.append(("the key file", connection.api_key_file.expanduser()))
@@ -120,13 +91,13 @@ def _options(
         skip_invalid=inputs.skip_invalid,
         changed_only=plan.changed_only,
         dry_run=request.dry_run,
-        send=tuned.send_options(),
+        send=send_options(tuned),
     )
 
 
 def push_options(request: PushRequest, settings: Settings) -> PushOptions:
     """The pipeline's options of a push (or of a diff of one), as the command line and the settings give them."""
-    return _options(request, Tuned.of(settings), settings.columns, settings.ignore_columns)
+    return _options(request, settings.tuned, settings.columns, settings.ignore_columns)
 
 
 def _mapping(operation: Operation, given: tuple[str, ...], profile: Mapping[str, str]) -> tuple[tuple[str, str], ...]:

@@ -13,11 +13,9 @@ from urllib.parse import unquote
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import ReplayRequest
 from ari_cli.app.push import connected
-from ari_cli.app.push_settings import Tuned, settings_for
 from ari_cli.app.world import World
 from ari_cli.config.secrets import keys_in, mask, remember
-from ari_cli.config.settings import Connection
-from ari_cli.config.tuning import parse_budget
+from ari_cli.config.settings import Connection, resolve
 from ari_cli.exits import ExitCode, UsageProblem
 from ari_cli.journal.replays import Replayed as BodySent
 from ari_cli.journal.replays import ReplayRecord
@@ -62,8 +60,8 @@ def replay(request: ReplayRequest, listener: Listener, world: World) -> Replay:
             # A partner's key in the file is as secret as ours: nothing may print it.
             if len(key) >= SHORTEST_KEY:
                 remember(key)
-    settings = settings_for(request.connection, request.given_tuning(), world.environ)
-    tuned = Tuned.of(settings)
+    settings = resolve(world.environ, request.connection, sending=request.sending)
+    tuned = settings.tuned
     dry_run, shown = request.dry_run, request.output
     listener.notices(list(settings.warnings))
     with connected(request.connection, request.today, settings, needed=not dry_run) as connection:
@@ -77,11 +75,11 @@ def replay(request: ReplayRequest, listener: Listener, world: World) -> Replay:
         else:
             assert connection is not None
             trace = listener.trace if shown.verbose else None
-            with _journaled(request, connection, ready, listener, world.environ) as answered:
+            with _journaled(request, connection, ready, tuned.timeout, listener, world.environ) as answered:
                 posts = [(r.url, r.content) for r in ready]
                 sent = send_raw(
                     posts,
-                    SendOptions(timeout=tuned.timeout, per_property=parse_budget(tuned.rate_per_property)),
+                    SendOptions(timeout=tuned.timeout, per_property=tuned.per_property),
                     on_trace=trace,
                 )
                 answered(sent)
@@ -96,6 +94,7 @@ def _journaled(
     request: ReplayRequest,
     connection: Connection,
     ready: Sequence[Ready],
+    timeout: float,
     listener: Listener,
     environ: Mapping[str, str],
 ) -> Iterator[Callable[[Sequence[Sent]], None]]:
@@ -117,7 +116,7 @@ def _journaled(
             assert journal is not None
             start = RunStart(
                 "ari-cli replay", operation.value, request.connection.profile or environ.get("ARI_PROFILE") or None,
-                connection.base_url, source, {"fill": request.fill, "timeout": request.sending.timeout},
+                connection.base_url, source, {"fill": request.fill, "timeout": timeout},
                 tuple(dict.fromkeys(ready[n].body.source for n in numbers)), sandbox=request.connection.sandbox,
                 sharepost=mask(connection.api_key),
             )  # fmt: skip

@@ -10,9 +10,9 @@ from pathlib import Path
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import ConnectionOptions, InputOptions, PlanOptions, RetryRequest
 from ari_cli.app.push import run_start, send_recorded
-from ari_cli.app.push_settings import Tuned, check_report, recorded_options, settings_for
+from ari_cli.app.push_settings import check_report, recorded_options, send_options
 from ari_cli.app.world import World
-from ari_cli.config.settings import Connection, check_base_url, check_source_id, refuse_identity
+from ari_cli.config.settings import Connection, check_base_url, check_source_id, refuse_identity, resolve
 from ari_cli.exits import ConfigError, UsageProblem
 from ari_cli.journal.place import journal_path
 from ari_cli.journal.recorder import Recorder, open_journal
@@ -101,8 +101,8 @@ def retry(request: RetryRequest, listener: Listener, world: World) -> Retried:
     """Re-send what run `request.run` (or its latest retry) left, as a run of its own."""
     if request.output.report is not None:
         check_report(request.output.report, (), request.connection, world.environ)
-    settings = settings_for(request.connection, request.given_tuning(), world.environ)
-    tuned = Tuned.of(settings)
+    settings = resolve(world.environ, request.connection, sending=request.sending)
+    tuned = settings.tuned
     quiet = request.output.quiet
     listener.notices(list(settings.warnings))
     warn = lambda message: listener.notices([message])  # noqa: E731
@@ -129,7 +129,7 @@ def retry(request: RetryRequest, listener: Listener, world: World) -> Retried:
                          f" {where} (source {plan.source_id})")  # fmt: skip
         key = connection.api_key if connection else "<API_KEY>"
         options = PushOptions(
-            operation=operation, files=(), today=dt.date.today(), dry_run=request.dry_run, send=tuned.send_options(),
+            operation=operation, files=(), today=dt.date.today(), dry_run=request.dry_run, send=send_options(tuned),
         )  # fmt: skip
         prepared = Prepared(RowTable.of_views(plan.views), plan.plan, with_key(plan.exchanges, key), [])
         if recorder is not None and connection is not None:

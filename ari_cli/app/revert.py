@@ -17,9 +17,9 @@ from ari_cli.app.diff import PREVIEW
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import InputOptions, PlanOptions, RevertRequest
 from ari_cli.app.push import run_start, send_recorded
-from ari_cli.app.push_settings import Tuned, check_report, recorded_options, settings_for
+from ari_cli.app.push_settings import check_report, recorded_options, send_options
 from ari_cli.app.world import World
-from ari_cli.config.settings import Connection, check_base_url
+from ari_cli.config.settings import Connection, Tuned, check_base_url, resolve
 from ari_cli.exits import ConfigError, Declined, UsageProblem
 from ari_cli.journal.place import journal_path
 from ari_cli.journal.queries import RunInfo, acknowledged
@@ -153,8 +153,8 @@ def revert(request: RevertRequest, listener: Listener, world: World) -> Reverted
     if request.output.report is not None:
         # Before anything is read or sent, as a push checks it.
         check_report(request.output.report, (), request.connection, world.environ)
-    settings = settings_for(request.connection, request.given_tuning(), world.environ)
-    tuned = Tuned.of(settings)
+    settings = resolve(world.environ, request.connection, sending=request.sending)
+    tuned = settings.tuned
     source, runs, found, now = _found(request, world.environ)
     if not request.dry_run:
         _reachable(source)  # said before anything else
@@ -170,7 +170,7 @@ def revert(request: RevertRequest, listener: Listener, world: World) -> Reverted
     connection = _connection(source, settings.api_key(), segment)
     options = PushOptions(
         operation=operation, files=(), today=request.today or dt.date.today(), batch_size=tuned.batch_size,
-        data_form=DataForm(tuned.data_form), send=tuned.send_options(),
+        data_form=DataForm(tuned.data_form), send=send_options(tuned),
     )  # fmt: skip
     prepared = Prepared(table, plan, requests_for(options, connection, plan), [])
     reverted.prepared, reverted.options, reverted.connection = prepared, options, connection

@@ -167,7 +167,7 @@ def show(
     timeout: Annotated[float | None, tuning("timeout", _OVERRIDE)] = None,
     retries: Annotated[int | None, tuning("retries", _OVERRIDE)] = None,
 ) -> None:
-    from ari_cli.app.options import ConfigShow
+    from ari_cli.app.options import ConfigShow, PlanOptions, SendTuning
     from ari_cli.cli.world import process_world
 
     connection = connection_options(
@@ -184,12 +184,8 @@ def show(
     request = ConfigShow(
         connection=connection,
         output=output,
-        batch_size=batch_size,
-        data_form=data_form,
-        concurrency=concurrency,
-        rate=rate,
-        timeout=timeout,
-        retries=retries,
+        plan=PlanOptions(batch_size=batch_size, data_form=data_form),
+        sending=SendTuning(concurrency=concurrency, rate=rate, timeout=timeout, retries=retries),
     )
     found = application.config_show(request, Terminal(), process_world())
     show_settings(found.document, output.value)

@@ -9,8 +9,9 @@ body builds the object by keyword (`output_options`, `input_options`, `plan_opti
     @takes(connection=connection_options, sending=only(send_tuning, "timeout", "retries"))
     def command(ctx: typer.Context, sending: "SendTuning", connection: "ConnectionOptions") -> None: ...
 
-The command sees the option objects; Typer and --help see the options. A new connection flag touches three
-places: its parameter in `connection_options` below, its field of `ConnectionOptions`, and its use.
+The command sees the option objects; Typer and --help see the options. An option object holds what was given
+and None for what was not: `config/settings.py` puts the flags over the environment, the profile and the defaults
+(`config/tuning.py`), which --help shows as `[default: ...]` in the option's help.
 
 Only Typer and light modules load here: `app/options.py` is imported by a group's function when a command
 runs, as declaring the options (for --help too) does not need it.
@@ -24,7 +25,8 @@ import typer
 
 from ari_cli.app.choices import Form, HiddenRows, InputFormat, OutputFormat, Overlaps, Show
 from ari_cli.cli.completion import complete_profile
-from ari_cli.config.tuning import TUNING_RANGES
+from ari_cli.cli.groups import shows
+from ari_cli.config.tuning import TUNING_DEFAULTS, TUNING_RANGES
 from ari_cli.wire.operations import segment_problem
 
 if TYPE_CHECKING:
@@ -80,21 +82,23 @@ def tuning(key: str, panel: str) -> Any:
     return typer.Option(flag, min=low, max=high, metavar=metavar, help=help, rich_help_panel=panel)
 
 
-def budget(value: str) -> str:
+# The defaults --help shows for the settings a profile may hold too (`config/tuning.py` declares them): the
+# groups' own defaults are None, "not given", so that a flag left out does not hide the profile's value.
+SHOWN = {key: int(value) if isinstance(value, float) and value.is_integer() else value
+         for key, value in TUNING_DEFAULTS.items() if value != ""}  # fmt: skip
+
+
+def budget(value: str | None) -> str | None:
     """`--rate-per-property`, checked as a profile's `rate_per_property` is."""
     from ari_cli.config.tuning import parse_budget
 
+    if value is None:
+        return None
     try:
         parse_budget(value)
     except ValueError as expected:
         raise typer.BadParameter(f"{value!r}: give {expected}") from None
     return value.replace(" ", "")
-
-
-def given(ctx: typer.Context) -> frozenset[str]:
-    """The options given on the command line, not left at their default (which must not hide a profile's value)."""
-    sources = ((name, ctx.get_parameter_source(name)) for name in ctx.params)
-    return frozenset(name for name, source in sources if source is not None and source.name != "DEFAULT")
 
 
 # One line each: a table of data.
@@ -122,14 +126,14 @@ SkipInvalid = Annotated[bool, typer.Option("--skip-invalid", help="Send the vali
 Today = Annotated[dt.date | None, typer.Option("--today", metavar="YYYY-MM-DD", parser=_date, help="The date taken as today. \\[default: the local date]", show_default=False, rich_help_panel=_PLAN)]
 NoMerge = Annotated[bool, typer.Option("--no-merge", help="Send records as read: no merging of adjacent equal ranges.", rich_help_panel=_PLAN)]
 OverlapsOption = Annotated[Overlaps, typer.Option("--overlaps", help="What overlapping ranges of one key with different values do.", rich_help_panel=_PLAN)]
-BatchSize = Annotated[int, tuning("batch_size", _PLAN)]
+BatchSize = Annotated[int | None, tuning("batch_size", _PLAN)]
 ChangedOnly = Annotated[bool, typer.Option("--changed-only", help="Send only the dates whose value differs from what the service last accepted, as the journal says (same base URL and source id).", rich_help_panel=_PLAN)]
-DataForm = Annotated[Form, typer.Option("--data-form", help="data (and cancellation) as a list, or a single object, one record per request.", rich_help_panel=_PLAN)]
-Concurrency = Annotated[int, tuning("concurrency", _SEND)]
-Rate = Annotated[float, tuning("rate", _SEND)]
-Timeout = Annotated[float, tuning("timeout", _SEND)]
-Retries = Annotated[int, tuning("retries", _SEND)]
-RatePerProperty = Annotated[str, typer.Option("--rate-per-property", metavar="N/s|N/min", callback=budget, show_default=False, help="At most N requests to each property in any second (N/s) or minute (N/min), retries and split requests included; other properties go on meanwhile. \\[default: no limit]", rich_help_panel=_SEND)]  # fmt: skip
+DataForm = Annotated[Form | None, typer.Option("--data-form", help="data (and cancellation) as a list, or a single object, one record per request.", rich_help_panel=_PLAN)]
+Concurrency = Annotated[int | None, tuning("concurrency", _SEND)]
+Rate = Annotated[float | None, tuning("rate", _SEND)]
+Timeout = Annotated[float | None, tuning("timeout", _SEND)]
+Retries = Annotated[int | None, tuning("retries", _SEND)]
+RatePerProperty = Annotated[str | None, typer.Option("--rate-per-property", metavar="N/s|N/min", callback=budget, show_default=False, help="At most N requests to each property in any second (N/s) or minute (N/min), retries and split requests included; other properties go on meanwhile. \\[default: no limit]", rich_help_panel=_SEND)]  # fmt: skip
 Sandbox = Annotated[bool, typer.Option("--sandbox", help="Start the built-in emulator in-process and push to it.", rich_help_panel=_CONN)]
 Profile = Annotated[str | None, typer.Option("--profile", metavar="NAME", help="Profile of the config file. \\[env: ARI_PROFILE] \\[default: default]", show_default=False, rich_help_panel=_CONN, autocompletion=complete_profile)]
 Config = Annotated[Path | None, typer.Option("--config", metavar="PATH", help="Config file. \\[env: ARI_CONFIG] \\[default: the user config file]", show_default=False, rich_help_panel=_CONN)]
@@ -199,13 +203,14 @@ def input_options(
     )
 
 
+@shows(SHOWN)
 def plan_options(
     today: Today = None,
     no_merge: NoMerge = False,
     overlaps: OverlapsOption = Overlaps.ERROR,
-    batch_size: BatchSize = 50,
+    batch_size: BatchSize = None,
     changed_only: ChangedOnly = False,
-    data_form: DataForm = Form.LIST,
+    data_form: DataForm = None,
 ) -> "PlanOptions":
     """How rows become records and requests."""
     from ari_cli.app.options import PlanOptions
@@ -220,12 +225,13 @@ def plan_options(
     )
 
 
+@shows(SHOWN)
 def send_tuning(
-    concurrency: Concurrency = 4,
-    rate: Rate = 0,
-    timeout: Timeout = 30,
-    retries: Retries = 3,
-    rate_per_property: RatePerProperty = "",
+    concurrency: Concurrency = None,
+    rate: Rate = None,
+    timeout: Timeout = None,
+    retries: Retries = None,
+    rate_per_property: RatePerProperty = None,
 ) -> "SendTuning":
     """How requests are sent: in flight at once, per second, per property, how long, how many tries."""
     from ari_cli.app.options import SendTuning

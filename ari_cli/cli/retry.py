@@ -6,7 +6,7 @@ import typer
 
 from ari_cli.cli.groups import takes
 from ari_cli.cli.helptext import HelpCommand
-from ari_cli.cli.options import DryRun, connection_options, given, output_options, send_tuning
+from ari_cli.cli.options import DryRun, connection_options, output_options, send_tuning
 
 if TYPE_CHECKING:
     from ari_cli.app.options import ConnectionOptions, OutputOptions, SendTuning
@@ -53,7 +53,6 @@ def retry(
         output=output,
         sending=sending,
         connection=connection,
-        given=given(ctx),
         force=force,
     )
     raise typer.Exit(int(retry_and_show(request)))

@@ -6,7 +6,7 @@ import typer
 
 from ari_cli.cli.groups import only, takes
 from ari_cli.cli.helptext import HelpCommand
-from ari_cli.cli.options import DryRun, connection_options, given, output_options, plan_options, send_tuning
+from ari_cli.cli.options import DryRun, connection_options, output_options, plan_options, send_tuning
 
 if TYPE_CHECKING:
     from ari_cli.app.options import ConnectionOptions, OutputOptions, PlanOptions, RevertRequest, SendTuning
@@ -63,7 +63,6 @@ def revert(
         output=output,
         sending=sending,
         connection=connection,
-        given=given(ctx),
     )
     raise typer.Exit(int(_revert(request)))
 

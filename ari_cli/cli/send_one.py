@@ -13,7 +13,6 @@ from ari_cli.cli.groups import only, takes
 from ari_cli.cli.options import (
     DryRun,
     connection_options,
-    given,
     guard_options,
     input_options,
     output_options,
@@ -104,7 +103,6 @@ def send_command(operation: Operation, setting: Callable[..., list[dict[str, str
             plan=plan,
             sending=sending,
             connection=connection,
-            given=given(ctx),
             rows=tuple(rows),
             guards=guards,
         )

@@ -9,7 +9,7 @@ from ari_cli import app as application
 from ari_cli.app.choices import OutputFormat
 from ari_cli.cli.groups import only, takes
 from ari_cli.cli.helptext import HelpCommand
-from ari_cli.cli.options import DryRun, connection_options, given, output_options, plan_options, send_tuning
+from ari_cli.cli.options import DryRun, connection_options, output_options, plan_options, send_tuning
 
 if TYPE_CHECKING:
     from ari_cli.app.options import ConnectionOptions, OutputOptions, PlanOptions, SendTuning
@@ -89,7 +89,6 @@ def replay(
             output=output,
             sending=sending,
             connection=connection,
-            given=given(ctx),
         ),
         Terminal(),
         process_world(),

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ari_cli.config.options import CONNECTION_SETTINGS
 from ari_cli.config.secrets import remember
-from ari_cli.config.tuning import GUARD_LIMITS, TUNING_DEFAULTS, TUNING_RANGES, parse_budget
+from ari_cli.config.tuning import GUARD_LIMITS, TUNING_DEFAULTS, TUNING_RANGES, parse_budget, parse_limit
 from ari_cli.exits import ConfigError
 
 APP_NAME = "ari-cli"
@@ -29,10 +30,7 @@ COLUMNS_KEY = "columns"
 IGNORE_KEY = "ignore_columns"
 """`ignore_columns = ["Departure"]`: as --ignore-column NAME gives them."""
 PROFILE_KEYS = (
-    "base_url",
-    "source_id",
-    *KEY_KEYS,
-    "path_segment",
+    *(name for setting in CONNECTION_SETTINGS for name in (KEY_KEYS if setting == "api_key" else (setting,))),
     *TUNING_DEFAULTS,
     *GUARD_LIMITS,
     COLUMNS_KEY,
@@ -188,9 +186,7 @@ def check_value(key: str, value: Any) -> Any:
             raise ValueError(f"a number, {low:g} to {high:g}")
         return float(value)
     if key in GUARD_LIMITS:
-        from ari_cli.planning.guards import parse_limit
-
-        return str(parse_limit(key, value))
+        return parse_limit(key, value)  # read once, into its typed form
     if key == COLUMNS_KEY:
         if not isinstance(value, dict) or not all(isinstance(v, str) and v.strip() for v in value.values()):
             raise ValueError('a table of field = "header" (write it as [profiles.NAME.columns])')
@@ -213,6 +209,18 @@ def check_value(key: str, value: Any) -> Any:
     return value.strip()
 
 
+def _number(key: str, value: Any) -> Any:
+    """A tuning number written as text (`timeout = "12"`), as some files hold them, read as the number it says;
+    anything else as it is, for `check_value` to judge."""
+    if key not in TUNING_RANGES or not isinstance(value, str):
+        return value
+    whole = isinstance(TUNING_RANGES[key][0], int)
+    try:
+        return int(value.strip()) if whole else float(value.strip())
+    except ValueError:
+        return value
+
+
 def _check_profile(path: Path, text: str, name: str, body: Any) -> dict[str, Any]:
     table = f"profiles.{name}"
     if not isinstance(body, dict):
@@ -228,7 +236,7 @@ def _check_profile(path: Path, text: str, name: str, body: Any) -> dict[str, Any
             hint = f"did you mean {close[0]}?" if close else f"a profile takes: {', '.join(PROFILE_KEYS)}"
             raise ConfigError(f"{where}: unknown setting {key!r} in profile {name!r}", hint)
         try:
-            checked[key] = check_value(key, value)
+            checked[key] = check_value(key, _number(key, value))
         except ValueError as expected:
             # The key's own value is never repeated back.
             shown = "" if key in KEY_KEYS else f", not {value!r}"

@@ -1,5 +1,9 @@
 """Settings and where each came from: flags over `ARI_*` variables over a profile over defaults.
 
+`resolve` is the one place they are put in that order and read into their typed form (the connection's parts, the
+tuning, the budget per property, the guards' limits), from the option objects (`options.py`) that hold only what
+was given; the command line, `config show`, `ari_cli.push()` and `ari_cli.revert()` all come here.
+
 Profiles live in a TOML file in the user's config folder (`--config` or `ARI_CONFIG` name another).
 The key is remembered by `secrets` as soon as it is read, so that nothing can print it.
 """
@@ -20,28 +24,31 @@ from ari_cli.config.file import (
     DEFAULT_PROFILE,
     IGNORE_KEY,
     ConfigFile,
+    check_value,
     default_config_path,
     display,
     permission_warning,
     read_config,
     read_small,
 )
+from ari_cli.config.options import (
+    CONNECTION_SETTINGS,
+    DEFAULT_SEGMENT,
+    ConnectionOptions,
+    GuardOptions,
+    PlanOptions,
+    SendTuning,
+)
 from ari_cli.config.secrets import mask, remember
-from ari_cli.config.tuning import GUARD_LIMITS, TUNING_DEFAULTS
-from ari_cli.exits import ConfigError, UsageProblem
+from ari_cli.config.tuning import GUARD_LIMITS, TUNING_DEFAULTS, Budget, parse_budget, parse_limit
+from ari_cli.exits import AriError, ConfigError, UsageProblem
 from ari_cli.wire.operations import SOURCE_ID_PATTERN, segment_problem
 from ari_cli.wire.url import NotABaseUrl, canonical_base_url, identity_problem
 
-DEFAULT_SEGMENT = "{action}"
 NOT_SET = "not set"
 # What `config show` lists, in this order.
-SETTINGS = ("base_url", "source_id", "api_key", "path_segment", *TUNING_DEFAULTS)
-ENV_VARS = {
-    "base_url": "ARI_BASE_URL",
-    "source_id": "ARI_SOURCE_ID",
-    "api_key": "ARI_API_KEY",
-    "path_segment": "ARI_PATH_SEGMENT",
-}
+SETTINGS = (*CONNECTION_SETTINGS, *TUNING_DEFAULTS)
+ENV_VARS = {name: variable for name, (variable, _) in CONNECTION_SETTINGS.items()}
 FLAGS = {name: "--" + name.replace("_", "-") for name in SETTINGS} | {"api_key": "--api-key-file"}
 
 HOW_TO = (
@@ -54,20 +61,6 @@ SERVICE_HOW_TO = (
     "give --base-url URL and --source-id ID (or set ARI_BASE_URL and ARI_SOURCE_ID), or --profile NAME of a profile "
     "that has them: the values compared are those that service acknowledged"
 )
-
-
-@dataclass(frozen=True, slots=True)
-class ConnectionFlags:
-    """What the command line said about the connection and where to find the profile."""
-
-    base_url: str | None = None
-    source_id: str | None = None
-    api_key_file: Path | None = None
-    path_segment: str | None = None
-    profile: str | None = None
-    config: Path | None = None
-    api_key: str | None = field(default=None, repr=False)
-    """The key itself, as Python callers give it (`ari_cli.push(api_key=...)`); the command line has no such flag."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,11 +81,12 @@ class Connection:
 
 @dataclass(frozen=True, slots=True)
 class Sourced:
-    """One effective setting and where it came from; a key that could not be read keeps its error."""
+    """One effective setting and where it came from; a key or a guard's limit that could not be read keeps its
+    error, raised where it is used (so a run says first what it says first without it)."""
 
     value: Any
     source: str
-    problem: ConfigError | None = None
+    problem: AriError | None = None
 
     def __repr__(self) -> str:
         shown = mask(self.value) if isinstance(self.value, str) else self.value
@@ -100,10 +94,27 @@ class Sourced:
 
 
 @dataclass(frozen=True, slots=True)
+class Tuned:
+    """The tuning in effect, typed: flag over profile over default, each read once."""
+
+    batch_size: int
+    data_form: str
+    concurrency: int
+    rate: float
+    timeout: float
+    retries: int
+    rate_per_property: str | None
+    """As given (`10/min`), for the journal; None: no budget."""
+    per_property: Budget | None
+    """The same, parsed."""
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     """Every effective setting with its source, and the file and profile they were looked up in."""
 
     values: dict[str, Sourced]
+    tuned: Tuned
     path: Path
     path_source: str
     found: bool
@@ -113,17 +124,14 @@ class Settings:
     warnings: tuple[str, ...] = ()
     columns: Mapping[str, str] = field(default_factory=dict)
     """The profile's column mapping (field -> header); --column flags win over it field by field."""
-    guards: Mapping[str, str] = field(default_factory=dict)
-    """The profile's guards for unattended pushes (`max_changed = "5%"`); flags win over them one by one."""
+    guards: Mapping[str, Sourced] = field(default_factory=dict)
+    """The guards for unattended pushes that are set, their limits parsed (`Limit`): a flag's, else the profile's
+    (`max_changed = "5%"`). A flag's limit that cannot be read keeps its `UsageProblem`."""
     ignore_columns: tuple[str, ...] = ()
     """The profile's columns left out with a warning (`ignore_columns = ["Departure"]`), with --ignore-column's."""
 
     def value(self, name: str) -> Any:
         return self.values[name].value
-
-    def tuning(self) -> dict[str, Any]:
-        """The sending and planning settings, by option name."""
-        return {name: self.values[name].value for name in TUNING_DEFAULTS}
 
     def api_key(self) -> str:
         """The key alone (a retry goes where its run went), or a clear error."""
@@ -289,29 +297,29 @@ def _env(env: Mapping[str, str], name: str) -> str | None:
     return value or None
 
 
-def config_location(flags: ConnectionFlags, env: Mapping[str, str]) -> tuple[Path, str]:
+def config_location(config: Path | None, env: Mapping[str, str]) -> tuple[Path, str]:
     """The config file to read and what chose it: the flag, `ARI_CONFIG`, or the default place."""
-    if flags.config is not None:
-        return flags.config.expanduser(), "flag --config"
+    if config is not None:
+        return config.expanduser(), "flag --config"
     named = _env(env, "ARI_CONFIG")
     if named:
         return Path(named).expanduser(), "env ARI_CONFIG"
     return default_config_path(), "default"
 
 
-def profile_choice(flags: ConnectionFlags, env: Mapping[str, str]) -> tuple[str, str]:
+def profile_choice(profile: str | None, env: Mapping[str, str]) -> tuple[str, str]:
     """The profile to use and what chose it."""
-    if flags.profile:
-        return flags.profile, "flag --profile"
+    if profile:
+        return profile, "flag --profile"
     named = _env(env, "ARI_PROFILE")
     if named:
         return named, "env ARI_PROFILE"
     return DEFAULT_PROFILE, "default"
 
 
-def load_config(flags: ConnectionFlags, env: Mapping[str, str]) -> tuple[ConfigFile | None, Path, str]:
+def load_config(config: Path | None, env: Mapping[str, str]) -> tuple[ConfigFile | None, Path, str]:
     """The config file, if there is one; a file named by flag or environment must exist."""
-    path, source = config_location(flags, env)
+    path, source = config_location(config, env)
     if source == "default" and not path.exists():
         return None, path, source
     return read_config(path), path, source
@@ -373,15 +381,21 @@ def _check_utf8(setting: Sourced, what: str) -> None:
         )
 
 
-def resolve_settings(
-    flags: ConnectionFlags, env: Mapping[str, str], given: Mapping[str, Any] | None = None
+def resolve(
+    env: Mapping[str, str],
+    connection: ConnectionOptions = ConnectionOptions(),
+    plan: PlanOptions = PlanOptions(),
+    sending: SendTuning = SendTuning(),
+    guards: GuardOptions = GuardOptions(),
 ) -> Settings:
-    """Every setting from flags, then environment, then the profile, then defaults.
+    """Every setting, typed, with where it came from: what the option objects were given (flags, or the keywords
+    of `ari_cli.push()`), then the `ARI_*` variables, then the profile, then the defaults.
 
-    `given` holds the sending and planning options that were given on the command line.
+    The one place settings are put in order and read into their typed form (the tuning, the budget per property,
+    the guards' limits); a connection that is missing or wrong is said when a command needs it (`connection()`).
     """
-    config, path, path_source = load_config(flags, env)
-    name, name_source = profile_choice(flags, env)
+    config, path, path_source = load_config(connection.config, env)
+    name, name_source = profile_choice(connection.profile, env)
     profiles = config.profiles if config else {}
     if name not in profiles and name_source != "default":
         where = f"{display(path)} has the profiles {', '.join(profiles)}" if profiles else f"{display(path)} has none"
@@ -391,23 +405,24 @@ def resolve_settings(
         )
     profile = profiles.get(name, {})
     where = f"profile {name} in {display(path)}"
-    flag_values = {"base_url": flags.base_url, "source_id": flags.source_id, "path_segment": flags.path_segment}
     values: dict[str, Sourced] = {}
-    for key, flag_value in flag_values.items():
+    for key, (variable, default) in CONNECTION_SETTINGS.items():
+        if key == "api_key":
+            continue
         values[key] = _first(
-            (flag_value, f"flag {FLAGS[key]}"),
-            (_env(env, ENV_VARS[key]), f"env {ENV_VARS[key]}"),
+            (getattr(connection, key), f"flag {FLAGS[key]}"),
+            (_env(env, variable), f"env {variable}"),
             (profile.get(key), where),
-            (DEFAULT_SEGMENT if key == "path_segment" else None, "default"),
+            (default, "default"),
         )
     for key in ("base_url", "path_segment"):
         _check_utf8(values[key], key.replace("_", " ").replace("base url", "base URL"))
     values["base_url"] = _canonical(values["base_url"])
     key_file: Path | None = None
-    if flags.api_key is not None:
-        values["api_key"] = _checked(Sourced(flags.api_key, "argument api_key"))
-    elif flags.api_key_file is not None:
-        key_file = flags.api_key_file.expanduser()
+    if connection.api_key is not None:
+        values["api_key"] = _checked(Sourced(connection.api_key, "argument api_key"))
+    elif connection.api_key_file is not None:
+        key_file = connection.api_key_file.expanduser()
         try:
             values["api_key"] = Sourced(read_key_file(key_file), "flag --api-key-file")
         except ConfigError as problem:
@@ -420,12 +435,13 @@ def resolve_settings(
     remember(values["api_key"].value)
     warnings = list(config.warnings if config else ())
     key_warning = permission_warning(key_file) if key_file is not None and values["api_key"].value else None
+    given = {**plan._asdict(), **sending._asdict()}
     for key, default in TUNING_DEFAULTS.items():
-        values[key] = _first(
-            ((given or {}).get(key), f"flag {FLAGS[key]}"), (profile.get(key), where), (default, "default")
-        )
+        values[key] = _first((_given(key, given[key]), f"flag {FLAGS[key]}"), (profile.get(key), where),
+                             (default, "default"))  # fmt: skip
     return Settings(
         values={key: values[key] for key in SETTINGS},
+        tuned=_tuned(values),
         path=path,
         path_source=path_source,
         found=config is not None,
@@ -434,11 +450,50 @@ def resolve_settings(
         profiles=tuple(profiles),
         warnings=(*warnings, *([key_warning] if key_warning else [])),
         columns=profile.get(COLUMNS_KEY, {}),
-        guards={key: profile[key] for key in GUARD_LIMITS if key in profile},
+        guards=_guards(guards, profile, name),
         ignore_columns=tuple(profile.get(IGNORE_KEY, ())),
     )
 
 
-def resolve_connection(flags: ConnectionFlags, env: Mapping[str, str]) -> Connection:
-    """The connection from flags, then environment, then the profile; a clear error naming what is missing."""
-    return resolve_settings(flags, env).connection()
+def _given(key: str, value: Any) -> Any:
+    """A tuning value given as a flag or keyword, checked as a profile's is (the command line's flags are bounded
+    alike before they get here: this says what is wrong with a keyword of `ari_cli.push()`)."""
+    if value is None:
+        return None
+    try:
+        return check_value(key, value)
+    except ValueError as expected:
+        raise UsageProblem(f"{key}={value!r}: give {expected}") from None
+
+
+def _tuned(values: Mapping[str, Sourced]) -> Tuned:
+    budget = values["rate_per_property"].value or None
+    return Tuned(
+        batch_size=values["batch_size"].value,
+        data_form=str(values["data_form"].value),
+        concurrency=values["concurrency"].value,
+        rate=values["rate"].value,
+        timeout=values["timeout"].value,
+        retries=values["retries"].value,
+        rate_per_property=budget,
+        per_property=parse_budget(budget),
+    )
+
+
+def _guards(flags: GuardOptions, profile: Mapping[str, Any], name: str) -> dict[str, Sourced]:
+    """The guards set: each flag (its limit read here, or the problem kept) over the profile's (read with the
+    file)."""
+    found: dict[str, Sourced] = {}
+    for key in GUARD_LIMITS:
+        given, flag = getattr(flags, key), FLAGS_OF_GUARDS[key]
+        if given is not None:
+            try:
+                found[key] = Sourced(parse_limit(key, given), f"flag {flag}")
+            except ValueError as expected:
+                found[key] = Sourced(None, f"flag {flag}", UsageProblem(f"{flag} {given!r}: give {expected}"))
+        elif key in profile:
+            found[key] = Sourced(profile[key], f"profile {name}")
+    return found
+
+
+FLAGS_OF_GUARDS = {name: "--" + name.replace("_", "-") for name in GUARD_LIMITS}

@@ -4,6 +4,7 @@ Next to nothing is imported here: every command's options read the bounds on eac
 """
 
 import re
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 # The defaults the push options declare, by setting.
@@ -57,3 +58,39 @@ GUARD_LIMITS: dict[str, str] = {
     "min_coverage": "percent",
     "max_step": "count",
 }
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """A guard's limit: a count of dates (or a step), or a percentage."""
+
+    value: float
+    percent: bool
+
+    def __str__(self) -> str:
+        number = f"{self.value:g}"
+        return f"{number}%" if self.percent else number
+
+
+def parse_limit(name: str, given: object) -> Limit:
+    """A guard's limit as a flag or a profile gives it (`10`, `5%`); ValueError says what is expected."""
+    kind = GUARD_LIMITS[name]
+    text = str(given).strip() if not isinstance(given, bool) else ""
+    percent = text.endswith("%")
+    number = text[:-1].strip() if percent else text
+    expected = {
+        "either": "a whole number of dates (10) or a percentage (5%)",
+        "percent": "a percentage (90%)",
+        "count": "a whole number (20)",
+    }[kind]
+    try:
+        value = float(number) if percent else int(number)
+    except ValueError:
+        raise ValueError(expected) from None
+    if (kind == "count" and percent) or value < 0 or (percent and value > 100):
+        raise ValueError(expected)
+    if kind == "percent" and not percent:
+        if not 0 <= value <= 100:
+            raise ValueError(expected)
+        percent = True  # `--min-coverage 90` means 90%
+    return Limit(float(value), percent)

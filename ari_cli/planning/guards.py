@@ -17,7 +17,7 @@ import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ari_cli.config.tuning import GUARD_LIMITS
+from ari_cli.config.tuning import GUARD_LIMITS, Limit
 from ari_cli.planning.changes import ONE_DAY, Key, Span
 from ari_cli.planning.diff import Change, Kind
 from ari_cli.records.rules import shown_dates
@@ -29,52 +29,11 @@ GUARDS = {name: ("--" + name.replace("_", "-"), takes) for name, takes in GUARD_
 
 
 @dataclass(frozen=True, slots=True)
-class Limit:
-    """A guard's limit: a count of dates (or a step), or a percentage."""
-
-    value: float
-    percent: bool
-
-    def __str__(self) -> str:
-        number = f"{self.value:g}"
-        return f"{number}%" if self.percent else number
-
-
-def parse_limit(name: str, given: object) -> Limit:
-    """A guard's limit as a flag or a profile gives it (`10`, `5%`); ValueError says what is expected."""
-    kind = GUARDS[name][1]
-    text = str(given).strip() if not isinstance(given, bool) else ""
-    percent = text.endswith("%")
-    number = text[:-1].strip() if percent else text
-    expected = {
-        "either": "a whole number of dates (10) or a percentage (5%)",
-        "percent": "a percentage (90%)",
-        "count": "a whole number (20)",
-    }[kind]
-    try:
-        value = float(number) if percent else int(number)
-    except ValueError:
-        raise ValueError(expected) from None
-    if (kind == "count" and percent) or value < 0 or (percent and value > 100):
-        raise ValueError(expected)
-    if kind == "percent" and not percent:
-        if not 0 <= value <= 100:
-            raise ValueError(expected)
-        percent = True  # `--min-coverage 90` means 90%
-    return Limit(float(value), percent)
-
-
-@dataclass(frozen=True, slots=True)
 class Guards:
     max_changed: Limit | None = None
     max_cleared: Limit | None = None
     min_coverage: Limit | None = None
     max_step: Limit | None = None
-
-    @classmethod
-    def of(cls, values: Mapping[str, object]) -> Guards:
-        """From settings by name (None: not set); each value checked by `parse_limit`."""
-        return cls(**{name: None if values.get(name) is None else parse_limit(name, values[name]) for name in GUARDS})
 
     def __bool__(self) -> bool:
         return any(getattr(self, name) is not None for name in GUARDS)
