@@ -17,13 +17,14 @@ from ari_cli import __version__
 from ari_cli.cli.common import Color
 from ari_cli.cli.helptext import HelpGroup
 from ari_cli.cli.usage import is_usage_error
+from ari_cli.operations import DESCRIPTORS
 
 # Each command, in the order of the root's --help and of completions: the module that declares it and the
 # Typer app there that holds it (a group of subcommands, or the one command).
 COMMANDS = {
-    "threshold": ("ari_cli.cli.threshold", "app"),
-    "maxadv": ("ari_cli.cli.maxadv", "app"),
-    "policy": ("ari_cli.cli.policy", "app"),
+    # An operation's command group is the module named as the operation (`cli/threshold.py`): a new operation
+    # needs no line here.
+    **{name: (f"ari_cli.cli.{name}", "app") for name in (d.name for d in DESCRIPTORS.values())},
     "replay": ("ari_cli.cli.support", "replay_app"),
     "explain": ("ari_cli.cli.support", "explain_app"),
     "errors": ("ari_cli.cli.support", "errors_app"),

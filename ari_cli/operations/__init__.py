@@ -1,7 +1,8 @@
 """Each operation described once (`descriptor.py`), and the registry: `of(operation)` is its descriptor.
 
 A new operation is its descriptor module here, added to `DESCRIPTORS`; its value rule in `records/` when it is
-not a `Level`, its command group in `cli/`, a sample, and its tests.
+not a `Level`, its command group `cli/NAME.py` (the root finds it by the operation's name), its name in
+`api.py`'s `OperationName`, a sample, and its tests.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from ari_cli.operations.policy import POLICY
 from ari_cli.operations.threshold import THRESHOLD
 from ari_cli.wire.operations import Operation
 
-DESCRIPTORS: Mapping[Operation, Descriptor] = {d.operation: d for d in (THRESHOLD, POLICY, MAXADV)}
-"""Every operation's descriptor, in the order of `Operation`."""
+DESCRIPTORS: Mapping[Operation, Descriptor] = {d.operation: d for d in (THRESHOLD, MAXADV, POLICY)}
+"""Every operation's descriptor, in the order the tool presents them (the root's --help lists their commands so)."""
 _BY_NAME: dict[str, Descriptor] = {d.name: d for d in DESCRIPTORS.values()}
 
 
