@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, BinaryIO
 
-from ari_cli.config.settings import Connection
+from ari_cli.config.options import Connection
 from ari_cli.exits import InputError
 from ari_cli.inputs import ListedPart, ReadOptions, ReadResult, SourceRow, read_rows
 from ari_cli.inputs.reader import read_objects

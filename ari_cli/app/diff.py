@@ -15,7 +15,8 @@ from ari_cli.app.listener import Listener
 from ari_cli.app.options import DiffRequest, DiffShow, GuardOptions, PushRequest
 from ari_cli.app.push_settings import push_options
 from ari_cli.app.world import World
-from ari_cli.config.settings import Connection, resolve
+from ari_cli.config.options import Connection
+from ari_cli.config.settings import resolve
 from ari_cli.exits import Declined, ExitCode, InputError, UsageProblem
 from ari_cli.journal.database import OpenJournal
 from ari_cli.journal.queries import acknowledged

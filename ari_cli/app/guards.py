@@ -9,7 +9,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ari_cli.app.options import GuardOptions, PushRequest
-from ari_cli.config.settings import Connection, Settings
+from ari_cli.config.options import Connection
+from ari_cli.config.settings import Settings
 from ari_cli.exits import ConfigError, GuardTripped, UsageProblem
 from ari_cli.operations import DESCRIPTORS, of
 from ari_cli.pipeline import Prepared

@@ -16,7 +16,8 @@ from ari_cli.app.listener import Listener
 from ari_cli.app.options import ConnectionOptions, GuardOptions, OutputOptions, PushRequest
 from ari_cli.app.push_settings import check_report, push_options, recorded_options
 from ari_cli.app.world import World
-from ari_cli.config.settings import Connection, Settings, resolve
+from ari_cli.config.options import Connection
+from ari_cli.config.settings import Settings, resolve
 from ari_cli.exits import ConfigError, Interrupted, UsageProblem
 from ari_cli.inputs import SourceRow
 from ari_cli.inputs.model import ReadMeter

@@ -14,8 +14,9 @@ from ari_cli.app.listener import Listener
 from ari_cli.app.options import ReplayRequest
 from ari_cli.app.push import connected
 from ari_cli.app.world import World
+from ari_cli.config.options import Connection
 from ari_cli.config.secrets import keys_in, mask, remember
-from ari_cli.config.settings import Connection, resolve
+from ari_cli.config.settings import resolve
 from ari_cli.exits import ExitCode, UsageProblem
 from ari_cli.journal.replays import Replayed as BodySent
 from ari_cli.journal.replays import ReplayRecord

@@ -12,7 +12,7 @@ from ari_cli.app.options import ConnectionOptions, InputOptions, PlanOptions, Re
 from ari_cli.app.push import run_start, send_recorded
 from ari_cli.app.push_settings import check_report, recorded_options, send_options
 from ari_cli.app.world import World
-from ari_cli.config.settings import Connection, check_base_url, check_source_id, refuse_identity, resolve
+from ari_cli.config.settings import check_base_url, check_source_id, refuse_identity, resolve
 from ari_cli.exits import ConfigError, UsageProblem
 from ari_cli.journal.place import journal_path
 from ari_cli.journal.recorder import Recorder, open_journal
@@ -118,7 +118,7 @@ def retry(request: RetryRequest, listener: Listener, world: World) -> Retried:
             listener.say(f"run {source.id}: nothing left to send")
             return Retried(operation, None, False, None, refused=refused)
         where = base_of(plan.exchanges[0].url)
-        connection = None if request.dry_run else Connection(where, settings.api_key(), plan.source_id)
+        connection = None if request.dry_run else settings.connection_at(where, plan.source_id)
         if connection is not None:
             # Certificates or a proxy that cannot be used: said before the retry is journaled as a run.
             from ari_cli.send.transport import check_environment

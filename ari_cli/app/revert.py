@@ -19,7 +19,8 @@ from ari_cli.app.options import InputOptions, PlanOptions, RevertRequest
 from ari_cli.app.push import run_start, send_recorded
 from ari_cli.app.push_settings import check_report, recorded_options, send_options
 from ari_cli.app.world import World
-from ari_cli.config.settings import Connection, Tuned, check_base_url, resolve
+from ari_cli.config.options import Connection
+from ari_cli.config.settings import Settings, Tuned, check_base_url, resolve
 from ari_cli.exits import ConfigError, Declined, UsageProblem
 from ari_cli.journal.place import journal_path
 from ari_cli.journal.queries import RunInfo, acknowledged
@@ -114,10 +115,12 @@ def _reachable(source: RunInfo) -> None:
         )
 
 
-def _connection(source: RunInfo, key: str, segment: str) -> Connection:
+def _connection(source: RunInfo, settings: Settings, segment: str) -> Connection:
     """Where RUN sent, as `retry` sends."""
     _reachable(source)
-    return Connection(check_base_url(source.base_url, f"run {source.id}"), key, source.source_id, segment)
+    return settings.connection_at(
+        check_base_url(source.base_url, f"run {source.id}"), source.source_id, path_segment=segment
+    )
 
 
 def check_ask(request: RevertRequest, world: World) -> None:
@@ -167,7 +170,7 @@ def revert(request: RevertRequest, listener: Listener, world: World) -> Reverted
     if request.dry_run or not plan.records:
         return reverted
     segment = request.connection.path_segment or source.options.get("path_segment") or settings.value("path_segment")
-    connection = _connection(source, settings.api_key(), segment)
+    connection = _connection(source, settings, segment)
     options = PushOptions(
         operation=operation, files=(), today=request.today or dt.date.today(), batch_size=tuned.batch_size,
         data_form=DataForm(tuned.data_form), send=send_options(tuned),

@@ -8,16 +8,19 @@ and `app/options.py` offers them beside the commands' other option objects. Ligh
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
 from ari_cli.app.choices import Overlaps
+from ari_cli.config.secrets import mask
 
 DEFAULT_SEGMENT = "{action}"
 
 # The connection settings a flag, an `ARI_*` variable and a profile key (of the same name) may each give, in
 # `config show`'s order, with the variable and the default. A new one is a line here and a field of
-# `ConnectionOptions` below; its flag is in cli/options.py and its keyword of `ari_cli.push()` in api.py.
+# `ConnectionOptions` and of `Connection` below; its flag is in cli/options.py and its keyword of `ari_cli.push()`
+# in api.py. `Settings.connection()` fills every field of `Connection` from here.
 # The key is resolved on its own (`settings.py`): its flag names a file, its profile key a file or a variable.
 CONNECTION_SETTINGS: dict[str, tuple[str, str | None]] = {
     "base_url": ("ARI_BASE_URL", None),
@@ -25,6 +28,23 @@ CONNECTION_SETTINGS: dict[str, tuple[str, str | None]] = {
     "api_key": ("ARI_API_KEY", None),
     "path_segment": ("ARI_PATH_SEGMENT", DEFAULT_SEGMENT),
 }
+
+
+@dataclass(frozen=True, slots=True)
+class Connection:
+    """A usable endpoint: base URL, key, source id and the last path segment's template (its fields are the
+    names of `CONNECTION_SETTINGS`)."""
+
+    base_url: str
+    api_key: str
+    source_id: str
+    path_segment: str = DEFAULT_SEGMENT
+
+    def __repr__(self) -> str:
+        return (
+            f"Connection(base_url={self.base_url!r}, api_key={mask(self.api_key)!r}, "
+            f"source_id={self.source_id!r}, path_segment={self.path_segment!r})"
+        )
 
 
 class ConnectionOptions(NamedTuple):

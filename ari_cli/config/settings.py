@@ -33,7 +33,7 @@ from ari_cli.config.file import (
 )
 from ari_cli.config.options import (
     CONNECTION_SETTINGS,
-    DEFAULT_SEGMENT,
+    Connection,
     ConnectionOptions,
     GuardOptions,
     PlanOptions,
@@ -61,22 +61,6 @@ SERVICE_HOW_TO = (
     "give --base-url URL and --source-id ID (or set ARI_BASE_URL and ARI_SOURCE_ID), or --profile NAME of a profile "
     "that has them: the values compared are those that service acknowledged"
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Connection:
-    """A usable endpoint: base URL, key, source id and the last path segment's template."""
-
-    base_url: str
-    api_key: str
-    source_id: str
-    path_segment: str = DEFAULT_SEGMENT
-
-    def __repr__(self) -> str:
-        return (
-            f"Connection(base_url={self.base_url!r}, api_key={mask(self.api_key)!r}, "
-            f"source_id={self.source_id!r}, path_segment={self.path_segment!r})"
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +143,15 @@ class Settings:
             raise ConfigError("the path segment is empty", "give --path-segment TEXT, e.g. {action}")
         if (problem := segment_problem(segment)) is not None:
             raise ConfigError(problem, f"fix path_segment ({self.values['path_segment'].source})")
-        return Connection(check_base_url(base_url, self.values["base_url"].source), key.value, source_id, segment)
+        return self.connection_at(check_base_url(base_url, self.values["base_url"].source), source_id)
+
+    def connection_at(self, base_url: str, source_id: str, **fixed: str) -> Connection:
+        """The connection to `base_url` as `source_id` (where a journaled run went, for retry and revert), every
+        other connection setting as in effect, `fixed` over them."""
+        values = {name: self.value(name) for name in CONNECTION_SETTINGS}
+        return Connection(
+            **{**values, "api_key": self.api_key(), "base_url": base_url, "source_id": source_id, **fixed}
+        )
 
     def service(self) -> tuple[str, str]:
         """The base URL and source id alone (where acknowledgements are filed in the journal), or a clear error."""

@@ -23,7 +23,7 @@ from ari_cli.wire.operations import CLEAR, Operation
 
 if TYPE_CHECKING:
     # Only named in `Reverted`'s fields: this module runs without them.
-    from ari_cli.config.settings import Connection
+    from ari_cli.config.options import Connection
     from ari_cli.journal.queries import RunInfo
     from ari_cli.pipeline import Prepared, PushOptions
     from ari_cli.planning.plan import Plan

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any, BinaryIO
 from urllib.parse import quote
 
+from ari_cli.config.options import Connection
 from ari_cli.config.secrets import is_placeholder
-from ari_cli.config.settings import Connection
 from ari_cli.exits import InputError
 from ari_cli.planning.batch import PLACEHOLDER_KEY, PLACEHOLDER_SOURCE
 from ari_cli.send.exchange import Sent
