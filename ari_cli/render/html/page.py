@@ -17,7 +17,6 @@ from functools import cache
 from importlib.resources import files
 from typing import IO, Any
 
-import jinja2
 from markupsafe import Markup
 
 from ari_cli.journal.entries import who as who  # the header's "run by" is what the journal records
@@ -146,6 +145,7 @@ def script_json(data: Any) -> str:
 
 @cache
 def _environment() -> Any:
+    import jinja2  # lazy: only a run that writes an HTML report needs the template engine
 
     # Autoescaping on for every template, whatever its name: the page is all HTML.
     return jinja2.Environment(
