@@ -11,6 +11,9 @@ from typing import TYPE_CHECKING
 from ari_cli.app.options import GuardOptions, PushRequest
 from ari_cli.config.settings import Connection, Settings
 from ari_cli.exits import ConfigError, GuardTripped, UsageProblem
+from ari_cli.journal.coverage import covered, last_push
+from ari_cli.journal.queries import acknowledged
+from ari_cli.journal.store import reading
 from ari_cli.operations import DESCRIPTORS, of
 from ari_cli.pipeline import Prepared
 from ari_cli.planning.batch import wire_value
@@ -59,8 +62,6 @@ def verdict(
     today: dt.date,
 ) -> Verdict:
     """What the guards say of `plan` against what the journal knows of `service`."""
-    from ari_cli.journal.coverage import covered, last_push
-    from ari_cli.journal.queries import acknowledged
 
     keys = {record.key for record in plan.records}
     spans: Mapping[Key, Sequence[Span]] = {}
@@ -93,8 +94,6 @@ def check(
         return []
     where = service or _service(settings)
     if db is None:
-        from ari_cli.journal.store import reading
-
         with reading(environ) as journal:
             found = verdict(guards, operation, plan, where, journal, today)
     else:
