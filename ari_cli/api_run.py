@@ -163,7 +163,6 @@ class Run:
 
     def document(self) -> dict[str, Any]:
         """The run as `--output json` writes it (the contract's document), ready for `json.dumps`."""
-
         return document(self._results)
 
     def raise_for_status(self) -> Run:

@@ -62,7 +62,6 @@ def verdict(
     today: dt.date,
 ) -> Verdict:
     """What the guards say of `plan` against what the journal knows of `service`."""
-
     keys = {record.key for record in plan.records}
     spans: Mapping[Key, Sequence[Span]] = {}
     known = Known(0)

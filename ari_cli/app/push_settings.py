@@ -34,7 +34,6 @@ def send_options(tuned: Tuned) -> SendOptions:
 def protected_files(connection: ConnectionOptions, environ: Mapping[str, str]) -> list[tuple[str, Path]]:
     """The files a run reads or keeps, which `--report` must never overwrite: the key file, the config file
     (and the key file its profile names), the journal and everything beside it named after it (its notes)."""
-
     config, _ = config_location(connection.config, environ)
     protected = [("the config file", config)]
     if connection.api_key_file is not None:

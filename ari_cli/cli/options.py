@@ -83,7 +83,6 @@ SHOWN = {key: int(value) if isinstance(value, float) and value.is_integer() else
 
 def budget(value: str | None) -> str | None:
     """`--rate-per-property`, checked as a profile's `rate_per_property` is."""
-
     if value is None:
         return None
     try:
@@ -157,7 +156,6 @@ def output_options(
     no_journal: NoJournal = False,
 ) -> OutputOptions:
     """What a run shows, where, and whether the journal records it."""
-
     return OutputOptions(
         format=output, report=report, show=show, curl=curl, quiet=quiet, verbose=verbose, journal=not no_journal
     )
@@ -177,7 +175,6 @@ def input_options(
     hidden_rows: HiddenRowsOption = None,
 ) -> InputOptions:
     """How the files are read and what an invalid row does."""
-
     return InputOptions(
         format=input_format,
         encoding=encoding,
@@ -203,7 +200,6 @@ def plan_options(
     data_form: DataForm = None,
 ) -> PlanOptions:
     """How rows become records and requests."""
-
     return PlanOptions(
         today=today,
         merge=not no_merge,
@@ -223,7 +219,6 @@ def send_tuning(
     rate_per_property: RatePerProperty = None,
 ) -> SendTuning:
     """How requests are sent: in flight at once, per second, per property, how long, how many tries."""
-
     return SendTuning(
         concurrency=concurrency, rate=rate, timeout=timeout, retries=retries, rate_per_property=rate_per_property
     )
@@ -239,7 +234,6 @@ def connection_options(
     path_segment: PathSegment = None,
 ) -> ConnectionOptions:
     """Where to push: the built-in sandbox, or the flags over the environment over the profile."""
-
     connection = ConnectionOptions(
         sandbox=sandbox,
         profile=profile,
@@ -267,7 +261,6 @@ def guard_options(
     override_guards: OverrideGuards = False,
 ) -> GuardOptions:
     """Guards for unattended pushes (None: the profile's, if any), and whether to pass them all."""
-
     return GuardOptions(
         max_changed=max_changed,
         max_cleared=max_cleared,

@@ -140,7 +140,6 @@ def maxadv_setting(
 
 def _level(text: str, position: int) -> dict[str, str]:
     """`policyid=1,days=7,amount=50,applied=3` as level columns; level by position, penaltytype 3."""
-
     fields = {"level": str(position), "penaltytype": "3"}
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, equals, value = part.partition("=")

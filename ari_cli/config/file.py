@@ -63,7 +63,6 @@ def default_config_path() -> Path:
     platformdirs picks it, as it picks the journal's data folder; roaming on Windows (%APPDATA%), where a
     config file has always been.
     """
-
     return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False, roaming=True)) / CONFIG_NAME
 
 
@@ -99,7 +98,6 @@ def read_small(path: Path, what: str) -> bytes:
     A FIFO or a device would block or never end: the file type is checked before it is opened.
     OSError (a missing file, no permission) is left to the caller to word.
     """
-
     shown = display(path)
     if not stat.S_ISREG(path.stat().st_mode):
         raise ConfigError(
@@ -255,7 +253,6 @@ def _check_profile(path: Path, text: str, name: str, body: Any) -> dict[str, Any
 
 def read_config(path: Path) -> ConfigFile:
     """Read and check a config file; every problem is a ConfigError naming the file and line."""
-
     try:
         raw = read_small(path, "config file")
     except FileNotFoundError:

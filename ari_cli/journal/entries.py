@@ -108,7 +108,6 @@ class Answered:
 
 def who() -> tuple[str, str]:
     """The user and host running this process: what the journal records of who ran a run."""
-
     try:
         user = getpass.getuser()
     except (KeyError, OSError):  # no name for the uid (a container's)

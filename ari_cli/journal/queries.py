@@ -425,6 +425,5 @@ def request_states(db: sqlite3.Connection, run_ids: Iterable[int]) -> dict[int, 
 
 def ran_by(db: sqlite3.Connection, run: int) -> tuple[str, str]:
     """Who ran a run (user, host); `unknown` for runs recorded before the journal kept it."""
-
     row = db.execute("SELECT user, host FROM runs WHERE id = ?", (run,)).fetchone() if has_who(db) else None
     return (row[0] or "unknown", row[1] or "unknown") if row else ("unknown", "unknown")

@@ -214,7 +214,6 @@ def calendar_dict(view: CalendarView) -> dict[str, Any]:
 
 def show(view: CalendarView, known: tuple[dt.date, dt.date] | None, form: str) -> None:
     """`calendar`: tables or one JSON document; on stderr, when no day shown holds a value, which days do."""
-
     if form == "json":
         render_history.write_json(calendar_dict(view), sys.stdout)
     elif form == "html":

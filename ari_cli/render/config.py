@@ -113,7 +113,6 @@ def show_profiles(path: str, listed: list[dict[str, Any]], form: str) -> None:
 
 def show_saved(profile: str, path: str, replaced: bool) -> None:
     """`config init`: what was saved, and how to check it."""
-
     verb = "Replaced" if replaced else "Saved"
     typer.echo(f"{verb} profile {profile!r} in {path} (readable only by you).")
     use = "" if profile == "default" else f" --profile {profile}"

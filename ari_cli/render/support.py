@@ -264,7 +264,6 @@ def replay_text(results: Sequence[Replayed], dry_run: bool, out: Console) -> Non
 
 def show_explanations(items: Sequence[Explanation], form: str) -> None:
     """`explain`: what statuses or codes mean, as a table, JSON or CSV on stdout."""
-
     if form == "json":
         _write_json(explanation_dicts(items), sys.stdout)
     elif form == "csv":
@@ -277,7 +276,6 @@ def show_explanations(items: Sequence[Explanation], form: str) -> None:
 
 def show_error_table(rows: Sequence[ErrorRow], form: str) -> None:
     """`errors`: the spec's error table as a table (with what success looks like), JSON or CSV on stdout."""
-
     if form == "json":
         _write_json([error_row_dict(row) for row in rows], sys.stdout)
     elif form == "csv":
@@ -290,7 +288,6 @@ def show_error_table(rows: Sequence[ErrorRow], form: str) -> None:
 
 def show_lines(lines: Sequence[str]) -> None:
     """Plain lines on stdout (`policy describe`), as typed: no markup, no colour."""
-
     for line in lines:
         typer.echo(line)
 
@@ -298,7 +295,6 @@ def show_lines(lines: Sequence[str]) -> None:
 def show_replay(ready: Sequence[Ready], results: Sequence[Replayed], dry_run: bool, connected: bool, form: str,
                 curl: bool, partner_keys: frozenset[str] = frozenset()) -> None:  # fmt: skip
     """`replay`: each body and what its answer means, as text, one JSON document or CSV; `--curl` commands."""
-
     out, err = console(), console(stderr=True)
 
     def commands(where: Console) -> None:

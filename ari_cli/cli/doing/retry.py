@@ -32,7 +32,6 @@ def retry_command(
 
 def retry_and_show(request: RetryRequest) -> ExitCode:
     """Re-send what a run left and show it as a push; a run with nothing left shows an empty run."""
-
     terminal = Terminal()
     retried = retry(request, terminal, process_world())
     if retried.run is None:

@@ -45,7 +45,6 @@ def revert(
 
 def _revert(request: RevertRequest) -> ExitCode:
     """Run the revert and hand its result over to be shown; the exit code."""
-
     error_documents(lambda kind, message, hint: render_revert.error_document(request.run, kind, message, hint),
                     request.output.format)  # fmt: skip
     terminal = Terminal()

@@ -57,7 +57,6 @@ def sandbox(
 
 def _serve(emulator: Any) -> None:
     """Serve until Ctrl-C or SIGTERM, with how to reach it on stdout."""
-
     warning = use_case.exposed(emulator)
     if warning is not None:
         echo_err(f"warning: {warning}")

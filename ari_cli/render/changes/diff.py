@@ -274,7 +274,6 @@ def error_document(operation: str, kind: str, message: str, hint: str | None) ->
 
 def show(view: DiffView, form: str) -> None:
     """The diff on stdout: a table, one JSON document or CSV."""
-
     if form == "json":
         write_json(view, sys.stdout)
     elif form == "csv":

@@ -294,7 +294,6 @@ def show_detail(
 ) -> None:
     """`history show`: one run in full, as one JSON document, an HTML page or text; read from the journal as it is
     written. `ran_by` is who ran it (user, host), for the page."""
-
     if form == "json":
         write_detail(whole, completed(None, True), rows, records, sys.stdout)
     elif form == "html":

@@ -97,7 +97,6 @@ def show_tracking(
     trackingid: str, matches: Sequence[tuple[RunInfo, RequestInfo, Sequence[RowInfo]]], form: str
 ) -> None:
     """`history find --trackingid`: each run and request that got it, as text or one JSON document."""
-
     if form == "json":
         show.write_json({"trackingid": trackingid, "matches": [trackingid_dict(*m) for m in matches]}, sys.stdout)
         return
@@ -113,7 +112,6 @@ def show_dates(
     hits: Sequence[DateHit], body: bool, form: str,
 ) -> None:  # fmt: skip
     """`history find --property --date`: every record that covered the date, as text or one JSON document."""
-
     if form == "json":
         search = {"propertyid": propertyid, "date": day.isoformat(), "roomid": roomid, "rateid": rateid,
                   "operation": operation}  # fmt: skip

@@ -20,7 +20,6 @@ from ari_cli.wire.errors import hint_for
 
 def _problem(error: dict[str, Any]) -> list[str]:
     """An error as the journal keeps it, as one line and what to check."""
-
     code, status = error.get("code"), error.get("http_status")
     problem = Problem(code, str(error.get("message", "")), status)
     return [problem_text(problem), hint_for(code, status) or ""]

@@ -175,7 +175,6 @@ def show_runs(
     journal: str, form: str, quiet: bool = False,
 ) -> None:  # fmt: skip
     """`history`: the runs as a table or one JSON document; on stderr (unless `quiet`), when there are none or more."""
-
     if form == "json":
         found = [run_dict(r, states.get(r.id, {})) for r in runs]
         write_json({"journal": journal, "runs": found, "more": more}, sys.stdout)
@@ -195,7 +194,6 @@ def show_pruned(
     declined: bool, deleted: int, kept: Sequence[int], not_compacted: str | None,
 ) -> None:  # fmt: skip
     """`history prune`: what went (or would go), and what was kept."""
-
     if dry_run:
         if found:
             runs_table(found, states, console())

@@ -156,7 +156,6 @@ def run_about(
     run: Run, files: Sequence[str], base_url: str | None, source_id: str | None, title: str | None = None
 ) -> About:
     """The header of a run that this process made."""
-
     user, host = who()
     operation = run.operation.value + (" --dry-run" if run.dry_run else "")
     return About(title or f"ari-cli {operation}", operation, tuple(files), base_url, source_id, now(), user, host,
@@ -165,7 +164,6 @@ def run_about(
 
 def write_run(run: Run, about: About, stream: IO[str]) -> None:
     """A run's page: its records on the map, outlined where sent (or planned, on a dry run), and its rows."""
-
     taken: set[int] = set()
     for exchange in run.exchanges:
         if run.dry_run or (exchange.outcome is not None and exchange.outcome.success):
@@ -187,7 +185,6 @@ def write_run(run: Run, about: About, stream: IO[str]) -> None:
 
 def write_calendar(view: CalendarView, stream: IO[str]) -> None:
     """A calendar's page: what the service last acknowledged, per date."""
-
     data = MapData()
     one = dt.timedelta(days=1)
     for key in sorted(view.values):

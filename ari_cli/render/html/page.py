@@ -164,7 +164,6 @@ def _asset(name: str) -> str:
 def write_page(stream: IO[str], about: About, data: dict[str, Any], tables: dict[str, Any]) -> None:
     """The page: `about` in the header, `data` in the JSON block the script draws, `tables` for readers
     without scripts (see `data.py`)."""
-
     template = _environment().get_template("report.html.j2")
     colours, legend = palette(data.get("values", []))
     data = {**data, "colours": colours}

@@ -53,7 +53,6 @@ def write_atomically(path: Path, write: Callable[[IO[str]], object]) -> None:
 def write_report(run: Run, path: Path, about: About | None = None) -> None:
     """The per-row results to a `.csv` or `.json` file, as `--output csv` or `--output json` writes them, or
     to an `.html` page (`render/html/data.py`) headed by `about`."""
-
     if _is_html(path):
         heading = about or run_about(run, (), None, None)
         write_atomically(path, lambda stream: write_run(run, heading, stream))
@@ -90,7 +89,6 @@ def write_error_document(document: dict[str, Any], stream: IO[str]) -> None:
 
 def write_error_report(document: dict[str, Any], path: Path) -> None:
     """A stopped run's report: its document as JSON, or the CSV header alone (there are no rows to list)."""
-
     if _is_json(path):
         write_atomically(path, lambda stream: write_error_document(document, stream))
     elif _is_html(path):

@@ -367,7 +367,6 @@ def curl_commands(
 ) -> None:
     """Each (label, url, body) as a bash-ready curl command after a `# label` line, then a blank line; a partner's
     own key (replay) is left to `$PARTNER_API_KEY`, any other to `$ARI_API_KEY`."""
-
     # Written as is, not through Rich, which would expand tabs and drop carriage returns in bodies. At a terminal,
     # the body's unsafe characters are written as JSON escapes: the same body, and nothing that drives the terminal.
     safe = json_printable if stream.isatty() else str
