@@ -176,9 +176,7 @@ def push(
 
 
 def _run(request: PushRequest, shown: bool) -> Run:
-    # The use case (and the HTTP client, pipeline and journal behind it) loads on the first push: the same
-    # steps as the command's (pushing.py), shown only when `output` asks.
-
+    # The same steps as the command's (pushing.py), shown only when `output` asks.
     terminal = Terminal() if shown else Terminal.silent()
     pushed = pushed_or_stopped(request, terminal, _world(), terminal.err, to_stdout=shown)
     internal = pushed.run

@@ -80,8 +80,6 @@ def revert(
             api_key=_key(api_key, api_key_file),
         ),
     )
-    # The use case (and the journal and HTTP client behind it) loads on the first revert.
-
     done = use_case(request, Terminal.silent(), _world())
     shown = document(done, show_all=False)
     made = None

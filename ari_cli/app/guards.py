@@ -24,7 +24,6 @@ from ari_cli.planning.plan import Plan
 from ari_cli.wire.operations import Operation
 
 if TYPE_CHECKING:
-    # The journal (and sqlite) load only for runs that read it: a dry run never does.
     from ari_cli.journal.database import OpenJournal
 
 

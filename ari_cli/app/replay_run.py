@@ -102,8 +102,6 @@ def _journaled(
     """The replay journaled like a push: a run per operation and source id, planned before the bodies go;
     `answered(sent)` writes what came back. Without a journal (--no-journal, or one that cannot be opened),
     nothing is written."""
-    # sqlite and the journal load only for replays that send.
-
     warn = lambda message: listener.notices([message])  # noqa: E731
     journal = open_journal(environ, warn) if request.output.journal else None
     groups: dict[tuple[Operation, str], list[int]] = {}

@@ -17,7 +17,7 @@ COLOR_METAVAR = "auto|always|never"
 
 
 def _color(value: str | None) -> str | None:
-    # Not called for --help and --version, which end before it: the streams' module loads when a command runs.
+    # Not called for --help and --version, which end before it.
     if value is None:
         return None  # not given after the command: what the root set stands
 

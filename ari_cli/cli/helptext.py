@@ -37,8 +37,6 @@ def examples_of(help_text: str | None) -> list[str]:
 
 
 def _show_examples(help_text: str | None, path: str) -> None:
-    # Only --help gets here: Rich loads for it alone.
-
     # Rich's own defaults, as Typer's help console has them: the width of the terminal (or COLUMNS, or 80),
     # colour at a terminal unless NO_COLOR.
     out = Console(highlight=False, emoji=False)

@@ -39,8 +39,6 @@ def body_of(run: RunInfo, stored: str | None, form: str | None, carried: Sequenc
         return loads_object(stored)
     if not carried:
         return {}
-    # The bodies' layout (and pydantic with it) loads only for commands that show bodies, not for completion.
-
     envelope = Envelope(run.sharepost or "<API_KEY>", run.source_id)
     shape = DataForm.OBJECT if form == "object" else DataForm.LIST
     return build_body(Operation(run.operation), envelope, [r.record() for r in carried], shape)
