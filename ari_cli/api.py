@@ -34,7 +34,11 @@ from ari_cli.app.options import (
 )
 from ari_cli.app.world import World
 from ari_cli.exits import AriError, Interrupted, UsageProblem
-from ari_cli.wire.operations import Operation
+from ari_cli.pushing import pushed_or_stopped, show_pushed, shown_pushed
+from ari_cli.render.push import run as render
+from ari_cli.render.push.outcome import write_run_report
+from ari_cli.render.terminal import Terminal
+from ari_cli.wire.operations import Operation, segment_problem
 
 PathArg = str | os.PathLike[str]
 E = TypeVar("E", bound=StrEnum)
@@ -172,13 +176,7 @@ def push(
 
 
 def _run(request: PushRequest, shown: bool) -> Run:
-    # The use case (and the HTTP client, pipeline and journal behind it) loads on the first push: the same
-    # steps as the command's (pushing.py), shown only when `output` asks.
-    from ari_cli.pushing import pushed_or_stopped, show_pushed, shown_pushed
-    from ari_cli.render.push import run as render
-    from ari_cli.render.push.outcome import write_run_report
-    from ari_cli.render.terminal import Terminal
-
+    # The same steps as the command's (pushing.py), shown only when `output` asks.
     terminal = Terminal() if shown else Terminal.silent()
     pushed = pushed_or_stopped(request, terminal, _world(), terminal.err, to_stdout=shown)
     internal = pushed.run
@@ -343,7 +341,6 @@ def _today(value: dt.date | str | None) -> dt.date | None:
 
 
 def _segment(value: str | None) -> str | None:
-    from ari_cli.wire.operations import segment_problem
 
     if value is not None and (problem := segment_problem(value)) is not None:
         raise UsageProblem(f"path_segment: {problem}")

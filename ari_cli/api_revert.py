@@ -13,7 +13,11 @@ from typing import Any
 from ari_cli.api import PathArg, _key, _path, _segment, _today, _world
 from ari_cli.api_run import Run
 from ari_cli.app.options import ConnectionOptions, OutputOptions, RevertRequest, SendTuning
+from ari_cli.app.push import Pushed
+from ari_cli.app.revert import revert as use_case
 from ari_cli.exits import ExitCode, UsageProblem
+from ari_cli.render.changes.revert import document
+from ari_cli.render.terminal import Terminal
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,12 +80,6 @@ def revert(
             api_key=_key(api_key, api_key_file),
         ),
     )
-    # The use case (and the journal and HTTP client behind it) loads on the first revert.
-    from ari_cli.app.push import Pushed
-    from ari_cli.app.revert import revert as use_case
-    from ari_cli.render.changes.revert import document
-    from ari_cli.render.terminal import Terminal
-
     done = use_case(request, Terminal.silent(), _world())
     shown = document(done, show_all=False)
     made = None

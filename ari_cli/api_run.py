@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, overload
 
 from ari_cli.exits import AriError, ExitCode
+from ari_cli.render.push.run import document, request_dict, row_dict
 from ari_cli.results import RowResult, RowResults, Status
 
 if TYPE_CHECKING:
@@ -112,7 +113,6 @@ class Rows(Sequence[Row]):
 
 
 def _row(result: RowResult) -> Row:
-    from ari_cli.render.push.run import row_dict
 
     shown, view = row_dict(result), result.view
     return Row(
@@ -143,7 +143,6 @@ class Run:
 
     @classmethod
     def of(cls, pushed: Pushed, code: ExitCode) -> Run:
-        from ari_cli.render.push.run import request_dict
 
         run = pushed.run
         requests = []
@@ -164,8 +163,6 @@ class Run:
 
     def document(self) -> dict[str, Any]:
         """The run as `--output json` writes it (the contract's document), ready for `json.dumps`."""
-        from ari_cli.render.push.run import document
-
         return document(self._results)
 
     def raise_for_status(self) -> Run:

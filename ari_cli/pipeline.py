@@ -188,7 +188,8 @@ def execute(
         assert connection is not None, "a run that sends has a connection"
         build = partial(body_of, options, Envelope(connection.api_key, connection.source_id), plan)
 
-        from ari_cli.send.http import send_all  # the HTTP client, loaded only by runs that send
+        # lazy: the HTTP client, loaded only by runs that send
+        from ari_cli.send.http import send_all
 
         route = Route(build=rebuild or build, base_url=connection.base_url)
         exchanges, interrupted = send_all(exchanges, route, options.send, watch, interruptible=interruptible)

@@ -13,7 +13,9 @@ from typing import Any, TypeVar
 from ari_cli.app.listener import Listener, Questions
 from ari_cli.app.options import ConfigInit, ConfigShow
 from ari_cli.app.world import World
+from ari_cli.config.edit import save_profile
 from ari_cli.config.file import (
+    PROFILE_KEYS,
     PROFILE_NAME,
     check_new_profile,
     check_value,
@@ -242,7 +244,6 @@ def init(request: ConfigInit, questions: Questions, world: World) -> Saved:
             )
             if answer != default:
                 values[key] = answer
-    from ari_cli.config.edit import save_profile
 
     replaced = save_profile(path, profile, values, force)
     return Saved(profile, display(path), replaced)
@@ -295,3 +296,17 @@ def segment(text: str) -> str:
     if not text.strip("/"):
         raise ValueError("the path segment is empty")
     return text
+
+
+def profile_names(config: Path | None, world: World) -> list[str]:
+    """The profiles of a config file, for completion: none when it cannot be read."""
+    try:
+        found, _, _ = load_config(config, world.environ)
+    except AriError:
+        return []  # a completion prints nothing: the command itself will say what is wrong
+    return list(found.profiles) if found else []
+
+
+def setting_names() -> list[str]:
+    """The settings a profile takes, for completion."""
+    return list(PROFILE_KEYS)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ari_cli.app.elsewhere import note as elsewhere_note
+from ari_cli.app.guards import said
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import DiffRequest, DiffShow, GuardOptions, PushRequest
 from ari_cli.app.push_settings import push_options
@@ -82,7 +83,6 @@ def run_diff(request: DiffRequest, listener: Listener, world: World) -> Diffed:
         listener.notices(notes)  # even with --quiet: a comparison with nothing may not be what was meant
         if request.guards != GuardOptions() or settings.guards:
             # Which guards a push of the files would trip: said, as a push would say it, not enforced.
-            from ari_cli.app.guards import said
 
             where = (base, source)
             guarded = said(request.guards, settings, request.operation, prepared.plan, db, options.today, where)

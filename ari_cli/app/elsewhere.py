@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from ari_cli.journal.queries import elsewhere, holds_any
+
 if TYPE_CHECKING:
     from ari_cli.journal.database import OpenJournal
 
@@ -19,7 +21,6 @@ def note(
     wanted = set(properties)
     if db is None or not wanted:
         return None
-    from ari_cli.journal.queries import elsewhere, holds_any
 
     if holds_any(db, operation, base_url, source_id, wanted):
         return None

@@ -12,6 +12,9 @@ from ari_cli.app.options import GuardOptions, PushRequest
 from ari_cli.config.options import Connection
 from ari_cli.config.settings import Settings
 from ari_cli.exits import ConfigError, GuardTripped, UsageProblem
+from ari_cli.journal.coverage import covered, last_push
+from ari_cli.journal.queries import acknowledged
+from ari_cli.journal.store import reading
 from ari_cli.operations import DESCRIPTORS, of
 from ari_cli.pipeline import Prepared
 from ari_cli.planning.batch import wire_value
@@ -22,7 +25,6 @@ from ari_cli.planning.plan import Plan
 from ari_cli.wire.operations import Operation
 
 if TYPE_CHECKING:
-    # The journal (and sqlite) load only for runs that read it: a dry run never does.
     from ari_cli.journal.database import OpenJournal
 
 
@@ -60,9 +62,6 @@ def verdict(
     today: dt.date,
 ) -> Verdict:
     """What the guards say of `plan` against what the journal knows of `service`."""
-    from ari_cli.journal.coverage import covered, last_push
-    from ari_cli.journal.queries import acknowledged
-
     keys = {record.key for record in plan.records}
     spans: Mapping[Key, Sequence[Span]] = {}
     known = Known(0)
@@ -94,8 +93,6 @@ def check(
         return []
     where = service or _service(settings)
     if db is None:
-        from ari_cli.journal.store import reading
-
         with reading(environ) as journal:
             found = verdict(guards, operation, plan, where, journal, today)
     else:

@@ -25,43 +25,16 @@ from ari_cli.app.choices import PageFormat as PageFormat
 from ari_cli.app.choices import Show as Show
 from ari_cli.app.choices import ViewFormat as ViewFormat
 
+# The two groups that carry no setting (what a run shows, how its files are read), light as the four above.
+from ari_cli.app.option_groups import InputOptions as InputOptions
+from ari_cli.app.option_groups import OutputOptions as OutputOptions
+
 # The option objects that carry settings (None: not given), which `config/settings.py` resolves.
 from ari_cli.config.options import ConnectionOptions as ConnectionOptions
 from ari_cli.config.options import GuardOptions as GuardOptions
 from ari_cli.config.options import PlanOptions as PlanOptions
 from ari_cli.config.options import SendTuning as SendTuning
 from ari_cli.wire.operations import Operation
-
-
-class OutputOptions(NamedTuple):
-    """What a run shows, where, and whether the journal records it."""
-
-    format: OutputFormat = OutputFormat.TABLE
-    report: Path | None = None
-    show: Show | None = None
-    curl: bool = False
-    quiet: bool = False
-    verbose: bool = False
-    journal: bool = True
-
-
-class InputOptions(NamedTuple):
-    """How the files are read and what an invalid row does."""
-
-    format: InputFormat | None = None
-    encoding: str | None = None
-    date_format: str | None = None
-    sheet: str | None = None
-    header_row: int | None = None
-    policies: Path | None = None
-    skip_invalid: bool = False
-    allow_empty: bool = False
-    columns: tuple[str, ...] = ()
-    """--column FIELD=HEADER, as given."""
-    ignore_columns: tuple[str, ...] = ()
-    """--ignore-column NAME: columns left out with a warning, however meaningful they look."""
-    hidden_rows: HiddenRows | None = None
-    """--hidden-rows: a workbook's hidden or filtered-out rows skipped or read; None: an error."""
 
 
 class PushRequest(NamedTuple):

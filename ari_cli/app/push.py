@@ -7,7 +7,7 @@ is `render/push/outcome.py`'s, called by the command (`cli/runs.py`) and by `ari
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -21,15 +21,13 @@ from ari_cli.config.settings import Settings, resolve
 from ari_cli.exits import ConfigError, Interrupted, UsageProblem
 from ari_cli.inputs import SourceRow
 from ari_cli.inputs.model import ReadMeter
-from ari_cli.pipeline import UNSENT_NOTE, Known, Prepared, PushOptions, execute, prepare
-from ari_cli.planning.changes import Acknowledged
+from ari_cli.pipeline import UNSENT_NOTE, Prepared, PushOptions, execute, prepare
 from ari_cli.results import Refused, Run
 from ari_cli.send.exchange import Exchange, Tee, Trace, Watcher
-from ari_cli.wire.operations import Operation
 
 if TYPE_CHECKING:
     from ari_cli.journal.recorder import Recorder
-    from ari_cli.journal.store import Journal, RunStart
+    from ari_cli.journal.store import Journal
 
 # Where a send command's rows say they came from.
 FLAGS_SOURCE = "<flags>"
@@ -41,7 +39,7 @@ def connected(
 ) -> Iterator[Connection | None]:
     """The configured connection, or a sandbox started for this run and stopped after it."""
     if connection.sandbox:
-        # The emulator (and its HTTP server) loads only for runs that ask for it.
+        # lazy: the emulator (and its HTTP server) loads only for runs that ask for it.
         from ari_cli.sandbox import Sandbox
 
         # The emulator's "before today" must agree with the run's --today.
@@ -57,7 +55,7 @@ def connected(
             raise
     if needed and configured is not None:
         # Certificates or a proxy that cannot be used: said before anything is read, journaled or sent.
-        from ari_cli.send.transport import check_environment
+        from ari_cli.send.transport import check_environment  # lazy: httpx, for runs that send
 
         check_environment(configured.base_url)
     yield configured
@@ -81,43 +79,10 @@ class Screen(Watcher):
         self.listener.say(f"interrupted: sending nothing more{abandoned}")
 
 
-def run_start(
-    command: str,
-    flags: ConnectionOptions,
-    recorded: dict[str, Any],
-    options: PushOptions,
-    connection: Connection,
-    environ: Mapping[str, str],
-) -> RunStart:
-    """What the journal keeps of a run as it starts."""
-    # sqlite and the journal load only for runs that record: a dry run never does.
-    from ari_cli.config.secrets import mask
-    from ari_cli.journal.store import RunStart
-
-    operation = options.operation.value
-    profile = flags.profile or environ.get("ARI_PROFILE") or None
-    return RunStart(command or f"ari-cli {operation} push", operation, profile, connection.base_url,
-                    connection.source_id, recorded, options.files, sandbox=flags.sandbox,
-                    sharepost=mask(connection.api_key))  # fmt: skip
-
-
 def _rows(request: PushRequest) -> list[SourceRow] | None:
     if request.rows is None:
         return None
     return [SourceRow(FLAGS_SOURCE, line, dict(fields)) for line, fields in enumerate(request.rows, start=1)]
-
-
-def _open(
-    journal_wanted: bool, warn: Callable[[str], None], environ: Mapping[str, str]
-) -> tuple[Journal | None, Recorder | None]:
-    """The journal and its recorder, or none when the run is not recorded or the journal cannot be opened."""
-    if not journal_wanted:
-        return None, None
-    # sqlite and the journal load only for runs that record: a dry run never does.
-    from ari_cli.journal.recorder import Recorder, open_journal
-
-    journal = open_journal(environ, warn)
-    return journal, None if journal is None else Recorder(journal, warn)
 
 
 @contextmanager
@@ -169,15 +134,29 @@ def push(request: PushRequest, listener: Listener, world: World) -> Pushed:
         warnings.append(message)
         listener.notices([message])
 
-    journal, recorder = _open(journaled and (not options.dry_run or options.changed_only), warn, world.environ)
+    records = journaled and (not options.dry_run or options.changed_only)
+    guarded = request.guards != GuardOptions() or bool(settings.guards)
+    journal: Journal | None = None
+    recorder: Recorder | None = None
+    if records or guarded or request.confirm:
+        # lazy: sqlite3 and the journal (and the guards and --confirm's diff, which read it) load only for a run
+        # that records or reads it; a plain dry run does neither (tests/test_startup.py).
+        from ari_cli.app.push_journal import (
+            check_confirm,
+            confirm_push,
+            elsewhere_notes,
+            for_push,
+            known_for,
+            open_for_run,
+            run_start,
+        )
+    if records:
+        journal, recorder = open_for_run(warn, world.environ)
     if options.changed_only and journal is None:
         raise ConfigError(
             "--changed-only needs the journal, which cannot be opened", "set ARI_HOME to a writable folder"
         )
     if request.confirm:
-        # The diff's code loads only for runs that confirm; it imports this module, so here.
-        from ari_cli.app.diff import check_confirm
-
         check_confirm(request, world)
     rows = _rows(request)
     journal_notes: list[str] = []  # what the journal says of the service: on stderr and in the JSON document
@@ -186,7 +165,7 @@ def push(request: PushRequest, listener: Listener, world: World) -> Pushed:
             if request.connection.sandbox and connection and not quiet:
                 listener.say(f"pushing to the built-in sandbox at {connection.base_url}")
             with nothing_sent_on_interrupt():
-                known = _known(journal, request.operation, connection) if options.changed_only else None
+                known = known_for(journal, request.operation, connection) if options.changed_only else None
                 stdin = world.stdin if "-" in options.files else None
                 with listener.reading(options.read.meter or ReadMeter(), enabled=not quiet):
                     prepared = prepare(options, connection, stdin, rows, known, request.objects)
@@ -194,21 +173,17 @@ def push(request: PushRequest, listener: Listener, world: World) -> Pushed:
                 listener.notices(prepared.warnings)
                 if not quiet:
                     listener.notices(prepared.notes, label="note")
-                if options.changed_only or request.guards != GuardOptions() or settings.guards:
+                if options.changed_only or guarded:
                     # Said even with --quiet: a comparison with nothing may not be what was meant.
-                    journal_notes = _elsewhere(journal, request.operation, connection, prepared, world.environ)
+                    journal_notes = elsewhere_notes(journal, request.operation, connection, prepared, world.environ)
                     listener.notices(journal_notes)
-                if not prepared.invalid or options.skip_invalid:
-                    from ari_cli.app.guards import for_push
-
-                    guarded = for_push(
+                if guarded and (not prepared.invalid or options.skip_invalid):
+                    guards_said = for_push(
                         request, settings, prepared, connection, journal.db if journal else None, world.environ
                     )
                     if not quiet:
-                        listener.notices(guarded, label="note")
+                        listener.notices(guards_said, label="note")
                 if request.confirm:
-                    from ari_cli.app.diff import confirm_push
-
                     confirm_push(request, prepared, connection, journal.db if journal else None, listener, world)
                 if recorder is not None and connection is not None and not options.dry_run:
                     recorded = recorded_options(request.plan, request.inputs, request.connection, tuned, options.today)
@@ -253,44 +228,3 @@ def send_recorded(
     if recorder is not None:
         recorder.finish(run.summary(), int(run.exit_code()))
     return run
-
-
-def _elsewhere(
-    journal: Journal | None,
-    operation: Operation,
-    connection: Connection | None,
-    prepared: Prepared,
-    environ: Mapping[str, str],
-) -> list[str]:
-    """Whether the journal holds nothing of the files' properties for this service but some for another base URL
-    with the same source id (`app/elsewhere.py`): the sentence, or nothing. Read as the guards read it: through
-    the run's journal, or (a dry run, --no-journal) the journal opened to read."""
-    if connection is None:
-        return []
-    from ari_cli.app.elsewhere import note
-    from ari_cli.journal.database import read_through
-    from ari_cli.journal.store import reading
-
-    properties = {record.propertyid for record in (prepared.whole or prepared.plan).records}
-    if journal is None:
-        with reading(environ) as db:
-            said = note(db, operation.value, connection.base_url, connection.source_id, properties)
-        return [said] if said else []
-    with read_through(journal.path):
-        said = note(journal.db, operation.value, connection.base_url, connection.source_id, properties)
-    return [said] if said else []
-
-
-def _known(journal: Journal | None, operation: Operation, connection: Connection | None) -> Known | None:
-    if journal is None or connection is None:
-        return None
-    from ari_cli.journal.database import read_through
-    from ari_cli.journal.queries import acknowledged
-
-    db, base, source = journal.db, connection.base_url, connection.source_id
-
-    def known(properties: set[str]) -> Acknowledged:
-        with read_through(journal.path):
-            return acknowledged(db, operation.value, base, source, properties)
-
-    return known

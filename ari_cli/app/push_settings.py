@@ -11,11 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from ari_cli.app.options import ConnectionOptions, InputOptions, PlanOptions, PushRequest
-from ari_cli.config.settings import Settings, Tuned
+from ari_cli.config.file import read_config
+from ari_cli.config.settings import Settings, Tuned, config_location, profile_key_file
 from ari_cli.exits import AriError, ConfigError, ReportRefused, UsageProblem
 from ari_cli.inputs import ReadOptions
 from ari_cli.inputs.model import ReadMeter
 from ari_cli.inputs.names import column_mapping
+from ari_cli.journal.place import journal_path
 from ari_cli.operations import DESCRIPTORS, of
 from ari_cli.pipeline import PushOptions
 from ari_cli.planning.batch import DataForm
@@ -32,10 +34,6 @@ def send_options(tuned: Tuned) -> SendOptions:
 def protected_files(connection: ConnectionOptions, environ: Mapping[str, str]) -> list[tuple[str, Path]]:
     """The files a run reads or keeps, which `--report` must never overwrite: the key file, the config file
     (and the key file its profile names), the journal and everything beside it named after it (its notes)."""
-    from ari_cli.config.file import read_config
-    from ari_cli.config.settings import config_location, profile_key_file
-    from ari_cli.journal.place import journal_path
-
     config, _ = config_location(connection.config, environ)
     protected = [("the config file", config)]
     if connection.api_key_file is not None:

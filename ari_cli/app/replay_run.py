@@ -18,6 +18,7 @@ from ari_cli.config.options import Connection
 from ari_cli.config.secrets import keys_in, mask, remember
 from ari_cli.config.settings import resolve
 from ari_cli.exits import ExitCode, UsageProblem
+from ari_cli.journal.recorder import open_journal
 from ari_cli.journal.replays import Replayed as BodySent
 from ari_cli.journal.replays import ReplayRecord
 from ari_cli.journal.store import RunStart
@@ -102,9 +103,6 @@ def _journaled(
     """The replay journaled like a push: a run per operation and source id, planned before the bodies go;
     `answered(sent)` writes what came back. Without a journal (--no-journal, or one that cannot be opened),
     nothing is written."""
-    # sqlite and the journal load only for replays that send.
-    from ari_cli.journal.recorder import open_journal
-
     warn = lambda message: listener.notices([message])  # noqa: E731
     journal = open_journal(environ, warn) if request.output.journal else None
     groups: dict[tuple[Operation, str], list[int]] = {}

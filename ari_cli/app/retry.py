@@ -9,7 +9,8 @@ from pathlib import Path
 
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import ConnectionOptions, InputOptions, PlanOptions, RetryRequest
-from ari_cli.app.push import run_start, send_recorded
+from ari_cli.app.push import send_recorded
+from ari_cli.app.push_journal import run_start
 from ari_cli.app.push_settings import check_report, recorded_options, send_options
 from ari_cli.app.world import World
 from ari_cli.config.settings import check_base_url, check_source_id, refuse_identity, resolve
@@ -21,6 +22,7 @@ from ari_cli.journal.store import reading
 from ari_cli.pipeline import Prepared, PushOptions
 from ari_cli.records.table import RowTable
 from ari_cli.results import Refused, Run
+from ari_cli.send.transport import check_environment
 from ari_cli.wire.operations import Operation, base_of
 from ari_cli.wire.url import canonical_or_same
 
@@ -121,7 +123,6 @@ def retry(request: RetryRequest, listener: Listener, world: World) -> Retried:
         connection = None if request.dry_run else settings.connection_at(where, plan.source_id)
         if connection is not None:
             # Certificates or a proxy that cannot be used: said before the retry is journaled as a run.
-            from ari_cli.send.transport import check_environment
 
             check_environment(connection.base_url)
         if not quiet and (where, plan.source_id) != (canonical_or_same(source.base_url), source.source_id):

@@ -16,14 +16,17 @@ from typing import Any
 from ari_cli.app.diff import PREVIEW
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import InputOptions, PlanOptions, RevertRequest
-from ari_cli.app.push import run_start, send_recorded
+from ari_cli.app.push import send_recorded
+from ari_cli.app.push_journal import run_start
 from ari_cli.app.push_settings import check_report, recorded_options, send_options
 from ari_cli.app.world import World
 from ari_cli.config.options import Connection
 from ari_cli.config.settings import Settings, Tuned, check_base_url, resolve
 from ari_cli.exits import ConfigError, Declined, UsageProblem
+from ari_cli.journal.before import family, held_before, reverted
 from ari_cli.journal.place import journal_path
 from ari_cli.journal.queries import RunInfo, acknowledged
+from ari_cli.journal.recorder import Recorder, open_journal
 from ari_cli.journal.store import reading
 from ari_cli.operations import of
 from ari_cli.pipeline import Prepared, PushOptions, requests_for
@@ -32,8 +35,10 @@ from ari_cli.planning.changes import Key, Span
 from ari_cli.planning.diff import Change, Kind, diff
 from ari_cli.planning.plan import Plan, Record
 from ari_cli.planning.undo import Choices, Piece, Reverted, Undo, undo
+from ari_cli.records.policy import Policy
 from ari_cli.records.rules import RowView, shown_dates
 from ari_cli.records.table import RowTable
+from ari_cli.wire.models import CancellationRule, Deposit
 from ari_cli.wire.operations import Operation
 
 NOTHING_TO_PUT_BACK = "the service already holds this earlier value, as the journal says"
@@ -43,8 +48,6 @@ def _value(operation: Operation, text: str) -> Any:
     """A value as the journal keeps it, as a record carries it: a policy's JSON becomes the policy again."""
     if not of(operation).structured:
         return text
-    from ari_cli.records.policy import Policy
-    from ari_cli.wire.models import CancellationRule, Deposit
 
     found = json.loads(text)
     details = found["policydetails"]
@@ -84,7 +87,6 @@ def _sent(changes: Sequence[Change], records: Sequence[Record], rows: int) -> Pl
 def _found(
     request: RevertRequest, environ: Mapping[str, str]
 ) -> tuple[RunInfo, tuple[int, ...], Undo, dict[Key, list[Span]]]:
-    from ari_cli.journal.before import family, held_before, reverted
 
     with reading(environ) as db:
         if db is None:
@@ -190,7 +192,6 @@ def revert(request: RevertRequest, listener: Listener, world: World) -> Reverted
 def _push(
     request: RevertRequest, reverted: Reverted, tuned: Tuned, listener: Listener, environ: Mapping[str, str]
 ) -> None:
-    from ari_cli.journal.recorder import Recorder, open_journal
 
     assert reverted.prepared is not None and reverted.options is not None and reverted.connection is not None
     prepared, options, connection = reverted.prepared, reverted.options, reverted.connection

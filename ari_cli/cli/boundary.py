@@ -10,6 +10,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import typer
+from rich.console import Console
+from rich.markup import escape
 
 from ari_cli.cli.signals import owned
 from ari_cli.cli.usage import is_usage_error, usage_line, usage_message
@@ -90,8 +92,6 @@ def _document(kind: str, message: str, hint: str | None, details: dict[str, Any]
 
 
 def _say(message: str) -> None:
-    from rich.console import Console
-    from rich.markup import escape
 
     # Messages quote input values and service answers: no control character of theirs reaches the terminal.
     Console(stderr=True, highlight=False, soft_wrap=True, emoji=False).print(escape(printable(scrub(message))))

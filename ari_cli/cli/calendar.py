@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ari_cli import app as application
 from ari_cli.app.choices import MOST_DAYS, PageFormat
 from ari_cli.cli.groups import only, takes
 from ari_cli.cli.helptext import HelpCommand
@@ -55,17 +54,19 @@ def calendar(
     connection: "ConnectionOptions",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only errors and warnings on standard error (not which service is shown).")] = False,
 ) -> None:  # fmt: skip
-    from ari_cli.app.options import CalendarRequest
+    from ari_cli.cli.doing.calendar import calendar as do
 
-    request = CalendarRequest(
-        operation, propertyid, start, end, tuple(rooms or ()), tuple(rates or ()), output, connection
+    do(
+        operation=operation,
+        propertyid=propertyid,
+        start=start,
+        end=end,
+        rooms=rooms,
+        rates=rates,
+        output=output,
+        connection=connection,
+        quiet=quiet,
     )
-    from ari_cli.cli.world import process_world
-    from ari_cli.render.calendar import show
-    from ari_cli.render.terminal import Terminal
-
-    found = application.show_calendar(request, Terminal(quiet=quiet), process_world())
-    show(found.view, found.known, output.value)
 
 
 # The command alone, as the root loads it when asked for it (cli/__init__.py).

@@ -11,14 +11,15 @@ from typing import Annotated, Any
 
 import typer
 
+from ari_cli.render.streams import COLOR_MODES, set_color
+
 COLOR_METAVAR = "auto|always|never"
 
 
 def _color(value: str | None) -> str | None:
-    # Not called for --help and --version, which end before it: the streams' module loads when a command runs.
+    # Not called for --help and --version, which end before it.
     if value is None:
         return None  # not given after the command: what the root set stands
-    from ari_cli.render.streams import COLOR_MODES, set_color
 
     if value not in COLOR_MODES:
         raise typer.BadParameter(f"{value!r} is not one of auto, always, never")

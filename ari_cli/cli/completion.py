@@ -10,35 +10,30 @@ from typing import Annotated
 import typer
 from typer.completion import show_callback
 
-from ari_cli import app as application
 from ari_cli.cli import SHELLS
 from ari_cli.cli.helptext import HelpCommand
 
 
 def complete_profile(ctx: typer.Context, incomplete: str) -> list[str]:
     """The profiles of the config file the command line names (`--config`), or of the usual one."""
-    from ari_cli.render.printable import printable  # (only when TAB is pressed)
+    from ari_cli.cli.doing.completion import profiles  # only when TAB is pressed
 
     config = ctx.params.get("config")
-    from ari_cli.cli.world import process_world
-
-    names = application.profile_names(config if isinstance(config, Path) else None, process_world())
-    # A name with a control character is not offered: the shell would show it raw (`\e[2J` clears the screen).
-    return [name for name in names if name.startswith(incomplete) and printable(name) == name]
+    return profiles(config if isinstance(config, Path) else None, incomplete)
 
 
 def complete_setting(incomplete: str) -> list[str]:
     """The settings a profile takes."""
-    return [key for key in application.setting_names() if key.startswith(incomplete)]
+    from ari_cli.cli.doing.completion import settings  # only when TAB is pressed
+
+    return settings(incomplete)
 
 
 def complete_run(incomplete: str) -> list[tuple[str, str]]:
     """The journal's newest run numbers, each with what it was, and `last`."""
-    from ari_cli.cli.world import process_world
+    from ari_cli.cli.doing.completion import runs  # only when TAB is pressed
 
-    return [
-        (number, said) for number, said in application.run_choices(process_world()) if number.startswith(incomplete)
-    ]
+    return runs(incomplete)
 
 
 # --- `ari-cli completion SHELL`: the script, as gh and uv print theirs ---------------------------------

@@ -5,11 +5,10 @@ from typing import Annotated
 
 import typer
 
-from ari_cli import app as application
 from ari_cli.app.choices import ViewFormat
 from ari_cli.cli.completion import complete_profile, complete_setting
 from ari_cli.cli.helptext import HelpCommand, HelpGroup
-from ari_cli.cli.options import connection_options, tuning
+from ari_cli.cli.options import tuning
 
 app = typer.Typer(
     add_completion=False,
@@ -167,30 +166,23 @@ def show(
     timeout: Annotated[float | None, tuning("timeout", _OVERRIDE)] = None,
     retries: Annotated[int | None, tuning("retries", _OVERRIDE)] = None,
 ) -> None:
-    from ari_cli.app.options import ConfigShow, PlanOptions, SendTuning
-    from ari_cli.cli.world import process_world
+    from ari_cli.cli.doing.config import show as do
 
-    connection = connection_options(
+    do(
         profile=profile,
         config=config,
+        output=output,
         base_url=base_url,
         source_id=source_id,
         api_key_file=api_key_file,
         path_segment=path_segment,
+        batch_size=batch_size,
+        data_form=data_form,
+        concurrency=concurrency,
+        rate=rate,
+        timeout=timeout,
+        retries=retries,
     )
-    from ari_cli.render.config import show_settings
-    from ari_cli.render.terminal import Terminal
-
-    request = ConfigShow(
-        connection=connection,
-        output=output,
-        plan=PlanOptions(batch_size=batch_size, data_form=data_form),
-        sending=SendTuning(concurrency=concurrency, rate=rate, timeout=timeout, retries=retries),
-    )
-    found = application.config_show(request, Terminal(), process_world())
-    show_settings(found.document, output.value)
-    if found.problem is not None:
-        raise found.problem
 
 
 @app.command("init", help=INIT_HELP, cls=HelpCommand)
@@ -227,26 +219,18 @@ def init(
         typer.Option("--path-segment", metavar="TEXT", help="Last path segment; may hold {action} and {propertyid}."),
     ] = None,
 ) -> None:
-    from ari_cli.app.options import ConfigInit
-    from ari_cli.cli.prompts import Prompts
-    from ari_cli.cli.world import process_world
-    from ari_cli.render.config import show_saved
+    from ari_cli.cli.doing.config import init as do
 
-    saved = application.config_init(
-        ConfigInit(
-            profile=profile,
-            config=config,
-            force=force,
-            base_url=base_url,
-            source_id=source_id,
-            api_key_file=api_key_file,
-            api_key_env=api_key_env,
-            path_segment=path_segment,
-        ),
-        Prompts(),
-        process_world(),
+    do(
+        profile=profile,
+        config=config,
+        force=force,
+        base_url=base_url,
+        source_id=source_id,
+        api_key_file=api_key_file,
+        api_key_env=api_key_env,
+        path_segment=path_segment,
     )
-    show_saved(saved.profile, saved.path, saved.replaced)
 
 
 SET_HELP = """Change one setting of a profile; the rest of the profile and the file are kept.
@@ -303,12 +287,9 @@ def set_(
     profile: ProfileOption = None,
     config: ConfigOption = None,
 ) -> None:
-    from ari_cli.app.options import ConfigEdit
-    from ari_cli.cli.prompts import Prompts
-    from ari_cli.cli.world import process_world
+    from ari_cli.cli.doing.config import set_ as do
 
-    edit = ConfigEdit(profile=profile, config=config, key=key, value=value)
-    typer.echo(application.config_set(edit, Prompts(), process_world()))
+    do(key=key, value=value, profile=profile, config=config)
 
 
 @app.command("get", help=GET_HELP, cls=HelpCommand)
@@ -320,14 +301,9 @@ def get(
         bool, typer.Option("--quiet", "-q", help="The value alone: no note that it is the default.")
     ] = False,
 ) -> None:
-    from ari_cli.app.options import ConfigEdit
-    from ari_cli.cli.world import process_world
-    from ari_cli.render.printable import echo_err
+    from ari_cli.cli.doing.config import get as do
 
-    got = application.config_get(ConfigEdit(profile=profile, config=config, key=key), process_world())
-    if got.default is not None and not quiet:
-        echo_err(got.default)
-    typer.echo(got.value)
+    do(key=key, profile=profile, config=config, quiet=quiet)
 
 
 @app.command("delete", help=DELETE_HELP, cls=HelpCommand)
@@ -340,26 +316,9 @@ def delete(
         bool, typer.Option("--yes", "-y", help="Delete without asking (needed without a terminal).")
     ] = False,
 ) -> None:
-    import sys
+    from ari_cli.cli.doing.config import delete as do
 
-    from ari_cli.app.options import ConfigEdit
-    from ari_cli.cli.world import process_world
-    from ari_cli.exits import UsageProblem
-
-    if not yes:
-        if not (sys.stdin.isatty() and sys.stderr.isatty()):
-            raise UsageProblem(
-                "config delete asks before deleting, and there is no terminal to ask at",
-                f"give --yes to delete profile {name!r} without being asked",
-            )
-        try:
-            sure = typer.confirm(f"Delete profile {name!r}?", default=False, err=True)
-        except typer.Abort:  # end of input at the question
-            sure = False
-        if not sure:
-            typer.echo("nothing deleted", err=True)
-            raise typer.Exit(1)
-    typer.echo(application.config_delete(ConfigEdit(profile=None, config=config, key=name), process_world()))
+    do(name=name, config=config, yes=yes)
 
 
 @app.command("profiles", help=PROFILES_HELP, cls=HelpCommand)
@@ -369,9 +328,6 @@ def profiles(
     output: OutputOption = Output.TABLE,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only errors and warnings on standard error.")] = False,
 ) -> None:
-    from ari_cli.cli.world import process_world
-    from ari_cli.render.config import show_profiles
-    from ari_cli.render.terminal import Terminal
+    from ari_cli.cli.doing.config import profiles as do
 
-    found = application.config_profiles(config, profile, Terminal(quiet=quiet), process_world())
-    show_profiles(str(found.path), found.profiles, output.value)
+    do(config=config, profile=profile, output=output, quiet=quiet)

@@ -72,20 +72,10 @@ def diff_command(operation: Operation) -> Callable[..., None]:
         connection: "ConnectionOptions",
         guards: "GuardOptions",
     ) -> None:
-        from ari_cli.app.diff import run_diff
-        from ari_cli.app.options import DiffRequest
-        from ari_cli.app.push import nothing_sent_on_interrupt
-        from ari_cli.cli.boundary import error_documents
-        from ari_cli.cli.world import process_world
-        from ari_cli.render.changes import diff as render_diff
-        from ari_cli.render.terminal import Terminal
+        from ari_cli.cli.doing.diff import diff as do
 
-        error_documents(
-            lambda kind, message, hint: render_diff.error_document(operation.value, kind, message, hint), output
-        )
-        request = DiffRequest(
-            operation=operation,
-            files=tuple(files),
+        do(
+            files=files,
             output=output,
             show=show,
             exit_code=exit_code,
@@ -94,11 +84,7 @@ def diff_command(operation: Operation) -> Callable[..., None]:
             plan=plan,
             connection=connection,
             guards=guards,
+            operation=operation,
         )
-        # Ctrl-C or SIGTERM while reading: said, exit 130, and still one JSON document with --output json.
-        with nothing_sent_on_interrupt():
-            diffed = run_diff(request, Terminal(), process_world())
-        render_diff.show(diffed.view, output.value)
-        raise typer.Exit(int(diffed.exit_code))
 
     return diff

@@ -17,7 +17,12 @@ import textwrap
 from typing import Any
 
 import typer
+from rich.console import Console
+from rich.text import Text
 from typer.core import TyperCommand, TyperGroup
+
+from ari_cli.cli.common import common_params
+from ari_cli.cli.exitcodes import exit_codes_line
 
 # A bare call that shows help is still not a command that ran: exit 2, as Typer (and Click) have it.
 BARE_CALL_EXIT = 2
@@ -32,12 +37,6 @@ def examples_of(help_text: str | None) -> list[str]:
 
 
 def _show_examples(help_text: str | None, path: str) -> None:
-    # Only --help gets here: Rich loads for it alone.
-    from rich.console import Console
-    from rich.text import Text
-
-    from ari_cli.cli.exitcodes import exit_codes_line
-
     # Rich's own defaults, as Typer's help console has them: the width of the terminal (or COLUMNS, or 80),
     # colour at a terminal unless NO_COLOR.
     out = Console(highlight=False, emoji=False)
@@ -74,7 +73,6 @@ class _HelpShown:
         _show_examples(self.help, " ".join(ctx.command_path.split()[1:]))
 
     def get_params(self, ctx: Any) -> list[Any]:
-        from ari_cli.cli.common import common_params
 
         own: list[Any] = super().get_params(ctx)  # type: ignore[misc]
         if any(param.name == "color" for param in own):

@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 
-from ari_cli import app as application
 from ari_cli.app.choices import PageFormat, Show, ViewFormat
 from ari_cli.cli.completion import complete_run
 from ari_cli.cli.helptext import HelpCommand, HelpGroup
@@ -63,13 +62,9 @@ def history(
     output: OutputOption = Output.TABLE,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No notes on standard error (none found, more runs).")] = False,
 ) -> None:  # fmt: skip
-    if ctx.invoked_subcommand is None:
-        from ari_cli.cli.world import process_world
-        from ari_cli.render.history.runs import show_runs
+    from ari_cli.cli.doing.history import history as do
 
-        found = application.history_runs(limit, operation, process_world())
-        label = found.operation and found.operation.value
-        show_runs(found.runs, found.states, found.more, found.limit, label, found.journal, output.value, quiet)
+    do(ctx=ctx, limit=limit, operation=operation, output=output, quiet=quiet)
 
 
 SHOW_HELP = f"""Show one run: its header, its requests and its rows.
@@ -101,14 +96,9 @@ def show_run(
     rows: Annotated[Rows | None, typer.Option("--show", help="Which rows the table lists. \\[default: failed over 50 rows (over 50 failed, by cause with the first 3 of each), else all]", show_default=False)] = None,
     output: PageOption = PageFormat.TABLE,
 ) -> None:  # fmt: skip
-    from ari_cli.cli.world import process_world
-    from ari_cli.render.history.detail import show_detail
+    from ari_cli.cli.doing.history import show_run as do
 
-    with application.history_show(run, process_world()) as opened:
-        all_rows = None if rows is None else rows is Rows.ALL
-        show_detail(
-            opened.whole, opened.rows, opened.records, opened.completed, output.value, body, all_rows, opened.ran_by
-        )
+    do(run=run, body=body, rows=rows, output=output)
 
 
 FIND_HELP = f"""Find who sent a tracking id, or which requests set a date, and what they sent.
@@ -143,29 +133,18 @@ def find(
     body: Annotated[bool, typer.Option("--body", help="With --date: also show each body sent and the answer.")] = False,
     output: OutputOption = Output.TABLE,
 ) -> None:  # fmt: skip
-    from ari_cli.app.history import TrackingFound
-    from ari_cli.app.options import FindRequest
-    from ari_cli.cli.world import process_world
-    from ari_cli.render.history.finds import show_dates, show_tracking
+    from ari_cli.cli.doing.history import find as do
 
-    found = application.history_find(
-        FindRequest(
-            trackingid=trackingid,
-            propertyid=propertyid,
-            date=date,
-            roomid=roomid,
-            rateid=rateid,
-            operation=operation,
-            body=body,
-            output=output,
-        ),
-        process_world(),
+    do(
+        trackingid=trackingid,
+        propertyid=propertyid,
+        date=date,
+        roomid=roomid,
+        rateid=rateid,
+        operation=operation,
+        body=body,
+        output=output,
     )
-    if isinstance(found, TrackingFound):
-        show_tracking(found.trackingid, found.matches, output.value)
-    else:
-        show_dates(found.propertyid, found.day, found.roomid, found.rateid, found.operation, found.hits, found.body,
-                   output.value)  # fmt: skip
 
 
 PRUNE_HELP = f"""Delete the finished runs that started before a given age, to keep the journal small.
@@ -187,17 +166,6 @@ def prune(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="List the runs that would be deleted; delete nothing.")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask at a terminal.")] = False,
 ) -> None:  # fmt: skip
-    from ari_cli.cli.world import process_world
-    from ari_cli.render.history.runs import show_pruned
-    from ari_cli.render.terminal import Terminal
+    from ari_cli.cli.doing.history import prune as do
 
-    class _AskOnStdout(Terminal):
-        # prune asks on standard output, where its answer ("deleted ...") goes; end of input is typer's Abort
-        def ask(self, question: str) -> bool:
-            return typer.confirm(question, default=False)
-
-    done = application.history_prune(older_than, dry_run, yes, _AskOnStdout(), process_world())
-    show_pruned(done.said, done.when, done.found, done.states, done.dry_run, done.declined, done.deleted, done.kept,
-                done.not_compacted)  # fmt: skip
-    if done.declined:
-        raise typer.Exit(1)
+    do(older_than=older_than, dry_run=dry_run, yes=yes)

@@ -13,31 +13,24 @@ The command sees the option objects; Typer and --help see the options. An option
 and None for what was not: `config/settings.py` puts the flags over the environment, the profile and the defaults
 (`config/tuning.py`), which --help shows as `[default: ...]` in the option's help.
 
-Only Typer and light modules load here: `app/options.py` is imported by a group's function when a command
-runs, as declaring the options (for --help too) does not need it.
+Only Typer and light modules load here: the option objects are `config/options.py`'s and
+`app/option_groups.py`'s, which load nothing of the use cases (tests/test_startup.py).
 """
 
 import datetime as dt
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
 from ari_cli.app.choices import Form, HiddenRows, InputFormat, OutputFormat, Overlaps, Show
+from ari_cli.app.option_groups import InputOptions, OutputOptions
 from ari_cli.cli.completion import complete_profile
 from ari_cli.cli.groups import shows
-from ari_cli.config.tuning import TUNING_DEFAULTS, TUNING_RANGES
+from ari_cli.config.options import ConnectionOptions, GuardOptions, PlanOptions, SendTuning
+from ari_cli.config.tuning import TUNING_DEFAULTS, TUNING_RANGES, parse_budget
+from ari_cli.exits import UsageProblem
 from ari_cli.wire.operations import segment_problem
-
-if TYPE_CHECKING:
-    from ari_cli.app.options import (
-        ConnectionOptions,
-        GuardOptions,
-        InputOptions,
-        OutputOptions,
-        PlanOptions,
-        SendTuning,
-    )
 
 _RANGE = TUNING_RANGES
 _IN = "Input"
@@ -90,8 +83,6 @@ SHOWN = {key: int(value) if isinstance(value, float) and value.is_integer() else
 
 def budget(value: str | None) -> str | None:
     """`--rate-per-property`, checked as a profile's `rate_per_property` is."""
-    from ari_cli.config.tuning import parse_budget
-
     if value is None:
         return None
     try:
@@ -163,10 +154,8 @@ def output_options(
     quiet: Quiet = False,
     verbose: Verbose = False,
     no_journal: NoJournal = False,
-) -> "OutputOptions":
+) -> OutputOptions:
     """What a run shows, where, and whether the journal records it."""
-    from ari_cli.app.options import OutputOptions
-
     return OutputOptions(
         format=output, report=report, show=show, curl=curl, quiet=quiet, verbose=verbose, journal=not no_journal
     )
@@ -184,10 +173,8 @@ def input_options(
     column: ColumnMap = None,
     ignore_column: IgnoreColumn = None,
     hidden_rows: HiddenRowsOption = None,
-) -> "InputOptions":
+) -> InputOptions:
     """How the files are read and what an invalid row does."""
-    from ari_cli.app.options import InputOptions
-
     return InputOptions(
         format=input_format,
         encoding=encoding,
@@ -211,10 +198,8 @@ def plan_options(
     batch_size: BatchSize = None,
     changed_only: ChangedOnly = False,
     data_form: DataForm = None,
-) -> "PlanOptions":
+) -> PlanOptions:
     """How rows become records and requests."""
-    from ari_cli.app.options import PlanOptions
-
     return PlanOptions(
         today=today,
         merge=not no_merge,
@@ -232,10 +217,8 @@ def send_tuning(
     timeout: Timeout = None,
     retries: Retries = None,
     rate_per_property: RatePerProperty = None,
-) -> "SendTuning":
+) -> SendTuning:
     """How requests are sent: in flight at once, per second, per property, how long, how many tries."""
-    from ari_cli.app.options import SendTuning
-
     return SendTuning(
         concurrency=concurrency, rate=rate, timeout=timeout, retries=retries, rate_per_property=rate_per_property
     )
@@ -249,10 +232,8 @@ def connection_options(
     source_id: SourceId = None,
     api_key_file: ApiKeyFile = None,
     path_segment: PathSegment = None,
-) -> "ConnectionOptions":
+) -> ConnectionOptions:
     """Where to push: the built-in sandbox, or the flags over the environment over the profile."""
-    from ari_cli.app.options import ConnectionOptions
-
     connection = ConnectionOptions(
         sandbox=sandbox,
         profile=profile,
@@ -263,8 +244,6 @@ def connection_options(
         path_segment=path_segment,
     )
     if given := connection.beside_sandbox():
-        from ari_cli.exits import UsageProblem
-
         flags = " and ".join("--" + name.replace("_", "-") for name in given)
         raise UsageProblem(
             f"--sandbox pushes to the built-in sandbox, so {flags} would be ignored",
@@ -280,10 +259,8 @@ def guard_options(
     min_coverage: MinCoverage = None,
     max_step: MaxStep = None,
     override_guards: OverrideGuards = False,
-) -> "GuardOptions":
+) -> GuardOptions:
     """Guards for unattended pushes (None: the profile's, if any), and whether to pass them all."""
-    from ari_cli.app.options import GuardOptions
-
     return GuardOptions(
         max_changed=max_changed,
         max_cleared=max_cleared,

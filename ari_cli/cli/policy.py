@@ -5,7 +5,6 @@ from typing import Annotated
 
 import typer
 
-from ari_cli import app as application
 from ari_cli.cli.diff import diff_command, diff_help
 from ari_cli.cli.helptext import HelpCommand, HelpGroup
 from ari_cli.cli.push import push_command
@@ -104,9 +103,9 @@ def describe(
     name: Annotated[str | None, typer.Argument(metavar="NAME", help="The policy to describe. \\[default: all of them]", show_default=False)] = None,
 ) -> None:  # fmt: skip
     """Print named policies in words."""
-    from ari_cli.render.support import show_lines
+    from ari_cli.cli.doing.policy import describe as do
 
-    show_lines(application.describe_policies(policies, name))
+    do(policies=policies, name=name)
 
 
 SEND_HELP = """Push one cancellation and deposit policy given as flags: the same checks, output and exit codes as push.

@@ -6,6 +6,8 @@ import sys
 
 import typer
 
+from ari_cli.render.printable import echo_err
+
 
 class Prompts:
     """Ask on the terminal; a piped secret (scripts, tests) is read as it is, since getpass would warn."""
@@ -24,6 +26,5 @@ class Prompts:
         return line
 
     def wrong(self, message: str) -> None:
-        from ari_cli.render.printable import echo_err
 
         echo_err(message)

@@ -56,10 +56,9 @@ def push_command(operation: Operation) -> Callable[..., None]:
         connection: "ConnectionOptions",
         guards: "GuardOptions",
     ) -> None:
-        from ari_cli.app.options import PushRequest
-        from ari_cli.cli.runs import push_and_show
+        from ari_cli.cli import runs  # the work, loaded when the command runs
 
-        request = PushRequest(
+        request = runs.PushRequest(
             operation=operation,
             command=ctx.command_path,
             files=tuple(files),
@@ -73,6 +72,6 @@ def push_command(operation: Operation) -> Callable[..., None]:
             yes=yes,
             guards=guards,
         )
-        raise typer.Exit(int(push_and_show(request)))
+        raise typer.Exit(int(runs.push_and_show(request)))
 
     return push

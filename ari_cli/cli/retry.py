@@ -43,10 +43,9 @@ def retry(
     connection: "ConnectionOptions",
     force: Annotated[bool, typer.Option("--force", help="Also send dates whose value a later run got acknowledged (overwriting it).")] = False,
 ) -> None:  # fmt: skip
-    from ari_cli.app.options import RetryRequest
-    from ari_cli.cli.runs import retry_and_show
+    from ari_cli.cli.doing.retry import retry_command  # the work, loaded when the command runs
 
-    request = RetryRequest(
+    code = retry_command(
         run=run,
         command=ctx.command_path,
         dry_run=dry_run,
@@ -55,7 +54,7 @@ def retry(
         connection=connection,
         force=force,
     )
-    raise typer.Exit(int(retry_and_show(request)))
+    raise typer.Exit(int(code))
 
 
 # The command alone, as the root loads it when asked for it (cli/__init__.py).

@@ -9,8 +9,7 @@ from ari_cli.cli.helptext import HelpCommand
 from ari_cli.cli.options import DryRun, connection_options, output_options, plan_options, send_tuning
 
 if TYPE_CHECKING:
-    from ari_cli.app.options import ConnectionOptions, OutputOptions, PlanOptions, RevertRequest, SendTuning
-    from ari_cli.exits import ExitCode
+    from ari_cli.app.options import ConnectionOptions, OutputOptions, PlanOptions, SendTuning
 
 REVERT_HELP = """Put back what the service held before a run: for every key and date the run (with the retries that finished it) got acknowledged, the value the service held just before it, as the journal knows it.
 
@@ -50,38 +49,20 @@ def revert(
     sending: "SendTuning",
     connection: "ConnectionOptions",
 ) -> None:  # fmt: skip
-    from ari_cli.app.options import RevertRequest
+    from ari_cli.cli.doing.revert import revert as do
 
-    request = RevertRequest(
+    do(
+        ctx=ctx,
         run=run,
-        command=ctx.command_path,
         dry_run=dry_run,
         yes=yes,
         clear_unknown=clear_unknown,
         force=force,
-        today=plan.today,
+        plan=plan,
         output=output,
         sending=sending,
         connection=connection,
     )
-    raise typer.Exit(int(_revert(request)))
-
-
-def _revert(request: "RevertRequest") -> "ExitCode":
-    """Run the revert and hand its result over to be shown; the exit code."""
-    # Loaded when a revert runs, not for --help (tests/test_startup.py).
-    from ari_cli.app.revert import revert as run_revert
-    from ari_cli.cli.boundary import error_documents
-    from ari_cli.cli.world import process_world
-    from ari_cli.pushing import shown
-    from ari_cli.render.changes import revert as render_revert
-    from ari_cli.render.terminal import Terminal
-
-    error_documents(lambda kind, message, hint: render_revert.error_document(request.run, kind, message, hint),
-                    request.output.format)  # fmt: skip
-    terminal = Terminal()
-    reverted = run_revert(request, terminal, process_world())
-    return render_revert.show(reverted, shown(request.output, connected=True), request.dry_run, terminal.err)
 
 
 app = typer.Typer(add_completion=False)

@@ -5,7 +5,6 @@ from typing import Annotated
 
 import typer
 
-from ari_cli import app as application
 from ari_cli.cli.helptext import HelpCommand
 
 HELP = """Write the sample files (thresholds, max advance booking and policies, as CSV, JSON, JSONL and Excel) into DIR.
@@ -24,11 +23,9 @@ def samples(
     directory: Annotated[Path, typer.Argument(metavar="DIR", help="Folder to write them into (made if missing).", show_default=False)],
     force: Annotated[bool, typer.Option("--force", help="Overwrite sample files already in DIR.")] = False,
 ) -> None:  # fmt: skip
-    from ari_cli.render.printable import echo_err
+    from ari_cli.cli.doing.samples import samples as do
 
-    written = application.write_samples(directory, force)
-    echo_err(f"wrote {len(written)} sample files into {directory}")
-    print("\n".join(map(str, written)))
+    do(directory=directory, force=force)
 
 
 # The command alone, as the root loads it when asked for it (cli/__init__.py).

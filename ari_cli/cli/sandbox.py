@@ -1,11 +1,10 @@
 """`ari-cli sandbox`: run the local emulator of the push service until Ctrl-C."""
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from ari_cli import app as application
 from ari_cli.cli.helptext import HelpGroup
 
 app = typer.Typer(add_completion=False, name="sandbox", cls=HelpGroup, subcommand_metavar="")
@@ -95,26 +94,9 @@ def sandbox(
         ),
     ] = False,
 ) -> None:
-    import datetime as dt
+    from ari_cli.cli.doing.sandbox import sandbox as do
 
-    from ari_cli.app import sandbox as use_case
-    from ari_cli.app.options import SandboxOptions
-    from ari_cli.render.printable import echo_err
-    from ari_cli.sandbox.faults import parse_latency
-
-    if write_fixtures is not None:
-        echo_err(use_case.write_fixtures(write_fixtures))
-        return
-    try:
-        day = dt.date.fromisoformat(today) if today else None
-    except ValueError:
-        raise typer.BadParameter(f"{today!r} is not a date YYYY-MM-DD", param_hint="--today") from None
-    try:
-        delay = parse_latency(latency)
-    except ValueError as problem:
-        raise typer.BadParameter(str(problem), param_hint="--latency") from None
-    faults = tuple(fault or ())
-    options = SandboxOptions(
+    do(
         host=host,
         port=port,
         fixtures=fixtures,
@@ -122,31 +104,7 @@ def sandbox(
         fail_rate=fail_rate,
         seed=seed,
         today=today,
-        faults=faults,
+        fault=fault,
         write_fixtures=write_fixtures,
-        remote_faults=allow_remote_faults,
+        allow_remote_faults=allow_remote_faults,
     )
-    _serve(application.build_sandbox(options, day, delay))
-
-
-def _serve(emulator: Any) -> None:
-    """Serve until Ctrl-C or SIGTERM, with how to reach it on stdout."""
-    from ari_cli.app import sandbox as use_case
-    from ari_cli.render.printable import echo_err, printable
-
-    warning = use_case.exposed(emulator)
-    if warning is not None:
-        echo_err(f"warning: {warning}")
-    use_case.start(emulator)
-    # SIGTERM (systemd, docker stop, kill) ends the sandbox as cleanly as Ctrl-C: the command line's
-    # handlers (cli/signals.py) raise KeyboardInterrupt for both.
-    try:
-        for line in use_case.banner(emulator):
-            typer.echo(printable(line))
-        while not emulator.stopping.wait(3600):
-            pass
-    except KeyboardInterrupt:
-        pass
-    finally:
-        emulator.stop()
-    echo_err("sandbox stopped")

@@ -19,6 +19,7 @@ from ari_cli.cli.options import (
     plan_options,
     send_tuning,
 )
+from ari_cli.exits import UsageProblem
 from ari_cli.wire.operations import Operation
 
 if TYPE_CHECKING:
@@ -53,7 +54,6 @@ LEVEL_EXAMPLE = "--level policyid=1,days=7,amount=50,applied=3"
 
 
 def _dates(start: str | None, end: str | None, date: str | None, days: str | None) -> dict[str, str]:
-    from ari_cli.exits import UsageProblem
 
     if date is not None:
         if start is not None or end is not None:
@@ -91,10 +91,9 @@ def send_command(operation: Operation, setting: Callable[..., list[dict[str, str
         connection: "ConnectionOptions",
         guards: "GuardOptions",
     ) -> None:
-        from ari_cli.app.options import PushRequest
-        from ari_cli.cli.runs import push_and_show
+        from ari_cli.cli import runs  # the work, loaded when the command runs
 
-        request = PushRequest(
+        request = runs.PushRequest(
             operation=operation,
             command=ctx.command_path,
             dry_run=dry_run,
@@ -106,7 +105,7 @@ def send_command(operation: Operation, setting: Callable[..., list[dict[str, str
             rows=tuple(rows),
             guards=guards,
         )
-        raise typer.Exit(int(push_and_show(request)))
+        raise typer.Exit(int(runs.push_and_show(request)))
 
     return send
 
@@ -141,8 +140,6 @@ def maxadv_setting(
 
 def _level(text: str, position: int) -> dict[str, str]:
     """`policyid=1,days=7,amount=50,applied=3` as level columns; level by position, penaltytype 3."""
-    from ari_cli.exits import UsageProblem
-
     fields = {"level": str(position), "penaltytype": "3"}
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, equals, value = part.partition("=")

@@ -32,8 +32,9 @@ class _CommandStop(Stop):
     """The command's stop; a run that attaches to it is the command's, in a process the command owns."""
 
     def attach(self, loop: asyncio.AbstractEventLoop, stop: Callable[[], None]) -> None:
-        # Loaded already by the sender. Without structlog, stamina logs each retry as a bare
-        # "stamina.retry_scheduled" line on stderr; retries show in --verbose traces and in the attempts instead.
+        # lazy: stamina is the sender's (a dry run loads none), loaded already when a run attaches. Without
+        # structlog, stamina logs each retry as a bare "stamina.retry_scheduled" line on stderr; retries show in
+        # --verbose traces and in the attempts instead.
         import stamina
 
         stamina.instrumentation.set_on_retry_hooks([])

@@ -5,7 +5,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ari_cli import app as application
 from ari_cli.app.choices import OutputFormat
 from ari_cli.cli.groups import only, takes
 from ari_cli.cli.helptext import HelpCommand
@@ -75,43 +74,33 @@ def replay(
     sending: "SendTuning",
     connection: "ConnectionOptions",
 ) -> None:  # fmt: skip
-    from ari_cli.app.options import ReplayRequest
-    from ari_cli.cli.world import process_world
-    from ari_cli.render.support import show_replay
-    from ari_cli.render.terminal import Terminal
+    from ari_cli.cli.doing.support import replay as do
 
-    done = application.run_replay(
-        ReplayRequest(
-            files=tuple(files),
-            fill=not no_fill,
-            dry_run=dry_run,
-            today=plan.today,
-            output=output,
-            sending=sending,
-            connection=connection,
-        ),
-        Terminal(),
-        process_world(),
+    do(
+        ctx=ctx,
+        files=files,
+        no_fill=no_fill,
+        dry_run=dry_run,
+        output=output,
+        plan=plan,
+        sending=sending,
+        connection=connection,
     )
-    show_replay(
-        done.ready, done.results, done.dry_run, done.connected, output.format.value, output.curl, done.partner_keys
-    )
-    raise typer.Exit(int(done.exit_code))
 
 
 def explain(
     codes: Annotated[list[str], typer.Argument(metavar="CODE", show_default=False, help="HTTP status or body code, e.g. 417 or 440; several may be given.")],
     output: Output = OutputFormat.TABLE,
 ) -> None:  # fmt: skip
-    from ari_cli.render.support import show_explanations
+    from ari_cli.cli.doing.support import explain as do
 
-    show_explanations(application.explain(codes), output.value)
+    do(codes=codes, output=output)
 
 
 def errors(output: Output = OutputFormat.TABLE) -> None:
-    from ari_cli.render.support import show_error_table
+    from ari_cli.cli.doing.support import errors as do
 
-    show_error_table(application.errors(), output.value)
+    do(output=output)
 
 
 # Each command alone, as the root loads it when asked for it (cli/__init__.py).

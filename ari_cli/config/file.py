@@ -10,10 +10,14 @@ import math
 import os
 import re
 import shlex
+import stat
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import platformdirs
 
 from ari_cli.config.options import CONNECTION_SETTINGS
 from ari_cli.config.secrets import remember
@@ -59,8 +63,6 @@ def default_config_path() -> Path:
     platformdirs picks it, as it picks the journal's data folder; roaming on Windows (%APPDATA%), where a
     config file has always been.
     """
-    import platformdirs
-
     return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False, roaming=True)) / CONFIG_NAME
 
 
@@ -96,8 +98,6 @@ def read_small(path: Path, what: str) -> bytes:
     A FIFO or a device would block or never end: the file type is checked before it is opened.
     OSError (a missing file, no permission) is left to the caller to word.
     """
-    import stat
-
     shown = display(path)
     if not stat.S_ISREG(path.stat().st_mode):
         raise ConfigError(
@@ -253,8 +253,6 @@ def _check_profile(path: Path, text: str, name: str, body: Any) -> dict[str, Any
 
 def read_config(path: Path) -> ConfigFile:
     """Read and check a config file; every problem is a ConfigError naming the file and line."""
-    import tomllib
-
     try:
         raw = read_small(path, "config file")
     except FileNotFoundError:
@@ -300,7 +298,7 @@ PROFILE_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 def profile_text(name: str, values: Mapping[str, Any]) -> str:
     """The `[profiles.NAME]` section for `values`, written by tomlkit (which escapes every value); settings
     left at their defaults are shown commented out; a table (columns) follows as `[profiles.NAME.columns]`."""
-    import tomlkit
+    import tomlkit  # lazy: only a config edit writes TOML
 
     given = {key: values[key] for key in PROFILE_KEYS if values.get(key) is not None}
     scalars = {key: value for key, value in given.items() if not isinstance(value, Mapping)}

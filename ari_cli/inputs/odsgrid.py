@@ -19,6 +19,7 @@ import re
 import zipfile
 from dataclasses import dataclass, field
 from typing import IO, Any
+from xml.parsers import expat
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.ooxml import BLOCK, DAMAGED, RESAVE_HINT, xml_parser
@@ -245,7 +246,6 @@ def _parser() -> Any:
 
 
 def _parse(parser: Any, block: bytes, name: str, final: bool = False) -> None:
-    from xml.parsers import expat
 
     try:
         parser.Parse(block, final or not block)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import IO, Any
+from xml.parsers import expat
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.ooxml import BLOCK, DAMAGED, RESAVE_HINT, Package, prefixed, xml_parser
@@ -266,7 +267,6 @@ def _corner(ref: str) -> tuple[int, int]:
 
 
 def _parse(parser: Any, block: bytes, where: str) -> None:
-    from xml.parsers import expat
 
     try:
         parser.Parse(block, not block)

@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import os
+import zipfile
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -169,7 +170,6 @@ def binary_kind(source: Source) -> str | None:
                 return kind
         if not head.startswith(ZIP_MAGIC):
             return None
-        import zipfile
 
         stream.seek(0)
         try:

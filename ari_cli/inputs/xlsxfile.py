@@ -81,6 +81,7 @@ class CalamineBook:
     names, and a sheet's rows. It is imported only here, when such a workbook is read."""
 
     def __init__(self, source: Source, package: Package | None = None, ods: bool = False) -> None:
+        # lazy: python_calamine only for workbooks
         from python_calamine import CalamineWorkbook, SheetVisibleEnum
 
         self._package = package  # an .xlsx's parts, to size a sheet's grid before the reader builds it

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import getpass
+import socket
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
@@ -106,9 +108,6 @@ class Answered:
 
 def who() -> tuple[str, str]:
     """The user and host running this process: what the journal records of who ran a run."""
-    import getpass
-    import socket
-
     try:
         user = getpass.getuser()
     except (KeyError, OSError):  # no name for the uid (a container's)

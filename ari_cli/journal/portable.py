@@ -43,7 +43,7 @@ def unlock(fd: int) -> None:
 
 def _windows_locking(fd: int, unlock: bool) -> None:
     if sys.platform == "win32":  # (for the type checker: msvcrt exists only there)
-        import msvcrt
+        import msvcrt  # lazy: Windows only; Unix has no such module
 
         at = os.lseek(fd, 0, os.SEEK_CUR)
         os.lseek(fd, _WINDOWS_LOCK_AT, os.SEEK_SET)

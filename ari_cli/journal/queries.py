@@ -18,7 +18,7 @@ from ari_cli.exits import UsageProblem
 from ari_cli.journal.acked import in_spellings, merged, spellings
 from ari_cli.journal.database import Unreadable, loads, loads_object, parsed
 from ari_cli.journal.pending import Said, marks
-from ari_cli.journal.store import FAILED, OK, PLANNED, SENDING, SPLIT, STATES
+from ari_cli.journal.store import FAILED, OK, PLANNED, SENDING, SPLIT, STATES, has_who
 from ari_cli.planning.changes import Key as Key
 from ari_cli.planning.changes import Span as Span
 from ari_cli.planning.plan import Record
@@ -425,7 +425,5 @@ def request_states(db: sqlite3.Connection, run_ids: Iterable[int]) -> dict[int, 
 
 def ran_by(db: sqlite3.Connection, run: int) -> tuple[str, str]:
     """Who ran a run (user, host); `unknown` for runs recorded before the journal kept it."""
-    from ari_cli.journal.store import has_who
-
     row = db.execute("SELECT user, host FROM runs WHERE id = ?", (run,)).fetchone() if has_who(db) else None
     return (row[0] or "unknown", row[1] or "unknown") if row else ("unknown", "unknown")

@@ -29,6 +29,7 @@ from ari_cli.journal.queries import (
 )
 from ari_cli.journal.run_records import RunRecords
 from ari_cli.journal.store import OK, SPLIT
+from ari_cli.planning.batch import DataForm, Envelope, build_body
 from ari_cli.wire.operations import Operation
 
 
@@ -38,9 +39,6 @@ def body_of(run: RunInfo, stored: str | None, form: str | None, carried: Sequenc
         return loads_object(stored)
     if not carried:
         return {}
-    # The bodies' layout (and pydantic with it) loads only for commands that show bodies, not for completion.
-    from ari_cli.planning.batch import DataForm, Envelope, build_body
-
     envelope = Envelope(run.sharepost or "<API_KEY>", run.source_id)
     shape = DataForm.OBJECT if form == "object" else DataForm.LIST
     return build_body(Operation(run.operation), envelope, [r.record() for r in carried], shape)

@@ -11,6 +11,7 @@ import calendar as months
 import contextlib
 import datetime as dt
 import json
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,7 +22,10 @@ from rich.text import Text
 from ari_cli.operations import of
 from ari_cli.planning.changes import ONE_DAY, CalendarView, Key
 from ari_cli.render.console import whole
-from ari_cli.render.history.runs import policy_words, text
+from ari_cli.render.history import runs as render_history
+from ari_cli.render.html.data import write_calendar
+from ari_cli.render.printable import echo_err
+from ari_cli.render.values import policy_words, text
 
 UNKNOWN = "·"
 CLEARED = "n/a"
@@ -210,16 +214,9 @@ def calendar_dict(view: CalendarView) -> dict[str, Any]:
 
 def show(view: CalendarView, known: tuple[dt.date, dt.date] | None, form: str) -> None:
     """`calendar`: tables or one JSON document; on stderr, when no day shown holds a value, which days do."""
-    import sys
-
-    from ari_cli.render.history import runs as render_history
-    from ari_cli.render.printable import echo_err
-
     if form == "json":
         render_history.write_json(calendar_dict(view), sys.stdout)
     elif form == "html":
-        from ari_cli.render.html.data import write_calendar
-
         write_calendar(view, sys.stdout)
     else:
         calendar(view, render_history.console())

@@ -8,10 +8,12 @@ characters are shown escaped (`printable`), as in every table.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Sequence
 from typing import Any
 
+import typer
 from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
@@ -111,8 +113,6 @@ def show_profiles(path: str, listed: list[dict[str, Any]], form: str) -> None:
 
 def show_saved(profile: str, path: str, replaced: bool) -> None:
     """`config init`: what was saved, and how to check it."""
-    import typer
-
     verb = "Replaced" if replaced else "Saved"
     typer.echo(f"{verb} profile {profile!r} in {path} (readable only by you).")
     use = "" if profile == "default" else f" --profile {profile}"
@@ -120,11 +120,6 @@ def show_saved(profile: str, path: str, replaced: bool) -> None:
 
 
 def _json(document: dict[str, Any]) -> None:
-    import json
-
-    import typer
-
-    from ari_cli.config.secrets import scrub
 
     text = scrub(json.dumps(document, indent=2, ensure_ascii=False))
     # At a terminal, the characters JSON leaves raw (DEL, C1, bidi) as JSON escapes: the same document.

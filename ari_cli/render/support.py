@@ -8,21 +8,24 @@ from __future__ import annotations
 
 import csv
 import json
+import sys
 from collections.abc import Sequence
 from typing import IO, Any
 
+import typer
 from rich import box
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from ari_cli.config.secrets import masked_body, masked_text, scrub
-from ari_cli.render.console import MIN_WRAP, fitted, whole
+from ari_cli.render.console import MIN_WRAP, console, fitted, whole
 from ari_cli.render.printable import printable
+from ari_cli.render.push.run import curl_commands
 from ari_cli.replay.bodies import Ready, Replayed
 from ari_cli.replay.hints import Meaning, meanings
 from ari_cli.wire.errors import ErrorRow
-from ari_cli.wire.explain import Explanation, applies_to
+from ari_cli.wire.explain import SUCCESS_NOTE, Explanation, applies_to
 from ari_cli.wire.gateway import WHERE, GatewayAnswer
 
 
@@ -261,10 +264,6 @@ def replay_text(results: Sequence[Replayed], dry_run: bool, out: Console) -> Non
 
 def show_explanations(items: Sequence[Explanation], form: str) -> None:
     """`explain`: what statuses or codes mean, as a table, JSON or CSV on stdout."""
-    import sys
-
-    from ari_cli.render.console import console
-
     if form == "json":
         _write_json(explanation_dicts(items), sys.stdout)
     elif form == "csv":
@@ -277,11 +276,6 @@ def show_explanations(items: Sequence[Explanation], form: str) -> None:
 
 def show_error_table(rows: Sequence[ErrorRow], form: str) -> None:
     """`errors`: the spec's error table as a table (with what success looks like), JSON or CSV on stdout."""
-    import sys
-
-    from ari_cli.render.console import console
-    from ari_cli.wire.explain import SUCCESS_NOTE
-
     if form == "json":
         _write_json([error_row_dict(row) for row in rows], sys.stdout)
     elif form == "csv":
@@ -294,8 +288,6 @@ def show_error_table(rows: Sequence[ErrorRow], form: str) -> None:
 
 def show_lines(lines: Sequence[str]) -> None:
     """Plain lines on stdout (`policy describe`), as typed: no markup, no colour."""
-    import typer
-
     for line in lines:
         typer.echo(line)
 
@@ -303,11 +295,6 @@ def show_lines(lines: Sequence[str]) -> None:
 def show_replay(ready: Sequence[Ready], results: Sequence[Replayed], dry_run: bool, connected: bool, form: str,
                 curl: bool, partner_keys: frozenset[str] = frozenset()) -> None:  # fmt: skip
     """`replay`: each body and what its answer means, as text, one JSON document or CSV; `--curl` commands."""
-    import sys
-
-    from ari_cli.render.console import console
-    from ari_cli.render.push.run import curl_commands
-
     out, err = console(), console(stderr=True)
 
     def commands(where: Console) -> None:

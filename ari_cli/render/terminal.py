@@ -9,9 +9,14 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
+import typer
 from rich.console import Console
 
+from ari_cli.config.secrets import scrub
+from ari_cli.render.changes import diff as render_diff
+from ari_cli.render.printable import printable
 from ari_cli.render.push import run as render
+from ari_cli.render.push.reading import sign_of_life
 
 if TYPE_CHECKING:
     from ari_cli.inputs.model import ReadMeter
@@ -35,8 +40,6 @@ class Terminal:
         render.notices(list(messages), self.err, label)
 
     def say(self, line: str) -> None:
-        from ari_cli.config.secrets import scrub
-        from ari_cli.render.printable import printable
 
         if self.quiet:
             return
@@ -44,7 +47,6 @@ class Terminal:
         self.err.print(printable(scrub(line)), markup=False)
 
     def reading(self, meter: ReadMeter, enabled: bool) -> AbstractContextManager[None]:
-        from ari_cli.render.push.reading import sign_of_life
 
         return sign_of_life(meter, self.err, enabled=enabled)
 
@@ -55,14 +57,12 @@ class Terminal:
         render.trace(trace, self.err)
 
     def preview(self, view: DiffView, limit: int, title: str | None = None) -> None:
-        from ari_cli.render.changes import diff as render_diff
 
         if title is not None:
             self.err.print(title, markup=False)
         render_diff.table(view, self.err, limit=limit)
 
     def ask(self, question: str) -> bool:
-        import typer
 
         try:
             return typer.confirm(question, default=False, err=True)

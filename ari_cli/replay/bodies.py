@@ -17,6 +17,7 @@ from urllib.parse import quote
 from ari_cli.config.options import Connection
 from ari_cli.config.secrets import is_placeholder
 from ari_cli.exits import InputError
+from ari_cli.inputs.jsonfile import surrogate_problem
 from ari_cli.planning.batch import PLACEHOLDER_KEY, PLACEHOLDER_SOURCE
 from ari_cli.send.exchange import Sent
 from ari_cli.wire.operations import ACTIONS, OPERATION_BY_ACTION, Operation, path_segment, push_url
@@ -191,7 +192,6 @@ def parse_file(name: str, data: bytes) -> tuple[list[Body], list[str]]:
     whole = len(spans) == 1 and spans[0][0] == at and isinstance(spans[0][2], dict) and text[at] == "{"
     bodies: list[Body] = []
     problems: list[str] = []
-    from ari_cli.inputs.jsonfile import surrogate_problem
 
     for start, end, value in spans:
         line = _line(text, start)

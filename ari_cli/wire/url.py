@@ -18,6 +18,8 @@ import re
 import string
 from urllib.parse import quote, urlsplit
 
+import idna
+
 DEFAULT_PORTS = {"http": 80, "https": 443}
 # RFC 3986 2.3: the characters that mean the same percent-encoded or not.
 UNRESERVED = frozenset(string.ascii_letters + string.digits + "-._~")
@@ -82,7 +84,6 @@ def _host(host: str) -> str:
     host = _decode_unreserved(host).lower()
     if host.isascii():
         return host
-    import idna  # httpx's own dependency, and how it encodes such a host: loaded only for one
 
     try:
         return str(idna.encode(host).decode("ascii"))

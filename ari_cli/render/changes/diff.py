@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 from typing import IO, Any, TypeVar
@@ -21,12 +22,12 @@ from ari_cli.config.secrets import scrub
 from ari_cli.operations import of
 from ari_cli.planning.diff import CHANGES, Change, DiffView, Kind, summary
 from ari_cli.records.rules import shown_dates
-from ari_cli.render.console import fitted
-from ari_cli.render.history.runs import lines_text, policy_parts, text
+from ari_cli.render.console import console, fitted
 from ari_cli.render.html.data import map_part
 from ari_cli.render.html.page import SHOWN_WITHOUT_SCRIPT, About, MapData, now, who, write_page
 from ari_cli.render.printable import json_printable, printable
 from ari_cli.render.push.run import csv_line, neutral, plural
+from ari_cli.render.values import lines_text, policy_parts, text
 
 _STYLE = {Kind.NEW: "cyan", Kind.CHANGED: "bold yellow", Kind.CLEARED: "magenta", Kind.SAME: "dim"}
 NOTHING = "-"  # a value the journal knows nothing of
@@ -273,10 +274,6 @@ def error_document(operation: str, kind: str, message: str, hint: str | None) ->
 
 def show(view: DiffView, form: str) -> None:
     """The diff on stdout: a table, one JSON document or CSV."""
-    import sys
-
-    from ari_cli.render.console import console
-
     if form == "json":
         write_json(view, sys.stdout)
     elif form == "csv":

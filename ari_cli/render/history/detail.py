@@ -10,6 +10,7 @@ import contextlib
 import datetime as dt
 import itertools
 import json
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
@@ -21,7 +22,8 @@ from ari_cli.journal.lines import joined
 from ari_cli.journal.queries import RecordInfo, RequestInfo, RunDetail, RunInfo
 from ari_cli.journal.rows import INTERESTING, NOT_FINISHED, RowInfo, RunRows
 from ari_cli.operations import of
-from ari_cli.render.console import fitted, whole
+from ari_cli.render.console import console, fitted, whole
+from ari_cli.render.history.document import write_detail
 from ari_cli.render.history.groups import (
     BY_CAUSE_OVER,
     MOST_CAUSES,
@@ -35,6 +37,7 @@ from ari_cli.render.history.groups import (
     row_groups,
     rows_by_cause,
 )
+from ari_cli.render.history.page import write_history_run
 from ari_cli.render.history.runs import (
     STATE_STYLE,
     STATE_TEXT,
@@ -46,9 +49,9 @@ from ari_cli.render.history.runs import (
     runs_text,
     state_text,
     text,
-    value_text,
 )
 from ari_cli.render.printable import printable
+from ari_cli.render.values import value_text
 from ari_cli.results import Status
 
 SHOW_ALL_UP_TO = 50
@@ -291,17 +294,9 @@ def show_detail(
 ) -> None:
     """`history show`: one run in full, as one JSON document, an HTML page or text; read from the journal as it is
     written. `ran_by` is who ran it (user, host), for the page."""
-    import sys
-
-    from ari_cli.render.console import console
-
     if form == "json":
-        from ari_cli.render.history.document import write_detail
-
         write_detail(whole, completed(None, True), rows, records, sys.stdout)
     elif form == "html":
-        from ari_cli.render.history.page import write_history_run
-
         write_history_run(whole, rows.rows(), records(), ran_by, sys.stdout)
     else:
         # Only the requests shown are read whole (bodies, lines): a big run's are thousands.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,9 +14,11 @@ from ari_cli.journal.finds import DateHit
 from ari_cli.journal.queries import RequestInfo, RunInfo
 from ari_cli.journal.rows import RowInfo
 from ari_cli.render.console import fitted
+from ari_cli.render.history import runs as show
 from ari_cli.render.history.detail import exchange, labelled, rows_table
 from ari_cli.render.history.document import record_dict, request_dict, row_dict
-from ari_cli.render.history.runs import grid, local_time, run_dict, runs_text, state_text, text, value_text
+from ari_cli.render.history.runs import grid, local_time, run_dict, runs_text, state_text, text
+from ari_cli.render.values import value_text
 
 
 def trackingid_dict(run: RunInfo, request: RequestInfo, rows: Sequence[RowInfo]) -> dict[str, Any]:
@@ -94,10 +97,6 @@ def show_tracking(
     trackingid: str, matches: Sequence[tuple[RunInfo, RequestInfo, Sequence[RowInfo]]], form: str
 ) -> None:
     """`history find --trackingid`: each run and request that got it, as text or one JSON document."""
-    import sys
-
-    from ari_cli.render.history import runs as show
-
     if form == "json":
         show.write_json({"trackingid": trackingid, "matches": [trackingid_dict(*m) for m in matches]}, sys.stdout)
         return
@@ -113,10 +112,6 @@ def show_dates(
     hits: Sequence[DateHit], body: bool, form: str,
 ) -> None:  # fmt: skip
     """`history find --property --date`: every record that covered the date, as text or one JSON document."""
-    import sys
-
-    from ari_cli.render.history import runs as show
-
     if form == "json":
         search = {"propertyid": propertyid, "date": day.isoformat(), "roomid": roomid, "rateid": rateid,
                   "operation": operation}  # fmt: skip

@@ -10,17 +10,16 @@ from ari_cli.journal.queries import RecordInfo, RunDetail, leaves
 from ari_cli.journal.rows import RowInfo
 from ari_cli.journal.store import OK
 from ari_cli.render.history.groups import row_groups
-from ari_cli.render.history.runs import value_text
 from ari_cli.render.html.data import lines_text, map_part, ranges_table, rows_tables
 from ari_cli.render.html.page import About, MapData, write_page
+from ari_cli.render.push.run import problem_text
+from ari_cli.render.values import value_text
+from ari_cli.send.exchange import Problem
+from ari_cli.wire.errors import hint_for
 
 
 def _problem(error: dict[str, Any]) -> list[str]:
     """An error as the journal keeps it, as one line and what to check."""
-    from ari_cli.render.push.run import problem_text
-    from ari_cli.send.exchange import Problem
-    from ari_cli.wire.errors import hint_for
-
     code, status = error.get("code"), error.get("http_status")
     problem = Problem(code, str(error.get("message", "")), status)
     return [problem_text(problem), hint_for(code, status) or ""]

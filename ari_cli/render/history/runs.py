@@ -9,20 +9,23 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import sys
 from collections.abc import Iterable, Sequence
 from typing import IO, Any
 
+import typer
 from rich import box
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ari_cli.config.secrets import scrub
 from ari_cli.journal.queries import RequestInfo, RunInfo
-from ari_cli.operations import of
 from ari_cli.render.console import console as console  # the one console, re-exported for callers of this module
 from ari_cli.render.console import fitted, whole
-from ari_cli.render.printable import printable
+from ari_cli.render.printable import echo_err
+from ari_cli.render.values import lines_text as lines_text  # re-exported: the history views name it here
+from ari_cli.render.values import runs_text as runs_text
+from ari_cli.render.values import text as text
 
 UNFINISHED = "unfinished (killed?)"
 UNRECORDED = "not fully recorded"
@@ -36,11 +39,6 @@ def write_json(document: Any, stream: IO[str]) -> None:
     """One JSON document: indented for a person at a terminal, compact for a program."""
     stream.write(json.dumps(document, ensure_ascii=False, indent=2 if stream.isatty() else None))
     stream.write("\n")
-
-
-def text(value: object, style: str = "") -> Text:
-    """A cell of outside origin: never markup, no control character, no known key."""
-    return Text(printable(scrub(str(value))), style=style)
 
 
 def grid(plain: bool) -> Table:
@@ -97,52 +95,6 @@ def errors_text(errors: Iterable[dict[str, Any]]) -> str:
         status = f" (HTTP {error['http_status']})" if error.get("http_status") is not None else ""
         parts.append(f"{code}{error.get('message', '')}{status}")
     return "\n".join(parts)
-
-
-def runs_text(runs: Sequence[tuple[str, int, int, int]]) -> str:
-    """`rooms.csv:2-4,7`: each file once, runs of lines as ranges (`2-98/8`: every 8th line)."""
-    by_source: dict[str, list[str]] = {}
-    for source, first, last, step in runs:
-        span = str(first) if first == last else f"{first}-{last}" + (f"/{step}" if step != 1 else "")
-        by_source.setdefault(source, []).append(span)
-    return " ".join(f"{'stdin' if source == '-' else source}:{','.join(spans)}" for source, spans in by_source.items())
-
-
-def lines_text(lines: Sequence[tuple[str, int]]) -> str:
-    """Lines given one by one, as `runs_text` shows them: consecutive ones as ranges."""
-    runs: list[tuple[str, int, int, int]] = []
-    order = {source: at for at, source in enumerate(dict.fromkeys(s for s, _ in lines))}  # files as they come
-    for source, line in sorted(set(lines), key=lambda sl: (order[sl[0]], sl[1])):
-        if runs and runs[-1][0] == source and runs[-1][2] + 1 == line:
-            runs[-1] = (source, runs[-1][1], line, 1)
-        else:
-            runs.append((source, line, line, 1))
-    return runs_text(runs)
-
-
-def policy_parts(value: str) -> tuple[str, ...]:
-    """A stored policy (the service's JSON) in words: its cancellation, then its deposit; the JSON itself if it
-    cannot be read."""
-    try:
-        from ari_cli.records.words import cancellation_words, deposit_words
-        from ari_cli.wire.models import CancellationRule, Deposit
-
-        document = json.loads(value)
-        details = document["policydetails"]
-        rules = [CancellationRule.model_validate(r) for r in details.get("cancellation") or []]
-        deposit = Deposit.model_validate(details["deposit"])
-        return cancellation_words(document["refundable"], rules), deposit_words(deposit)
-    except (ValueError, KeyError, TypeError):
-        return (value,)
-
-
-def policy_words(value: str) -> str:
-    """A stored policy (the service's JSON) in words; the JSON itself if it cannot be read."""
-    return " ".join(policy_parts(value))
-
-
-def value_text(operation: str, value: str) -> str:
-    return policy_words(value) if of(operation).structured else value
 
 
 # --- the runs ---------------------------------------------------------------------------------
@@ -223,10 +175,6 @@ def show_runs(
     journal: str, form: str, quiet: bool = False,
 ) -> None:  # fmt: skip
     """`history`: the runs as a table or one JSON document; on stderr (unless `quiet`), when there are none or more."""
-    import sys
-
-    from ari_cli.render.printable import echo_err
-
     if form == "json":
         found = [run_dict(r, states.get(r.id, {})) for r in runs]
         write_json({"journal": journal, "runs": found, "more": more}, sys.stdout)
@@ -246,10 +194,6 @@ def show_pruned(
     declined: bool, deleted: int, kept: Sequence[int], not_compacted: str | None,
 ) -> None:  # fmt: skip
     """`history prune`: what went (or would go), and what was kept."""
-    import typer
-
-    from ari_cli.render.printable import echo_err
-
     if dry_run:
         if found:
             runs_table(found, states, console())

@@ -13,7 +13,11 @@ import datetime as dt
 from collections.abc import Iterator, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
+from ari_cli.planning.batch import wire_value
 from ari_cli.render.html.page import SHOWN_WITHOUT_SCRIPT, About, MapData, now, who, write_page
+from ari_cli.render.push.run import problem_text
+from ari_cli.render.push.table import summary_line
+from ari_cli.render.values import value_text as text
 from ari_cli.results import Run, Shared
 from ari_cli.send.exchange import Problem
 from ari_cli.wire.errors import hint_for
@@ -89,8 +93,6 @@ class _Errors:
     def id(self, problem: Problem) -> int:
         found = self._ids.get(problem)
         if found is None:
-            from ari_cli.render.push.run import problem_text
-
             hint = problem.hint or hint_for(problem.code, problem.http_status) or ""
             found = self._ids[problem] = len(self.items)
             self.items.append([problem_text(problem), hint])
@@ -154,8 +156,6 @@ def run_about(
     run: Run, files: Sequence[str], base_url: str | None, source_id: str | None, title: str | None = None
 ) -> About:
     """The header of a run that this process made."""
-    from ari_cli.render.push.table import summary_line
-
     user, host = who()
     operation = run.operation.value + (" --dry-run" if run.dry_run else "")
     return About(title or f"ari-cli {operation}", operation, tuple(files), base_url, source_id, now(), user, host,
@@ -164,9 +164,6 @@ def run_about(
 
 def write_run(run: Run, about: About, stream: IO[str]) -> None:
     """A run's page: its records on the map, outlined where sent (or planned, on a dry run), and its rows."""
-    from ari_cli.planning.batch import wire_value
-    from ari_cli.render.history.runs import value_text as text
-
     taken: set[int] = set()
     for exchange in run.exchanges:
         if run.dry_run or (exchange.outcome is not None and exchange.outcome.success):
@@ -188,8 +185,6 @@ def write_run(run: Run, about: About, stream: IO[str]) -> None:
 
 def write_calendar(view: CalendarView, stream: IO[str]) -> None:
     """A calendar's page: what the service last acknowledged, per date."""
-    from ari_cli.render.history.runs import value_text as text
-
     data = MapData()
     one = dt.timedelta(days=1)
     for key in sorted(view.values):

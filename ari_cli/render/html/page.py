@@ -17,6 +17,8 @@ from functools import cache
 from importlib.resources import files
 from typing import IO, Any
 
+from markupsafe import Markup
+
 from ari_cli.journal.entries import who as who  # the header's "run by" is what the journal records
 
 CLEARED = "n/a"
@@ -143,7 +145,7 @@ def script_json(data: Any) -> str:
 
 @cache
 def _environment() -> Any:
-    import jinja2
+    import jinja2  # lazy: only a run that writes an HTML report needs the template engine
 
     # Autoescaping on for every template, whatever its name: the page is all HTML.
     return jinja2.Environment(
@@ -162,8 +164,6 @@ def _asset(name: str) -> str:
 def write_page(stream: IO[str], about: About, data: dict[str, Any], tables: dict[str, Any]) -> None:
     """The page: `about` in the header, `data` in the JSON block the script draws, `tables` for readers
     without scripts (see `data.py`)."""
-    from markupsafe import Markup
-
     template = _environment().get_template("report.html.j2")
     colours, legend = palette(data.get("values", []))
     data = {**data, "colours": colours}

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from ari_cli.exits import ExitCode
 from ari_cli.render.console import whole
+from ari_cli.render.html.data import run_about
 from ari_cli.render.push import run as render
 from ari_cli.render.push.report import error_document, write_error_document, write_error_report, write_report
 from ari_cli.render.push.table import table
@@ -110,8 +111,6 @@ def write_run_report(run: Run, shown: Shown, err: Any) -> None:
         return
     about = None
     if shown.report.suffix.lower() == ".html":
-        from ari_cli.render.html.data import run_about
-
         about = run_about(run, shown.files, shown.base_url, shown.source_id)
     _write_report(lambda path: write_report(run, path, about), shown.report, err)
 

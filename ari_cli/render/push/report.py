@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ari_cli.config.secrets import scrub
+from ari_cli.render.html.data import run_about, write_run, write_stopped
+from ari_cli.render.push.run import CSV_FIELDS, csv_line, write_csv, write_json
 from ari_cli.results import Run, summary
 from ari_cli.wire.operations import Operation
 
@@ -51,11 +53,7 @@ def write_atomically(path: Path, write: Callable[[IO[str]], object]) -> None:
 def write_report(run: Run, path: Path, about: About | None = None) -> None:
     """The per-row results to a `.csv` or `.json` file, as `--output csv` or `--output json` writes them, or
     to an `.html` page (`render/html/data.py`) headed by `about`."""
-    from ari_cli.render.push.run import write_csv, write_json
-
     if _is_html(path):
-        from ari_cli.render.html.data import run_about, write_run
-
         heading = about or run_about(run, (), None, None)
         write_atomically(path, lambda stream: write_run(run, heading, stream))
         return
@@ -91,13 +89,9 @@ def write_error_document(document: dict[str, Any], stream: IO[str]) -> None:
 
 def write_error_report(document: dict[str, Any], path: Path) -> None:
     """A stopped run's report: its document as JSON, or the CSV header alone (there are no rows to list)."""
-    from ari_cli.render.push.run import CSV_FIELDS, csv_line
-
     if _is_json(path):
         write_atomically(path, lambda stream: write_error_document(document, stream))
     elif _is_html(path):
-        from ari_cli.render.html.data import write_stopped
-
         write_atomically(path, lambda stream: write_stopped(document, stream))
     else:
         write_atomically(path, lambda stream: stream.write(csv_line(list(CSV_FIELDS)) + "\n"))

@@ -20,6 +20,7 @@ from ari_cli.config.secrets import masked_body, masked_text, scrub
 from ari_cli.exits import Interrupted
 from ari_cli.render.console import console as console  # the one console, re-exported for callers of this module
 from ari_cli.render.printable import json_printable, printable
+from ari_cli.render.push.curl import for_request
 from ari_cli.results import Refused, RowResult, Run, Shared
 from ari_cli.send.exchange import Exchange, Problem, Trace
 
@@ -329,6 +330,7 @@ def progress(total: int, err: Console, enabled: bool) -> Iterator[Any]:
     if not enabled or not err.is_terminal or total == 0:
         yield lambda _n: None
         return
+    # lazy: rich.progress only for a bar on a terminal
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     bar = Progress(
@@ -365,8 +367,6 @@ def curl_commands(
 ) -> None:
     """Each (label, url, body) as a bash-ready curl command after a `# label` line, then a blank line; a partner's
     own key (replay) is left to `$PARTNER_API_KEY`, any other to `$ARI_API_KEY`."""
-    from ari_cli.render.push.curl import for_request
-
     # Written as is, not through Rich, which would expand tabs and drop carriage returns in bodies. At a terminal,
     # the body's unsafe characters are written as JSON escapes: the same body, and nothing that drives the terminal.
     safe = json_printable if stream.isatty() else str

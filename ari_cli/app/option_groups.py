@@ -1,0 +1,44 @@
+"""The option groups that carry no setting: what a run shows, and how its files are read.
+
+Light (no parsing, nothing of the use cases), as `config/options.py`'s groups that carry settings are: the
+command line builds both from its parameters (`cli/options.py`) without loading `app/options.py`, which
+gathers them with the commands' requests.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+from ari_cli.app.choices import HiddenRows, InputFormat, OutputFormat, Show
+
+
+class OutputOptions(NamedTuple):
+    """What a run shows, where, and whether the journal records it."""
+
+    format: OutputFormat = OutputFormat.TABLE
+    report: Path | None = None
+    show: Show | None = None
+    curl: bool = False
+    quiet: bool = False
+    verbose: bool = False
+    journal: bool = True
+
+
+class InputOptions(NamedTuple):
+    """How the files are read and what an invalid row does."""
+
+    format: InputFormat | None = None
+    encoding: str | None = None
+    date_format: str | None = None
+    sheet: str | None = None
+    header_row: int | None = None
+    policies: Path | None = None
+    skip_invalid: bool = False
+    allow_empty: bool = False
+    columns: tuple[str, ...] = ()
+    """--column FIELD=HEADER, as given."""
+    ignore_columns: tuple[str, ...] = ()
+    """--ignore-column NAME: columns left out with a warning, however meaningful they look."""
+    hidden_rows: HiddenRows | None = None
+    """--hidden-rows: a workbook's hidden or filtered-out rows skipped or read; None: an error."""

@@ -1,0 +1,12 @@
+"""What `policy`'s commands do once their options are parsed (the commands are declared in cli/policy.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ari_cli.app.support import describe_policies
+from ari_cli.render.support import show_lines
+
+
+def describe(*, policies: Path, name: str | None) -> None:
+    show_lines(describe_policies(policies, name))
