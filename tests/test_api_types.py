@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ari_cli import api
-from ari_cli.app.choices import Form, InputFormat, OutputFormat, Overlaps, Show
+from ari_cli.choices import Form, InputFormat, OutputFormat, Overlaps, Show
 from ari_cli.wire.operations import Operation
 
 pytest.importorskip("mypy")

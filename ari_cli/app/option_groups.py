@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from ari_cli.app.choices import HiddenRows, InputFormat, OutputFormat, Show
+from ari_cli.choices import HiddenRows, InputFormat, OutputFormat, Show
 
 
 class OutputOptions(NamedTuple):

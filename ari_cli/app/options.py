@@ -12,22 +12,22 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-# The values the options offer, importable from here too as the use cases always have.
-from ari_cli.app.choices import MOST_DAYS as MOST_DAYS
-from ari_cli.app.choices import DiffFormat as DiffFormat
-from ari_cli.app.choices import DiffShow as DiffShow
-from ari_cli.app.choices import Form as Form
-from ari_cli.app.choices import HiddenRows as HiddenRows
-from ari_cli.app.choices import InputFormat as InputFormat
-from ari_cli.app.choices import OutputFormat as OutputFormat
-from ari_cli.app.choices import Overlaps as Overlaps
-from ari_cli.app.choices import PageFormat as PageFormat
-from ari_cli.app.choices import Show as Show
-from ari_cli.app.choices import ViewFormat as ViewFormat
-
 # The two groups that carry no setting (what a run shows, how its files are read), light as the four above.
 from ari_cli.app.option_groups import InputOptions as InputOptions
 from ari_cli.app.option_groups import OutputOptions as OutputOptions
+
+# The values the options offer, importable from here too as the use cases always have.
+from ari_cli.choices import MOST_DAYS as MOST_DAYS
+from ari_cli.choices import DiffFormat as DiffFormat
+from ari_cli.choices import DiffShow as DiffShow
+from ari_cli.choices import Form as Form
+from ari_cli.choices import HiddenRows as HiddenRows
+from ari_cli.choices import InputFormat as InputFormat
+from ari_cli.choices import OutputFormat as OutputFormat
+from ari_cli.choices import Overlaps as Overlaps
+from ari_cli.choices import PageFormat as PageFormat
+from ari_cli.choices import Show as Show
+from ari_cli.choices import ViewFormat as ViewFormat
 
 # The option objects that carry settings (None: not given), which `config/settings.py` resolves.
 from ari_cli.config.options import ConnectionOptions as ConnectionOptions

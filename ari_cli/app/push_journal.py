@@ -15,8 +15,8 @@ from ari_cli.app.diff import confirm_push as confirm_push
 from ari_cli.app.elsewhere import note
 from ari_cli.app.guards import for_push as for_push
 from ari_cli.app.options import ConnectionOptions
+from ari_cli.config.options import Connection
 from ari_cli.config.secrets import mask
-from ari_cli.config.settings import Connection
 from ari_cli.journal.database import read_through
 from ari_cli.journal.queries import acknowledged
 from ari_cli.journal.recorder import Recorder, open_journal

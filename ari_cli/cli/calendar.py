@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ari_cli.app.choices import MOST_DAYS, PageFormat
+from ari_cli.choices import MOST_DAYS, PageFormat
 from ari_cli.cli.groups import only, takes
 from ari_cli.cli.helptext import HelpCommand
 from ari_cli.cli.history import WHERE, Kind, PageOption

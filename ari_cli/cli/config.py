@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from ari_cli.app.choices import ViewFormat
+from ari_cli.choices import ViewFormat
 from ari_cli.cli.completion import complete_profile, complete_setting
 from ari_cli.cli.helptext import HelpCommand, HelpGroup
 from ari_cli.cli.options import tuning

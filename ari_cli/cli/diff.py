@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ari_cli.app.choices import DiffFormat, DiffShow
+from ari_cli.choices import DiffFormat, DiffShow
 from ari_cli.cli.groups import only, takes
 from ari_cli.cli.options import (
     Files,

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ari_cli.app.choices import PageFormat, Show, ViewFormat
+from ari_cli.choices import PageFormat, Show, ViewFormat
 from ari_cli.cli.completion import complete_run
 from ari_cli.cli.helptext import HelpCommand, HelpGroup
 from ari_cli.wire.operations import Operation

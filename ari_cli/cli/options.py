@@ -23,8 +23,8 @@ from typing import Annotated, Any
 
 import typer
 
-from ari_cli.app.choices import Form, HiddenRows, InputFormat, OutputFormat, Overlaps, Show
 from ari_cli.app.option_groups import InputOptions, OutputOptions
+from ari_cli.choices import Form, HiddenRows, InputFormat, OutputFormat, Overlaps, Show
 from ari_cli.cli.completion import complete_profile
 from ari_cli.cli.groups import shows
 from ari_cli.config.options import ConnectionOptions, GuardOptions, PlanOptions, SendTuning

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ari_cli.app.choices import OutputFormat
+from ari_cli.choices import OutputFormat
 from ari_cli.cli.groups import only, takes
 from ari_cli.cli.helptext import HelpCommand
 from ari_cli.cli.options import DryRun, connection_options, output_options, plan_options, send_tuning

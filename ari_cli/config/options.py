@@ -8,12 +8,11 @@ and `app/options.py` offers them beside the commands' other option objects. Ligh
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from ari_cli.app.choices import Overlaps
-from ari_cli.config.secrets import mask
+from ari_cli.choices import Overlaps
 
 DEFAULT_SEGMENT = "{action}"
 
@@ -33,18 +32,12 @@ CONNECTION_SETTINGS: dict[str, tuple[str, str | None]] = {
 @dataclass(frozen=True, slots=True)
 class Connection:
     """A usable endpoint: base URL, key, source id and the last path segment's template (its fields are the
-    names of `CONNECTION_SETTINGS`)."""
+    names of `CONNECTION_SETTINGS`). Its repr leaves the key out."""
 
     base_url: str
-    api_key: str
+    api_key: str = field(repr=False)
     source_id: str
     path_segment: str = DEFAULT_SEGMENT
-
-    def __repr__(self) -> str:
-        return (
-            f"Connection(base_url={self.base_url!r}, api_key={mask(self.api_key)!r}, "
-            f"source_id={self.source_id!r}, path_segment={self.path_segment!r})"
-        )
 
 
 class ConnectionOptions(NamedTuple):

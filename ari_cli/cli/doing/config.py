@@ -7,13 +7,13 @@ from pathlib import Path
 
 import typer
 
-from ari_cli.app.choices import ViewFormat
 from ari_cli.app.config import init as init_profile
 from ari_cli.app.config import profiles as profiles_in
 from ari_cli.app.config import show as settings_view
 from ari_cli.app.config_edit import delete as delete_profile
 from ari_cli.app.config_edit import get_setting, set_setting
 from ari_cli.app.options import ConfigEdit, ConfigInit, ConfigShow, PlanOptions, SendTuning
+from ari_cli.choices import ViewFormat
 from ari_cli.cli.options import connection_options
 from ari_cli.cli.prompts import Prompts
 from ari_cli.cli.world import process_world

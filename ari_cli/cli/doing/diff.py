@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import typer
 
-from ari_cli.app.choices import DiffFormat, DiffShow
 from ari_cli.app.diff import run_diff
 from ari_cli.app.options import ConnectionOptions, DiffRequest, GuardOptions, InputOptions, PlanOptions
 from ari_cli.app.push import nothing_sent_on_interrupt
+from ari_cli.choices import DiffFormat, DiffShow
 from ari_cli.cli.boundary import error_documents
 from ari_cli.cli.options import (
     Files,

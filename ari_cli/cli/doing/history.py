@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import typer
 
-from ari_cli.app.choices import PageFormat, Show, ViewFormat
 from ari_cli.app.history import TrackingFound, list_runs, opened_run
 from ari_cli.app.history import find as find_in_journal
 from ari_cli.app.history import prune as prune_journal
 from ari_cli.app.options import FindRequest
+from ari_cli.choices import PageFormat, Show, ViewFormat
 from ari_cli.cli.world import process_world
 from ari_cli.render.history.detail import show_detail
 from ari_cli.render.history.finds import show_dates, show_tracking

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import typer
 
-from ari_cli.app.choices import OutputFormat
 from ari_cli.app.options import ConnectionOptions, OutputOptions, PlanOptions, ReplayRequest, SendTuning
 from ari_cli.app.replay_run import replay as send_replay
 from ari_cli.app.support import error_table, explain_codes
+from ari_cli.choices import OutputFormat
 from ari_cli.cli.options import DryRun
 from ari_cli.cli.world import process_world
 from ari_cli.render.support import show_error_table, show_explanations, show_replay
