@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ari_cli.inputs.daywords import is_day_word, letter_readings, readings, shown_days, told_apart
+from ari_cli.inputs.languages import fold
 from ari_cli.inputs.looks import IDS, Bound, edits, id_field, range_bound, unseen, weekday_like, without_unseen
 from ari_cli.inputs.names import (
     CANONICAL,
@@ -110,6 +112,16 @@ class Resolver:
         self._mapped = {normalize(header): name for name, header in self.mapping.items()}
         self._ignore = frozenset(normalize(name) for name in self.ignore)
         self._names = tuple(key for key, name in CANONICAL.items() if name in self._used and name not in WEEKDAY_FLAGS)
+
+    @property
+    def mapped_keys(self) -> frozenset[str]:
+        """The names (normalized) a --column mapping gives a field."""
+        return frozenset(self._mapped)
+
+    @property
+    def ignored_keys(self) -> frozenset[str]:
+        """The names (normalized) --ignore-column leaves out."""
+        return self._ignore
 
     def resolve(self, name: str) -> str | None:
         """The canonical field of `name`, or None when the operation does not use it."""
@@ -289,12 +301,73 @@ class Resolver:
         return f"{self.source}: {'; '.join(parts)}" if parts else None
 
 
+def _flag_words(names: Sequence[str], resolver: Resolver) -> list[int]:
+    """The places of the names that may be weekday flag columns: a day's name or abbreviation in some
+    language (`Mo`, `Mon.`, `lundi`), that is no other column's name, nor mapped or left out by the user."""
+    places = []
+    skip = resolver.mapped_keys | resolver.ignored_keys
+    for at, name in enumerate(names):
+        key = normalize(name)
+        if key in skip:
+            continue
+        if CANONICAL.get(key, "mon") in WEEKDAY_FLAGS and is_day_word(name):
+            places.append(at)
+    return places
+
+
+def _letter_run(names: Sequence[str]) -> list[int]:
+    """The places of seven one-letter names side by side (`M T W T F S S`), or none."""
+    run: list[int] = []
+    for at, name in enumerate(names):
+        if len(fold(name)) == 1 and fold(name).isalpha():
+            run.append(at)
+            continue
+        if len(run) == len(WEEKDAY_FLAGS):
+            return run
+        run = []
+    return run if len(run) == len(WEEKDAY_FLAGS) else []
+
+
+def weekday_columns(names: Sequence[str], resolver: Resolver) -> dict[int, str | None]:
+    """The flag column each weekday name of a header gives, by its place; a set that reads as the days of
+    no language, or of several languages differently, is a problem naming its readings (its places give
+    None: said once, not again as unknown names)."""
+    found: dict[int, str | None] = {}
+    for places, heard in ((_flag_words(names, resolver), readings), (_letter_run(names), letter_readings)):
+        if not places:
+            continue
+        written = [names[at].strip() for at in places]
+        ways = heard(written)
+        quoted = f"{resolver.source}: {resolver.noun}s " + ", ".join(written)
+        if len(ways) == 1:
+            reading = next(iter(ways))
+            found.update((at, WEEKDAY_FLAGS[day]) for at, day in zip(places, reading, strict=True))
+            continue
+        found.update(dict.fromkeys(places))
+        if not ways:
+            resolver.problems.append(
+                f"{quoted} look like weekdays, yet not of one language (nor one week order): name them in one "
+                f"(Mon ... Sun), or give --ignore-column for each"
+            )
+        else:
+            shown = {shown_days(reading): languages for reading, languages in ways.items()}
+            resolver.problems.append(
+                f"{quoted} read as weekdays in more than one way: {told_apart(shown)}; name them in full "
+                f"(Monday ... Sunday)"
+            )
+    return found
+
+
 def resolve_header(names: Sequence[str], resolver: Resolver) -> list[str | None]:
     """The canonical field of each header cell (None: ignored), recording duplicates and gaps."""
     result: list[str | None] = []
     first: dict[str, str] = {}
-    for name in names:
-        canonical = resolver.resolve(name)
+    flags = weekday_columns(names, resolver)
+    for at, name in enumerate(names):
+        if at not in flags:
+            canonical = resolver.resolve(name)
+        elif (canonical := flags[at]) is not None:
+            resolver.seen.add(canonical)
         if canonical is not None:
             if canonical in first:
                 resolver.duplicate(first[canonical], name, canonical)

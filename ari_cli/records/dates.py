@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Mapping
+
+from ari_cli.inputs.daywords import readings, shown_days, told_apart
 
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
 _RELATIVE = re.compile(r"today(?:\s*([+-])\s*(\d+))?", re.IGNORECASE)
 _MASK = re.compile(r"[01]{7}")
-_DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_FEIRA = re.compile(r"-?feira\b", re.IGNORECASE)  # Portuguese `segunda-feira` is `segunda`
 _DAYS_HELP = "use names like Mon-Fri, Sat,Sun or mo,tu, or a 7-character mask like 1111100 (Monday first)"
 ALL_DAYS: frozenset[int] = frozenset(range(7))
 
@@ -117,17 +120,35 @@ def parse_date(text: str | dt.date, today: dt.date, date_format: str | None = No
     raise ValueError(_not_iso(value))
 
 
-def _weekday(name: str, whole: str) -> int:
-    key = name.strip().lower()
-    if len(key) >= 2:
-        for number, full in enumerate(_DAY_NAMES):
-            if full.startswith(key):
-                return number
-    raise ValueError(f'"{name.strip()}" in "{whole}" is not a weekday; {_DAYS_HELP}')
+def _spans(value: str) -> list[tuple[str, str | None]]:
+    """The parts of a days value: each a day, or a range's first and last day, as written."""
+    # `Segunda-feira` is one word, not a range; an en dash is a range's dash as a hyphen is.
+    plain = re.sub(r"\s*[-\u2013]\s*", "-", _FEIRA.sub("", value))
+    spans: list[tuple[str, str | None]] = []
+    for part in re.split(r"[,;/\s]+", plain):
+        if not part:
+            continue
+        first, dash, last = part.partition("-")
+        if dash and not (first and last):
+            raise ValueError(f'"{part}" in "{value}" is not a range of weekdays; {_DAYS_HELP}')
+        spans.append((first, last if dash else None))
+    return spans
+
+
+def _selected(spans: list[tuple[str, str | None]], day: Mapping[str, int]) -> frozenset[int]:
+    selected: set[int] = set()
+    for first, last in spans:
+        start = day[first]
+        stop = start if last is None else day[last]
+        # A range may wrap past Sunday: Fri-Mon is Fri, Sat, Sun, Mon.
+        selected.update((start + step) % 7 for step in range((stop - start) % 7 + 1))
+    return frozenset(selected)
 
 
 def parse_days(text: str) -> frozenset[int]:
-    """Weekday numbers (Monday = 0) from `Mon-Fri`, `Sat,Sun`, `mo,tu`, `Fri-Mon` or `1111100`."""
+    """Weekday numbers (Monday = 0) from `Mon-Fri`, `Sat,Sun`, `mo,tu`, `Fri-Mon`, `1111100`, or the same in
+    the languages of `inputs/languages.py` (`lun-ven`, `Mo-Fr`, `L-V`): read only when every language that
+    reads all its words reads the same days."""
     value = text.strip()
     if not value:
         raise ValueError(f"no weekdays given; {_DAYS_HELP}")
@@ -138,24 +159,25 @@ def parse_days(text: str) -> frozenset[int]:
         return days
     if value.isdigit():
         raise ValueError(f'"{value}" is not a 7-character mask of 0 and 1; {_DAYS_HELP}')
-    selected: set[int] = set()
-    for part in re.split(r"[,;/\s]+", re.sub(r"\s*-\s*", "-", value)):
-        if not part:
-            continue
-        first, dash, last = part.partition("-")
-        if dash and not (first and last):
-            raise ValueError(f'"{part}" in "{value}" is not a range of weekdays; {_DAYS_HELP}')
-        start = _weekday(first, value)
-        if not dash:
-            selected.add(start)
-            continue
-        stop = _weekday(last, value)
-        # A range may wrap past Sunday: Fri-Mon is Fri, Sat, Sun, Mon.
-        span = (stop - start) % 7
-        selected.update((start + step) % 7 for step in range(span + 1))
-    if not selected:
+    spans = _spans(value)
+    words = list(dict.fromkeys(word for span in spans for word in span if word is not None))
+    if not words:
         raise ValueError(f'"{value}" names no weekday; {_DAYS_HELP}')
-    return frozenset(selected)
+    found: dict[frozenset[int], list[str]] = {}
+    for reading, languages in readings(words).items():
+        found.setdefault(_selected(spans, dict(zip(words, reading, strict=True))), []).extend(languages)
+    if len(found) == 1:
+        return next(iter(found))
+    if not found:
+        unknown = next((word for word in words if not any(readings([word]))), None)
+        if unknown is not None:
+            raise ValueError(f'"{unknown}" in "{value}" is not a weekday; {_DAYS_HELP}')
+        raise ValueError(f'"{value}" mixes the weekdays of several languages: write them in one; {_DAYS_HELP}')
+    shown = {shown_days(sorted(days)): languages for days, languages in found.items()}
+    raise ValueError(
+        f'"{value}" reads as {told_apart(shown)}: write the days in full, or as a mask like 1111100 '
+        "(Monday first)"
+    )
 
 
 def weekday_runs(start: dt.date, end: dt.date, days: frozenset[int]) -> list[tuple[dt.date, dt.date]]:
