@@ -144,7 +144,7 @@ HELP = "use names like Mon-Fri, Sat,Sun or mo,tu, or a 7-character mask like 111
         ("111110", f'"111110" is not a 7-character mask of 0 and 1; {HELP}'),
         ("1-5", f'"1" in "1-5" is not a weekday; {HELP}'),
         ("Mnday", f'"Mnday" in "Mnday" is not a weekday; {HELP}'),
-        ("M,Tu", f'"M" in "M,Tu" is not a weekday; {HELP}'),
+        ("K,Tu", f'"K" in "K,Tu" is not a weekday; {HELP}'),  # M,Tu now reads: M is Monday in English
         ("Mon-", f'"Mon-" in "Mon-" is not a range of weekdays; {HELP}'),
         ("Sat,-Sun", f'"-Sun" in "Sat,-Sun" is not a range of weekdays; {HELP}'),
         (",", f'"," names no weekday; {HELP}'),

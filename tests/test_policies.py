@@ -119,7 +119,7 @@ def test_values_are_checked_by_the_policy_row_rules_and_name_the_policy_and_its_
         'deposit = { policy = "not required", amount = 300, applied = 4, intervalunits = 0 }\n'
     )
     assert problem.message.splitlines() == [
-        "p.toml line 2, policy bad, refundable: 'maybe' is not allowed; use true or false",
+        "p.toml line 2, policy bad, refundable: 'maybe' is not allowed; use true or false (or yes/no, ja/nein, oui/non, sí/no, sì/no, ja/nee, sim/não)",
         "p.toml line 2, policy bad, depositamount: 300 is above the maximum 100",
         "p.toml, policy bad, levels entry 1, policyid: 9 is above the maximum 5",
     ]

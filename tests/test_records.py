@@ -73,7 +73,7 @@ def test_two_levels_make_one_policy_sorted_by_level() -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"refundable": "maybe"}, "p.csv line 2, refundable: 'maybe' is not allowed; use true or false"),
+        ({"refundable": "maybe"}, "p.csv line 2, refundable: 'maybe' is not allowed; use true or false (or yes/no, ja/nein, oui/non, sí/no, sì/no, ja/nee, sim/não)"),
         ({"level": "3"}, "p.csv line 2, level: '3' is not allowed; use 1 (first level), 2 (second level)"),
         ({"policyid": "6"}, "p.csv line 2, policyid: 6 is above the maximum 5"),
         ({"penaltyamount": "0"}, "p.csv line 2, penaltyamount: 0 is below the minimum 1"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Iterable
 
 from ari_cli.operations import DESCRIPTORS, of
@@ -54,12 +55,34 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "sun": ("sunday", "su"),
 }
 
+# The shared columns by the words of the other languages of `languages.py`, as the README's table lists them
+# (an operation's own columns have theirs in its descriptor). Kept apart from ALIASES, which the hint lists.
+ABROAD: dict[str, tuple[str, ...]] = {
+    "propertyid": ("Objekt", "Betrieb", "établissement", "propiedad", "establecimiento", "albergo",
+                   "struttura", "accommodatie", "propriedade", "estabelecimento"),
+    "roomid": ("Zimmer", "Zimmertyp", "Zimmerkategorie", "chambre", "type de chambre", "habitación",
+               "tipo de habitación", "camera", "tipo camera", "kamer", "kamertype", "quarto", "tipo de quarto"),
+    "rateid": ("Tarif", "Ratencode", "plan tarifaire", "tarifa", "plan tarifario", "tariffa", "piano tariffario",
+               "tarief", "plano tarifário"),
+    "start": ("von", "ab", "Beginn", "Startdatum", "gültig ab", "du", "début", "date de début", "desde",
+              "inicio", "fecha de inicio", "fecha desde", "dal", "inizio", "data inizio", "data di inizio", "van",
+              "vanaf", "begindatum", "startdatum", "de", "início", "data de início", "data inicial"),
+    "end": ("bis", "Ende", "Enddatum", "gültig bis", "au", "fin", "date de fin", "jusqu'au", "hasta",
+            "fecha de fin", "fecha hasta", "al", "fino al", "data fine", "data di fine", "tot", "tot en met", "t/m",
+            "einde", "einddatum", "até", "fim", "data de fim", "data final"),
+    "date": ("Datum", "fecha"),  # not `data` (Italian, Portuguese): an English `Data` column is no date
+    "days": ("Tage", "Wochentage", "Wochentag", "jours", "jours de la semaine", "días", "días de la semana",
+             "giorni", "giorni della settimana", "dagen", "weekdagen", "dias", "dias da semana"),
+}  # fmt: skip
+
 _STRIP = re.compile(r"[\s_\-\ufeff]+")
 
 
 def normalize(name: str) -> str:
-    """The form names are compared in: lower case, without spaces, `_`, `-` (or a stray BOM)."""
-    return _STRIP.sub("", name).lower()
+    """The form names are compared in: lower case, without spaces, `_`, `-` (or a stray BOM), nor accents
+    (`Début` is debut, as people type it without them)."""
+    plain = unicodedata.normalize("NFKD", _STRIP.sub("", name).lower())
+    return "".join(c for c in plain if not unicodedata.combining(c))
 
 
 def _build_lookup() -> tuple[dict[str, str], dict[str, str]]:
@@ -69,13 +92,14 @@ def _build_lookup() -> tuple[dict[str, str], dict[str, str]]:
         for name in descriptor.columns:
             canonical[name] = name
             display[name] = name
-    for name, aliases in ALIASES.items():
+    for name, aliases in [*ALIASES.items(), *ABROAD.items(), *_OWN_ABROAD]:
         for alias in aliases:
             canonical[normalize(alias)] = name
             display[normalize(alias)] = alias
     return canonical, display
 
 
+_OWN_ABROAD = [item for d in DESCRIPTORS.values() for item in d.abroad.items()]
 CANONICAL, DISPLAY = _build_lookup()
 """Normalized name or alias -> canonical field name, for every operation."""
 

@@ -73,6 +73,9 @@ class Descriptor:
     clearable: bool
     """Whether `n/a` clears a value (what `revert --clear-unknown` sends for dates never seen)."""
     words: Words = field(compare=False)
+    abroad: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Its own columns by the words of the other languages of `inputs/languages.py`, as the README's table
+    lists them."""
 
     @property
     def name(self) -> str:

@@ -27,4 +27,18 @@ MAXADV = Descriptor(
     layout=_record,
     clearable=True,
     words=Words(heading="Nights", many="max advance booking (nights)"),
+    abroad={
+        "time": (
+            "Nächte",
+            "Vorausbuchung",
+            "nuits",
+            "jours d'avance",
+            "noches",
+            "antelación",
+            "notti",
+            "anticipo",
+            "nachten",
+            "antecedência",
+        )
+    },
 )

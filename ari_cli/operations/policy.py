@@ -31,4 +31,7 @@ POLICY = Descriptor(
     layout=None,
     clearable=False,
     words=Words(heading="Policy", many="policies"),
+    abroad={
+        "refundable": ("erstattbar", "remboursable", "reembolsable", "rimborsabile", "restitueerbaar", "reembolsável")
+    },
 )

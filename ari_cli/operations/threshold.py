@@ -21,4 +21,16 @@ THRESHOLD = Descriptor(
     layout=_record,
     clearable=True,
     words=Words(heading="Threshold", many="sell thresholds"),
+    abroad={
+        "threshold": (
+            "Schwelle",
+            "Verkaufsschwelle",
+            "seuil",
+            "seuil de vente",
+            "umbral",
+            "soglia",
+            "drempel",
+            "limiar",
+        )
+    },
 )

@@ -175,8 +175,7 @@ def parse_days(text: str) -> frozenset[int]:
         raise ValueError(f'"{value}" mixes the weekdays of several languages: write them in one; {_DAYS_HELP}')
     shown = {shown_days(sorted(days)): languages for days, languages in found.items()}
     raise ValueError(
-        f'"{value}" reads as {told_apart(shown)}: write the days in full, or as a mask like 1111100 '
-        "(Monday first)"
+        f'"{value}" reads as {told_apart(shown)}: write the days in full, or as a mask like 1111100 (Monday first)'
     )
 
 

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from ari_cli.exits import InputError
 from ari_cli.inputs import Part
+from ari_cli.inputs.languages import TRUTH_WORDS, YES_NO_SHOWN, fold
 from ari_cli.inputs.looks import unseen
 from ari_cli.inputs.names import NAMED_POLICY, POLICY_VALUES
 from ari_cli.records.dates import LayoutTally
@@ -64,7 +65,6 @@ PERCENT_OF_STAY = 3
 # A deposit that is not required has no amount, share or moment; the wire still wants them, so these
 # stand in (the service reads them only for a required deposit).
 _NOT_REQUIRED = {"depositamount": 1, "depositapplied": 3, "depositintervalunits": 0}
-_REFUNDABLE = {"true": "true", "yes": "true", "false": "false", "no": "false"}
 _DEPOSIT_POLICIES = {"required": "required", "not required": "not required", "notrequired": "not required"}
 _APPLIED = {3: "first night", 4: "full stay"}
 
@@ -123,10 +123,11 @@ def _deposit(errs: RowErrors, fields: Mapping[str, Any]) -> Deposit | None:
 
 def _refundable(errs: RowErrors, fields: Mapping[str, Any]) -> str | None:
     written = text(fields.get("refundable"))  # a spreadsheet's TRUE arrives as "TRUE" or "true"
-    refundable = _REFUNDABLE.get(written.lower())
-    if refundable is None:
-        errs.add("refundable", f"{written!r} is not allowed; use true or false")
-    return refundable
+    said = TRUTH_WORDS.get(fold(written))
+    if said is None:
+        errs.add("refundable", f"{written!r} is not allowed; use {YES_NO_SHOWN}")
+        return None
+    return "true" if said else "false"
 
 
 def _non_refundable_deposit(errs: RowErrors, refundable: str | None, deposit: Deposit | None) -> None:
