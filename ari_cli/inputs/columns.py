@@ -362,11 +362,11 @@ def resolve_header(names: Sequence[str], resolver: Resolver) -> list[str | None]
     """The canonical field of each header cell (None: ignored), recording duplicates and gaps."""
     result: list[str | None] = []
     first: dict[str, str] = {}
-    flags = weekday_columns(names, resolver)
+    by_place = weekday_columns(names, resolver)
     for at, name in enumerate(names):
-        if at not in flags:
+        if at not in by_place:
             canonical = resolver.resolve(name)
-        elif (canonical := flags[at]) is not None:
+        elif (canonical := by_place[at]) is not None:
             resolver.seen.add(canonical)
         if canonical is not None:
             if canonical in first:
