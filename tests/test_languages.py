@@ -162,3 +162,17 @@ def test_a_word_that_is_not_yes_or_no_lists_what_is_accepted(tmp_path: Path, san
         f"error: {path} line 2, refundable: 'vielleicht' is not allowed; use true or false "
         "(or yes/no, ja/nein, oui/non, sí/no, sì/no, ja/nee, sim/não)"
     )
+
+
+@pytest.mark.parametrize("column", ["Mi", "Sat."])
+def test_one_weekday_column_of_another_spelling_is_named_as_a_weekday(
+    tmp_path: Path, sandbox: Any, column: str
+) -> None:
+    path = _csv(tmp_path, f"Hotel,Room,From,To,Threshold,{column}", f"HTL001,DBL,{WEEK[0]},{WEEK[6]},2,x")
+    result = _push(sandbox, path)
+    assert result.exit_code == 3
+    assert result.stderr.splitlines()[0] == (
+        f'error: {path}: column "{column}" looks like a weekday, yet is not one of seven flag columns Mon ... Sun; '
+        f'give all seven (Y or N in each) or one days column (Mon-Fri); give --ignore-column "{column}" to leave it out'
+    )
+    assert _days_set(sandbox) == []

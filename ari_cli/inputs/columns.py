@@ -341,7 +341,11 @@ def weekday_columns(names: Sequence[str], resolver: Resolver) -> dict[int, str |
         quoted = f"{resolver.source}: {resolver.noun}s " + ", ".join(written)
         if len(ways) == 1:
             reading = next(iter(ways))
-            found.update((at, WEEKDAY_FLAGS[day]) for at, day in zip(places, reading, strict=True))
+            for at, day in zip(places, reading, strict=True):
+                # Short of seven, only the names of the English flag columns are flags (`Mo` without the rest
+                # says so); another (`Sat.`, `Mi`) is an unknown name that looks like a weekday.
+                if len(places) == len(WEEKDAY_FLAGS) or CANONICAL.get(normalize(names[at])) in WEEKDAY_FLAGS:
+                    found[at] = WEEKDAY_FLAGS[day]
             continue
         found.update(dict.fromkeys(places))
         if not ways:

@@ -10,6 +10,8 @@ import re
 import unicodedata
 from typing import Literal
 
+from ari_cli.inputs.daywords import is_day_word
+
 # A range's bound by a name not taken for start or end (with or without "date"): which day it means (the
 # day after? the last night?) would be a guess, so the user maps it; the hint names the likelier side.
 _FIRST = ("arrival", "arrive", "checkin", "firstday", "startday", "start", "begin", "from", "stayfrom", "nightfrom")
@@ -76,10 +78,10 @@ def id_field(key: str) -> str | None:
 
 
 def weekday_like(key: str) -> bool:
-    """Whether a normalized name reads as a weekday (`Sat.`, `Weds`, `Mondays`) that is not a flag column's."""
+    """Whether a normalized name reads as a weekday (`Sat.`, `Weds`, `Mondays`, `Mi`) that is not a flag column's."""
     letters = _LETTERS.sub("", key)
     stem = letters.removesuffix("s")  # `Weds`, `Mondays`
-    return len(stem) >= 2 and any(day.startswith(stem) for day in _DAY_NAMES)
+    return is_day_word(key) or (len(stem) >= 2 and any(day.startswith(stem) for day in _DAY_NAMES))
 
 
 # Line breaks a reader may leave inside a value (a CSV quote left open takes the next line in), by name:
