@@ -132,11 +132,11 @@ def push(
         output=_output(output, report, show, curl, quiet, verbose, journal),
         inputs=InputOptions(
             format=None if input_format is None else _choice("input_format", input_format, InputFormat),
-            encoding=encoding,
-            date_format=date_format,
-            sheet=sheet,
+            encoding=_text("encoding", encoding),
+            date_format=_text("date_format", date_format),
+            sheet=_text("sheet", sheet),
             header_row=_header_row(header_row),
-            policies=_path(policies),
+            policies=_path("policies", policies),
             skip_invalid=skip_invalid,
             allow_empty=allow_empty,
             columns=_columns(columns),
@@ -152,15 +152,19 @@ def push(
             data_form=data_form,
         ),
         sending=SendTuning(
-            concurrency=concurrency, rate=rate, timeout=timeout, retries=retries, rate_per_property=rate_per_property
+            concurrency=concurrency,
+            rate=rate,
+            timeout=timeout,
+            retries=retries,
+            rate_per_property=_text("rate_per_property", rate_per_property),
         ),
         connection=ConnectionOptions(
             sandbox=sandbox,
-            profile=profile,
-            config=_path(config),
-            base_url=base_url,
-            source_id=source_id,
-            api_key_file=_path(api_key_file),
+            profile=_text("profile", profile),
+            config=_path("config", config),
+            base_url=_text("base_url", base_url),
+            source_id=_text("source_id", source_id),
+            api_key_file=_path("api_key_file", api_key_file),
             path_segment=_segment(path_segment),
             api_key=_key(api_key, api_key_file),
         ),
@@ -233,8 +237,20 @@ def _choice(name: str, value: object, kind: type[E]) -> E:
     raise UsageProblem(f"{name}={value!r}: use one of {allowed}")
 
 
-def _path(value: PathArg | None) -> Path | None:
-    return None if value is None else Path(value)
+def _path(name: str, value: PathArg | None) -> Path | None:
+    """A path keyword as a Path; anything but text or a path is a UsageProblem, not our traceback."""
+    if value is None:
+        return None
+    if not isinstance(value, str | os.PathLike):
+        raise UsageProblem(f"{name}={value!r:.60}: give a path, as text or a pathlib.Path")
+    return Path(value)
+
+
+def _text(name: str, value: str | None) -> str | None:
+    """A text keyword; anything but text (or None) is a UsageProblem, not our traceback or a value taken as text."""
+    if value is not None and not isinstance(value, str):
+        raise UsageProblem(f"{name}={value!r:.60}: give text")
+    return value
 
 
 def _world() -> World:
@@ -277,7 +293,7 @@ def _output(
         )
     return OutputOptions(
         format=shown or OutputFormat.TABLE,
-        report=_path(report),
+        report=_path("report", report),
         show=None if show is None else _choice("show", show, Show),
         curl=curl,
         quiet=quiet,
@@ -341,7 +357,7 @@ def _today(value: dt.date | str | None) -> dt.date | None:
 
 
 def _segment(value: str | None) -> str | None:
-
+    _text("path_segment", value)
     if value is not None and (problem := segment_problem(value)) is not None:
         raise UsageProblem(f"path_segment: {problem}")
     return value
