@@ -54,7 +54,6 @@ LEVEL_EXAMPLE = "--level policyid=1,days=7,amount=50,applied=3"
 
 
 def _dates(start: str | None, end: str | None, date: str | None, days: str | None) -> dict[str, str]:
-
     if date is not None:
         if start is not None or end is not None:
             raise UsageProblem("give --date for one day, or --start and --end, not both")

@@ -21,6 +21,7 @@ from ari_cli.exits import Interrupted
 from ari_cli.render.console import console as console  # the one console, re-exported for callers of this module
 from ari_cli.render.printable import json_printable, printable
 from ari_cli.render.push.curl import for_request
+from ari_cli.render.values import plural
 from ari_cli.results import Refused, RowResult, Run, Shared
 from ari_cli.send.exchange import Exchange, Problem, Trace
 
@@ -296,11 +297,6 @@ def write_json(run: Run, stream: IO[str]) -> None:
     stream.write(separator + '"requests": ')
     _write_list(stream, (_dumps(request_dict(run, e), indent) for e in run.exchanges), indent)
     stream.write(("" if indent is None else "\n") + "}\n")
-
-
-def plural(count: int, noun: str) -> str:
-    """`1 row`, `2 rows`."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def planned_requests(run: Run, out: Console) -> None:
