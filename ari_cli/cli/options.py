@@ -30,6 +30,7 @@ from ari_cli.cli.groups import shows
 from ari_cli.config.options import ConnectionOptions, GuardOptions, PlanOptions, SendTuning
 from ari_cli.config.tuning import TUNING_DEFAULTS, TUNING_RANGES, parse_budget
 from ari_cli.exits import UsageProblem
+from ari_cli.operations import DESCRIPTORS
 from ari_cli.wire.operations import segment_problem
 
 _RANGE = TUNING_RANGES
@@ -136,7 +137,8 @@ Yes = Annotated[bool, typer.Option("--yes", "-y", help="Answer yes to --confirm:
 MaxChanged = Annotated[str | None, typer.Option("--max-changed", metavar="N|P%", help="Guard: refuse (exit 5, nothing sent) when the push would change or clear more than N dates, or P% of the dates the journal knows for the files' keys (from today on). \\[profile: max_changed]", show_default=False, rich_help_panel=_GUARD)]
 MaxCleared = Annotated[str | None, typer.Option("--max-cleared", metavar="N|P%", help="Guard: the same for dates the push would clear (n/a over a value). \\[profile: max_cleared]", show_default=False, rich_help_panel=_GUARD)]
 MinCoverage = Annotated[str | None, typer.Option("--min-coverage", metavar="P%", help="Guard: refuse when the files cover less than P% of the keys and dates (from today on) that the last push of files to this service covered: an export cut short. \\[profile: min_coverage]", show_default=False, rich_help_panel=_GUARD)]
-MaxStep = Annotated[str | None, typer.Option("--max-step", metavar="N", help="Guard (threshold, maxadv): refuse when a date's value would move by more than N from what the service holds: a typo of 100 for 10. \\[profile: max_step]", show_default=False, rich_help_panel=_GUARD)]
+_STEPPED = ", ".join(d.name for d in DESCRIPTORS.values() if d.steps)  # the operations --max-step is for
+MaxStep = Annotated[str | None, typer.Option("--max-step", metavar="N", help=f"Guard ({_STEPPED}): refuse when a date's value would move by more than N from what the service holds: a typo of 100 for 10. \\[profile: max_step]", show_default=False, rich_help_panel=_GUARD)]
 OverrideGuards = Annotated[bool, typer.Option("--override-guards", help="Push although a guard trips (the guard is still said). --yes never passes a guard.", rich_help_panel=_GUARD)]
 PathSegment = Annotated[str | None, typer.Option("--path-segment", metavar="TEXT", callback=_segment, help="Last path segment; may hold {action} and {propertyid}. \\[env: ARI_PATH_SEGMENT] \\[default: {action}]", show_default=False, rich_help_panel=_CONN)]
 # fmt: on

@@ -1,4 +1,4 @@
-"""`ari-cli threshold|maxadv|policy send`: one setting from flags, through the same pipeline as push.
+"""`ari-cli OPERATION send`: one setting from flags, through the same pipeline as push.
 
 The flags become one input row (a policy: one row per level) under the canonical column names, so
 validation, output and exit codes are those of push. Values stay text, as a CSV cell would be.
