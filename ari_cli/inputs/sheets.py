@@ -4,8 +4,8 @@ that are the operation's, without either flag, are refused: reading the first al
 leave the others' hotels as they were while the run says it succeeded. Hidden sheets are read only when named:
 an old version kept out of sight must never be pushed instead of today's. A visible sheet that is the
 operation's, though its header has problems (the column names a few lines down, a misspelt name), counts as
-the operation's: its problems stop the run, and another sheet whose columns happen to fit is never read in
-its place.
+the operation's: its problems stop the run before a later sheet is looked at, and another sheet whose
+columns happen to fit is never read in its place.
 
 A workbook that a future `export` writes (issue 42 leaves it for later) will say so in its first sheet, and
 be read whole without either flag: that exception belongs in `_choose`."""
@@ -127,6 +127,8 @@ def _choose(workbook: Book, source_name: str, operation: Operation, options: Rea
             continue
         if look.ours:
             ours.append((title, look))
+            if look.prepared.problems and not options.all_sheets:
+                break  # its problems stop the run, whatever the later sheets hold: they are said first
             continue
         first = first or look
         if aside:
@@ -144,7 +146,7 @@ def _choose(workbook: Book, source_name: str, operation: Operation, options: Rea
             said.append(f"passed over {', '.join(passed)}")
         read[0].notes.insert(0, f"{source_name}: {'; '.join(said)} (--all-sheets)")
         return _together(read)
-    if len(ours) > 1:
+    if len(ours) > 1:  # the first of them has no problems: a second one is why the run stops
         raise InputError(
             f"{source_name}: {len(ours)} visible sheets have the columns of {operation.value}: "
             f"{_listed(title for title, _ in ours)}; "
