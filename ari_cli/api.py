@@ -108,9 +108,10 @@ def push(
 
     Each keyword is the push command's option of that name (`--no-merge` is `merge=False`, `--no-journal`
     is `journal=False`, `--format` is `input_format`, `--column F=H` is `columns={"F": "H"}`, `--sheet A
-    --sheet B` is `sheet=["A", "B"]`); `api_key` gives the key itself, over ARI_API_KEY and the profile. Tuning left at None takes the profile's value,
-    else the command's default. `rows` are mappings read as a JSON list of objects is (names, aliases and
-    API bodies alike), after the files; a row's `line` is its place in the list, from 1.
+    --sheet B` is `sheet=["A", "B"]`); `api_key` gives the key itself, over ARI_API_KEY and the profile.
+    Tuning left at None takes the profile's value, else the command's default. `rows` are mappings read as
+    a JSON list of objects is (names, aliases and API bodies alike), after the files; a row's `line` is its
+    place in the list, from 1.
 
     Returns the Run, whose `exit_code` is the command's: 0 all ok, 1 a row failed, 3 invalid rows (nothing
     sent). Raises an `AriError` (`.exit_code`, `.message`, `.hint`) when the run stops before it has
