@@ -72,7 +72,8 @@ def push(
     input_format: InputFormatName | None = None,
     encoding: str | None = None,
     date_format: str | None = None,
-    sheet: str | None = None,
+    sheet: str | Sequence[str] | None = None,
+    all_sheets: bool = False,
     header_row: int | None = None,
     policies: PathArg | None = None,
     columns: Mapping[str, str] | None = None,
@@ -106,10 +107,11 @@ def push(
     """Push `files` and/or `rows` for `operation` ("threshold", "maxadv" or "policy"); the run's results.
 
     Each keyword is the push command's option of that name (`--no-merge` is `merge=False`, `--no-journal`
-    is `journal=False`, `--format` is `input_format`, `--column F=H` is `columns={"F": "H"}`); `api_key`
-    gives the key itself, over ARI_API_KEY and the profile. Tuning left at None takes the profile's value,
-    else the command's default. `rows` are mappings read as a JSON list of objects is (names, aliases and
-    API bodies alike), after the files; a row's `line` is its place in the list, from 1.
+    is `journal=False`, `--format` is `input_format`, `--column F=H` is `columns={"F": "H"}`, `--sheet A
+    --sheet B` is `sheet=["A", "B"]`); `api_key` gives the key itself, over ARI_API_KEY and the profile.
+    Tuning left at None takes the profile's value, else the command's default. `rows` are mappings read as
+    a JSON list of objects is (names, aliases and API bodies alike), after the files; a row's `line` is its
+    place in the list, from 1.
 
     Returns the Run, whose `exit_code` is the command's: 0 all ok, 1 a row failed, 3 invalid rows (nothing
     sent). Raises an `AriError` (`.exit_code`, `.message`, `.hint`) when the run stops before it has
@@ -122,6 +124,7 @@ def push(
     command shows it, with its messages on stderr (`show`, `curl`, `quiet` and `verbose` apply to it).
     """
     _flags(dry_run=dry_run, sandbox=sandbox, journal=journal, allow_empty=allow_empty, skip_invalid=skip_invalid,
+           all_sheets=all_sheets,
            merge=merge, changed_only=changed_only, curl=curl, quiet=quiet, verbose=verbose,
            override_guards=override_guards)  # fmt: skip
     request = PushRequest(
@@ -134,7 +137,8 @@ def push(
             format=None if input_format is None else _choice("input_format", input_format, InputFormat),
             encoding=_text("encoding", encoding),
             date_format=_text("date_format", date_format),
-            sheet=_text("sheet", sheet),
+            sheets=_sheets(sheet),
+            all_sheets=all_sheets,
             header_row=_header_row(header_row),
             policies=_path("policies", policies),
             skip_invalid=skip_invalid,
@@ -336,6 +340,17 @@ def _names(name: str, value: Sequence[str]) -> tuple[str, ...]:
     """A sequence of column names (a lone string would be its letters)."""
     if isinstance(value, str) or not all(isinstance(item, str) for item in value):
         raise UsageProblem(f'{name}={value!r}: give a list of column names, e.g. ["Departure"]')
+    return tuple(value)
+
+
+def _sheets(value: str | Sequence[str] | None) -> tuple[str, ...]:
+    """--sheet NAME, repeatable: one name, or a list of them."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if not isinstance(value, Sequence) or not all(isinstance(item, str) for item in value):
+        raise UsageProblem(f'sheet={value!r:.60}: give a sheet\'s name or a list of them, e.g. ["Hotel A", "Hotel B"]')
     return tuple(value)
 
 

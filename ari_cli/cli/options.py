@@ -107,7 +107,8 @@ NoJournal = Annotated[bool, typer.Option("--no-journal", help="Do not record thi
 Format = Annotated[InputFormat | None, typer.Option("--format", help="Format of standard input (sniffed if not given).", rich_help_panel=_IN)]
 Encoding = Annotated[str | None, typer.Option("--encoding", metavar="NAME", help="Encoding of files that are not UTF-8, e.g. cp1252.", rich_help_panel=_IN)]
 DateFormat = Annotated[str | None, typer.Option("--date-format", metavar="FMT", help="Layout of dates that are not ISO, in strptime codes, e.g. %d/%m/%Y.", rich_help_panel=_IN)]
-Sheet = Annotated[str | None, typer.Option("--sheet", metavar="NAME", help="Worksheet of a workbook. \\[default: the first]", show_default=False, rich_help_panel=_IN)]
+Sheet = Annotated[list[str] | None, typer.Option("--sheet", metavar="NAME", help="Worksheet of a workbook to read; repeatable. \\[default: the one visible sheet with the command's columns]", show_default=False, rich_help_panel=_IN)]
+AllSheets = Annotated[bool, typer.Option("--all-sheets", help="Read every visible sheet of a workbook that has the command's columns (a sheet per hotel); the others are named in a note.", rich_help_panel=_IN)]
 HeaderRow = Annotated[int | None, typer.Option("--header-row", min=1, metavar="N", help="Row that holds the column names, when titles sit above it. \\[default: the first row with values]", show_default=False, rich_help_panel=_IN)]
 Policies = Annotated[Path | None, typer.Option("--policies", metavar="FILE", help="TOML file of named policies, which a policy file's policy column may name (policy push).", show_default=False, rich_help_panel=_IN)]
 ColumnMap = Annotated[list[str] | None, typer.Option("--column", metavar="FIELD=HEADER", help='The column that gives FIELD, named as the file names it, e.g. --column threshold="Min Rooms Unsold" (repeatable; wins over names and aliases).', show_default=False, rich_help_panel=_IN)]
@@ -168,6 +169,7 @@ def input_options(
     encoding: Encoding = None,
     date_format: DateFormat = None,
     sheet: Sheet = None,
+    all_sheets: AllSheets = False,
     header_row: HeaderRow = None,
     policies: Policies = None,
     skip_invalid: SkipInvalid = False,
@@ -181,7 +183,8 @@ def input_options(
         format=input_format,
         encoding=encoding,
         date_format=date_format,
-        sheet=sheet,
+        sheets=tuple(sheet or ()),
+        all_sheets=all_sheets,
         header_row=header_row,
         policies=policies,
         skip_invalid=skip_invalid,
