@@ -72,7 +72,8 @@ def push(
     input_format: InputFormatName | None = None,
     encoding: str | None = None,
     date_format: str | None = None,
-    sheet: str | None = None,
+    sheet: str | Sequence[str] | None = None,
+    all_sheets: bool = False,
     header_row: int | None = None,
     policies: PathArg | None = None,
     columns: Mapping[str, str] | None = None,
@@ -106,10 +107,11 @@ def push(
     """Push `files` and/or `rows` for `operation` ("threshold", "maxadv" or "policy"); the run's results.
 
     Each keyword is the push command's option of that name (`--no-merge` is `merge=False`, `--no-journal`
-    is `journal=False`, `--format` is `input_format`, `--column F=H` is `columns={"F": "H"}`); `api_key`
-    gives the key itself, over ARI_API_KEY and the profile. Tuning left at None takes the profile's value,
-    else the command's default. `rows` are mappings read as a JSON list of objects is (names, aliases and
-    API bodies alike), after the files; a row's `line` is its place in the list, from 1.
+    is `journal=False`, `--format` is `input_format`, `--column F=H` is `columns={"F": "H"}`, `--sheet A
+    --sheet B` is `sheet=["A", "B"]`); `api_key` gives the key itself, over ARI_API_KEY and the profile.
+    Tuning left at None takes the profile's value, else the command's default. `rows` are mappings read as
+    a JSON list of objects is (names, aliases and API bodies alike), after the files; a row's `line` is its
+    place in the list, from 1.
 
     Returns the Run, whose `exit_code` is the command's: 0 all ok, 1 a row failed, 3 invalid rows (nothing
     sent). Raises an `AriError` (`.exit_code`, `.message`, `.hint`) when the run stops before it has
@@ -122,6 +124,7 @@ def push(
     command shows it, with its messages on stderr (`show`, `curl`, `quiet` and `verbose` apply to it).
     """
     _flags(dry_run=dry_run, sandbox=sandbox, journal=journal, allow_empty=allow_empty, skip_invalid=skip_invalid,
+           all_sheets=all_sheets,
            merge=merge, changed_only=changed_only, curl=curl, quiet=quiet, verbose=verbose,
            override_guards=override_guards)  # fmt: skip
     request = PushRequest(
@@ -132,11 +135,12 @@ def push(
         output=_output(output, report, show, curl, quiet, verbose, journal),
         inputs=InputOptions(
             format=None if input_format is None else _choice("input_format", input_format, InputFormat),
-            encoding=encoding,
-            date_format=date_format,
-            sheet=sheet,
+            encoding=_text("encoding", encoding),
+            date_format=_text("date_format", date_format),
+            sheets=_sheets(sheet),
+            all_sheets=all_sheets,
             header_row=_header_row(header_row),
-            policies=_path(policies),
+            policies=_path("policies", policies),
             skip_invalid=skip_invalid,
             allow_empty=allow_empty,
             columns=_columns(columns),
@@ -152,15 +156,19 @@ def push(
             data_form=data_form,
         ),
         sending=SendTuning(
-            concurrency=concurrency, rate=rate, timeout=timeout, retries=retries, rate_per_property=rate_per_property
+            concurrency=concurrency,
+            rate=rate,
+            timeout=timeout,
+            retries=retries,
+            rate_per_property=_text("rate_per_property", rate_per_property),
         ),
         connection=ConnectionOptions(
             sandbox=sandbox,
-            profile=profile,
-            config=_path(config),
-            base_url=base_url,
-            source_id=source_id,
-            api_key_file=_path(api_key_file),
+            profile=_text("profile", profile),
+            config=_path("config", config),
+            base_url=_text("base_url", base_url),
+            source_id=_text("source_id", source_id),
+            api_key_file=_path("api_key_file", api_key_file),
             path_segment=_segment(path_segment),
             api_key=_key(api_key, api_key_file),
         ),
@@ -233,8 +241,20 @@ def _choice(name: str, value: object, kind: type[E]) -> E:
     raise UsageProblem(f"{name}={value!r}: use one of {allowed}")
 
 
-def _path(value: PathArg | None) -> Path | None:
-    return None if value is None else Path(value)
+def _path(name: str, value: PathArg | None) -> Path | None:
+    """A path keyword as a Path; anything but text or a path is a UsageProblem, not our traceback."""
+    if value is None:
+        return None
+    if not isinstance(value, str | os.PathLike):
+        raise UsageProblem(f"{name}={value!r:.60}: give a path, as text or a pathlib.Path")
+    return Path(value)
+
+
+def _text(name: str, value: str | None) -> str | None:
+    """A text keyword; anything but text (or None) is a UsageProblem, not our traceback or a value taken as text."""
+    if value is not None and not isinstance(value, str):
+        raise UsageProblem(f"{name}={value!r:.60}: give text")
+    return value
 
 
 def _world() -> World:
@@ -277,7 +297,7 @@ def _output(
         )
     return OutputOptions(
         format=shown or OutputFormat.TABLE,
-        report=_path(report),
+        report=_path("report", report),
         show=None if show is None else _choice("show", show, Show),
         curl=curl,
         quiet=quiet,
@@ -323,6 +343,17 @@ def _names(name: str, value: Sequence[str]) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _sheets(value: str | Sequence[str] | None) -> tuple[str, ...]:
+    """--sheet NAME, repeatable: one name, or a list of them."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if not isinstance(value, Sequence) or not all(isinstance(item, str) for item in value):
+        raise UsageProblem(f'sheet={value!r:.60}: give a sheet\'s name or a list of them, e.g. ["Hotel A", "Hotel B"]')
+    return tuple(value)
+
+
 def _header_row(value: int | None) -> int | None:
     if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
         raise UsageProblem(f"header_row={value!r}: give the row number of the column names, from 1")
@@ -341,7 +372,7 @@ def _today(value: dt.date | str | None) -> dt.date | None:
 
 
 def _segment(value: str | None) -> str | None:
-
+    _text("path_segment", value)
     if value is not None and (problem := segment_problem(value)) is not None:
         raise UsageProblem(f"path_segment: {problem}")
     return value

@@ -10,7 +10,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from ari_cli.api import PathArg, _key, _path, _segment, _today, _world
+from ari_cli.api import PathArg, _flags, _key, _path, _segment, _text, _today, _world
 from ari_cli.api_run import Run
 from ari_cli.app.options import ConnectionOptions, OutputOptions, RevertRequest, SendTuning
 from ari_cli.app.push import Pushed
@@ -62,6 +62,7 @@ def revert(
     command exits: no such run (UsageProblem, 2), no key (ConfigError, 4). Guards do not apply to a revert."""
     if isinstance(run, bool) or not isinstance(run, int) or run < 1:
         raise UsageProblem(f"run {run!r}: give a run number, as `ari-cli history` lists it")
+    _flags(dry_run=dry_run, clear_unknown=clear_unknown, force=force, journal=journal)
     request = RevertRequest(
         run=run,
         command=f"ari_cli.revert({run})",
@@ -73,9 +74,9 @@ def revert(
         output=OutputOptions(journal=journal),
         sending=SendTuning(concurrency=concurrency, rate=rate, timeout=timeout, retries=retries),
         connection=ConnectionOptions(
-            profile=profile,
-            config=_path(config),
-            api_key_file=_path(api_key_file),
+            profile=_text("profile", profile),
+            config=_path("config", config),
+            api_key_file=_path("api_key_file", api_key_file),
             path_segment=_segment(path_segment),
             api_key=_key(api_key, api_key_file),
         ),

@@ -113,7 +113,6 @@ class Rows(Sequence[Row]):
 
 
 def _row(result: RowResult) -> Row:
-
     shown, view = row_dict(result), result.view
     return Row(
         shown["source"], shown["line"], result.status, tuple(shown["trackingids"]),
@@ -143,7 +142,6 @@ class Run:
 
     @classmethod
     def of(cls, pushed: Pushed, code: ExitCode) -> Run:
-
         run = pushed.run
         requests = []
         for exchange in run.exchanges:

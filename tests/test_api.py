@@ -371,3 +371,31 @@ def test_a_push_that_stops_prints_its_document_only_under_json(
     with pytest.raises(ari_cli.InputError):
         ari_cli.push("threshold", missing, dry_run=True, output="csv")
     assert capfd.readouterr().out == ""
+
+
+TEXT_KEYWORDS = ("encoding", "date_format", "sheet", "base_url", "source_id", "profile", "path_segment",
+                 "rate_per_property")  # fmt: skip
+PATH_KEYWORDS = ("config", "policies", "api_key_file", "report")
+
+
+@pytest.mark.parametrize("keyword", TEXT_KEYWORDS + PATH_KEYWORDS)
+def test_a_keyword_of_the_wrong_type_is_a_usage_problem_naming_it(keyword: str) -> None:
+    # An integrator's mistake is said as the command line would say it: an AriError (exit 2) naming the keyword,
+    # never a TypeError from inside the tool, nor a number quietly taken as text.
+    with pytest.raises(ari_cli.UsageProblem) as raised:
+        ari_cli.push("threshold", SAMPLE, dry_run=True, sandbox=True, **{keyword: 5})
+    assert raised.value.exit_code == 2
+    assert raised.value.message.startswith(f"{keyword}=5: give ")
+
+
+@pytest.mark.parametrize("flag", ["dry_run", "clear_unknown", "force", "journal"])
+def test_revert_takes_its_on_off_arguments_as_true_or_false_only(flag: str) -> None:
+    # A truthy "no" would force a revert over a later run's values: refused before anything is read.
+    with pytest.raises(ari_cli.UsageProblem, match=f"{flag}='no': give True or False"):
+        ari_cli.revert(1, **{flag: "no"})
+
+
+@pytest.mark.parametrize("keyword", ["config", "api_key_file", "path_segment", "profile"])
+def test_revert_refuses_a_keyword_of_the_wrong_type(keyword: str) -> None:
+    with pytest.raises(ari_cli.UsageProblem, match=f"{keyword}=5: give "):
+        ari_cli.revert(1, **{keyword: 5})

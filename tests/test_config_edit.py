@@ -357,3 +357,12 @@ def test_an_edit_tomlkit_cannot_make_is_refused_and_nothing_is_written(tmp_path:
     # What tomlkit can do on the same file still works.
     assert invoke(["config", "set", "retries", "4", "--config", str(path)]).exit_code == 0
     assert path.read_text(encoding="utf-8") == text.replace("default.retries = 1", "default.retries = 4")
+
+
+def test_every_setting_of_a_profile_can_be_set() -> None:
+    # `config set KEY VALUE` reads each value by its key's rule: a setting without one ended in "internal error:
+    # KeyError". Connection settings take theirs from CONNECTION_SETTINGS, so a new one has a rule from the start.
+    from ari_cli.app.config_edit import CHECKS
+    from ari_cli.config.file import COLUMNS_KEY, PROFILE_KEYS
+
+    assert set(PROFILE_KEYS) - {"api_key", COLUMNS_KEY} <= set(CHECKS)

@@ -59,10 +59,11 @@ def written(run: Run, stream: io.StringIO, writer: str = "json") -> str:
 def reference_csv(run: Run) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(render.CSV_FIELDS)
+    writer.writerow(render.csv_fields(run.operation))
     for row in run.rows:
         errors = " | ".join(render.problem_text(p) for p in row.errors)
         cells = [row.view.source, str(row.view.line), row.status.value, " ".join(row.trackingids), errors, row.note]
+        cells += [row.view.propertyid, row.view.roomid, row.view.dates, row.view.value]
         writer.writerow([f"'{c}" if c[:1] in "=+-@\t\r" and c else c for c in cells])
     return out.getvalue()
 

@@ -217,16 +217,23 @@ def test_header_problems_of_all_files_come_in_one_error() -> None:
     ]
 
 
-def test_policy_needs_every_policy_column_but_the_time_interval() -> None:
+def test_policy_needs_every_policy_column_but_the_time_interval_and_those_of_a_required_deposit() -> None:
     skipped = ("date", "days", "deposittimeinterval", "policy", *WEEKDAY_FLAGS)
     names = [n for n in of(Operation.POLICY).columns if n not in skipped]
     write("policy.csv", ",".join(names) + "\n" + ",".join("1" for _ in names) + "\n")
     fields, warnings = read("policy.csv", operation=Operation.POLICY)
     assert list(fields[0]) == names
     assert warnings == []
-    write("short.csv", ",".join(names[:-2]) + "\n" + ",".join("1" for _ in names[:-2]) + "\n")
+    # Issue 42: a deposit that is not required needs no amount, share or moment, so a file may lack their
+    # columns (a required deposit's row is refused naming them, `test_policy_reading.py`).
+    deposit = ("depositamount", "depositapplied", "depositintervalunits")
+    kept = [n for n in names if n not in deposit]
+    write("lean.csv", ",".join(kept) + "\n" + ",".join("1" for _ in kept) + "\n")
+    assert list(read("lean.csv", operation=Operation.POLICY)[0][0]) == kept
+    short = [n for n in names if n not in ("penaltyapplied", "depositpolicy")]
+    write("short.csv", ",".join(short) + "\n" + ",".join("1" for _ in short) + "\n")
     assert error("short.csv", operation=Operation.POLICY).message.splitlines()[0] == (
-        "short.csv: missing columns depositapplied, depositintervalunits"
+        "short.csv: missing columns penaltyapplied, depositpolicy"
     )
 
 
@@ -236,6 +243,7 @@ def test_expected_columns_per_operation() -> None:
         "days (optional), time"
     )
     assert expected_columns(Operation.POLICY).endswith(
-        "depositintervalunits, deposittimeinterval (optional); "
+        "depositamount (for a required deposit), depositapplied (for a required deposit), "
+        "depositintervalunits (for a required deposit), deposittimeinterval (optional); "
         "or, for refundable and the level and deposit columns, policy (a name from --policies)"
     )

@@ -287,8 +287,9 @@ def test_csv_output_and_report_file(tmp_path: Path, sandbox: Any) -> None:
     )
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
-    assert lines[0] == "source,line,status,trackingids,errors,note"
+    assert lines[0] == "source,line,status,trackingids,errors,note,propertyid,roomid,dates,value"
     assert lines[2].startswith(f"{path},3,failed,") and "451 invalid room mapping (HTTP 422)" in lines[2]
+    assert lines[2].endswith(f",HTL001,NOPE,{day(1)}..{day(2)},2")
     doc = json.loads(report.read_text())
     jsonschema.validate(doc, SCHEMA)
     assert [r["status"] for r in doc["rows"]] == ["ok", "failed"]

@@ -64,7 +64,7 @@ def test_a_configuration_error_gives_one_json_document_with_its_hint(tmp_path: P
     assert error["kind"] == "config" and "base URL" in error["message"] and "--sandbox" in error["hint"]
     assert result.stderr.startswith("error: no base URL")
     # A CSV report of a run without rows is its header: a script reading it finds no rows, not no file.
-    assert report.read_text() == "source,line,status,trackingids,errors,note\n"
+    assert report.read_text() == "source,line,status,trackingids,errors,note,propertyid,roomid,dates,value\n"
 
 
 def test_a_usage_problem_found_after_parsing_gives_one_json_document(tmp_path: Path, sandbox: Any) -> None:
@@ -129,7 +129,8 @@ def test_a_report_is_written_whole_and_replaces_the_old_one(tmp_path: Path, sand
     result = invoke(["threshold", "push", str(path), "--report", str(report)], env=sandbox_env(sandbox))
     assert result.exit_code == 0, result.stderr
     lines = report.read_text().splitlines()
-    assert lines[0] == "source,line,status,trackingids,errors,note" and lines[1].startswith(f"{path},2,ok,sbx-")
+    assert lines[0] == "source,line,status,trackingids,errors,note,propertyid,roomid,dates,value"
+    assert lines[1].startswith(f"{path},2,ok,sbx-")
     assert report.stat().st_mode & 0o777 == 0o640
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.csv", "rooms.csv"]  # no temporary file left
 

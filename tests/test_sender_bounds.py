@@ -19,7 +19,7 @@ from typing import ClassVar
 import pytest
 
 from ari_cli.exits import Interrupted
-from ari_cli.render.push.run import CSV_FIELDS
+from ari_cli.render.push.run import csv_fields
 from ari_cli.sandbox import Sandbox
 from ari_cli.send.answers import RETRY_AFTER_CAP, interpret
 from tests.conftest import PINNED_TODAY
@@ -234,4 +234,4 @@ def test_ctrl_c_before_anything_is_sent_still_gives_one_json_document_and_the_re
     if report.endswith(".json"):
         assert json.loads(written) == document
     else:
-        assert written == ",".join(CSV_FIELDS) + "\n"  # the rows' columns; there are no rows
+        assert written == ",".join(csv_fields("threshold")) + "\n"  # the rows' columns; there are no rows

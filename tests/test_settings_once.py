@@ -35,6 +35,7 @@ RENAMED = {
     ("InputOptions", "format"): "input_format",
     ("OutputOptions", "format"): "output",
     ("GuardOptions", "override"): "override_guards",
+    ("InputOptions", "sheets"): "sheet",
 }
 # What Python callers may give in a handier form than the object holds, and how it is held: each such keyword is
 # named here, so that a new one has to be thought about.
@@ -42,6 +43,7 @@ CONVERTED: dict[str, tuple[Any, Any]] = {
     # keyword: (the keyword's annotation, the field's annotation)
     "columns": (Mapping[str, str] | None, tuple[str, ...]),  # {"end": "Until"} is --column end=Until
     "ignore_columns": (Sequence[str], tuple[str, ...]),
+    "sheet": (str | Sequence[str] | None, tuple[str, ...]),  # "Hotel A" is --sheet "Hotel A"
     "today": (dt.date | str | None, dt.date | None),
     "max_changed": (int | str | None, str | None),
     "max_cleared": (int | str | None, str | None),
@@ -118,7 +120,7 @@ def test_the_push_keywords_are_the_option_objects_fields() -> None:
         default = parameters[name].default
         if name in DEFAULTS_APART:
             assert (default, field_default) == DEFAULTS_APART[name]
-        elif name in ("columns",):
+        elif name in ("columns", "sheet"):
             assert (default, field_default) == (None, ())
         else:
             assert default == field_default, name

@@ -26,7 +26,6 @@ def _end_of_next_month(day: dt.date) -> dt.date:
 
 
 def _window(start_text: str | None, end_text: str | None) -> tuple[dt.date, dt.date]:
-
     start = parse_day(start_text, "--from") if start_text else dt.date.today()
     end = parse_day(end_text, "--to") if end_text else _end_of_next_month(start)
     if end < start:
@@ -65,12 +64,10 @@ def _service(
 
 
 def _hint(environ: Mapping[str, str]) -> str:
-
     return f"the journal is {journal_place(environ)}; `ari-cli history` lists the runs it holds"
 
 
 def _elsewhere(db: OpenJournal, operation: str, propertyid: str, base_url: str, source_id: str, hint: str) -> str:
-
     others = [(b, s) for b, s, _ in read.services(db, operation, propertyid) if (b, s) != (base_url, source_id)]
     if not others:
         return hint

@@ -17,7 +17,7 @@ from ari_cli.app.options import ConfigEdit
 from ari_cli.app.world import World
 from ari_cli.config.edit import delete_profile, existing_profile, set_value
 from ari_cli.config.file import COLUMNS_KEY, IGNORE_KEY, PROFILE_KEYS, check_value, display
-from ari_cli.config.options import DEFAULT_SEGMENT
+from ari_cli.config.options import CONNECTION_SETTINGS, DEFAULT_SEGMENT
 from ari_cli.config.secrets import mask, remember
 from ari_cli.config.settings import check_base_url, check_source_id, config_location
 from ari_cli.config.settings import profile_choice as chosen_profile
@@ -59,7 +59,16 @@ def _guard_limit(key: str) -> Callable[[str], Any]:
     return check
 
 
+def _text(text: str) -> str:
+    """A connection setting with no rule of its own: any text but none."""
+    if not text:
+        raise ValueError("give a value")
+    return text
+
+
 CHECKS: dict[str, Callable[[str], Any]] = {
+    # Every connection setting (a new one too) can be set; those with a rule of their own check it below.
+    **{key: _text for key in CONNECTION_SETTINGS if key != "api_key"},
     "base_url": check_base_url,
     "source_id": check_source_id,
     "api_key_file": key_file,

@@ -25,7 +25,7 @@ from ari_cli.journal.store import reading
 from ari_cli.pipeline import Prepared, plan_input
 from ari_cli.planning.batch import wire_value
 from ari_cli.planning.diff import Change, DiffView, diff, would_change
-from ari_cli.render.push.run import plural
+from ari_cli.render.values import plural
 from ari_cli.results import Status, attribute
 from ari_cli.wire.operations import Operation
 

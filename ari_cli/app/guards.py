@@ -15,7 +15,7 @@ from ari_cli.exits import ConfigError, GuardTripped, UsageProblem
 from ari_cli.journal.coverage import covered, last_push
 from ari_cli.journal.queries import acknowledged
 from ari_cli.journal.store import reading
-from ari_cli.operations import DESCRIPTORS, of
+from ari_cli.operations import STEPPED_SAID, of
 from ari_cli.pipeline import Prepared
 from ari_cli.planning.batch import wire_value
 from ari_cli.planning.changes import Key, Span
@@ -40,8 +40,7 @@ def limits(flags: GuardOptions, settings: Settings, operation: Operation, files:
             raise guard.problem
     if not of(operation).steps and "max_step" in values:
         if flags.max_step is not None:
-            stepped = " and ".join(d.name for d in DESCRIPTORS.values() if d.steps)
-            raise UsageProblem(f"--max-step is for {stepped}: a {operation.value} has no number to step")
+            raise UsageProblem(f"--max-step is for {STEPPED_SAID}: a {operation.value} has no number to step")
         values.pop("max_step")  # a profile shared by every operation: the step is theirs
     return Guards(**{name: guard.value for name, guard in values.items()})
 

@@ -31,7 +31,10 @@ class InputOptions(NamedTuple):
     format: InputFormat | None = None
     encoding: str | None = None
     date_format: str | None = None
-    sheet: str | None = None
+    sheets: tuple[str, ...] = ()
+    """--sheet NAME, repeatable: the worksheets read; none: the one visible sheet that is the operation's."""
+    all_sheets: bool = False
+    """--all-sheets: every visible sheet that has the operation's columns."""
     header_row: int | None = None
     policies: Path | None = None
     skip_invalid: bool = False

@@ -64,6 +64,11 @@ def _options(
     if files.count("-") > 1:
         raise UsageProblem("standard input (-) can be read only once")
     inputs, plan = request.inputs, request.plan
+    if inputs.sheets and inputs.all_sheets:
+        raise UsageProblem(
+            "--sheet and --all-sheets cannot be given together",
+            hint="give --sheet NAME for each sheet, or --all-sheets",
+        )
     return PushOptions(
         operation=request.operation,
         files=files,
@@ -71,7 +76,8 @@ def _options(
         read=ReadOptions(
             format=inputs.format.value if inputs.format else None,
             encoding=inputs.encoding,
-            sheet=inputs.sheet,
+            sheets=inputs.sheets,
+            all_sheets=inputs.all_sheets,
             header_row=inputs.header_row,
             allow_empty=inputs.allow_empty,
             columns=_mapping(request.operation, inputs.columns, profile_columns),

@@ -87,7 +87,6 @@ def _sent(changes: Sequence[Change], records: Sequence[Record], rows: int) -> Pl
 def _found(
     request: RevertRequest, environ: Mapping[str, str]
 ) -> tuple[RunInfo, tuple[int, ...], Undo, dict[Key, list[Span]]]:
-
     with reading(environ) as db:
         if db is None:
             path = journal_path(environ)
@@ -192,7 +191,6 @@ def revert(request: RevertRequest, listener: Listener, world: World) -> Reverted
 def _push(
     request: RevertRequest, reverted: Reverted, tuned: Tuned, listener: Listener, environ: Mapping[str, str]
 ) -> None:
-
     assert reverted.prepared is not None and reverted.options is not None and reverted.connection is not None
     prepared, options, connection = reverted.prepared, reverted.options, reverted.connection
     warn = reverted.warnings.append

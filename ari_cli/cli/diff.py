@@ -1,4 +1,4 @@
-"""`ari-cli threshold|maxadv|policy diff`: what a push of the files would change, with the input options of push."""
+"""`ari-cli OPERATION diff`: what a push of the files would change, with the input options of push."""
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated

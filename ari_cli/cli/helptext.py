@@ -73,7 +73,6 @@ class _HelpShown:
         _show_examples(self.help, " ".join(ctx.command_path.split()[1:]))
 
     def get_params(self, ctx: Any) -> list[Any]:
-
         own: list[Any] = super().get_params(ctx)  # type: ignore[misc]
         if any(param.name == "color" for param in own):
             return own  # the root declares them itself

@@ -30,6 +30,7 @@ from ari_cli.cli.groups import shows
 from ari_cli.config.options import ConnectionOptions, GuardOptions, PlanOptions, SendTuning
 from ari_cli.config.tuning import TUNING_DEFAULTS, TUNING_RANGES, parse_budget
 from ari_cli.exits import UsageProblem
+from ari_cli.operations import DESCRIPTORS
 from ari_cli.wire.operations import segment_problem
 
 _RANGE = TUNING_RANGES
@@ -106,7 +107,8 @@ NoJournal = Annotated[bool, typer.Option("--no-journal", help="Do not record thi
 Format = Annotated[InputFormat | None, typer.Option("--format", help="Format of standard input (sniffed if not given).", rich_help_panel=_IN)]
 Encoding = Annotated[str | None, typer.Option("--encoding", metavar="NAME", help="Encoding of files that are not UTF-8, e.g. cp1252.", rich_help_panel=_IN)]
 DateFormat = Annotated[str | None, typer.Option("--date-format", metavar="FMT", help="Layout of dates that are not ISO, in strptime codes, e.g. %d/%m/%Y.", rich_help_panel=_IN)]
-Sheet = Annotated[str | None, typer.Option("--sheet", metavar="NAME", help="Worksheet of a workbook. \\[default: the first]", show_default=False, rich_help_panel=_IN)]
+Sheet = Annotated[list[str] | None, typer.Option("--sheet", metavar="NAME", help="Worksheet of a workbook to read; repeatable. \\[default: the one visible sheet with the command's columns]", show_default=False, rich_help_panel=_IN)]
+AllSheets = Annotated[bool, typer.Option("--all-sheets", help="Read every visible sheet of a workbook that has the command's columns (a sheet per hotel); the others are named in a note.", rich_help_panel=_IN)]
 HeaderRow = Annotated[int | None, typer.Option("--header-row", min=1, metavar="N", help="Row that holds the column names, when titles sit above it. \\[default: the first row with values]", show_default=False, rich_help_panel=_IN)]
 Policies = Annotated[Path | None, typer.Option("--policies", metavar="FILE", help="TOML file of named policies, which a policy file's policy column may name (policy push).", show_default=False, rich_help_panel=_IN)]
 ColumnMap = Annotated[list[str] | None, typer.Option("--column", metavar="FIELD=HEADER", help='The column that gives FIELD, named as the file names it, e.g. --column threshold="Min Rooms Unsold" (repeatable; wins over names and aliases).', show_default=False, rich_help_panel=_IN)]
@@ -136,7 +138,8 @@ Yes = Annotated[bool, typer.Option("--yes", "-y", help="Answer yes to --confirm:
 MaxChanged = Annotated[str | None, typer.Option("--max-changed", metavar="N|P%", help="Guard: refuse (exit 5, nothing sent) when the push would change or clear more than N dates, or P% of the dates the journal knows for the files' keys (from today on). \\[profile: max_changed]", show_default=False, rich_help_panel=_GUARD)]
 MaxCleared = Annotated[str | None, typer.Option("--max-cleared", metavar="N|P%", help="Guard: the same for dates the push would clear (n/a over a value). \\[profile: max_cleared]", show_default=False, rich_help_panel=_GUARD)]
 MinCoverage = Annotated[str | None, typer.Option("--min-coverage", metavar="P%", help="Guard: refuse when the files cover less than P% of the keys and dates (from today on) that the last push of files to this service covered: an export cut short. \\[profile: min_coverage]", show_default=False, rich_help_panel=_GUARD)]
-MaxStep = Annotated[str | None, typer.Option("--max-step", metavar="N", help="Guard (threshold, maxadv): refuse when a date's value would move by more than N from what the service holds: a typo of 100 for 10. \\[profile: max_step]", show_default=False, rich_help_panel=_GUARD)]
+_STEPPED = ", ".join(d.name for d in DESCRIPTORS.values() if d.steps)  # the operations --max-step is for
+MaxStep = Annotated[str | None, typer.Option("--max-step", metavar="N", help=f"Guard ({_STEPPED}): refuse when a date's value would move by more than N from what the service holds: a typo of 100 for 10. \\[profile: max_step]", show_default=False, rich_help_panel=_GUARD)]
 OverrideGuards = Annotated[bool, typer.Option("--override-guards", help="Push although a guard trips (the guard is still said). --yes never passes a guard.", rich_help_panel=_GUARD)]
 PathSegment = Annotated[str | None, typer.Option("--path-segment", metavar="TEXT", callback=_segment, help="Last path segment; may hold {action} and {propertyid}. \\[env: ARI_PATH_SEGMENT] \\[default: {action}]", show_default=False, rich_help_panel=_CONN)]
 # fmt: on
@@ -166,6 +169,7 @@ def input_options(
     encoding: Encoding = None,
     date_format: DateFormat = None,
     sheet: Sheet = None,
+    all_sheets: AllSheets = False,
     header_row: HeaderRow = None,
     policies: Policies = None,
     skip_invalid: SkipInvalid = False,
@@ -179,7 +183,8 @@ def input_options(
         format=input_format,
         encoding=encoding,
         date_format=date_format,
-        sheet=sheet,
+        sheets=tuple(sheet or ()),
+        all_sheets=all_sheets,
         header_row=header_row,
         policies=policies,
         skip_invalid=skip_invalid,

@@ -26,5 +26,4 @@ class Prompts:
         return line
 
     def wrong(self, message: str) -> None:
-
         echo_err(message)

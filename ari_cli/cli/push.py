@@ -1,4 +1,4 @@
-"""`ari-cli threshold|maxadv|policy push`: files through the whole pipeline, with every option group."""
+"""`ari-cli OPERATION push`: files through the whole pipeline, with every option group."""
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING

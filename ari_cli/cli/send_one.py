@@ -1,4 +1,4 @@
-"""`ari-cli threshold|maxadv|policy send`: one setting from flags, through the same pipeline as push.
+"""`ari-cli OPERATION send`: one setting from flags, through the same pipeline as push.
 
 The flags become one input row (a policy: one row per level) under the canonical column names, so
 validation, output and exit codes are those of push. Values stay text, as a CSV cell would be.
@@ -54,7 +54,6 @@ LEVEL_EXAMPLE = "--level policyid=1,days=7,amount=50,applied=3"
 
 
 def _dates(start: str | None, end: str | None, date: str | None, days: str | None) -> dict[str, str]:
-
     if date is not None:
         if start is not None or end is not None:
             raise UsageProblem("give --date for one day, or --start and --end, not both")

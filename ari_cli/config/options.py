@@ -62,7 +62,8 @@ class ConnectionOptions(NamedTuple):
         environment and the profile, set for every run, stay quietly unused)."""
         if not self.sandbox:
             return ()
-        named = ("base_url", "source_id", "api_key_file", "path_segment", "api_key")
+        # Every field but the choice of sandbox and of profile and config file names a service: a new one too.
+        named = [name for name in self._fields if name not in ("sandbox", "profile", "config")]
         return tuple(name for name in named if getattr(self, name) is not None)
 
 

@@ -142,12 +142,15 @@ class ReadMeter:
 
 @dataclass(frozen=True, slots=True)
 class ReadOptions:
-    """How to read the files: a format for `-` (and unknown extensions), an encoding, a sheet, a header row."""
+    """How to read the files: a format for `-` (and unknown extensions), an encoding, sheets, a header row."""
 
     format: str | None = None
     encoding: str | None = None
-    sheet: str | None = None
-    """The worksheet of a workbook; None: the first."""
+    sheets: tuple[str, ...] = ()
+    """The worksheets of a workbook that --sheet names (repeatable); none: the one visible sheet that is the
+    operation's, unless `all_sheets`."""
+    all_sheets: bool = False
+    """--all-sheets: every visible sheet that has the operation's columns."""
     header_row: int | None = None
     """1-based row of the column names; None: the first row that holds anything."""
     columns: tuple[tuple[str, str], ...] = ()
@@ -193,3 +196,5 @@ class Prepared:
     notes: list[str] = field(default_factory=list)
     ignored: list[tuple[str, str]] = field(default_factory=list)
     """(source, name) of each column left out: the run's document lists them."""
+    also: list[Part] = field(default_factory=list)
+    """A workbook's further sheets read (--sheet repeated, --all-sheets), each a part after `part`."""

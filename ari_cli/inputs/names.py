@@ -18,8 +18,11 @@ from ari_cli.operations.policy import NAMED_POLICY as NAMED_POLICY
 from ari_cli.operations.policy import VALUE_FIELDS
 from ari_cli.wire.operations import Operation
 
-OPTIONAL: frozenset[str] = frozenset({"days", *WEEKDAY_FLAGS}).union(*(d.optional for d in DESCRIPTORS.values()))
-"""The columns that may be missing or empty: the weekday filter, and those each operation names."""
+OPTIONAL: frozenset[str] = frozenset({"days", *WEEKDAY_FLAGS}).union(
+    *(d.optional for d in DESCRIPTORS.values()), *(d.needed_by for d in DESCRIPTORS.values())
+)
+"""The columns that may be missing: the weekday filter, and those each operation names (optional, or needed by
+some rows only, which their check asks for)."""
 POLICY_VALUES: frozenset[str] = frozenset(VALUE_FIELDS)
 RANGE_FIELDS = ("start", "end")
 
@@ -126,6 +129,8 @@ def expected_columns(operation: Operation) -> str:
             continue
         if name == "end":
             shown.append("end (or date for start and end)")
+        elif name in of(operation).needed_by:
+            shown.append(f"{name} (for {of(operation).needed_by[name]})")
         elif name in OPTIONAL:
             shown.append(f"{name} (optional)")
         else:

@@ -246,7 +246,6 @@ def _parser() -> Any:
 
 
 def _parse(parser: Any, block: bytes, name: str, final: bool = False) -> None:
-
     try:
         parser.Parse(block, final or not block)
     except expat.ExpatError as problem:

@@ -129,11 +129,12 @@ def read_rows(
         notes.extend(prepared.notes)
         ignored.extend(prepared.ignored)
         if prepared.part is not None:
-            try:
-                parts.append(with_weekday_flags(prepared.part))
-            except InputError as failure:
-                failures.append(failure)
-                messages.append(failure.message)
+            for part in (prepared.part, *prepared.also):
+                try:
+                    parts.append(with_weekday_flags(part))
+                except InputError as failure:
+                    failures.append(failure)
+                    messages.append(failure.message)
         elif not prepared.problems:
             empty.append(source.name)
     if len(failures) == 1 and not problems:

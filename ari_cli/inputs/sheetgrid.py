@@ -267,7 +267,6 @@ def _corner(ref: str) -> tuple[int, int]:
 
 
 def _parse(parser: Any, block: bytes, where: str) -> None:
-
     try:
         parser.Parse(block, not block)
     except expat.ExpatError as problem:

@@ -1,18 +1,27 @@
-"""Which sheet of a workbook is read: the one --sheet names, else the first visible sheet that is the
-operation's. Hidden sheets are read only when named: an old version kept out of sight must never be pushed
-instead of today's. A visible sheet that is the operation's, though its header has problems (the column
-names a few lines down, a misspelt name), is the one read: its problems stop the run, and a later sheet
-whose columns happen to fit is never read in its place."""
+"""Which sheets of a workbook are read: those --sheet names (repeatable), every visible sheet that is the
+operation's with --all-sheets, else the one visible sheet that is the operation's. Two or more visible sheets
+that are the operation's, without either flag, are refused: reading the first alone (a sheet per hotel) would
+leave the others' hotels as they were while the run says it succeeded. Hidden sheets are read only when named:
+an old version kept out of sight must never be pushed instead of today's. A visible sheet that is the
+operation's, though its header has problems (the column names a few lines down, a misspelt name), counts as
+the operation's: its problems stop the run before a later sheet is looked at, and another sheet whose
+columns happen to fit is never read in its place.
+
+A workbook that a future `export` writes (issue 42 leaves it for later) will say so in its first sheet, and
+be read whole without either flag: that exception belongs in `_choose`."""
 
 from __future__ import annotations
 
 import shlex
+from collections.abc import Iterable
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.model import ListedPart, Prepared, ReadOptions
 from ari_cli.inputs.textio import Source
 from ari_cli.inputs.xlsxfile import Book, EmptyHeaderRow, Look, open_book, read_sheet
 from ari_cli.wire.operations import Operation
+
+_BOTH_FLAGS = "give --all-sheets to read every one, or --sheet NAME for each sheet to read (repeatable)"
 
 
 def _pick_sheet(workbook: Book, name: str, wanted: str | None) -> str:
@@ -31,24 +40,52 @@ def _pick_sheet(workbook: Book, name: str, wanted: str | None) -> str:
 
 
 def prepare_xlsx(source: Source, operation: Operation, options: ReadOptions) -> Prepared:
-    """Read one sheet of a workbook: its header now, its rows (empty ones skipped) as they are checked."""
+    """Read the sheets of a workbook that the options ask for: their headers now, their rows (empty ones
+    skipped) as they are checked."""
     return prepare_sheet(open_book(source), source.name, operation, options)
 
 
 def prepare_sheet(workbook: Book, source_name: str, operation: Operation, options: ReadOptions) -> Prepared:
-    """The sheet the options name, or else the first visible sheet that is the operation's, of a workbook
-    just opened, which is closed here: the rows already begun outlive it."""
+    """The sheets the options name, or else the visible sheets that are the operation's, of a workbook just
+    opened, which is closed here: the rows already begun outlive it."""
     try:
-        if options.sheet is not None:
-            title = _pick_sheet(workbook, source_name, options.sheet)
-            prepared = read_sheet(workbook, source_name, title, operation, options).prepared
-            how = workbook.hidden.get(title)
-            if how is not None:
-                prepared.notes.append(f'{source_name}: read the sheet "{title}", which is {how}, as --sheet names it')
-            return prepared
+        if options.sheets:
+            return _named(workbook, source_name, operation, options)
         return _choose(workbook, source_name, operation, options)
     finally:
         workbook.close()
+
+
+def _named(workbook: Book, source_name: str, operation: Operation, options: ReadOptions) -> Prepared:
+    """The sheets --sheet names, in the order given; a name given twice (or in another case) is read once."""
+    titles = dict.fromkeys(_pick_sheet(workbook, source_name, wanted) for wanted in options.sheets)
+    read: list[Prepared] = []
+    for title in titles:
+        prepared = read_sheet(workbook, source_name, title, operation, options).prepared
+        how = workbook.hidden.get(title)
+        if how is not None:
+            prepared.notes.append(f'{source_name}: read the sheet "{title}", which is {how}, as --sheet names it')
+        read.append(prepared)
+    return _together(read)
+
+
+def _listed(titles: Iterable[str]) -> str:
+    return ", ".join(f'"{title}"' for title in titles)
+
+
+def _together(read: list[Prepared]) -> Prepared:
+    """Several sheets' reading as one file's: the first sheet's part, the others' after it."""
+    if len(read) == 1:
+        return read[0]
+    parts = [prepared.part for prepared in read if prepared.part is not None]
+    return Prepared(
+        part=parts[0] if parts else None,
+        also=parts[1:],
+        warnings=[warning for prepared in read for warning in prepared.warnings],
+        problems=[problem for prepared in read for problem in prepared.problems],
+        notes=[note for prepared in read for note in prepared.notes],
+        ignored=[column for prepared in read for column in prepared.ignored],
+    )
 
 
 def _choose(workbook: Book, source_name: str, operation: Operation, options: ReadOptions) -> Prepared:
@@ -62,37 +99,68 @@ def _choose(workbook: Book, source_name: str, operation: Operation, options: Rea
         )
     passed = [f'"{sheet}" ({workbook.hidden[sheet]})' for sheet in workbook.sheet_names if sheet in workbook.hidden]
     first: Look | EmptyHeaderRow | None = None
-    tried: list[str] = []
+    ours: list[tuple[str, Look]] = []
+    later: list[str] = []  # visible sheets after the first of the operation's that are not the operation's
     for title in visible:
-        # A hint names --sheet for a sheet after the first visible one: an earlier one might be read without it.
-        named = "" if title == visible[0] else title
+        # A hint names --sheet for a sheet after the first visible one (an earlier one might be read without
+        # it); never with --all-sheets, which --sheet cannot join.
+        named = "" if title == visible[0] or options.all_sheets else title
+        # Past the first sheet of the operation's, a sheet is looked at only to find a second one: one that
+        # cannot be read is named as before, not refused (it would not be read).
+        aside = bool(ours) and not options.all_sheets
         try:
             look = read_sheet(workbook, source_name, title, operation, options, named)
         except EmptyHeaderRow as empty:
+            if empty.later is not None and aside:
+                ours.append((title, Look(Prepared(None), empty.later, ours=True)))  # a second one: refused below
+                continue
             if empty.later is not None:
                 raise  # the sheet's columns are a few lines below the row named: it is the operation's
             # --header-row N is looked for on every visible sheet: a Readme first may end above line N.
             first = first or empty
-            tried.append(title)
-            passed.append(f'"{title}" (line {options.header_row} is empty)')
+            (later if aside else passed).append(f'"{title}" (line {options.header_row} is empty)')
+            continue
+        except InputError:
+            if not aside:
+                raise
+            later.append(f'"{title}" (cannot be read)')
             continue
         if look.ours:
-            break
+            ours.append((title, look))
+            if look.prepared.problems and not options.all_sheets:
+                break  # its problems stop the run, whatever the later sheets hold: they are said first
+            continue
         first = first or look
-        tried.append(title)
+        if aside:
+            later.append(f'"{title}"')
+            continue
         what = "empty" if isinstance(look.prepared.part, ListedPart) else f"not the columns of {operation.value}"
         passed.append(f'"{title}" ({what})')
-    else:
+    if not ours:
         assert first is not None
         return _none_fits(workbook, source_name, first, operation, options)
+    if options.all_sheets:
+        read = [look.prepared for _, look in ours]
+        said = [f"read the sheet{'s' if len(ours) > 1 else ''} {_listed(title for title, _ in ours)}"]
+        if passed:
+            said.append(f"passed over {', '.join(passed)}")
+        read[0].notes.insert(0, f"{source_name}: {'; '.join(said)} (--all-sheets)")
+        return _together(read)
+    if len(ours) > 1:  # the first of them has no problems: a second one is why the run stops
+        raise InputError(
+            f"{source_name}: {len(ours)} visible sheets have the columns of {operation.value}: "
+            f"{_listed(title for title, _ in ours)}; "
+            "reading one alone would leave the others as they are",
+            hint=_BOTH_FLAGS,
+        )
+    title, look = ours[0]
     prepared = look.prepared
-    others = [f'"{sheet}"' for sheet in visible if sheet != title and sheet not in tried]
-    if passed or others:
+    if passed or later:
         said = [f'read the sheet "{title}"']
         if passed:
             said.append(f"passed over {', '.join(passed)}")
-        if others:
-            said.append(f"the workbook also has {', '.join(others)}")
+        if later:
+            said.append(f"the workbook also has {', '.join(later)}")
         prepared.notes.insert(0, f"{source_name}: {'; '.join(said)} (give --sheet NAME)")
     return prepared
 

@@ -248,6 +248,8 @@ class SheetPart(Part):
         """Each row but empty ones, with its number, its cells in the order of `columns`."""
         rows, self._rows = self._rows, iter(())  # read once
         meter, width = self.meter, 1 + max(i for i, _ in self.kept)
+        if meter is not None:
+            meter.start(self.source)  # the headers of a workbook's later sheets may have been read since this one's
         # Cells right of the header's last name have no column; like unnamed columns they are left out.
         picked = [i for i, _ in self.kept]
         # A number in a date column stays a number, refused by the date rule: read as an Excel serial,

@@ -20,10 +20,21 @@ DESCRIPTORS: Mapping[Operation, Descriptor] = {d.operation: d for d in (THRESHOL
 _BY_NAME: dict[str, Descriptor] = {d.name: d for d in DESCRIPTORS.values()}
 
 
+def said(names: list[str], last: str = "or") -> str:
+    """Names as a sentence lists them: `threshold, maxadv or policy`."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {last} {names[-1]}"
+
+
+ALL_SAID = said([d.name for d in DESCRIPTORS.values()])
+"""Every operation's name, as help text lists them."""
+STEPPED_SAID = said([d.name for d in DESCRIPTORS.values() if d.steps], "and")
+"""The operations whose values are numbers a guard can step (`--max-step`)."""
+
+
 def of(operation: Operation | str) -> Descriptor:
     """An operation's descriptor (by the operation or its name, as the journal stores it); KeyError for
     another name. A dict lookup: renderers ask it once a row."""
     return _BY_NAME[operation]
 
 
-__all__ = ["DESCRIPTORS", "Descriptor", "of"]
+__all__ = ["ALL_SAID", "DESCRIPTORS", "STEPPED_SAID", "Descriptor", "of", "said"]

@@ -73,6 +73,9 @@ class Descriptor:
     clearable: bool
     """Whether `n/a` clears a value (what `revert --clear-unknown` sends for dates never seen)."""
     words: Words = field(compare=False)
+    needed_by: Mapping[str, str] = field(default_factory=dict)
+    """Its own columns that only some rows need, each with the rows that do (the deposit's amount: a required
+    deposit): a file may lack them, and a row that needs one is refused naming it (`records/`)."""
     abroad: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Its own columns by the words of the other languages of `inputs/languages.py`, as the README's table
     lists them."""

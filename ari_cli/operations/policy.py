@@ -31,6 +31,8 @@ POLICY = Descriptor(
     layout=None,
     clearable=False,
     words=Words(heading="Policy", many="policies"),
+    # A deposit that is not required has no amount, share or moment: a file of such deposits needs none of these.
+    needed_by=dict.fromkeys(("depositamount", "depositapplied", "depositintervalunits"), "a required deposit"),
     abroad={
         "refundable": ("erstattbar", "remboursable", "reembolsable", "rimborsabile", "restitueerbaar", "reembolsável")
     },

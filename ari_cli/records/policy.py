@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 from array import array
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -22,6 +22,7 @@ from ari_cli.inputs import Part
 from ari_cli.inputs.languages import TRUTH_WORDS, YES_NO_SHOWN, fold
 from ari_cli.inputs.looks import unseen
 from ari_cli.inputs.names import NAMED_POLICY, POLICY_VALUES
+from ari_cli.operations.policy import POLICY
 from ari_cli.records.dates import LayoutTally
 from ari_cli.records.memo import Judged
 from ari_cli.records.rules import (
@@ -75,11 +76,21 @@ def _with_defaults(fields: Mapping[str, Any], defaults: Mapping[str, Any]) -> Ma
     return {**fields, **{name: defaults[name] for name in empty}} if empty else fields
 
 
-def _deposit(errs: RowErrors, fields: Mapping[str, Any]) -> Deposit | None:
+def _deposit(errs: RowErrors, fields: Mapping[str, Any], lacking: Collection[str] = ()) -> Deposit | None:
+    """The deposit of a row's cells; `lacking`: the columns of a required deposit that its file does not have."""
     policy_text = " ".join(text(fields.get("depositpolicy")).lower().replace("_", " ").split())
     policy = _DEPOSIT_POLICIES.get(policy_text)
     if policy is None:
         errs.add("depositpolicy", f"{policy_text!r} is not allowed; use required or not required")
+    if policy == "required" and lacking:
+        # Said once for the row, naming the columns: each of them "is empty" would send the user looking for cells.
+        names = ", ".join(lacking)
+        errs.add(
+            "depositpolicy",
+            f"a required deposit needs the column{'s' if len(lacking) > 1 else ''} {names}, which the file does "
+            "not have: add them, or write not required (which needs no other deposit column)",
+        )
+        return None
     fields = _with_defaults(fields, {"deposittype": PERCENT_OF_STAY})
     if policy == "not required":
         fields = _with_defaults(fields, _NOT_REQUIRED)
@@ -292,6 +303,7 @@ class PolicyChecker:
         self.warnings: list[str] = []  # policies that are valid but unlikely to mean what they say
         self._rules: Judged[CancellationRule | None] = Judged(_judge_rule)
         self._deposits: Judged[Deposit | None] = Judged(_judge_deposit)
+        self._lacking: tuple[str, ...] = ()  # the columns of a required deposit that the part does not have
 
     def add_part(self, part: Part) -> None:
         """Check each row of one part and add it to the table."""
@@ -300,6 +312,7 @@ class PolicyChecker:
         # Each part's cells are judged afresh: whether they may be remembered as themselves is the part's.
         self._rules = Judged(_judge_rule, part.plain_cells)
         self._deposits = Judged(_judge_deposit, part.plain_cells)
+        self._lacking = tuple(name for name in POLICY.needed_by if name not in part.columns)
         for line, values in part.rows():
             if len(self.table) == MAX_POLICY_ROWS:
                 raise InputError(
@@ -354,7 +367,7 @@ class PolicyChecker:
             rule = _rule(errs, f)
         deposit = self._deposits[tuple(map(f.get, _DEPOSIT_FIELDS))]
         if deposit is None:
-            deposit = _deposit(errs, f)
+            deposit = _deposit(errs, f, self._lacking)
         _non_refundable_deposit(errs, refundable, deposit)
         if errs.messages or not rule or not deposit or not refundable or not start or not end:
             shown = _level_words(rule) if rule else f"level {text(f.get('level'))}"

@@ -120,7 +120,6 @@ def show_saved(profile: str, path: str, replaced: bool) -> None:
 
 
 def _json(document: dict[str, Any]) -> None:
-
     text = scrub(json.dumps(document, indent=2, ensure_ascii=False))
     # At a terminal, the characters JSON leaves raw (DEL, C1, bidi) as JSON escapes: the same document.
     typer.echo(json_printable(text) if sys.stdout.isatty() else text)

@@ -40,14 +40,12 @@ class Terminal:
         render.notices(list(messages), self.err, label)
 
     def say(self, line: str) -> None:
-
         if self.quiet:
             return
         # Lines quote settings and service answers: no key, and no control character of theirs, reaches the terminal.
         self.err.print(printable(scrub(line)), markup=False)
 
     def reading(self, meter: ReadMeter, enabled: bool) -> AbstractContextManager[None]:
-
         return sign_of_life(meter, self.err, enabled=enabled)
 
     def progress(self, total: int, enabled: bool) -> AbstractContextManager[Callable[[int], None]]:
@@ -57,13 +55,11 @@ class Terminal:
         render.trace(trace, self.err)
 
     def preview(self, view: DiffView, limit: int, title: str | None = None) -> None:
-
         if title is not None:
             self.err.print(title, markup=False)
         render_diff.table(view, self.err, limit=limit)
 
     def ask(self, question: str) -> bool:
-
         try:
             return typer.confirm(question, default=False, err=True)
         except typer.Abort:  # end of input at the question

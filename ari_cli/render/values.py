@@ -63,3 +63,8 @@ def lines_text(lines: Sequence[tuple[str, int]]) -> str:
         else:
             runs.append((source, line, line, 1))
     return runs_text(runs)
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 row`, `2 rows`."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"

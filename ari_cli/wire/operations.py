@@ -1,8 +1,7 @@
 """The parts of the wire format that need no pydantic: operations and actions, value limits, the URL.
 
-Kept apart from `protocol` (which holds the pydantic models and re-exports all of this) so that
-`--help`, `--version`, completion and a threshold or maxadv dry run, whose rows are checked as
-they are read, never load pydantic.
+Kept apart from `models.py` (the pydantic models) so that `--help`, `--version` and completion, which name
+operations, load no pydantic.
 """
 
 from __future__ import annotations

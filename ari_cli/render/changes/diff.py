@@ -26,8 +26,8 @@ from ari_cli.render.console import console, fitted
 from ari_cli.render.html.data import map_part
 from ari_cli.render.html.page import SHOWN_WITHOUT_SCRIPT, About, MapData, now, who, write_page
 from ari_cli.render.printable import json_printable, printable
-from ari_cli.render.push.run import csv_line, neutral, plural
-from ari_cli.render.values import lines_text, policy_parts, text
+from ari_cli.render.push.run import csv_line, neutral
+from ari_cli.render.values import lines_text, plural, policy_parts, text
 
 _STYLE = {Kind.NEW: "cyan", Kind.CHANGED: "bold yellow", Kind.CLEARED: "magenta", Kind.SAME: "dim"}
 NOTHING = "-"  # a value the journal knows nothing of

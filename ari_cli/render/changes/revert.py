@@ -18,7 +18,7 @@ from ari_cli.render.changes import diff as render_diff
 from ari_cli.render.printable import json_printable
 from ari_cli.render.push import run as render
 from ari_cli.render.push.outcome import Shown, show_run
-from ari_cli.render.push.run import plural
+from ari_cli.render.values import plural
 
 if TYPE_CHECKING:
     from ari_cli.planning.undo import Piece, Reverted

@@ -18,7 +18,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from ari_cli.render.push.run import plural
+from ari_cli.render.values import plural
 
 if TYPE_CHECKING:  # a push's table groups its failed rows here, and a dry run must not load the journal
     from ari_cli.journal.queries import RequestInfo

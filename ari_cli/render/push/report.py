@@ -19,7 +19,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ari_cli.config.secrets import scrub
 from ari_cli.render.html.data import run_about, write_run, write_stopped
-from ari_cli.render.push.run import CSV_FIELDS, csv_line, write_csv, write_json
+from ari_cli.render.push.run import csv_fields, csv_line, write_csv, write_json
 from ari_cli.results import Run, summary
 from ari_cli.wire.operations import Operation
 
@@ -94,4 +94,5 @@ def write_error_report(document: dict[str, Any], path: Path) -> None:
     elif _is_html(path):
         write_atomically(path, lambda stream: write_stopped(document, stream))
     else:
-        write_atomically(path, lambda stream: stream.write(csv_line(list(CSV_FIELDS)) + "\n"))
+        header = csv_fields(document["operation"])
+        write_atomically(path, lambda stream: stream.write(csv_line(header) + "\n"))

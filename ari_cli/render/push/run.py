@@ -18,11 +18,15 @@ from rich.console import Console
 
 from ari_cli.config.secrets import masked_body, masked_text, scrub
 from ari_cli.exits import Interrupted
+from ari_cli.operations import of
+from ari_cli.records.rules import RowView
 from ari_cli.render.console import console as console  # the one console, re-exported for callers of this module
 from ari_cli.render.printable import json_printable, printable
 from ari_cli.render.push.curl import for_request
+from ari_cli.render.values import plural
 from ari_cli.results import Refused, RowResult, Run, Shared
 from ari_cli.send.exchange import Exchange, Problem, Trace
+from ari_cli.wire.operations import Operation
 
 
 def problem_dict(problem: Problem) -> dict[str, Any]:
@@ -80,6 +84,17 @@ def row_dict(row: RowResult) -> dict[str, Any]:
     }
 
 
+def key_fields(operation: Operation | str) -> tuple[str, ...]:
+    """What a row of the documents says of its input row after its result: the operation's key fields (the
+    rate only where it has one), its dates and its value, as the table shows them."""
+    return (*of(operation).key_fields, "dates", "value")
+
+
+def key_dict(view: RowView, fields: Sequence[str]) -> dict[str, str]:
+    """A row's key, dates and value (`key_fields`): resolved where the row is valid, as written where not."""
+    return {name: getattr(view, name) for name in fields}
+
+
 def stopped(run: Run) -> dict[str, Any] | None:
     """The `error` of a run that an interrupt stopped (beside the rows it has), else None."""
     if not run.interrupted:
@@ -127,6 +142,7 @@ def refused_lines(refused: Refused) -> list[str]:
 def document(run: Run) -> dict[str, Any]:
     """The whole run in the contract's `--output json` shape."""
     error = stopped(run)
+    fields = key_fields(run.operation)
     return {
         "operation": run.operation.value,
         "dry_run": run.dry_run,
@@ -135,7 +151,7 @@ def document(run: Run) -> dict[str, Any]:
         **({"ignored_columns": ignored_columns(run)} if run.ignored_columns else {}),
         **({"notes": list(run.notes)} if run.notes else {}),
         **({"refused": refused_dict(run.refused)} if run.refused else {}),
-        "rows": [row_dict(r) for r in run.rows],
+        "rows": [{**row_dict(r), **key_dict(r.view, fields)} for r in run.rows],
         "requests": [request_dict(run, e) for e in run.exchanges],
     }
 
@@ -146,6 +162,12 @@ def ignored_columns(run: Run) -> list[dict[str, str]]:
 
 
 CSV_FIELDS = ("source", "line", "status", "trackingids", "errors", "note")
+"""The CSV's result columns, first and in this order (scripts read them by position); `key_fields` follow."""
+
+
+def csv_fields(operation: Operation | str) -> list[str]:
+    """The CSV's header: the result columns, then the row's key, dates and value."""
+    return [*CSV_FIELDS, *key_fields(operation)]
 
 
 def neutral(cell: str) -> str:
@@ -184,57 +206,62 @@ _AT_ONCE = 4096  # rows joined in one piece: a big run's text is never held whol
 _WRITE_AT = 65536  # characters of a document's list gathered before they are written
 
 
-def _joined(head: str, lines: Sequence[int], tail: str, separator: str) -> Iterator[str]:
-    """`head LINE tail` for each line, joined by `separator`, in pieces of a few thousand lines (the
-    pieces themselves are to be joined by `separator` too)."""
-    between = f"{tail}{separator}{head}"
-    for first in range(0, len(lines), _AT_ONCE):
-        yield head + between.join(map(str, lines[first : first + _AT_ONCE])) + tail
-
-
 def write_csv(run: Run, stream: IO[str]) -> None:
     """The rows as CSV, one line each, with the JSON document's row fields."""
     if stream.isatty():
         stream = _Escaped(stream, printable)  # type: ignore[assignment]
-    stream.write(csv_line(list(CSV_FIELDS)) + "\n")
+    fields = key_fields(run.operation)
+    stream.write(csv_line(csv_fields(run.operation)) + "\n")
     rows = run.rows
+    table = rows.table
     for first, stop, shared in rows.runs():
-        # The rows of a run differ only in their line: the cells around it are written once.
-        # With more than one cell an empty one is written empty, so these join around the number.
-        head = csv_line([neutral(rows.table.source(first)), ""])
+        # The rows of a run share their result: the cells around the line and before the key are made once.
+        head = csv_line([neutral(table.source(first)), ""])
         errors = " | ".join(problem_text(p) for p in shared.errors)
         ids = neutral(" ".join(shared.trackingids))
-        tail = csv_line(["", shared.status.value, ids, neutral(errors), neutral(shared.note)])
-        stream.writelines(_joined(head, rows.table.lines[first:stop], tail + "\n", ""))
+        middle = csv_line(["", shared.status.value, ids, neutral(errors), neutral(shared.note), ""])
+        for at in range(first, stop, _AT_ONCE):
+            stream.write(
+                "".join(
+                    f"{head}{view.line}{middle}{csv_line([neutral(getattr(view, name)) for name in fields])}\n"
+                    for view in map(table.__getitem__, range(at, min(at + _AT_ONCE, stop)))
+                )
+            )
 
 
 def _row_texts(run: Run, indent: int | None) -> Iterator[str]:
     """The rows of the JSON document as text, a run of alike rows at a time."""
     rows = run.rows
+    fields = key_fields(run.operation)
     if indent is not None:
         # Indented output is for a person at a terminal: no big run is read there.
         for row in rows:
-            yield json.dumps(row_dict(row), ensure_ascii=False, indent=indent)
+            yield json.dumps({**row_dict(row), **key_dict(row.view, fields)}, ensure_ascii=False, indent=indent)
         return
-    # The rows of a run differ only in their line: the fields around it are written once per source and
-    # per distinct result (a --changed-only night has tens of thousands of short runs, half of them
-    # skipped for one reason), those after it as one object whose opening brace gives way to the line.
+    # The rows of a run share their result: the fields around the line are written once per source and per
+    # distinct result (a --changed-only night has tens of thousands of short runs, half of them skipped for one
+    # reason); each row adds its line, then its key, dates and value.
     source, head = None, ""
-    tails: dict[Shared, str] = {}
+    middles: dict[Shared, str] = {}
+    table = rows.table
     for first, stop, shared in rows.runs():
-        named = rows.table.source(first)
+        named = table.source(first)
         if named != source:
             source, head = named, f'{{"source": {_dumps(named)}, "line": '
-        tail = tails.get(shared)
-        if tail is None:
+        middle = middles.get(shared)
+        if middle is None:
             after = {
                 "status": shared.status.value,
                 "trackingids": list(shared.trackingids),
                 "errors": [problem_dict(p) for p in shared.errors],
                 "note": shared.note,
             }
-            tail = tails[shared] = ", " + _dumps(after).removeprefix("{")
-        yield from _joined(head, rows.table.lines[first:stop], tail, ", ")
+            middle = middles[shared] = ", " + _dumps(after).removeprefix("{").removesuffix("}")
+        for at in range(first, stop, _AT_ONCE):
+            yield ", ".join(
+                f"{head}{view.line}{middle}, {_dumps(key_dict(view, fields)).removeprefix('{')}"
+                for view in map(table.__getitem__, range(at, min(at + _AT_ONCE, stop)))
+            )
 
 
 def _dumps(value: Any, indent: int | None = None) -> str:
@@ -296,11 +323,6 @@ def write_json(run: Run, stream: IO[str]) -> None:
     stream.write(separator + '"requests": ')
     _write_list(stream, (_dumps(request_dict(run, e), indent) for e in run.exchanges), indent)
     stream.write(("" if indent is None else "\n") + "}\n")
-
-
-def plural(count: int, noun: str) -> str:
-    """`1 row`, `2 rows`."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def planned_requests(run: Run, out: Console) -> None:

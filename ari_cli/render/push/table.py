@@ -19,7 +19,8 @@ from ari_cli.operations import of
 from ari_cli.render.console import MIN_WRAP, fitted, whole
 from ari_cli.render.history.groups import BY_CAUSE_OVER, MOST_CAUSES, by_cause_hint, cause_groups, cause_heading
 from ari_cli.render.printable import printable
-from ari_cli.render.push.run import plural, problem_text
+from ari_cli.render.push.run import problem_text
+from ari_cli.render.values import plural
 from ari_cli.results import RowResult, Run, Shared, Status
 from ari_cli.wire.operations import Operation
 
