@@ -177,6 +177,10 @@ def test_outputs_are_as_recorded(
                 shown += [f"--- {report.name}", report.read_text()]
                 report.unlink()
             text = _normalise("\n".join(shown), replacements)
+            if name.startswith("help"):
+                # Typer lays out its own panels (the gap after a command's name) differently from one version to
+                # the next (CI's lowest versions): what --help says is held, not how Typer spaces its columns.
+                text = re.sub(r" {2,}", " ", text)
             golden = GOLDEN / f"{name}.txt"
             if update:
                 GOLDEN.mkdir(exist_ok=True)
