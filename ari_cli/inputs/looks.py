@@ -37,7 +37,6 @@ _ID_FAMILIES = {
     "propertyid": re.compile(r"(?:property|hotel)(?:code|number|no|key)?(?:id)?"),
 }
 _LETTERS = re.compile(r"[^a-z]+")
-_DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
 def edits(a: str, b: str, most: int) -> int:
@@ -81,7 +80,7 @@ def weekday_like(key: str) -> bool:
     """Whether a normalized name reads as a weekday (`Sat.`, `Weds`, `Mondays`, `Mi`) that is not a flag column's."""
     letters = _LETTERS.sub("", key)
     stem = letters.removesuffix("s")  # `Weds`, `Mondays`
-    return is_day_word(key) or (len(stem) >= 2 and any(day.startswith(stem) for day in _DAY_NAMES))
+    return is_day_word(key) or (len(stem) >= 2 and is_day_word(stem))
 
 
 # Line breaks a reader may leave inside a value (a CSV quote left open takes the next line in), by name:
