@@ -31,7 +31,7 @@ HELP = """Push maximum advance booking periods from CSV, Excel, JSON or JSONL fi
 
 For the dates of each row, a rate plan of a room can be booked at most TIME nights ahead of arrival; n/a clears the limit.
 
-[bold]How to write the file[/bold]: one row per room, rate plan and date range, under a header row that names the columns. Keep it as .xlsx (first sheet), or save it from the spreadsheet as CSV (comma, semicolon or tab; UTF-8). Header names ignore case, spaces, _ and -. Other columns, such as Notes, are ignored with a warning.
+[bold]How to write the file[/bold]: one row per room, rate plan and date range, under a header row that names the columns. Keep it as .xlsx (a sheet per hotel: --all-sheets), or save it from the spreadsheet as CSV (comma, semicolon or tab; UTF-8). Header names ignore case, spaces, _ and -. Other columns, such as Notes, are ignored with a warning.
 
 [bold]Columns[/bold]:
 

@@ -34,7 +34,7 @@ HELP = """Push cancellation and deposit policies from CSV, Excel, JSON or JSONL 
 
 A policy says, for a room, a rate plan and a range of dates, whether the rate is refundable, up to when a guest may cancel and what it costs after that (one or two levels), and what deposit is taken.
 
-[bold]How to write the file[/bold]: one row per cancellation level, under a header row that names the columns. Rows with the same propertyid, roomid, rateid, start and end are one policy: a two-level policy is two rows, and their refundable and deposit columns must agree. Keep it as .xlsx (first sheet), or save it as CSV (UTF-8). Header names ignore case, spaces, _ and -.
+[bold]How to write the file[/bold]: one row per cancellation level, under a header row that names the columns. Rows with the same propertyid, roomid, rateid, start and end are one policy: a two-level policy is two rows, and their refundable and deposit columns must agree. Keep it as .xlsx (a sheet per hotel: --all-sheets), or save it as CSV (UTF-8). Header names ignore case, spaces, _ and -.
 
 [bold]Columns[/bold]:
 

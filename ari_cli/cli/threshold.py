@@ -31,7 +31,7 @@ HELP = """Push sell thresholds from CSV, Excel, JSON or JSONL files.
 
 The sell threshold is the number of rooms of a room type that must stay unsold: when only that many are left, sales stop. 0 means no restriction; n/a clears the value.
 
-[bold]How to write the file[/bold]: one row per room and date range, under a header row that names the columns. Keep it as .xlsx (first sheet), or save it from the spreadsheet as CSV (comma, semicolon or tab; UTF-8 with or without BOM). Header names ignore case, spaces, _ and -, so "Property ID" is propertyid. Other columns, such as Notes, are ignored with a warning.
+[bold]How to write the file[/bold]: one row per room and date range, under a header row that names the columns. Keep it as .xlsx (a sheet per hotel: --all-sheets), or save it from the spreadsheet as CSV (comma, semicolon or tab; UTF-8 with or without BOM). Header names ignore case, spaces, _ and -, so "Property ID" is propertyid. Other columns, such as Notes, are ignored with a warning.
 
 [bold]Columns[/bold]:
 
