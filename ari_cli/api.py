@@ -24,6 +24,7 @@ from ari_cli.app.options import (
     HiddenRows,
     InputFormat,
     InputOptions,
+    Layout,
     OutputFormat,
     OutputOptions,
     Overlaps,
@@ -52,6 +53,7 @@ DataFormName = Literal["list", "object"]
 OutputName = Literal["table", "json", "csv"]
 ShowName = Literal["all", "failed"]
 HiddenRowsName = Literal["skip", "include"]
+LayoutName = Literal["rows", "dates-across", "rooms-across"]
 
 
 def push(
@@ -79,6 +81,9 @@ def push(
     columns: Mapping[str, str] | None = None,
     ignore_columns: Sequence[str] = (),
     hidden_rows: HiddenRowsName | None = None,
+    layout: LayoutName | None = None,
+    property_id: str | None = None,
+    rate_id: str | None = None,
     allow_empty: bool = False,
     skip_invalid: bool = False,
     today: dt.date | str | None = None,
@@ -108,7 +113,8 @@ def push(
 
     Each keyword is the push command's option of that name (`--no-merge` is `merge=False`, `--no-journal`
     is `journal=False`, `--format` is `input_format`, `--column F=H` is `columns={"F": "H"}`, `--sheet A
-    --sheet B` is `sheet=["A", "B"]`); `api_key` gives the key itself, over ARI_API_KEY and the profile.
+    --sheet B` is `sheet=["A", "B"]`, `--property P` is `property_id="P"`, `--rate-id R` is `rate_id="R"`);
+    `api_key` gives the key itself, over ARI_API_KEY and the profile.
     Tuning left at None takes the profile's value, else the command's default. `rows` are mappings read as
     a JSON list of objects is (names, aliases and API bodies alike), after the files; a row's `line` is its
     place in the list, from 1.
@@ -146,6 +152,9 @@ def push(
             columns=_columns(columns),
             ignore_columns=_names("ignore_columns", ignore_columns),
             hidden_rows=None if hidden_rows is None else _choice("hidden_rows", hidden_rows, HiddenRows),
+            layout=None if layout is None else _choice("layout", layout, Layout),
+            property_id=_text("property_id", property_id),
+            rate_id=_text("rate_id", rate_id),
         ),
         plan=PlanOptions(
             today=_today(today),

@@ -29,6 +29,14 @@ class Overlaps(StrEnum):
     LAST_WINS = "last-wins"
 
 
+class Layout(StrEnum):
+    """How a file lays out its settings: a row per setting, or a grid (`inputs/grids.py`)."""
+
+    ROWS = "rows"
+    DATES_ACROSS = "dates-across"
+    ROOMS_ACROSS = "rooms-across"
+
+
 class HiddenRows(StrEnum):
     SKIP = "skip"
     INCLUDE = "include"

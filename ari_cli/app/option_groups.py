@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from ari_cli.choices import HiddenRows, InputFormat, OutputFormat, Show
+from ari_cli.choices import HiddenRows, InputFormat, Layout, OutputFormat, Show
 
 
 class OutputOptions(NamedTuple):
@@ -45,3 +45,9 @@ class InputOptions(NamedTuple):
     """--ignore-column NAME: columns left out with a warning, however meaningful they look."""
     hidden_rows: HiddenRows | None = None
     """--hidden-rows: a workbook's hidden or filtered-out rows skipped or read; None: an error."""
+    layout: Layout | None = None
+    """--layout: rows, or a grid (dates across, rooms across); None: told from each file's header."""
+    property_id: str | None = None
+    """--property P: the property of a grid without a property column."""
+    rate_id: str | None = None
+    """--rate-id R: the rate of a grid without a rate column (maxadv, policy)."""

@@ -23,6 +23,7 @@ from ari_cli.choices import DiffShow as DiffShow
 from ari_cli.choices import Form as Form
 from ari_cli.choices import HiddenRows as HiddenRows
 from ari_cli.choices import InputFormat as InputFormat
+from ari_cli.choices import Layout as Layout
 from ari_cli.choices import OutputFormat as OutputFormat
 from ari_cli.choices import Overlaps as Overlaps
 from ari_cli.choices import PageFormat as PageFormat

@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from ari_cli.app.options import ConnectionOptions, InputOptions, PlanOptions, PushRequest
+from ari_cli.choices import Layout
 from ari_cli.config.file import read_config
 from ari_cli.config.settings import Settings, Tuned, config_location, profile_key_file
 from ari_cli.exits import AriError, ConfigError, ReportRefused, UsageProblem
 from ari_cli.inputs import ReadOptions
-from ari_cli.inputs.model import ReadMeter
+from ari_cli.inputs.model import GridOptions, ReadMeter
 from ari_cli.inputs.names import column_mapping
 from ari_cli.journal.place import journal_path
 from ari_cli.operations import DESCRIPTORS, of
@@ -57,6 +58,24 @@ def _policies(operation: Operation, request: PushRequest) -> str | None:
     return None if path is None else str(path)
 
 
+def _grid(operation: Operation, inputs: InputOptions) -> GridOptions:
+    """How the files' grids are read; --property and --rate-id refused where no grid can take them."""
+    given = [flag for flag, value in (("--property", inputs.property_id), ("--rate-id", inputs.rate_id)) if value]
+    if given and inputs.layout is Layout.ROWS:
+        raise UsageProblem(
+            f"{' and '.join(given)} cannot be given with --layout rows: they give what a grid has no column for",
+            hint="give the property (and rate) in a column of each row, or read the file as a grid",
+        )
+    if inputs.rate_id and not of(operation).has_rate:
+        raise UsageProblem(f"--rate-id {inputs.rate_id}: {operation.value} is set per room, not per rate")
+    return GridOptions(
+        layout=None if inputs.layout is None else inputs.layout.value,
+        property_id=inputs.property_id,
+        rate_id=inputs.rate_id,
+        date_format=inputs.date_format,
+    )
+
+
 def _options(
     request: PushRequest, tuned: Tuned, profile_columns: Mapping[str, str], profile_ignored: tuple[str, ...] = ()
 ) -> PushOptions:
@@ -69,6 +88,7 @@ def _options(
             "--sheet and --all-sheets cannot be given together",
             hint="give --sheet NAME for each sheet, or --all-sheets",
         )
+    grid = _grid(request.operation, inputs)
     return PushOptions(
         operation=request.operation,
         files=files,
@@ -84,6 +104,7 @@ def _options(
             ignore_columns=(*profile_ignored, *inputs.ignore_columns),
             ignore_named=tuple(inputs.ignore_columns),
             hidden_rows=None if inputs.hidden_rows is None else inputs.hidden_rows.value,
+            grid=grid,
             meter=ReadMeter(),
         ),
         date_format=inputs.date_format,

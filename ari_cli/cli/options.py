@@ -24,7 +24,7 @@ from typing import Annotated, Any
 import typer
 
 from ari_cli.app.option_groups import InputOptions, OutputOptions
-from ari_cli.choices import Form, HiddenRows, InputFormat, OutputFormat, Overlaps, Show
+from ari_cli.choices import Form, HiddenRows, InputFormat, Layout, OutputFormat, Overlaps, Show
 from ari_cli.cli.completion import complete_profile
 from ari_cli.cli.groups import shows
 from ari_cli.config.options import ConnectionOptions, GuardOptions, PlanOptions, SendTuning
@@ -113,6 +113,9 @@ HeaderRow = Annotated[int | None, typer.Option("--header-row", min=1, metavar="N
 Policies = Annotated[Path | None, typer.Option("--policies", metavar="FILE", help="TOML file of named policies, which a policy file's policy column may name (policy push).", show_default=False, rich_help_panel=_IN)]
 ColumnMap = Annotated[list[str] | None, typer.Option("--column", metavar="FIELD=HEADER", help='The column that gives FIELD, named as the file names it, e.g. --column threshold="Min Rooms Unsold" (repeatable; wins over names and aliases).', show_default=False, rich_help_panel=_IN)]
 IgnoreColumn = Annotated[list[str] | None, typer.Option("--ignore-column", metavar="NAME", help="Leave the column NAME out with a warning, though it looks meaningful (a weekday, a range bound, an id the command does not use, a near-miss of a column name); repeatable.", show_default=False, rich_help_panel=_IN)]
+LayoutOption = Annotated[Layout | None, typer.Option("--layout", help="How the files lay out their settings: a row per setting, or a grid with a column per date (dates-across) or per room (rooms-across). \\[default: told from each file's header]", show_default=False, rich_help_panel=_IN)]
+GridProperty = Annotated[str | None, typer.Option("--property", metavar="P", help="The property of a grid without a property column.", show_default=False, rich_help_panel=_IN)]
+GridRate = Annotated[str | None, typer.Option("--rate-id", metavar="R", help="The rate of a grid without a rate column (maxadv, policy).", show_default=False, rich_help_panel=_IN)]
 HiddenRowsOption = Annotated[HiddenRows | None, typer.Option("--hidden-rows", help="A workbook's hidden or filtered-out rows (.xlsx, .xlsm, .ods): skip them, or include them. \\[default: an error naming them]", show_default=False, rich_help_panel=_IN)]
 AllowEmpty = Annotated[bool, typer.Option("--allow-empty", help="A file with no rows is a note, not an error (for exports that may rightly be empty).", rich_help_panel=_IN)]
 SkipInvalid = Annotated[bool, typer.Option("--skip-invalid", help="Send the valid rows and report the invalid ones, instead of sending nothing.", rich_help_panel=_IN)]
@@ -177,6 +180,9 @@ def input_options(
     column: ColumnMap = None,
     ignore_column: IgnoreColumn = None,
     hidden_rows: HiddenRowsOption = None,
+    layout: LayoutOption = None,
+    property_id: GridProperty = None,
+    rate_id: GridRate = None,
 ) -> InputOptions:
     """How the files are read and what an invalid row does."""
     return InputOptions(
@@ -192,6 +198,9 @@ def input_options(
         columns=tuple(column or ()),
         ignore_columns=tuple(ignore_column or ()),
         hidden_rows=hidden_rows,
+        layout=layout,
+        property_id=property_id,
+        rate_id=rate_id,
     )
 
 

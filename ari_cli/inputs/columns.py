@@ -38,6 +38,11 @@ _METADATA = frozenset(
 )  # fmt: skip
 
 
+def is_metadata(name: str) -> bool:
+    """Whether a column is one an export adds about itself (Notes, Exported at): never a setting."""
+    return normalize(name) in _METADATA
+
+
 def flag_problem(names: Iterable[str], source: str, noun: str = "column") -> str | None:
     """What is wrong with a file's weekday flag columns (canonical `names` it gives): some but not all
     seven, or flags beside a `days` column; None when nothing is."""

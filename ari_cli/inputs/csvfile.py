@@ -17,8 +17,9 @@ from typing import Any, BinaryIO
 
 from ari_cli.exits import InputError
 from ari_cli.inputs.columns import Resolver, resolve_header
+from ari_cli.inputs.grids import GridHeader, GridPart, csv_cell_name, grid_header
 from ari_cli.inputs.hints import follow_up
-from ari_cli.inputs.model import Part, Prepared, ReadMeter, Unnamed, skipped_rows
+from ari_cli.inputs.model import GridOptions, Part, Prepared, ReadMeter, Unnamed, skipped_rows
 from ari_cli.inputs.textio import MAX_LINE, Source, csv_problem, decode_problem, nul_problem, pick_encoding
 from ari_cli.wire.operations import Operation
 
@@ -123,8 +124,10 @@ def prepare_csv(
     mapping: Mapping[str, str] | None = None,
     meter: ReadMeter | None = None,
     ignore: tuple[str, ...] = (),
+    grid: GridOptions = GridOptions(),
 ) -> Prepared:
-    """Read a CSV file's header (on row `header_row`, or the first that holds anything); set up its rows to stream."""
+    """Read a CSV file's header (on row `header_row`, or the first that holds anything); set up its rows to stream:
+    as they are, or as a grid's pieces (`grids.py`)."""
     chosen, sample = _sample(source, encoding)
     delimiter = sniff_delimiter(sample)
     found = _header(source.name, sample, delimiter, header_row)
@@ -132,6 +135,9 @@ def prepare_csv(
         return Prepared(part=None)
     names, header_end = found
     resolver = Resolver(operation, source.name, "column", mapping or {}, ignore=ignore)
+    laid = grid_header(names, resolver, grid, lambda place: str(place + 1))
+    if laid is not None:
+        return _grid(source, resolver, laid, names, chosen, delimiter, header_end, encoding, meter)
     columns = resolve_header(names, resolver)
     warning = resolver.warning()
     warnings = [warning] if warning else []
@@ -151,6 +157,37 @@ def prepare_csv(
         header=tuple(names),
     )
     return Prepared(part=CsvPart(source, layout, meter), warnings=warnings, ignored=resolver.left_out(source.name))
+
+
+def _grid(
+    source: Source,
+    resolver: Resolver,
+    laid: GridHeader,
+    names: list[str],
+    chosen: str,
+    delimiter: str,
+    header_end: int,
+    given: str | None,
+    meter: ReadMeter | None,
+) -> Prepared:
+    """A grid's CSV: its rows streamed as the columns it reads, turned into its pieces."""
+    warning = resolver.warning()
+    warnings = [warning] if warning else []
+    if resolver.problems:
+        return Prepared(part=None, warnings=warnings, problems=resolver.problems)
+    kept = laid.columns()
+    layout = _Layout(
+        encoding=chosen,
+        delimiter=delimiter,
+        header_end=header_end,
+        width=len(names),
+        indices=tuple(place for place, _ in kept),
+        names=tuple(name for _, name in kept),
+        given=given,
+        header=tuple(names),
+    )
+    part = GridPart(CsvPart(source, layout, meter), laid, csv_cell_name(source.name, names))
+    return Prepared(part=part, warnings=warnings, notes=[laid.note], ignored=resolver.left_out(source.name))
 
 
 _BLOCK = 1 << 16  # characters read at a time

@@ -10,6 +10,7 @@ from typing import Any
 FORMATS = ("csv", "json", "jsonl")
 STDIN = "-"
 STDIN_NAME = "<stdin>"
+_NOWHERE: Mapping[str, str] = {}
 ROWS_NAME = "<rows>"
 """The source of rows given from Python (`ari_cli.push(rows=...)`); a row's line is its place in the list."""
 
@@ -39,6 +40,9 @@ class Part:
     plain_cells = False
     """Its cells never hold equal values of different types (JSON's true beside 1, 1.0 beside 1), so that a
     check may remember what it made of each cell as the cell itself."""
+    segmented = False
+    """Its consecutive rows of one line are the pieces of one input row (a grid's row, `grids.py`): the results
+    show that row once, failed when any piece failed."""
 
     def __init__(self, source: str, columns: Mapping[str, int]) -> None:
         self.source = source
@@ -50,6 +54,10 @@ class Part:
 
     def rows(self) -> Iterator[tuple[int, Sequence[Any]]]:
         raise NotImplementedError
+
+    def places(self, values: Sequence[Any]) -> Mapping[str, str]:
+        """Where a row's fields are, by name, when a message should name more than its line (a grid's cell)."""
+        return _NOWHERE
 
     def fields(self, values: Sequence[Any]) -> dict[str, Any]:
         """A row's values by canonical name."""
@@ -141,6 +149,20 @@ class ReadMeter:
 
 
 @dataclass(frozen=True, slots=True)
+class GridOptions:
+    """How a grid is read (`grids.py`): its layout, and the key parts a grid without their column leaves out."""
+
+    layout: str | None = None
+    """--layout rows|dates-across|rooms-across; None: told from the header."""
+    property_id: str | None = None
+    """--property P: the property of a grid without a property column."""
+    rate_id: str | None = None
+    """--rate-id R: the rate of a grid without a rate column, for an operation set per rate."""
+    date_format: str | None = None
+    """--date-format, which a grid's header dates are read by too."""
+
+
+@dataclass(frozen=True, slots=True)
 class ReadOptions:
     """How to read the files: a format for `-` (and unknown extensions), an encoding, sheets, a header row."""
 
@@ -164,6 +186,8 @@ class ReadOptions:
     ignore_named: tuple[str, ...] = ()
     """The --ignore-column names of this command (not the profile's, which serve many exports): a note names each
     that no column of the input has."""
+    grid: GridOptions = GridOptions()
+    """How a grid is read."""
     meter: ReadMeter | None = field(default=None, compare=False, repr=False)
     """Hears how far reading has got (a sign of life at the terminal)."""
 

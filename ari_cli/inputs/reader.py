@@ -76,6 +76,7 @@ def _prepare(source: Source, operation: Operation, options: ReadOptions) -> Prep
             dict(options.columns),
             options.meter,
             options.ignore_columns,
+            options.grid,
         )
     return prepare_json(
         source, operation, options.encoding, format_, dict(options.columns), options.meter, options.ignore_columns

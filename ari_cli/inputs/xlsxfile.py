@@ -22,6 +22,7 @@ from typing import Any
 from ari_cli.exits import InputError
 from ari_cli.inputs.cells import cell_value, days_value
 from ari_cli.inputs.columns import Resolver, resolve_header
+from ari_cli.inputs.grids import GridHeader, GridPart, grid_header, sheet_cell_name
 from ari_cli.inputs.hints import LOOK_DOWN, Rows, header_follow_up, its_own, later_header, missing_columns
 from ari_cli.inputs.model import ListedPart, Part, Prepared, ReadMeter, ReadOptions, Unnamed, skipped_rows
 from ari_cli.inputs.odsgrid import survey_ods
@@ -303,6 +304,28 @@ class SheetPart(Part):
             )
 
 
+def _grid(
+    workbook: Book,
+    name: str,
+    resolver: Resolver,
+    laid: GridHeader,
+    rows: Iterator[Row],
+    options: ReadOptions,
+    names: Sequence[str],
+) -> Look:
+    """A grid's sheet: its rows as the columns it reads, turned into its pieces. It is the operation's,
+    whatever problems its header has."""
+    warning = resolver.warning()
+    warnings = [warning] if warning else []
+    if resolver.problems:
+        return Look(Prepared(part=None, warnings=warnings, problems=resolver.problems), ours=True)
+    marks = workbook.marks
+    part = SheetPart(name, laid.columns(), rows, options.meter, marks, options.hidden_rows, names)
+    cells = sheet_cell_name(name, lambda place: column_name(place + marks.offset))
+    prepared = Prepared(GridPart(part, laid, cells), warnings, notes=[laid.note], ignored=resolver.left_out(name))
+    return Look(prepared, ours=True)
+
+
 @dataclass
 class Look:
     """One sheet with its header read: what it prepared, and where its columns are when it has problems."""
@@ -334,6 +357,9 @@ def read_sheet(
     resolver = Resolver(
         operation, f"{name} line {header_line}", "column", dict(options.columns), ignore=options.ignore_columns
     )
+    laid = grid_header(names, resolver, options.grid, lambda place: column_name(place + workbook.marks.offset))
+    if laid is not None:
+        return _grid(workbook, name, resolver, laid, rows, options, names)
     columns = resolve_header(names, resolver)
     warning = resolver.warning()
     unused = [warning] if warning else []

@@ -39,6 +39,9 @@ class Terms:
     """A value rule: a policy of refundable, level and deposit columns, or a name of --policies
     (`records/policy.py`)."""
 
+    named: str
+    """The column naming a policy of --policies: what a grid's cell gives."""
+
 
 @dataclass(frozen=True, slots=True)
 class Words:
@@ -96,6 +99,11 @@ class Descriptor:
     def has_rate(self) -> bool:
         """Whether a value is set per rate as well as per room."""
         return RATE in self.key_fields
+
+    @property
+    def cell(self) -> str:
+        """The column a grid's cell gives (`inputs/grids.py`): the value, or the name of a policy of --policies."""
+        return self.rule.field if isinstance(self.rule, Level) else self.rule.named
 
     @property
     def columns(self) -> tuple[str, ...]:

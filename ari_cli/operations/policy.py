@@ -22,7 +22,7 @@ VALUE_FIELDS = ("refundable", *LEVEL_FIELDS, *DEPOSIT_FIELDS)
 POLICY = Descriptor(
     operation=Operation.POLICY,
     key_fields=("propertyid", "roomid", "rateid"),
-    rule=Terms(),
+    rule=Terms(named=NAMED_POLICY),
     own_columns=(*VALUE_FIELDS, NAMED_POLICY),
     aliases={},
     # penaltytype and deposittype have one value each, which an empty cell or a missing column means.

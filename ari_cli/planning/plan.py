@@ -164,9 +164,19 @@ class _Planner:
         self.result.notes = [self._repeat_note(*pair) for pair in repeats[:MAX_REPEAT_NOTES]]
         if len(repeats) > MAX_REPEAT_NOTES:
             self.result.notes.append(f"and {len(repeats) - MAX_REPEAT_NOTES} more rows repeated exactly")
+        if self.settings.refs is not None and self.result.skipped:
+            self._partly_skipped()
         if self.options.last_wins:  # only the later rows of last-wins paint rows over
             self._painted_over()
         return self.result
+
+    def _partly_skipped(self) -> None:
+        """A row of several settings (a grid's row) that a record carries is sent, though some of its dates
+        end before today: its note says so, and it is not skipped."""
+        plan = self.result
+        carried = {row for record in plan.records for row in record.refs}
+        for row in [row for row in plan.skipped if row in carried]:
+            plan.row_notes.setdefault(row, f"some of its dates are not sent: {plan.skipped.pop(row)}")
 
     def _segments(self, key_kinds: list[int], settings: list[int]) -> _KeySegments:
         """A key's segments in date order.

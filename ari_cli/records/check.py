@@ -11,7 +11,7 @@ from ari_cli.operations.descriptor import Level
 from ari_cli.records.levels import LevelChecker
 from ari_cli.records.policy import Policy, PolicyChecker
 from ari_cli.records.rules import DateOptions
-from ari_cli.records.table import RowTable, Settings
+from ari_cli.records.table import RowTable, Settings, joined
 from ari_cli.wire.operations import Operation
 
 
@@ -39,11 +39,14 @@ def check_rows(
     else:
         checker = PolicyChecker(dates, table, single_level, named)
     layouts: list[str] = []
+    pieces: list[tuple[int, int]] = []  # the table's rows of each segmented part: a grid's pieces
     for part in parts:
         before = len(table)
         checker.add_part(part)
         if empty is not None and len(table) == before:
             empty.append(part.source)
+        if part.segmented and len(table) > before:
+            pieces.append((before, len(table)))
         if (layout := checker.tally.uniform(part.source)) is not None:
             layouts.append(layout)
     if layouts:
@@ -52,5 +55,6 @@ def check_rows(
         settings = checker.settings()
         if warnings is not None:
             warnings.extend(checker.warnings)
-        return table, settings
-    return table, table.settings()
+    else:
+        settings = table.settings()
+    return joined(table, settings, pieces) if pieces else (table, settings)

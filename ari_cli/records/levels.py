@@ -8,7 +8,7 @@ again field by field, so that its every problem is worded, in order.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -120,7 +120,7 @@ class LevelChecker:
                 starts.append(start)
                 ends.append(end)
             else:
-                self._invalid(source, line, part.fields(values))
+                self._invalid(source, line, part.fields(values), part.places(values))
 
     def _ordinal(self, raw: Any) -> int:
         """A date field's day ordinal, or INVALID."""
@@ -159,9 +159,9 @@ class LevelChecker:
             key.append(self._names.setdefault(found, found))
         return tuple(key) if all(key) else None
 
-    def _invalid(self, source: str, line: int, fields: dict[str, Any]) -> None:
+    def _invalid(self, source: str, line: int, fields: dict[str, Any], places: Mapping[str, str]) -> None:
         """A row with a problem, checked field by field: its view and every problem, in order."""
-        errs = RowErrors(f"{source} line {line}")
+        errs = RowErrors(f"{source} line {line}", places)
         self._key(errs, fields)
         start, end, _ = date_range(errs, fields, self.dates)
         level_value(errs, fields, self.value_name, self.low, self.high)

@@ -260,7 +260,8 @@ def _named(
     if named is None:
         # Raised, not kept per row: every row would say the same, and the fix is one option.
         raise InputError(
-            f'{where}: the policy column names "{name}", but no --policies FILE was given',
+            f'{errs.places.get(NAMED_POLICY, where)}: the policy column names "{name}", but no --policies FILE was '
+            "given",
             hint="define the named policies in a TOML file and give it with --policies FILE",
         )
     given = [k for k in fields if k in POLICY_VALUES and text(fields[k])]
@@ -321,15 +322,15 @@ class PolicyChecker:
                     hint="split the file by property and give each part on its own",
                 )
             fields = {name: value for name, value in part.fields(values).items() if value is not None}
-            self._row(part.source, line, fields)
+            self._row(part.source, line, fields, part.places(values))
 
     def _where(self, index: int) -> str:
         """Where a row of the table is, as a message names it: `file line 5`."""
         return f"{self.table.source(index)} line {self.table.lines[index]}"
 
-    def _row(self, source: str, line: int, f: dict[str, Any]) -> None:
+    def _row(self, source: str, line: int, f: dict[str, Any], places: Mapping[str, str]) -> None:
         where = f"{source} line {line}"
-        errs = RowErrors(where)
+        errs = RowErrors(where, places)
         propertyid = required_text(errs, f, "propertyid")
         propertyid = self._names.setdefault(propertyid, propertyid)
         roomid = required_text(errs, f, "roomid")

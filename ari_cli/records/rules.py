@@ -37,15 +37,19 @@ class DateOptions:
     date_format: str | None = None
 
 
+_NOWHERE: Mapping[str, str] = {}
+
+
 class RowErrors:
     """Every problem of one row (or of a policy in a --policies file), each starting with where it is."""
 
-    def __init__(self, where: str) -> None:
+    def __init__(self, where: str, places: Mapping[str, str] = _NOWHERE) -> None:
         self.where = where  # `file line 5`, or a place in a --policies file
+        self.places = places  # a field whose place is more than the row's (a grid's cell: `file[sheet]:C7`)
         self.messages: list[str] = []
 
     def add(self, name: str, problem: str) -> None:
-        self.messages.append(f"{self.where}, {name}: {problem}")
+        self.messages.append(f"{self.places.get(name, self.where)}, {name}: {problem}")
 
 
 def text(value: Any) -> str:

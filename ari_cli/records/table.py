@@ -218,3 +218,87 @@ class RowTable(Sequence[RowView]):
     def __iter__(self) -> Iterator[RowView]:
         for index in range(len(self)):
             yield self[index]
+
+
+def joined(table: RowTable, settings: Settings, pieces: Sequence[tuple[int, int]]) -> tuple[RowTable, Settings]:
+    """The table with the pieces of each grid row (consecutive rows of one line, within the spans `pieces`
+    gives) as one row, and the settings, each carrying the rows it now belongs to. A grid row one of whose
+    pieces broke a rule is invalid whole, with every piece's problems, and sets nothing."""
+    table.close()
+    lines = table.lines
+    cuts: list[tuple[int, int]] = []  # (first, stop) of the old rows of each new row
+    at = 0
+    for first, stop in pieces:
+        cuts.extend((index, index + 1) for index in range(at, first))
+        index = first
+        while index < stop:
+            end = index + 1
+            while end < stop and lines[end] == lines[index]:
+                end += 1
+            cuts.append((index, end))
+            index = end
+        at = stop
+    cuts.extend((index, index + 1) for index in range(at, len(table)))
+    out = RowTable()
+    out.kind_list, out.key_of = table.kind_list, table.key_of  # shared: the rows' kinds, and those joined rows show
+    new_of = array("q", bytes(8 * len(table)))
+    dead: set[int] = set()  # the old rows of an invalid joined row: their settings set nothing
+    for number, (first, stop) in enumerate(cuts):
+        for index in range(first, stop):
+            new_of[index] = number
+        source = table.source(first)
+        if not out._names or out._names[-1] != source:
+            out.start_source(source)
+        members = range(first, stop)
+        errors = list(dict.fromkeys(message for index in members for message in table.errors.get(index, ())))
+        if stop - first == 1 and first not in table.views:
+            out.add(lines[first], table.kinds[first], table.starts[first], table.ends[first])
+            if errors:
+                out.errors[number] = errors
+        elif stop - first == 1:
+            out.add_view(table.views[first], errors)
+        elif errors or any(index in table.views for index in members):
+            out.add_view(_joined_view([table[index] for index in members]), errors)
+            dead.update(members)
+        else:
+            out.add(
+                lines[first], _joined_kind(table, members), min(table.starts[first:stop]), max(table.ends[first:stop])
+            )
+    out.close()
+    kinds = [NO_KIND if dead and dead.intersection(settings.rows(s)) else kind for s, kind in enumerate(settings.kinds)]
+    refs = [tuple(sorted({new_of[row] for row in settings.rows(s)})) for s in range(len(settings.kinds))]
+    return out, Settings(kinds, settings.starts, settings.ends, settings.kind_list, refs, settings.key_of)
+
+
+def _said(values: Iterator[str]) -> str:
+    """Each distinct value once, in order, as one text: `5, 7`."""
+    return ", ".join(dict.fromkeys(value for value in values if value))
+
+
+def _joined_kind(table: RowTable, members: range) -> int:
+    """The kind a joined grid row shows (never sent: its pieces' settings are): its ids and values, and its
+    dates from the first piece's to the last's, saying how many of them are set when some are not."""
+    kinds = [table.kind_list[table.kinds[index]] for index in members]
+    key = tuple(_said(iter(part)) for part in zip(*(kind.key for kind in kinds), strict=True))
+    shown = _said(kind.shown for kind in kinds)
+    first, last = min(table.starts[members.start : members.stop]), max(table.ends[members.start : members.stop])
+    set_days = sum(table.ends[index] - table.starts[index] + 1 for index in members)
+    days = "" if set_days >= last - first + 1 else f"{set_days} of {last - first + 1} days"
+    table.kind_list.append(Kind(key, shown, None, days, shown))
+    table.key_of.append(table.key_of[table.kinds[members.start]])
+    return len(table.kind_list) - 1
+
+
+def _joined_view(views: Sequence[RowView]) -> RowView:
+    """A grid row as its pieces' views show it together: ids and values each once, dates first to last."""
+    first, last = views[0].dates.partition("..")[0], views[-1].dates.rpartition("..")[2]
+    dates = first if first == last else f"{first}..{last}"
+    return RowView(
+        views[0].source,
+        views[0].line,
+        _said(view.propertyid for view in views),
+        _said(view.roomid for view in views),
+        _said(view.rateid for view in views),
+        dates,
+        _said(view.value for view in views),
+    )
