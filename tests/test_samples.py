@@ -19,7 +19,13 @@ from tests.helpers import invoke, sandbox_env
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 NOT_INPUT = {".py", ".toml"}  # the script that writes the workbooks; the named policies file
 REPLAY = {"partner-call.json", "calls.jsonl"}  # a partner's request bodies, for `ari-cli replay`
-EXTRA_ARGS = {"policy-named.csv": ["--policies", str(SAMPLES / "policies.toml")]}
+EXTRA_ARGS = {
+    "policy-named.csv": ["--policies", str(SAMPLES / "policies.toml")],
+    "threshold-rooms.csv": ["--property", "HTL001"],
+}
+GRIDS = {"threshold-grid.csv": "dates across", "threshold-rooms.csv": "rooms across"}
+"""The grid samples: dates across (property, room, then a column per date), rooms across (a date column, then a
+column per room, for the property --property gives)."""
 TODAY = dt.date.today()
 NAMES = {
     "propertyid": "propertyid", "property": "propertyid", "hotel": "propertyid",
@@ -71,7 +77,26 @@ def sheet_rows(path: Path) -> list[dict[str, str]]:
     return [dict(zip(header, row, strict=True)) for row in rows if any(row)]
 
 
+def grid_rows(path: Path) -> list[dict[str, Any]]:
+    """A grid sample as rows of one date each, a row per cell that is not blank."""
+    header, *rows = list(csv.reader(path.read_text(encoding="utf-8").splitlines()))
+    out: list[dict[str, Any]] = []
+    for cells in rows:
+        if GRIDS[path.name] == "rooms across":
+            found = [("HTL001", room, cells[0], value) for room, value in zip(header[1:], cells[1:], strict=True)]
+        else:
+            found = [(cells[0], cells[1], date, value) for date, value in zip(header[2:], cells[2:], strict=True)]
+        out.extend(
+            {"propertyid": prop, "roomid": room, "date": date, "threshold": value}
+            for prop, room, date, value in found
+            if value
+        )
+    return out
+
+
 def flat_rows(path: Path) -> list[dict[str, Any]]:
+    if path.name in GRIDS:
+        return grid_rows(path)
     if path.suffix == ".xlsx":
         rows = sheet_rows(path)
     elif path.suffix == ".csv":
