@@ -396,3 +396,15 @@ def test_the_python_api_takes_the_same_keywords(sb: Sandbox, tmp_path: Path) -> 
     assert run.exit_code == 0
     assert [row.line for row in run.rows] == [2, 3, 4]
     assert held(sb)["HTL001"]["TWN"] == {"2027-02-01": "2", "2027-02-03": "2"}
+
+
+def test_dates_in_a_header_without_a_room_column_are_not_taken_for_a_grid(sb: Sandbox, tmp_path: Path) -> None:
+    """A row of values read as the header (--header-row one line off) holds dates too: it is told as rows, and its
+    missing columns are named, as before grids were read."""
+    path = csv_file(tmp_path / "rows.csv", [["HTL001", "2027-02-01", "2027-02-02", "4"]])
+
+    result = push(sb, "threshold", str(path))
+
+    assert result.exit_code == 3
+    assert f"error: {path}: missing columns propertyid, roomid, start and end (or date), threshold\n" in result.stderr
+    assert "grid" not in result.stderr and sb.received == []

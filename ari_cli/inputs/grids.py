@@ -92,14 +92,16 @@ def _aside(name: str, resolver: Resolver) -> bool:
 
 
 def told_layout(names: Sequence[str], resolver: Resolver, options: GridOptions) -> Layout:
-    """The header's layout: --layout's, else dates across when a column is named by a date (and none is a
-    row's date column), rooms across when a date column stands beside columns no column of the tool is named
-    (and none near such a name), else rows."""
+    """The header's layout: --layout's, else dates across when a column is named by a date beside a room
+    column (and none is a row's date column), rooms across when a date column stands beside columns named as
+    no column of the tool is (nor near such a name), else rows."""
     if options.layout is not None:
         return Layout(options.layout)
     known = [_known(name, resolver) for name in names]
     cell = of(resolver.operation).cell
-    if any(header_date(name, options.date_format) for name in names) and not {DATE, "start", "end"} & set(known):
+    # A room column too: a row of values taken for the header (--header-row one line off) holds dates as well.
+    dated = any(header_date(name, options.date_format) for name in names)
+    if dated and ROOM in known and not {DATE, "start", "end"} & set(known):
         return Layout.DATES_ACROSS
     if DATE not in known or ROOM in known or cell in known:
         return Layout.ROWS
