@@ -16,7 +16,7 @@ from operator import itemgetter
 from typing import Any, BinaryIO
 
 from ari_cli.exits import InputError
-from ari_cli.inputs.columns import Resolver, resolve_header
+from ari_cli.inputs.columns import Resolver, resolve_header, weekday_values
 from ari_cli.inputs.hints import follow_up
 from ari_cli.inputs.model import Part, Prepared, ReadMeter, Unnamed, skipped_rows
 from ari_cli.inputs.textio import MAX_LINE, Source, csv_problem, decode_problem, nul_problem, pick_encoding
@@ -133,6 +133,7 @@ def prepare_csv(
     names, header_end = found
     resolver = Resolver(operation, source.name, "column", mapping or {}, ignore=ignore)
     columns = resolve_header(names, resolver)
+    days = weekday_values(names, columns, (cells for _, cells in _records(sample, delimiter, header_end)), resolver)
     warning = resolver.warning()
     warnings = [warning] if warning else []
     if resolver.problems:
@@ -150,7 +151,9 @@ def prepare_csv(
         given=encoding,
         header=tuple(names),
     )
-    return Prepared(part=CsvPart(source, layout, meter), warnings=warnings, ignored=resolver.left_out(source.name))
+    notes = [days] if days else []
+    part = CsvPart(source, layout, meter)
+    return Prepared(part=part, warnings=warnings, notes=notes, ignored=resolver.left_out(source.name))
 
 
 _BLOCK = 1 << 16  # characters read at a time
