@@ -10,6 +10,7 @@ from typing import Any
 
 import openpyxl
 
+from tests import odsxml
 from tests.helpers import invoke, sandbox_env
 
 TODAY = dt.date.today()
@@ -67,6 +68,20 @@ def test_a_workbook_with_those_columns_empty_is_read(tmp_path: Path, sandbox: An
     result = invoke(["policy", "push", str(path)], env=sandbox_env(sandbox))
     assert result.exit_code == 0, result.stderr
     assert result.stderr == ""
+    assert held(sandbox, "BAR") == NOT_REQUIRED
+
+
+def test_an_ods_without_the_deposits_amount_applied_and_units_columns_is_read(tmp_path: Path, sandbox: Any) -> None:
+    # Read by python-calamine, as no CSV or .xlsx is: its cells come as floats and strings of its own.
+    values = ["HTL001", "DBL", "BAR", START, END, "true", 1, 2, 7, 100, 3, "not required"]
+    cells = [odsxml.text(v) if isinstance(v, str) else odsxml.number(v) for v in values]
+    header = [*LEAN.rstrip(",").split(","), "depositpolicy"]
+    rows = [odsxml.row(*map(odsxml.text, header), odsxml.TAIL), odsxml.row(*cells, odsxml.TAIL), odsxml.END]
+    path = odsxml.write_ods(tmp_path / "policies.ods", {"Policies": rows})
+    result = invoke(["policy", "push", str(path)], env=sandbox_env(sandbox))
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ""
+    assert "No deposit required." in result.stdout and "1 row: 1 ok" in result.stdout
     assert held(sandbox, "BAR") == NOT_REQUIRED
 
 

@@ -408,3 +408,16 @@ def test_dates_in_a_header_without_a_room_column_are_not_taken_for_a_grid(sb: Sa
     assert result.exit_code == 3
     assert f"error: {path}: missing columns propertyid, roomid, start and end (or date), threshold\n" in result.stderr
     assert "grid" not in result.stderr and sb.received == []
+
+
+def test_a_count_cell_formatted_as_a_percent_is_read_as_it_shows(sb: Sandbox, tmp_path: Path) -> None:
+    path = xlsx_file(tmp_path / "grid.xlsx", [DATES_ACROSS[0], ["HTL001", "DBL", "1", "1", "1", "", ""]])
+    book = openpyxl.load_workbook(path)
+    book["Grid"]["D2"].number_format = "0%"
+    book.save(path)
+
+    result = push(sb, "threshold", str(path))
+
+    assert result.exit_code == 3
+    assert f"error: {path}[Grid]:D2, threshold: '100%' is not a whole number" in result.stderr
+    assert sb.received == []

@@ -318,6 +318,9 @@ def replaced(path: Path, part: str, text: str) -> None:
         ("General", None),
         ("0;[Red]yyyy", None),  # only the first section decides
         ("#,##0 [$€-407]", None),
+        ("0%", "percent"),  # a count formatted so shows 1 as 100%, which is what is read (test_cells_read)
+        ("0.00%;[Red]-0.00%", "percent"),
+        ('0" %"', None),  # a % in quotes is text after the number, which is shown as it is
     ],
 )
 def test_a_format_shows_a_date_when_it_has_a_date_token_outside_quotes_and_brackets(

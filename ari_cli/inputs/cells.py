@@ -11,9 +11,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-# Built-in number formats (ECMA-376 18.8.30): 14-22, 45 and 47 show dates and times, 46 an elapsed time.
+# Built-in number formats (ECMA-376 18.8.30): 14-22, 45 and 47 show dates and times, 46 an elapsed time, 9 and
+# 10 a percentage.
 _BUILTIN_DATES = frozenset(map(str, (*range(14, 23), 45, 47)))
 _BUILTIN_DURATIONS = frozenset({"46"})
+_BUILTIN_PERCENTS = frozenset({"9", "10"})
 
 
 def cell_value(value: Any) -> Any:
@@ -46,8 +48,8 @@ def days_value(cell: Any) -> Any:
 
 def format_kind(code: str) -> str | None:
     """What a custom number format shows: "date" when its first section has a date or time token (d, m, y,
-    h, s) outside quotes, brackets and escapes; "duration" when it starts an elapsed time (`[h]:mm`); None
-    for a number."""
+    h, s) outside quotes, brackets and escapes; "duration" when it starts an elapsed time (`[h]:mm`);
+    "percent" when it shows the number times 100 (a `%` outside quotes: `0%`); None for a number."""
     i = 0
     while i < len(code):
         char = code[i]
@@ -66,6 +68,8 @@ def format_kind(code: str) -> str | None:
             return None  # the first section, for positive numbers, decides
         elif char.lower() in "dmyhs":
             return "date"
+        elif char == "%":
+            return "percent"
         else:
             i += 1
     return None
@@ -74,11 +78,21 @@ def format_kind(code: str) -> str | None:
 def builtin_kind(number_format: str) -> str | None:
     if number_format in _BUILTIN_DATES:
         return "date"
+    if number_format in _BUILTIN_PERCENTS:
+        return "percent"
     return "duration" if number_format in _BUILTIN_DURATIONS else None
 
 
 _EPOCH_1900 = dt.date(1899, 12, 30)
 _EPOCH_1904 = dt.date(1904, 1, 1)
+
+
+def percent_shown(value: Any) -> Any:
+    """A number in a percent-formatted cell as the sheet shows it (1 as `100%`, 0.5 as `50%`): what a person
+    reads, and what CSV would hold. Another value (text typed into the cell) is as it is."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f"{value * 100:g}%"
+    return value
 
 
 def date_cell(serial: float, date1904: bool) -> Any:

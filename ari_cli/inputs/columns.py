@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 
-from ari_cli.inputs.daywords import is_day_word, letter_readings, readings, shown_days, told_apart
+from ari_cli.inputs.daywords import is_day_word, letter_readings, looks_like_days, readings, shown_days, told_apart
 from ari_cli.inputs.languages import fold
 from ari_cli.inputs.looks import IDS, Bound, edits, id_field, range_bound, unseen, weekday_like, without_unseen
 from ari_cli.inputs.names import (
@@ -398,6 +399,66 @@ def resolve_header(names: Sequence[str], resolver: Resolver) -> list[str | None]
         resolver.suggested.update(missing)  # reported once, not again as missing
     resolver.check_required()
     return result
+
+
+DAYS_LOOK = 100
+"""How many rows below the header are looked through for a column of weekdays under a name not known as days."""
+
+
+def weekday_values(
+    names: Sequence[str], columns: list[str | None], below: Iterable[Sequence[object]], resolver: Resolver
+) -> str | None:
+    """A column left out by its name whose values are weekdays (`Which days` holding `Mo-Fr`, in the first
+    DAYS_LOOK rows `below` the header, as text) is never left out without a word: the only such column of a
+    header without a days column is read as the days (`columns` is changed, and the note saying so returned);
+    beside a days column or another such column, or under a name an export gives its notes, it is a problem
+    naming it. --ignore-column leaves it out as any other."""
+    unread = [
+        at
+        for at, name in enumerate(names)
+        # Left out with a warning (not --ignore-column's, nor a name with a problem of its own).
+        if columns[at] is None and name.strip() in resolver.ignored and normalize(name) not in resolver.ignored_keys
+    ]
+    if not unread:
+        return None
+    values: dict[int, list[str]] = {at: [] for at in unread}
+    for cells in islice(below, DAYS_LOOK):
+        for at in unread:
+            if at < len(cells) and (cell := str(cells[at]).strip()):
+                values[at].append(cell)
+    found = [at for at in unread if values[at] and all(map(looks_like_days, values[at]))]
+    if not found:
+        return None
+    source, noun = resolver.source, resolver.noun
+    shown = [f'"{names[at].strip()}" ({", ".join(dict.fromkeys(values[at][:3]))})' for at in found]
+    leave = _ignore(names[found[0]].strip()) if len(found) == 1 else "; give --ignore-column for each to leave it out"
+    days = [names[at].strip() for at, column in enumerate(columns) if column == "days"]
+    flags = any(column in WEEKDAY_FLAGS for column in columns)
+    if days or flags:
+        beside = f'the days {noun} "{days[0]}"' if days else f"the weekday flag {noun}s"
+        resolver.problems.append(
+            f"{source}: {noun}{'s' if len(found) > 1 else ''} {', '.join(shown)} hold{'s' if len(found) == 1 else ''} "
+            f"weekdays beside {beside}, which gives the days a row keeps to: keep one of them{leave}"
+        )
+        return None
+    if len(found) > 1:
+        resolver.problems.append(
+            f"{source}: {noun}s {', '.join(shown)} each hold weekdays: keep one as the days a row keeps to "
+            f'(--column days="{names[found[0]].strip()}"){leave}'
+        )
+        return None
+    at = found[0]
+    name = names[at].strip()
+    if normalize(name) in _METADATA:  # an export's notes: read as days only when the user says so
+        resolver.problems.append(
+            f"{source}: {noun} {shown[0]} holds weekdays, under a name exports give their notes: to read them as "
+            f'the days a row keeps to, give --column days="{name}"{leave}'
+        )
+        return None
+    columns[at] = "days"
+    resolver.seen.add("days")
+    resolver.ignored.remove(name)
+    return f"{source}: {noun} {shown[0]} holds weekdays: read as the days each row keeps to{_ignore(name)}"
 
 
 def join_problems(problems: Iterable[str], operation: Operation) -> str:

@@ -16,7 +16,7 @@ from operator import itemgetter
 from typing import Any, BinaryIO
 
 from ari_cli.exits import InputError
-from ari_cli.inputs.columns import Resolver, resolve_header
+from ari_cli.inputs.columns import Resolver, resolve_header, weekday_values
 from ari_cli.inputs.grids import GridHeader, GridPart, csv_cell_name, grid_header
 from ari_cli.inputs.hints import follow_up
 from ari_cli.inputs.model import GridOptions, Part, Prepared, ReadMeter, Unnamed, skipped_rows
@@ -139,6 +139,7 @@ def prepare_csv(
     if laid is not None:
         return _grid(source, resolver, laid, names, chosen, delimiter, header_end, encoding, meter)
     columns = resolve_header(names, resolver)
+    days = weekday_values(names, columns, (cells for _, cells in _records(sample, delimiter, header_end)), resolver)
     warning = resolver.warning()
     warnings = [warning] if warning else []
     if resolver.problems:
@@ -156,7 +157,9 @@ def prepare_csv(
         given=encoding,
         header=tuple(names),
     )
-    return Prepared(part=CsvPart(source, layout, meter), warnings=warnings, ignored=resolver.left_out(source.name))
+    notes = [days] if days else []
+    part = CsvPart(source, layout, meter)
+    return Prepared(part=part, warnings=warnings, notes=notes, ignored=resolver.left_out(source.name))
 
 
 def _grid(

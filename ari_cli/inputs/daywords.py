@@ -7,6 +7,7 @@ in French, so `ma` alone is refused naming both readings, while `ma, di, wo` rea
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from ari_cli.inputs.languages import DAY_NAMES, LANGUAGES, Language, fold
@@ -40,6 +41,24 @@ def is_day_word(word: str) -> bool:
     among seven such names)."""
     key = fold(word)
     return len(key) >= 2 and any(key in words for words in _DAY_OF.values())
+
+
+_WORD = re.compile(r"[^\W\d_]+")
+_BETWEEN = re.compile(r"[\s,;/.&+\-\u2013]*")
+"""What may stand between the words of a `days` value: spaces, lists' commas, ranges' dashes, abbreviations' dots."""
+
+
+def looks_like_days(value: str) -> bool:
+    """Whether a cell holds nothing but weekdays of some language (`Mo-Fr`, `lun, mar`, `Sat`, `L-V`,
+    `segunda-feira`): whether it is a `days` value, read or refused by the days rule. A one-letter name counts
+    only beside another (`L-V`): a lone `M` or `S` is a size or a grade as often. A mask (`1111100`) is a
+    number, which an id or a count column holds as well: it is not taken for weekdays here."""
+    words = [word for word in _WORD.findall(value) if fold(word) != "feira"]  # `segunda-feira` is `segunda`
+    if not words or not all(_BETWEEN.fullmatch(gap) for gap in _WORD.split(value)):
+        return False
+    if len(words) == 1:
+        return is_day_word(words[0])
+    return all(any(fold(word) in heard for heard in _DAY_OF.values()) for word in words)
 
 
 Reading = tuple[int, ...]

@@ -106,6 +106,8 @@ class _Survey:
                 sheet.right = max(sheet.right, left + repeats - 1)
                 if name == _COVERED or _FORMULA in attrs or _WIDE in attrs or _HIGH in attrs:
                     self._odd(sheet, attrs, left, name == _COVERED)
+                if attrs.get(_TYPE) == "percentage":
+                    self._percent(sheet, left)
         elif name == _ROW:
             sheet.repeats = (
                 1
@@ -140,6 +142,15 @@ class _Survey:
         if _WIDE in attrs or _HIGH in attrs:
             wide, high = _count(attrs, _WIDE, sheet.where), _count(attrs, _HIGH, sheet.where)
             marks.merged.extend((row, column, row + high - 1, column + wide - 1) for row, column in _each(sheet, left))
+
+    def _percent(self, sheet: _Sheet, left: int) -> None:
+        """A cell that holds a number shown as a percentage (the reader gives 1 for 100%), and its repeats."""
+        if not sheet.top:
+            sheet.top = sheet.row
+        if sheet.over or self._over(sheet, sheet.row + sheet.repeats - 1):
+            return  # nothing is noted for each repeat of a cell past the bound
+        for column in range(left, sheet.column):
+            sheet.marks.add_percent(sheet.row, column, sheet.row + sheet.repeats - 1)
 
     def text_of(self, data: str) -> None:
         if sum(map(len, self.text)) < _TEXT:

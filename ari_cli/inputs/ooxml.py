@@ -213,8 +213,9 @@ class Package:
         self._read(part, start, text, end)
         return strings
 
-    def styles(self) -> tuple[frozenset[str], frozenset[str]]:
-        """The cell styles (`s=`) whose number format is a date or time, and those of an elapsed time."""
+    def styles(self) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+        """The cell styles (`s=`) whose number format is a date or time, those of an elapsed time, and those of
+        a percentage."""
         part = self._part_of("/styles")
         custom: dict[str, str] = {}
         formats: list[str] = []  # each cell style's number format, in order
@@ -238,6 +239,7 @@ class Package:
         return (
             frozenset(str(i) for i, kind in enumerate(kinds) if kind == "date"),
             frozenset(str(i) for i, kind in enumerate(kinds) if kind == "duration"),
+            frozenset(str(i) for i, kind in enumerate(kinds) if kind == "percent"),
         )
 
     def sheet_part(self, sheet: str, where: str) -> IO[bytes]:

@@ -17,6 +17,7 @@ odd (an error, a formula) has its text and end looked at.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import IO, Any
 from xml.parsers import expat
@@ -51,6 +52,27 @@ class Marks:
     offset: int = 0
     """The column of a row's first cell as the reader gives the rows: python-calamine leaves out the empty
     columns on the left of a sheet, and the marks name columns from A."""
+    percent: dict[int, list[int]] = field(default_factory=dict)
+    """Column from 0 -> the rows of its cells that hold a number formatted as a percentage (the reader gives
+    1 for a cell that shows 100%), as runs: first, last, first, last... (a column formatted so is a run or a
+    few, however long the sheet)."""
+
+    def add_percent(self, row: int, column: int, last: int | None = None) -> None:
+        """A cell holding a number formatted as a percentage (repeated down to row `last`); rows come in order."""
+        last = row if last is None else last
+        runs = self.percent.setdefault(column, [])
+        if runs and runs[-1] >= row - 1:
+            runs[-1] = max(runs[-1], last)
+        else:
+            runs.extend((row, last))
+
+    def in_percent(self, row: int, column: int) -> bool:
+        """Whether the cell holds a number formatted as a percentage."""
+        runs = self.percent.get(column)
+        if not runs:
+            return False
+        at = bisect_left(runs, row)
+        return at < len(runs) and (runs[at] == row or at % 2 == 1)
 
     def what(self, row: int, column: int) -> str | None:
         """What an empty-reading cell really is, or None."""
@@ -150,12 +172,14 @@ def survey(package: Package, sheet: str, where: str) -> tuple[int, int, Marks]:
     sheet the workbook does not list is left to the reader to say what is wrong."""
     if sheet not in package.sheets:
         return 0, 0, Marks()
+    percents = package.styles()[2]
     with package.sheet_part(sheet, where) as part:
-        return _surveyed(part, where)
+        return _surveyed(part, where, percents)
 
 
-def _surveyed(part: IO[bytes], where: str) -> tuple[int, int, Marks]:
-    """The pass. The handlers keep their state in local variables: they run for every cell of the sheet."""
+def _surveyed(part: IO[bytes], where: str, percents: frozenset[str]) -> tuple[int, int, Marks]:
+    """The pass (`percents`: the cell styles that show a percentage). The handlers keep their state in local
+    variables: they run for every cell of the sheet."""
     parser = xml_parser()
     marks = Marks()
     hidden_rows, cells = marks.hidden_rows, marks.cells
@@ -164,15 +188,18 @@ def _surveyed(part: IO[bytes], where: str) -> tuple[int, int, Marks]:
     held = True  # whether the cell being read holds something, and is counted
     top, bottom, left, right = 1 << 62, -1, MAX_COLUMNS, -1  # what the cells that hold something span
     error = formula = taking = False  # of an odd cell: an error (`t="e"`), a formula, within its <v>
+    percent = False  # the cell being read is a number formatted as a percentage
     text: list[str] = []  # an odd cell's saved value, its first characters
     c = v = f = row = col = merge = ""  # the names, set when the worksheet starts
     holding: frozenset[str] = frozenset()  # the names of what a cell holds: <v>, <is>, <f>
 
     def start(name: str, attrs: dict[str, str]) -> None:
-        nonlocal number, column, held, top, bottom, left, right, error, formula, taking
+        nonlocal number, column, held, top, bottom, left, right, error, formula, taking, percent
         if name == c:
             column = cell_column(attrs.get("r"), column, where, number)
             held = False
+            # A number's cell: no type, or `n` (a shared string or a bool shows no percentage).
+            percent = bool(percents) and attrs.get("s") in percents and attrs.get("t", "n") == "n"
             if attrs.get("t") == "e":
                 error, formula = True, False
                 odd()
@@ -193,6 +220,8 @@ def _surveyed(part: IO[bytes], where: str) -> tuple[int, int, Marks]:
                 formula = True
             elif name == v:
                 taking = error or formula
+                if percent:
+                    marks.add_percent(number, column)
         elif name == row:
             number = row_number(attrs.get("r"), number, where)
             column = -1

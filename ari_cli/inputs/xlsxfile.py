@@ -20,8 +20,8 @@ from operator import call
 from typing import Any
 
 from ari_cli.exits import InputError
-from ari_cli.inputs.cells import cell_value, days_value
-from ari_cli.inputs.columns import Resolver, resolve_header
+from ari_cli.inputs.cells import cell_value, days_value, percent_shown
+from ari_cli.inputs.columns import DAYS_LOOK, Resolver, resolve_header, weekday_values
 from ari_cli.inputs.grids import GridHeader, GridPart, grid_header, sheet_cell_name
 from ari_cli.inputs.hints import LOOK_DOWN, Rows, header_follow_up, its_own, later_header, missing_columns
 from ari_cli.inputs.model import ListedPart, Part, Prepared, ReadMeter, ReadOptions, Unnamed, skipped_rows
@@ -30,6 +30,8 @@ from ari_cli.inputs.ooxml import RESAVE_HINT, Package, refuse_doctypes
 from ari_cli.inputs.sheetgrid import Marks, check_grid, column_name
 from ari_cli.inputs.textio import Source
 from ari_cli.inputs.xlsxstream import Row, XlsxBook
+from ari_cli.operations import of
+from ari_cli.operations.descriptor import Level
 from ari_cli.wire.operations import Operation
 
 
@@ -234,8 +236,12 @@ class SheetPart(Part):
         marks: Marks | None = None,
         hidden_rows: str | None = None,
         names: Sequence[str] = (),
+        counts: Sequence[str] = (),
     ) -> None:
         super().__init__(name, {column: i for i, (_, column) in enumerate(kept)})
+        self.counts = counts
+        """The columns that hold a count (a threshold, nights): a number formatted as a percentage there is
+        given as the sheet shows it (`100%`), which the count's rule refuses as it does in a CSV."""
         self.unnamed = Unnamed(names)
         self.kept = kept
         self._rows = rows
@@ -262,6 +268,12 @@ class SheetPart(Part):
         named = [(i, column) for i, (_, column) in enumerate(self.kept)]
         odd: list[str] = []  # cells that read as empty and are not
         unnamed = self.unnamed
+        # The marks are whole before the rows are read (each reader's pass runs first).
+        percent = [
+            (i, at)
+            for i, (_, column) in enumerate(self.kept)
+            if column in self.counts and (at := picked[i] + marks.offset) in marks.percent
+        ]
         for number, cells in rows:
             if number in hidden and self.hidden_rows != "include":
                 if not _blank(cells):
@@ -274,6 +286,9 @@ class SheetPart(Part):
             if unnamed.watched:
                 unnamed.look(cells)
             values = tuple(map(call, convert, map(cells.__getitem__, picked)))
+            for i, at in percent:  # what a person reads: 100%, not the 1 the cell holds
+                if marks.in_percent(number, at):
+                    values = (*values[:i], percent_shown(values[i]), *values[i + 1 :])
             if marks.cells or (marks.merged and "" in values):
                 # An .ods's error cell may read as 0, and a cell under a merged one as the value it hides.
                 for i, column in named:
@@ -320,7 +335,9 @@ def _grid(
     if resolver.problems:
         return Look(Prepared(part=None, warnings=warnings, problems=resolver.problems), ours=True)
     marks = workbook.marks
-    part = SheetPart(name, laid.columns(), rows, options.meter, marks, options.hidden_rows, names)
+    # A grid's cells are the operation's value: a count's, shown as a percent, is read as a person reads it.
+    counts = tuple(written for _, written, _ in laid.across) if isinstance(of(laid.operation).rule, Level) else ()
+    part = SheetPart(name, laid.columns(), rows, options.meter, marks, options.hidden_rows, names, counts)
     cells = sheet_cell_name(name, lambda place: column_name(place + marks.offset))
     prepared = Prepared(GridPart(part, laid, cells), warnings, notes=[laid.note], ignored=resolver.left_out(name))
     return Look(prepared, ours=True)
@@ -361,6 +378,11 @@ def read_sheet(
     if laid is not None:
         return _grid(workbook, name, resolver, laid, rows, options, names)
     columns = resolve_header(names, resolver)
+    looked = list(islice(rows, DAYS_LOOK))  # put back below: the rows are read once
+    rows = chain(looked, rows)
+    days = weekday_values(names, columns, ([str(cell_value(cell)) for cell in cells] for _, cells in looked), resolver)
+    if days:
+        notes.append(days)
     warning = resolver.warning()
     unused = [warning] if warning else []
     if resolver.problems:
@@ -371,7 +393,9 @@ def read_sheet(
         return Look(prepared, later, its_own(resolver, later))
     kept = [(i, column) for i, column in enumerate(columns) if column is not None]
     marks = workbook.marks
-    part = SheetPart(name, kept, rows, options.meter, marks, options.hidden_rows, names)
+    rule = of(operation).rule
+    counts = (rule.field,) if isinstance(rule, Level) else ()
+    part = SheetPart(name, kept, rows, options.meter, marks, options.hidden_rows, names, counts)
     if isinstance(workbook, CalamineBook) and workbook.blind:
         notes.append(
             f"{name}: {workbook.blind} does not tell hidden or filtered-out rows, error cells, formulas without a "

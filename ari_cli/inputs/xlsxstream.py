@@ -36,7 +36,7 @@ class XlsxBook(Package):
         """The rows of `sheet` that hold cells, in the file's order, as they are parsed; `where` names the
         sheet in messages. The sheet's part is opened now: the rows outlive `close()`."""
         strings = self.strings()
-        dates, durations = self.styles()
+        dates, durations, _ = self.styles()
         self.marks = survey(self, sheet, where)[2]  # no bound on its grid: the stream holds a row at a time
         return _sheet_rows(self.sheet_part(sheet, where), where, strings, dates, durations, self.date1904)
 

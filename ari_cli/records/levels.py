@@ -29,6 +29,7 @@ from ari_cli.records.rules import (
     view,
     weekday_filter,
 )
+from ari_cli.records.strays import line_problems
 from ari_cli.records.table import Kind, RowTable
 from ari_cli.wire.operations import Operation
 
@@ -166,4 +167,4 @@ class LevelChecker:
         start, end, _ = date_range(errs, fields, self.dates)
         level_value(errs, fields, self.value_name, self.low, self.high)
         shown = view(source, line, fields, text(fields.get(self.value_name)), start, end)
-        self.table.add_view(shown, errs.messages)
+        self.table.add_view(shown, line_problems(errs, fields))

@@ -37,6 +37,7 @@ from ari_cli.records.rules import (
     view,
     whole,
 )
+from ari_cli.records.strays import line_problems
 from ari_cli.records.table import NO_KIND, Kind, RowTable, Settings
 from ari_cli.records.words import describe_policy
 from ari_cli.wire.models import CancellationRule, Deposit
@@ -349,7 +350,7 @@ class PolicyChecker:
                 )
             shown = self._named_words(name, policy) if policy else name
             if errs.messages or not policy or not start or not end:
-                self.table.add_view(view(source, line, f, shown, start, end), errs.messages)
+                self.table.add_view(view(source, line, f, shown, start, end), line_problems(errs, f))
                 return
             kind = Kind(key, shown, days, days_text(f.get("days")), shown)
             first, last = self._ordinals(start, end)
@@ -360,7 +361,7 @@ class PolicyChecker:
             errs.add(
                 NAMED_POLICY, "is empty; give the name of a policy of --policies, or the level and deposit columns"
             )
-            self.table.add_view(view(source, line, f, "", start, end), errs.messages)
+            self.table.add_view(view(source, line, f, "", start, end), line_problems(errs, f))
             return
         refundable = _refundable(errs, f)
         rule = self._rules[tuple(map(f.get, _RULE_FIELDS))]
@@ -372,7 +373,7 @@ class PolicyChecker:
         _non_refundable_deposit(errs, refundable, deposit)
         if errs.messages or not rule or not deposit or not refundable or not start or not end:
             shown = _level_words(rule) if rule else f"level {text(f.get('level'))}"
-            self.table.add_view(view(source, line, f, shown, start, end), errs.messages)
+            self.table.add_view(view(source, line, f, shown, start, end), line_problems(errs, f))
             return
         # The row's kind is given by `_group`, once its policy is whole: the policy's words, or its own level.
         first, last = self._ordinals(start, end)

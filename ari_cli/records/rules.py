@@ -87,7 +87,11 @@ def number(errs: RowErrors, fields: Mapping[str, Any], name: str, low: int, high
         return None
     found = whole(raw)
     if found is None:
-        errs.add(name, f"{written!r} is not a whole number {low}-{high}{also}")
+        # A workbook's percent-formatted cell is read as it shows (`100%`), never as the 1 it holds.
+        percent = ""
+        if written.endswith("%"):
+            percent = "; a percentage is no count (a cell formatted 0% shows 1 as 100%): write the number"
+        errs.add(name, f"{written!r} is not a whole number {low}-{high}{also}{percent}")
     elif found < low:
         errs.add(name, f"{found} is below the minimum {low}")
     elif found > high:

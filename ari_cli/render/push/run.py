@@ -214,6 +214,7 @@ def write_csv(run: Run, stream: IO[str]) -> None:
     stream.write(csv_line(csv_fields(run.operation)) + "\n")
     rows = run.rows
     table = rows.table
+    cell = _Cells(_csv_cell)
     for first, stop, shared in rows.runs():
         # The rows of a run share their result: the cells around the line and before the key are made once.
         head = csv_line([neutral(table.source(first)), ""])
@@ -223,10 +224,35 @@ def write_csv(run: Run, stream: IO[str]) -> None:
         for at in range(first, stop, _AT_ONCE):
             stream.write(
                 "".join(
-                    f"{head}{view.line}{middle}{csv_line([neutral(getattr(view, name)) for name in fields])}\n"
+                    f"{head}{view.line}{middle}{','.join([cell(getattr(view, name)) for name in fields])}\n"
                     for view in map(table.__getitem__, range(at, min(at + _AT_ONCE, stop)))
                 )
             )
+
+
+class _Cells:
+    """A key's cell as a document writes it, made once per distinct text: a big run's rows repeat a few thousand
+    ids, dates and values, and quoting each cell of each row again costs more than the rest of the row."""
+
+    _KEPT = 65536  # distinct cells remembered at most: a run of a distinct room per row must not keep them all
+
+    def __init__(self, encode: Callable[[str], str]) -> None:
+        self._encode = encode
+        self._made: dict[str, str] = {}
+
+    def __call__(self, text: str) -> str:
+        made = self._made.get(text)
+        if made is None:
+            if len(self._made) >= self._KEPT:
+                self._made.clear()
+            made = self._made[text] = self._encode(text)
+        return made
+
+
+def _csv_cell(text: str) -> str:
+    # A row of one empty cell is written `""` (a blank line would end the table); inside a row, as here, an empty
+    # cell is nothing.
+    return csv_line([neutral(text)]) if text else ""
 
 
 def _row_texts(run: Run, indent: int | None) -> Iterator[str]:
@@ -243,6 +269,8 @@ def _row_texts(run: Run, indent: int | None) -> Iterator[str]:
     # reason); each row adds its line, then its key, dates and value.
     source, head = None, ""
     middles: dict[Shared, str] = {}
+    names = [(field, _dumps(field)) for field in fields]
+    cell = _Cells(_dumps)
     table = rows.table
     for first, stop, shared in rows.runs():
         named = table.source(first)
@@ -259,7 +287,7 @@ def _row_texts(run: Run, indent: int | None) -> Iterator[str]:
             middle = middles[shared] = ", " + _dumps(after).removeprefix("{").removesuffix("}")
         for at in range(first, stop, _AT_ONCE):
             yield ", ".join(
-                f"{head}{view.line}{middle}, {_dumps(key_dict(view, fields)).removeprefix('{')}"
+                f"{head}{view.line}{middle}, {', '.join([f'{name}: {cell(getattr(view, f))}' for f, name in names])}}}"
                 for view in map(table.__getitem__, range(at, min(at + _AT_ONCE, stop)))
             )
 
