@@ -421,3 +421,15 @@ def test_a_count_cell_formatted_as_a_percent_is_read_as_it_shows(sb: Sandbox, tm
     assert result.exit_code == 3
     assert f"error: {path}[Grid]:D2, threshold: '100%' is not a whole number" in result.stderr
     assert sb.received == []
+
+
+def test_header_dates_are_read_by_the_date_rule_month_names_and_date_format_too(sb: Sandbox, tmp_path: Path) -> None:
+    named = csv_file(
+        tmp_path / "named.csv", [["property", "room", "1 Feb 2027", "2 Feb 2027"], ["HTL001", "DBL", "2", "3"]]
+    )
+    dotted = csv_file(tmp_path / "dotted.csv", [["property", "room", "03.02.2027"], ["HTL001", "TWN", "4"]])
+
+    assert push(sb, "threshold", str(named)).exit_code == 0
+    assert push(sb, "threshold", str(dotted), "--date-format", "%d.%m.%Y").exit_code == 0
+
+    assert held(sb) == {"HTL001": {"DBL": {"2027-02-01": "2", "2027-02-02": "3"}, "TWN": {"2027-02-03": "4"}}}

@@ -218,7 +218,7 @@ def test_header_problems_of_all_files_come_in_one_error() -> None:
 
 
 def test_policy_needs_every_policy_column_but_the_time_interval_and_those_of_a_required_deposit() -> None:
-    skipped = ("date", "days", "deposittimeinterval", "policy", *WEEKDAY_FLAGS)
+    skipped = ("date", "period", "days", "deposittimeinterval", "policy", *WEEKDAY_FLAGS)
     names = [n for n in of(Operation.POLICY).columns if n not in skipped]
     write("policy.csv", ",".join(names) + "\n" + ",".join("1" for _ in names) + "\n")
     fields, warnings = read("policy.csv", operation=Operation.POLICY)

@@ -93,7 +93,8 @@ def test_a_number_in_an_xls_date_column_is_not_a_date(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ["python-calamine/base.xls", "python-calamine/base.xlsb"])
 def test_a_workbook_without_our_columns_is_named_with_what_its_row_holds(name: str, tmp_path: Path) -> None:
     # The row under a blank one holds a text, 1.0, 1.1, TRUE, FALSE, a date cell and a date-and-time
-    # cell: read as the number 1, true, false and the date.
+    # cell: read as the number 1, true, false, the date, and (issue 42: a time of day is no longer dropped) the
+    # date-time as it is.
     given = copied(name, tmp_path)
     result = run("threshold", "push", given, "--dry-run", "--today", TODAY, cwd=tmp_path)
     assert result.returncode == 3
@@ -103,7 +104,9 @@ def test_a_workbook_without_our_columns_is_named_with_what_its_row_holds(name: s
         lines[0]
         == f"error: {given}[Sheet1] line 2: missing columns propertyid, roomid, start and end (or date), threshold"
     )
-    assert lines[1].startswith(f'{given}[Sheet1]: line 2 holds "String, 1, 1.1, true, false, 2010-10-10, 2010-10-10, ')
+    assert lines[1].startswith(
+        f'{given}[Sheet1]: line 2 holds "String, 1, 1.1, true, false, 2010-10-10, 2010-10-10T10:10'
+    )
     assert lines[1].endswith("if the column names are on a later line, give --header-row N")
 
 

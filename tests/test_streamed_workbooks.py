@@ -333,7 +333,8 @@ def test_a_format_shows_a_date_when_it_has_a_date_token_outside_quotes_and_brack
     ("serial", "date1904", "value"),
     [
         (46391, False, dt.date(2027, 1, 4)),
-        (46391.75, False, dt.date(2027, 1, 4)),
+        # Issue 42: a date-time keeps its time of day (the date rule refuses it), as python-calamine's does.
+        (46391.75, False, dt.datetime(2027, 1, 4, 18, 0)),
         (1, False, dt.date(1900, 1, 1)),
         (59, False, dt.date(1900, 2, 28)),
         (61, False, dt.date(1900, 3, 1)),  # day 60 is the 29 February 1900 Excel counts

@@ -1,6 +1,6 @@
 """What a workbook's cell holds, written once for every reader: which number formats show dates, the day an
 Excel serial number is, and any reader's cell turned into what CSV would hold (3.0 as 3, TRUE as `true`,
-a date and time as its day).
+a date-time at midnight as its day).
 
 A date is told by the cell's style, never guessed from its number: a number cell in a date column stays a
 number, which the date rule refuses (read as a serial, a typed 5 would be 5 January 1900).
@@ -27,7 +27,9 @@ def cell_value(value: Any) -> Any:
     if isinstance(value, bool):  # before int: a bool is an int, and str(True) is "True"
         return "true" if value else "false"
     if isinstance(value, dt.datetime):
-        return value.date()  # the time of day means nothing for a stay date
+        # Midnight is the day itself; another time of day is kept, for the date rule to refuse (which day it means
+        # would be a guess), as it refuses `2026-12-01 14:00` in a CSV.
+        return value.date() if value.time() == dt.time() else value
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, str):
@@ -105,12 +107,13 @@ def date_cell(serial: float, date1904: bool) -> Any:
         seconds = min(round(serial * 86400), 86399)
         return dt.time(seconds // 3600, seconds // 60 % 60, seconds % 60)
     days = int(serial)
+    seconds = min(round((serial - days) * 86400), 86399)  # a date-time's time of day, as python-calamine keeps it
+    epoch, shift = (_EPOCH_1904, 0) if date1904 else (_EPOCH_1900, int(days < 60))
     try:
-        if date1904:
-            return _EPOCH_1904 + dt.timedelta(days=days)
-        return _EPOCH_1900 + dt.timedelta(days=days + (days < 60))
+        day = epoch + dt.timedelta(days=days + shift)
     except OverflowError:
         return serial
+    return dt.datetime.combine(day, dt.time()) + dt.timedelta(seconds=seconds) if seconds else day
 
 
 def duration(serial: float) -> Any:

@@ -17,6 +17,7 @@ from ari_cli.inputs.names import (
     CANONICAL,
     DISPLAY,
     NAMED_POLICY,
+    ONE_CELL_DATES,
     OPTIONAL,
     POLICY_VALUES,
     RANGE_FIELDS,
@@ -234,11 +235,18 @@ class Resolver:
             self.problems.append(message)
 
     def date_conflict(self, names: Iterable[str], where: str | None = None) -> bool:
-        """Record a problem if `names` hold `date` together with start or end."""
+        """Record a problem if `names` hold `date` or `period` together with start or end, or with each other."""
         given = set(names)
+        place = f"{self.source} {where}" if where else self.source
+        if "period" in given and given & {"date", *RANGE_FIELDS}:
+            others = ", ".join(n for n in ("date", *RANGE_FIELDS) if n in given)
+            self.problems.append(
+                f"{place}: a period {self.noun} gives both the start and the end (a range in one cell): "
+                f"give either it or {others}, not both"
+            )
+            return True
         if "date" not in given or not given & set(RANGE_FIELDS):
             return False
-        place = f"{self.source} {where}" if where else self.source
         both = ", ".join(n for n in RANGE_FIELDS if n in given)
         self.problems.append(
             f"{place}: give either a date {self.noun} or start and end {self.noun}s, not date together with {both}"
@@ -274,12 +282,12 @@ class Resolver:
         seen = self.seen | self.suggested  # a misspelt name is reported once, not again as missing
         missing: list[str] = []
         for name in of(self.operation).columns:
-            if name in seen or name in OPTIONAL or name == "date":
+            if name in seen or name in OPTIONAL or name in ONE_CELL_DATES:
                 continue
             if NAMED_POLICY in seen and name in POLICY_VALUES:
                 continue
             if name in RANGE_FIELDS:
-                if "date" in seen or (name == "end" and "start" not in seen):
+                if seen & set(ONE_CELL_DATES) or (name == "end" and "start" not in seen):
                     continue
                 if name == "start" and "end" not in seen:
                     name = "start and end (or date)"

@@ -101,7 +101,7 @@ def told_layout(names: Sequence[str], resolver: Resolver, options: GridOptions) 
     cell = of(resolver.operation).cell
     # A room column too: a row of values taken for the header (--header-row one line off) holds dates as well.
     dated = any(header_date(name, options.date_format) for name in names)
-    if dated and ROOM in known and not {DATE, "start", "end"} & set(known):
+    if dated and ROOM in known and not {DATE, "period", "start", "end"} & set(known):
         return Layout.DATES_ACROSS
     if DATE not in known or ROOM in known or cell in known:
         return Layout.ROWS

@@ -1,5 +1,6 @@
-"""What to do when a header lacks the operation's columns: the command its columns fit, or the exact
---header-row N when the names are on a line below (title lines, a merged group header above them)."""
+"""What to do when a header lacks the operation's columns: the command its columns fit, the exact
+--header-row N when the names are on a line below (title lines, a merged group header above them), or the
+column that holds ranges (`01.12.2026 - 31.12.2026`) under a name not taken for a period."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from itertools import islice
 
 from ari_cli.inputs.columns import Resolver, resolve_header
+from ari_cli.inputs.ranges import looks_like_range
 from ari_cli.operations import of
 from ari_cli.wire.operations import Operation
 
@@ -35,16 +37,42 @@ def later_header(rows: Rows, resolver: Resolver) -> int | None:
     return None
 
 
+def range_column(names: Sequence[str], resolver: Resolver, below: Sequence[tuple[int, Sequence[str]]]) -> str | None:
+    """When a header lacks start and end: the name of a column not read whose cells (in `below`, the rows under
+    the header) each hold a range, which a period column reads."""
+    if "start" in resolver.seen or not any("missing column" in p and " start" in p for p in resolver.problems):
+        return None
+    for at, name in enumerate(names):
+        if name.strip() not in resolver.ignored:  # read, or said already (a near miss, a bound)
+            continue
+        cells = [cells[at].strip() for _, cells in below if at < len(cells) and cells[at].strip()]
+        if cells and all(map(looks_like_range, cells)):
+            return (
+                f'{resolver.source}: column "{name.strip()}" holds ranges ("{cells[0]}"): a period column reads '
+                f'them as start and end; name it period, or map it: --column period="{name.strip()}"'
+            )
+    return None
+
+
 def header_follow_up(
-    source: str, line: int, names: Sequence[str], resolver: Resolver, later: int | None = None, sheet: str = ""
+    source: str,
+    line: int,
+    names: Sequence[str],
+    resolver: Resolver,
+    later: int | None = None,
+    sheet: str = "",
+    below: Sequence[tuple[int, Sequence[str]]] = (),
 ) -> list[str]:
-    """What to do when a header lacks required columns: use the command its columns fit; give --header-row
-    with the line below that has them (`later`; and --sheet `sheet` when that sheet would not be read without
-    it); or, when the line holds no known name (a title above the names), --header-row (naming what the line
-    holds)."""
+    """What to do when a header lacks required columns: map the column that holds ranges (in `below`, the rows
+    under the header) to period; use the command its columns fit; give --header-row with the line below that
+    has them (`later`; and --sheet `sheet` when that sheet would not be read without it); or, when the line
+    holds no known name (a title above the names), --header-row (naming what the line holds)."""
     operation = resolver.operation
     if not missing_columns(resolver.problems):
         return []
+    ranges = range_column(names, resolver, below)
+    if ranges is not None:
+        return [ranges]
     for other in Operation:
         if other is not operation and _fits(names, other):
             return [f"{source}: these are the columns of {other.value}: use ari-cli {other.value} push"]
@@ -68,8 +96,10 @@ def follow_up(
     source: str, line: int, names: Sequence[str], resolver: Resolver, below: Iterable[tuple[int, Sequence[str]]]
 ) -> list[str]:
     """The hints after a header's problems; `below` are the rows under it, read only when columns lack."""
-    later = later_header(below, resolver) if missing_columns(resolver.problems) else None
-    return header_follow_up(source, line, names, resolver, later)
+    if not missing_columns(resolver.problems):
+        return []
+    rows = list(islice(below, LOOK_DOWN))
+    return header_follow_up(source, line, names, resolver, later_header(rows, resolver), below=rows)
 
 
 def its_own(resolver: Resolver, later: int | None) -> bool:

@@ -210,6 +210,7 @@ def to_rows(name: str, items: Iterable[tuple[int, dict[str, Any]]], resolver: Re
     # Objects of a file mostly share their keys: resolve each distinct key order once.
     plans: dict[tuple[str, ...], list[tuple[str, str]]] = {}
     conflict = False  # objects differ in JSON: `date` with start/end is checked per object, named once
+    dated: dict[bool, int] = {}  # whether an object gives a period -> the first line that does (or does not)
     for line, raw in items:
         keys = tuple(raw)
         plan = plans.get(keys)
@@ -217,6 +218,16 @@ def to_rows(name: str, items: Iterable[tuple[int, dict[str, Any]]], resolver: Re
             plan = plans[keys] = _plan(keys, line, resolver)
             if not conflict:
                 conflict = resolver.date_conflict((c for _, c in plan), f"line {line}")
+            given = {c for _, c in plan} & {"period", "date", "start", "end"}
+            if given and not conflict:
+                dated.setdefault("period" in given, line)
+                # A file's rows are checked with one way of reading their dates when one of them is a period.
+                if len(dated) == 2:
+                    conflict = True
+                    resolver.problems.append(
+                        f"{name} line {max(dated.values())}: line {dated[True]} gives its dates as a period and "
+                        f"line {dated[False]} as date or start and end: give them one way in a file"
+                    )
         fields = {canonical: raw[key] for key, canonical in plan}
         if not _CONTAINER_TYPES.isdisjoint(map(type, fields.values())):
             raise _nested(name, line, raw, plan)

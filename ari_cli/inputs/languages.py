@@ -2,8 +2,8 @@
 
 One `Language` per language. Words are kept as `fold` makes them (lower case, no accents, no dot), so that
 `Mié.`, `mie` and `MIÉ` are one word; the first word of a day or a month is its full name, the rest are the
-usual abbreviations. `daywords.py` reads weekdays with these; a month-name date reader and the policy's
-true/false fields read theirs here too.
+usual abbreviations. `daywords.py` reads weekdays with these; `records/dates.py` reads month names
+(`MONTH_OF`) and the words of a range (`RANGE_WORDS`), and the policy's true/false fields read theirs here too.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ GERMAN = Language(
           ("donnerstag", "do", "don"), ("freitag", "fr", "fre"), ("samstag", "sa", "sam", "sonnabend"),
           ("sonntag", "so", "son")),
     letters="MDMDFSS",
-    months=(("januar", "jan", "janner", "jaenner"), ("februar", "feb"), ("marz", "mar", "maerz", "mrz"),
+    months=(("januar", "jan", "janner", "jaenner"), ("februar", "feb", "feber"), ("marz", "mar", "maerz", "mrz"),
             ("april", "apr"), ("mai",), ("juni", "jun"), ("juli", "jul"), ("august", "aug"),
             ("september", "sep", "sept"), ("oktober", "okt"), ("november", "nov"), ("dezember", "dez")),
     yes=("ja", "j"),
@@ -55,7 +55,7 @@ FRENCH = Language(
           ("vendredi", "ven", "ve"), ("samedi", "sam", "sa"), ("dimanche", "dim", "di")),
     letters="LMMJVSD",
     months=(("janvier", "janv", "jan"), ("fevrier", "fevr", "fev"), ("mars", "mar"), ("avril", "avr"),
-            ("mai",), ("juin",), ("juillet", "juil"), ("aout",), ("septembre", "sept", "sep"),
+            ("mai",), ("juin",), ("juillet", "juil", "juill"), ("aout",), ("septembre", "sept", "sep"),
             ("octobre", "oct"), ("novembre", "nov"), ("decembre", "dec")),
     yes=("oui", "o"),
     no=("non",),
@@ -116,6 +116,35 @@ def fold(word: str) -> str:
     `Segunda-feira` is segundafeira)."""
     plain = unicodedata.normalize("NFKD", word.strip().lower())
     return "".join(c for c in plain if not unicodedata.combining(c) and c not in " ._-\ufeff")
+
+
+def _months() -> dict[str, int]:
+    """Every month word (folded) of every language to its month (January = 1). A word two languages give
+    different months would make a date misread: there is none, and the import says so if one is ever added."""
+    found: dict[str, int] = {}
+    for language in LANGUAGES:
+        for month, names in enumerate(language.months, start=1):
+            for name in names:
+                if found.setdefault(name, month) != month:
+                    raise AssertionError(f"{name!r} names month {found[name]} and month {month} ({language.name})")
+    return found
+
+
+MONTH_OF: dict[str, int] = _months()
+"""A month's name or usual abbreviation in any language (as `fold` makes it) -> its number (January = 1)."""
+
+RANGE_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "English": (("from",), ("to", "till", "until", "through", "thru")),
+    "German": (("von", "vom", "ab"), ("bis",)),
+    "French": (("du", "de"), ("au", "a", "à", "jusqu'au")),
+    "Spanish": (("del", "desde", "de"), ("al", "hasta", "a")),
+    "Italian": (("dal", "da"), ("al", "a", "fino al")),
+    "Dutch": (("van", "vanaf"), ("tot", "tot en met", "t/m", "tm")),
+    "Portuguese": (("de", "do"), ("a", "até", "ate")),
+}
+"""Per language, the words a range of dates in one cell opens with (`du`, optional) and joins its two dates
+with (`au`): `du 1 au 31 décembre 2026`, `1. bis 31.12.2026`. As written, accents and all (they are matched in
+text, not folded)."""
 
 
 def _truths() -> dict[str, bool]:

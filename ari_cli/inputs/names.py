@@ -25,6 +25,8 @@ OPTIONAL: frozenset[str] = frozenset({"days", *WEEKDAY_FLAGS}).union(
 some rows only, which their check asks for)."""
 POLICY_VALUES: frozenset[str] = frozenset(VALUE_FIELDS)
 RANGE_FIELDS = ("start", "end")
+ONE_CELL_DATES = ("date", "period")
+"""The columns that give a row's start and end in one cell: a date (both the same day) or a period (a range)."""
 
 # Display spelling of each accepted name; the key is what it normalizes to.
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -46,6 +48,8 @@ ALIASES: dict[str, tuple[str, ...]] = {
         "first date",
     ),
     "end": ("enddateymd", "enddate", "to", "date to", "to date", "valid to", "valid until", "last night", "last date"),
+    # A range in one cell (`2026-12-01..2026-12-31`): both bounds, read by records/dates.py's `period_ends`.
+    "period": ("dates", "date range", "stay dates", "stay period", "validity period"),
     # Each operation's own columns, as its descriptor spells them.
     **{name: spelt for d in DESCRIPTORS.values() for name, spelt in d.aliases.items()},
     "days": ("weekday", "weekdays", "dow", "day of week", "days of week"),
@@ -74,6 +78,7 @@ ABROAD: dict[str, tuple[str, ...]] = {
             "fecha de fin", "fecha hasta", "al", "fino al", "data fine", "data di fine", "tot", "tot en met", "t/m",
             "einde", "einddatum", "até", "fim", "data de fim", "data final"),
     "date": ("Datum", "fecha"),  # not `data` (Italian, Portuguese): an English `Data` column is no date
+    "period": ("Zeitraum", "période", "periodo", "período", "fechas", "periode"),
     "days": ("Tage", "Wochentage", "Wochentag", "jours", "jours de la semaine", "días", "días de la semana",
              "giorni", "giorni della settimana", "dagen", "weekdagen", "dias", "dias da semana"),
 }  # fmt: skip
@@ -125,7 +130,7 @@ def expected_columns(operation: Operation) -> str:
     columns = of(operation).columns
     shown: list[str] = []
     for name in columns:
-        if name in ("date", NAMED_POLICY, *WEEKDAY_FLAGS):
+        if name in (*ONE_CELL_DATES, NAMED_POLICY, *WEEKDAY_FLAGS):
             continue
         if name == "end":
             shown.append("end (or date for start and end)")

@@ -386,9 +386,9 @@ def read_sheet(
     warning = resolver.warning()
     unused = [warning] if warning else []
     if resolver.problems:
-        below = ((number, [str(cell_value(cell)) for cell in cells]) for number, cells in rows)
+        below = [(number, [str(cell_value(cell)) for cell in cells]) for number, cells in islice(rows, LOOK_DOWN)]
         later = later_header(below, resolver) if missing_columns(resolver.problems) else None
-        problems = [*resolver.problems, *header_follow_up(name, header_line, names, resolver, later, sheet)]
+        problems = [*resolver.problems, *header_follow_up(name, header_line, names, resolver, later, sheet, below)]
         prepared = Prepared(part=None, warnings=unused, problems=problems)
         return Look(prepared, later, its_own(resolver, later))
     kept = [(i, column) for i, column in enumerate(columns) if column is not None]

@@ -17,8 +17,9 @@ from ari_cli.wire.operations import Operation
 WEEKDAY_FLAGS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 """Seven columns of Y/N, one per weekday (an export's alternative to one `days` column); `weekdays.py`
 turns them into the row's `days`."""
-DATE_COLUMNS = ("start", "end", "date", "days", *WEEKDAY_FLAGS)
-"""The columns every operation reads after its key fields: the dates and the weekday filter."""
+DATE_COLUMNS = ("start", "end", "date", "period", "days", *WEEKDAY_FLAGS)
+"""The columns every operation reads after its key fields: the dates (start and end, one date, or a period: a
+range in one cell) and the weekday filter."""
 RATE = "rateid"
 
 # A data record as the wire lays it out: its first and last day (ISO), the record's key and its value.

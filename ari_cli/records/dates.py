@@ -1,4 +1,10 @@
-"""Dates as users write them (ISO, `today+N`, a --date-format layout) and weekday filters."""
+"""Dates as users write them (ISO, `today+N`, a --date-format layout, a month's name in any language of
+`inputs/languages.py`, a date-time at midnight), ranges in one cell, and weekday filters.
+
+Every date text goes through `parse_date`, the one date rule: a range's two ends are cut apart as text
+(`period_ends`) and each end read by it. Digits-only dates other than ISO are never guessed (`--date-format`);
+a named month cannot be misread, so `6 déc. 2026` is read without one.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +13,22 @@ import re
 from collections.abc import Mapping
 
 from ari_cli.inputs.daywords import readings, shown_days, told_apart
+from ari_cli.inputs.languages import DAY_NAMES, MONTH_OF, fold
+from ari_cli.inputs.ranges import cut_range
 
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
 _RELATIVE = re.compile(r"today(?:\s*([+-])\s*(\d+))?", re.IGNORECASE)
 _MASK = re.compile(r"[01]{7}")
 _FEIRA = re.compile(r"-?feira\b", re.IGNORECASE)  # Portuguese `segunda-feira` is `segunda`
+# A time of day after a date: `2026-12-01 00:00:00`, `2026-12-01T00:00`, `...T00:00:00.000Z`, `... +01:00`.
+_TIME = re.compile(
+    r"(?:T|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(?:Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?$", re.IGNORECASE
+)
+# The words and numbers of a date written with a month's name; what lies between them is only punctuation.
+_TOKEN = re.compile(r"\d+|[^\W\d_]+")
+_BETWEEN = re.compile(r"[\s.,/'-]*")
+_FILLERS = frozenset({"de", "del", "of", "the"})  # `6 de diciembre de 2026`, `the 6th of December 2026`
+_ORDINALS = frozenset({"st", "nd", "rd", "th", "er", "e", "o", "a"})  # `1st`, `1er`, `1e`, `1º` (folded)
 _DAYS_HELP = "use names like Mon-Fri, Sat,Sun or mo,tu, or a 7-character mask like 1111100 (Monday first)"
 ALL_DAYS: frozenset[int] = frozenset(range(7))
 
@@ -86,13 +103,26 @@ def _not_iso(value: str) -> str:
     )
 
 
-def parse_date(text: str | dt.date, today: dt.date, date_format: str | None = None) -> dt.date:
-    """A date from `YYYY-MM-DD`, `today`, `today+N`, `today-N`, or the `date_format` layout.
+def whole_day(moment: dt.datetime, shown: str) -> dt.date:
+    """The day of a date-time at midnight; any other time of day is refused: a setting holds for whole days,
+    and which day a time means (the night before? after?) would be a guess."""
+    if moment.time() == dt.time():
+        return moment.date()
+    raise ValueError(_time_of_day(shown, moment.date(), f"{moment:%H:%M}"))
 
-    Raises ValueError with a message for the user; other layouts are never guessed.
+
+def _time_of_day(shown: str, day: dt.date, clock: str) -> str:
+    return f'"{shown}" holds a time of day ({clock}): a setting holds for whole days; give the date alone ({day})'
+
+
+def parse_date(text: str | dt.date, today: dt.date, date_format: str | None = None) -> dt.date:
+    """A date from `YYYY-MM-DD`, `today`, `today+N`, `today-N`, the `date_format` layout, or a day, a month's
+    name and a four-digit year (`6 déc. 2026`, `December 6, 2026`); any of them with a time of midnight.
+
+    Raises ValueError with a message for the user; digits-only layouts other than ISO are never guessed.
     """
     if isinstance(text, dt.datetime):
-        return text.date()
+        return whole_day(text.replace(tzinfo=None), f"{text:%Y-%m-%d %H:%M}")
     if isinstance(text, dt.date):
         return text
     value = text.strip()
@@ -108,16 +138,93 @@ def parse_date(text: str | dt.date, today: dt.date, date_format: str | None = No
     if date_format:
         # The user's layout goes first: `%Y-%d-%m` must not be read as ISO behind their back.
         try:
-            return dt.datetime.strptime(value, date_format).date()
+            moment = dt.datetime.strptime(value, date_format)
         except ValueError:
-            if not _ISO.fullmatch(value):
-                raise ValueError(f'"{value}" does not match the date format {date_format} (nor YYYY-MM-DD)') from None
+            moment = None
+        if moment is not None:
+            return whole_day(moment, value)
     if _ISO.fullmatch(value):
         try:
             return dt.date.fromisoformat(value)
         except ValueError as problem:
             raise ValueError(f'"{value}" is not a valid date: {problem}') from None
+    # The hot path (ISO text, a layout) is above: what follows runs once per distinct text that is neither.
+    timed = _TIME.search(value)
+    if timed is not None and timed.start() > 0:
+        day = parse_date(value[: timed.start()], today, date_format)  # the date part's own message if it is none
+        hours, minutes, seconds, fraction = timed.groups()
+        if any(int(part or 0) for part in (hours, minutes, seconds, fraction)):
+            raise ValueError(_time_of_day(value, day, f"{int(hours):02}:{minutes}"))
+        return day
+    named = _named_month(value)
+    if named is not None:
+        return named
+    if date_format:
+        raise ValueError(f'"{value}" does not match the date format {date_format} (nor YYYY-MM-DD)')
     raise ValueError(_not_iso(value))
+
+
+def _named_month(value: str) -> dt.date | None:
+    """The date of a text that names its month (`1 Dec 2026`, `December 6, 2026`, `6. Dezember 2026`,
+    `6 de diciembre de 2026`, `Tuesday, 1 December 2026`); None when it names no month or holds a word that is
+    not a date's. Raises ValueError when it names a month yet lacks the day or the four-digit year: never filled
+    in from today."""
+    if not any(c.isalpha() for c in value):
+        return None
+    months: list[int] = []
+    numbers: list[str] = []
+    weekdays: list[str] = []
+    at = 0
+    for token in _TOKEN.finditer(value):
+        gap = value[at : token.start()]
+        if not _BETWEEN.fullmatch(gap):
+            return None
+        word = fold(token.group())
+        at = token.end()
+        if token.group().isdigit():
+            numbers.append(token.group())
+        elif word in MONTH_OF:
+            months.append(MONTH_OF[word])
+        elif word in _FILLERS or (word in _ORDINALS and numbers and not gap):
+            continue
+        elif readings([word]):
+            weekdays.append(token.group())
+        else:
+            return None
+    if not _BETWEEN.fullmatch(value[at:]) or not months:
+        return None
+    example = "write the day, the month and the year, e.g. 6 Dec 2026"
+    if len(months) > 1:
+        raise ValueError(f'"{value}" names more than one month; {example}')
+    years = [n for n in numbers if len(n) == 4]
+    days = [n for n in numbers if len(n) <= 2]
+    if len(years) != 1 or len(days) != 1 or len(numbers) != 2:
+        if not years and len(days) == 2:
+            raise ValueError(f'"{value}": give the year in four digits; {example}')
+        lacking = "day" if not days else "year" if not years else "one day and one year"
+        raise ValueError(f'"{value}" names a month but no {lacking}; {example}')
+    try:
+        day = dt.date(int(years[0]), months[0], int(days[0]))
+    except ValueError as problem:
+        raise ValueError(f'"{value}" is not a valid date: {problem}') from None
+    for word in weekdays:
+        if not any(reading == (day.weekday(),) for reading in readings([word])):
+            raise ValueError(f'"{value}": {day.isoformat()} is a {DAY_NAMES[day.weekday()]}, not a "{word}"')
+    return day
+
+
+def period_ends(value: str, today: dt.date, date_format: str | None = None) -> tuple[str, str]:
+    """A range written in one cell (`2026-12-01..2026-12-31`, `01.12.2026 - 31.12.2026`) as the texts of its
+    first and last day (`inputs/ranges.py` cuts it), each for `parse_date` to read; a cell that is one date
+    (`today-3` too) is both. Raises ValueError when it is not one range."""
+    value = value.strip()
+    try:
+        parse_date(value, today, date_format)
+        return value, value
+    except ValueError:
+        pass
+    found = cut_range(value)
+    return (value, value) if found is None else found  # one date: the date rule reads it, or says what it lacks
 
 
 def _spans(value: str) -> list[tuple[str, str | None]]:

@@ -24,6 +24,7 @@ from ari_cli.records.rules import (
     days_text,
     level_value,
     one_date,
+    period,
     required_text,
     text,
     view,
@@ -50,8 +51,11 @@ def _picker(at: dict[str, int], names: Sequence[str]) -> Picker:
 
 
 def _date_pickers(at: dict[str, int]) -> tuple[Picker, Picker]:
-    """Functions giving a row's start and end cells: its `date`, or its `start` and `end`."""
+    """Functions giving a row's start and end cells: its `date`, its `period` (both), or its `start` and `end`."""
     none: Picker = lambda values: None  # noqa: E731
+    if "period" in at:  # a header gives it without date, start or end (`columns.Resolver.date_conflict`)
+        period = itemgetter(at["period"])
+        return period, period
     date = itemgetter(at["date"]) if "date" in at else None
     start = itemgetter(at["start"]) if "start" in at else none
     end = itemgetter(at["end"]) if "end" in at else none
@@ -108,13 +112,18 @@ class LevelChecker:
         kinds = Judged(lambda picked: self._kind(dict(zip(names, picked, strict=True)), fields), plain)
         start_at, end_at = _date_pickers(at)
         one_date = start_at is end_at  # a `date` column: the row's start is its end
+        last_days = days
+        if "period" in at:  # a range in one cell: its two ends, each judged once per distinct cell
+            spans = Judged(self._span, plain)
+            days, last_days = Judged(lambda cell: spans[cell][0], plain), Judged(lambda cell: spans[cell][1], plain)
+            one_date = False
         # The table's columns, appended to directly: a method call per row would cost a tenth of the run.
         lines, row_kinds, starts, ends = table.lines, table.kinds, table.starts, table.ends
         table.start_source(source)
         for line, values in part.rows():
             kind = kinds[cells(values)]
             start = days[start_at(values)]
-            end = start if one_date else days[end_at(values)]
+            end = start if one_date else last_days[end_at(values)]
             if kind >= 0 and 0 < start <= end:
                 lines.append(line)
                 row_kinds.append(kind)
@@ -127,6 +136,11 @@ class LevelChecker:
         """A date field's day ordinal, or INVALID."""
         day = one_date(RowErrors(""), {"date": raw}, "date", self.dates, self.tally)
         return INVALID if day is None else day.toordinal()
+
+    def _span(self, raw: Any) -> tuple[int, int]:
+        """A `period` cell's first and last day ordinals, or INVALID for both."""
+        start, end = period(RowErrors(""), {"period": raw}, self.dates, self.tally)
+        return (INVALID, INVALID) if start is None or end is None else (start.toordinal(), end.toordinal())
 
     def _kind(self, fields: dict[str, Any], judged: _Fields) -> int:
         """The kind of a row's ids, value and weekday filter, or INVALID."""

@@ -11,8 +11,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from ari_cli.inputs.looks import breaks_line, unseen
+from ari_cli.inputs.ranges import PERIOD_EXAMPLE
 from ari_cli.inputs.weekdays import FLAG_NAMES, WeekdayFlags
-from ari_cli.records.dates import FIRST_YEAR, LAST_YEAR, LayoutTally, parse_date, parse_days
+from ari_cli.records.dates import (
+    FIRST_YEAR,
+    LAST_YEAR,
+    LayoutTally,
+    parse_date,
+    parse_days,
+    period_ends,
+)
 from ari_cli.wire.operations import CLEAR
 
 
@@ -153,7 +161,11 @@ def one_date(
     raw = fields.get(name)
     day: dt.date | None = None
     if isinstance(raw, dt.date):
-        day = raw
+        try:
+            day = parse_date(raw, dates.today)  # a date-time cell: its day at midnight, refused at any other time
+        except ValueError as problem:
+            errs.add(name, str(problem))
+            return None
         if tally is not None:
             tally.add("", day)
     elif isinstance(raw, int | float) and not isinstance(raw, bool) and not dates.date_format:
@@ -181,15 +193,42 @@ def one_date(
 def date_range(
     errs: RowErrors, fields: Mapping[str, Any], dates: DateOptions, tally: LayoutTally | None = None
 ) -> tuple[dt.date | None, dt.date | None, frozenset[int] | None]:
-    """A row's dates: `date` alone, or `start` and `end` in order; and its weekday filter."""
+    """A row's dates: `date` alone, `period` (a range in one cell), or `start` and `end` in order; and its
+    weekday filter."""
     if fields.get("date") is not None:
         start = end = one_date(errs, fields, "date", dates, tally)
+    elif fields.get("period") is not None:
+        start, end = period(errs, fields, dates, tally)
     else:
         start = one_date(errs, fields, "start", dates, tally)
         end = one_date(errs, fields, "end", dates, tally)
     if start and end and end < start:
-        errs.add("end", f"{end.isoformat()} is before the start {start.isoformat()}")
+        where = "period" if "period" in fields else "end"
+        errs.add(where, f"{end.isoformat()} is before the start {start.isoformat()}")
     return start, end, weekday_filter(errs, fields)
+
+
+def period(
+    errs: RowErrors, fields: Mapping[str, Any], dates: DateOptions, tally: LayoutTally | None = None
+) -> tuple[dt.date | None, dt.date | None]:
+    """A `period` cell's first and last day: a range in one cell (`2026-12-01..2026-12-31`,
+    `01.12.2026 - 31.12.2026`), each end read by the one date rule, or one date for both."""
+    raw = fields.get("period")
+    if isinstance(raw, dt.date):
+        start = end = one_date(errs, fields, "period", dates, tally)
+        return start, end
+    written = text(raw)
+    if not written:
+        errs.add("period", f"is empty; give a range such as {PERIOD_EXAMPLE}, or one date")
+        return None, None
+    try:
+        first, last = period_ends(written, dates.today, dates.date_format)
+    except ValueError as problem:
+        errs.add("period", str(problem))
+        return None, None
+    start = one_date(errs, {"period": first}, "period", dates, tally)
+    end = start if last == first else one_date(errs, {"period": last}, "period", dates, tally)
+    return start, end
 
 
 def weekday_filter(errs: RowErrors, fields: Mapping[str, Any]) -> frozenset[int] | None:
@@ -261,6 +300,8 @@ def view(
     else:
         if fields.get("date") is not None:
             dates = text(fields.get("date"))
+        elif fields.get("period") is not None:
+            dates = text(fields.get("period"))
         else:
             dates = f"{text(fields.get('start'))}..{text(fields.get('end'))}"
         if written:
