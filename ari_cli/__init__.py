@@ -14,6 +14,9 @@ Use from Python (see README, "Use from Python")::
 - `revert(run, *, dry_run=False, clear_unknown=False, force=False, ...)` puts back what the service held
   before a journaled run, as `ari-cli revert RUN --yes` does, and returns a `Revert` (`.changes`, `.unknown`,
   `.later`, `.run`, `.exit_code`).
+- `why(propertyid, roomid, date, *, rateid=None, profile=None, ...)` says what the service holds on that night
+  for the room, as `ari-cli why` does, and returns a `Why` (`.settings`: per operation and rate the value held,
+  or None for nothing known, and who set it; `.last_run`), as acknowledged to this journal.
 - `AriError` (`.exit_code`, `.message`, `.hint`) and its kinds `InputError` (3), `ConfigError` (4),
   `UsageProblem` (2), `GuardTripped` (5: `.guard`), `Interrupted` (130) and `RunFailed`
   (`Run.raise_for_status()`) are what it raises.
@@ -34,6 +37,7 @@ if TYPE_CHECKING:
     from ari_cli.api import push
     from ari_cli.api_revert import Revert, revert
     from ari_cli.api_run import Error, Request, Row, Rows, Run, RunFailed, Summary
+    from ari_cli.api_why import Why, why
     from ari_cli.exits import (
         AriError,
         ConfigError,
@@ -51,6 +55,8 @@ _LAZY = {
     "push": "ari_cli.api",
     "revert": "ari_cli.api_revert",
     "Revert": "ari_cli.api_revert",
+    "why": "ari_cli.api_why",
+    "Why": "ari_cli.api_why",
     "Run": "ari_cli.api_run",
     "Rows": "ari_cli.api_run",
     "Row": "ari_cli.api_run",
@@ -88,9 +94,11 @@ __all__ = [
     "Status",
     "Summary",
     "UsageProblem",
+    "Why",
     "__version__",
     "push",
     "revert",
+    "why",
 ]
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ari_cli.app.history import journal_place, parse_day
@@ -16,7 +16,7 @@ from ari_cli.journal import queries as read
 from ari_cli.journal.database import OpenJournal
 from ari_cli.journal.queries import Key, Span
 from ari_cli.journal.store import reading
-from ari_cli.operations import of
+from ari_cli.operations import of, said
 from ari_cli.planning.changes import CalendarView
 
 
@@ -35,30 +35,36 @@ def _window(start_text: str | None, end_text: str | None) -> tuple[dt.date, dt.d
     return start, end
 
 
-def _service(
+def service(
     db: OpenJournal,
-    operation: str,
+    operations: Sequence[str],
     propertyid: str,
     base_url: str | None,
     source_id: str | None,
     listener: Listener,
     hint: str,
 ) -> tuple[str, str]:
-    """The configured base URL and source id, or those of the latest run that pushed to the property."""
+    """The configured base URL and source id, or those of the latest run that pushed to the property values of
+    one of `operations` (`calendar` asks of one, `why` of all)."""
 
     if base_url and source_id:
         return base_url.rstrip("/"), source_id
-    known = [
-        (base, source, run)
-        for base, source, run in read.services(db, operation, propertyid)
-        if base_url in (None, "", base) and source_id in (None, "", source)
-    ]
+    known = sorted(
+        (
+            (run, base, source, operation)
+            for operation in operations
+            for base, source, run in read.services(db, operation, propertyid)
+            if base_url in (None, "", base) and source_id in (None, "", source)
+        ),
+        reverse=True,
+    )
+    pushed = said(list(operations))
     if not known:
-        raise AriError(f"the journal holds no {operation} value acknowledged for property {propertyid}", hint)
-    base, source, run = known[0]
+        raise AriError(f"the journal holds no {pushed} value acknowledged for property {propertyid}", hint)
+    run, base, source, _ = known[0]
     listener.say(
         f"no base URL and source id configured: showing {base} (source {source}), "
-        f"where run {run}, the latest to push {operation} values of {propertyid}, went"
+        f"where run {run}, the latest to push {pushed} values of {propertyid}, went"
     )
     return base, source
 
@@ -114,8 +120,8 @@ def calendar(request: CalendarRequest, listener: Listener, world: World) -> Cale
     with reading(world.environ) as db:
         if db is None:
             raise AriError(f"the journal holds no {operation.value} value: it has no runs yet", hint)
-        base, source = _service(
-            db, operation.value, propertyid, settings.value("base_url"), settings.value("source_id"), listener, hint
+        base, source = service(
+            db, (operation.value,), propertyid, settings.value("base_url"), settings.value("source_id"), listener, hint
         )
         spans = read.acknowledged(db, operation.value, base, source, [propertyid])
         if not spans:

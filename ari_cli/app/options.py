@@ -163,6 +163,17 @@ class CalendarRequest(NamedTuple):
     connection: ConnectionOptions = ConnectionOptions()
 
 
+class WhyRequest(NamedTuple):
+    """`ari-cli why`: which property, room (and rate) and night, and which service's values."""
+
+    propertyid: str
+    roomid: str
+    night: str
+    rateid: str | None = None
+    output: PageFormat = PageFormat.TABLE
+    connection: ConnectionOptions = ConnectionOptions()
+
+
 class ConfigShow(NamedTuple):
     """`ari-cli config show`: the profile, the overrides as push takes them, and the output."""
 

@@ -31,6 +31,7 @@ COMMANDS = {
     "retry": ("ari_cli.cli.retry", "app"),
     "revert": ("ari_cli.cli.revert", "app"),
     "calendar": ("ari_cli.cli.calendar", "app"),
+    "why": ("ari_cli.cli.why", "app"),
     "samples": ("ari_cli.cli.samples", "app"),
     "completion": ("ari_cli.cli.completion", "completion_app"),
     "sandbox": ("ari_cli.cli.sandbox", "app"),

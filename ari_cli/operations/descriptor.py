@@ -83,6 +83,9 @@ class Descriptor:
     abroad: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Its own columns by the words of the other languages of `inputs/languages.py`, as the README's table
     lists them."""
+    books_ahead: bool = False
+    """Whether a value is how many days before a night that night may be booked: `why` says the first day a guest
+    can book it (the night minus that many days)."""
 
     @property
     def name(self) -> str:

@@ -27,6 +27,7 @@ MAXADV = Descriptor(
     layout=_record,
     clearable=True,
     words=Words(heading="Nights", many="max advance booking (nights)"),
+    books_ahead=True,
     abroad={
         "time": (
             "Nächte",

@@ -157,6 +157,11 @@ def _environment() -> Any:
     )
 
 
+def environment() -> Any:
+    """The template engine, made once: for pages of their own (`why.py`)."""
+    return _environment()
+
+
 def _asset(name: str) -> str:
     return (files("ari_cli.render.html") / "templates" / name).read_text(encoding="utf-8")
 
