@@ -34,6 +34,7 @@ CAN_GIVE: dict[str, set[int]] = {
     "retry": {0, 4},
     "revert": {0, 4},
     "calendar": {0, 4},
+    "why": {0, 4},
     "samples": {0},
     "completion": {0},
     "sandbox": {0, 3, 4},

@@ -14,7 +14,7 @@ from ari_cli.cli import app
 from tests.helpers import invoke, subcommands
 
 # As --help and completion list them: the push commands, what users come for, first.
-LISTED = ["threshold", "maxadv", "policy", "replay", "explain", "errors", "retry", "revert", "calendar", "samples", "completion", "sandbox",
+LISTED = ["threshold", "maxadv", "policy", "replay", "explain", "errors", "retry", "revert", "calendar", "why", "samples", "completion", "sandbox",
           "config", "history"]  # fmt: skip
 # The root loads each command when asked for it (cli/__init__.py): the same names, each a command.
 ORDER = LISTED

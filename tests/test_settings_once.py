@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from ari_cli import api, api_revert
+from ari_cli import api, api_revert, api_why
 from ari_cli.app.options import (
     ConnectionOptions,
     GuardOptions,
@@ -136,6 +136,17 @@ def test_the_revert_keywords_are_fields_of_the_same_objects_with_the_same_defaul
         assert name in fields, f"revert({name}=...) is no option object's field"
         assert parameter.default == fields[name][1], name
     assert set(SendTuning._fields) - {"rate_per_property"} <= set(parameters)
+
+
+def test_the_why_keywords_are_fields_of_the_same_objects_with_the_same_defaults() -> None:
+    parameters = inspect.signature(api_why.why).parameters
+    fields = _fields()
+    own = {"propertyid", "roomid", "date", "rateid"}
+    assert own < set(parameters)
+    for name, parameter in parameters.items():
+        if name not in own:
+            assert name in fields, f"why({name}=...) is no option object's field"
+            assert parameter.default == fields[name][1], name
 
 
 def test_a_field_added_to_an_option_object_is_seen(monkeypatch: pytest.MonkeyPatch) -> None:

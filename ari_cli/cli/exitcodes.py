@@ -77,6 +77,12 @@ OWN: dict[str, dict[int, str]] = {
         2: "bad dates",
         4: "the journal or config file unreadable",
     },
+    "why": {
+        0: "answered (nothing known is an answer)",
+        1: "no service configured and none known for the property",
+        2: "a bad date or option",
+        4: "the journal or config file unreadable",
+    },
     "samples": {0: "written", 2: "a folder that cannot be written"},
     "completion": {0: "the script printed", 2: "a shell it does not know"},
     "sandbox": {0: "stopped with Ctrl-C", 3: "a bad fixtures file", 4: "the port is in use"},
