@@ -257,6 +257,7 @@ def test_an_empty_journal_exits_1_and_a_configured_service_with_no_journal_knows
         (["--date", NIGHT, "--rate", ""], "error: --rate needs a rate id"),
         (["--date", NIGHT, "--output", "csv"], "error: Invalid value for '--output'"),
         ([], "error: Missing option '--date'"),
+        (["--date", NIGHT, "--room", ""], "error: --property and --room need an id each"),
     ],
 )
 def test_bad_inputs_are_usage_errors_naming_the_option(pushed: Sandbox, args: list[str], message: str) -> None:

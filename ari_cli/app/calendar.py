@@ -69,7 +69,8 @@ def service(
     return base, source
 
 
-def _hint(environ: Mapping[str, str]) -> str:
+def journal_hint(environ: Mapping[str, str]) -> str:
+    """Where the journal is and how to list what it holds: the hint of a reader that found nothing."""
     return f"the journal is {journal_place(environ)}; `ari-cli history` lists the runs it holds"
 
 
@@ -116,7 +117,7 @@ def calendar(request: CalendarRequest, listener: Listener, world: World) -> Cale
     first, last = _window(request.start, request.end)
     settings = resolve(world.environ, request.connection)
     listener.notices(list(settings.warnings))
-    hint = _hint(world.environ)
+    hint = journal_hint(world.environ)
     with reading(world.environ) as db:
         if db is None:
             raise AriError(f"the journal holds no {operation.value} value: it has no runs yet", hint)

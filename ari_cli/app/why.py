@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from ari_cli.app.calendar import service
-from ari_cli.app.history import journal_place, parse_day
+from ari_cli.app.calendar import journal_hint, service
+from ari_cli.app.history import parse_day
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import WhyRequest
 from ari_cli.app.world import World
@@ -82,7 +82,7 @@ def _unknown(db: OpenJournal, base: str, source: str, request: WhyRequest) -> st
 
 def why(request: WhyRequest, listener: Listener, world: World) -> Why:
     """What the service holds on the night for the room (render/why.py shows it). A property, room or rate the
-    journal knows nothing of is an answer (nothing known, and a note naming what it does know), not an error;
+    journal knows nothing of is an answer (nothing known, and a warning naming what it does know), not an error;
     with no service configured and none known for the property, AriError (exit 1), as `calendar`."""
     if not request.propertyid or not request.roomid:
         raise UsageProblem("--property and --room need an id each", "give the ids as the files you push give them")
@@ -91,7 +91,7 @@ def why(request: WhyRequest, listener: Listener, world: World) -> Why:
     night = parse_day(request.night, "--date")
     settings = resolve(world.environ, request.connection)
     listener.notices(list(settings.warnings))
-    hint = f"the journal is {journal_place(world.environ)}; `ari-cli history` lists the runs it holds"
+    hint = journal_hint(world.environ)
     base_url, source_id = settings.value("base_url"), settings.value("source_id")
     names = [d.name for d in DESCRIPTORS.values()]
     with reading(world.environ) as db:
