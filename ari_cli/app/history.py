@@ -109,7 +109,7 @@ def opened_run(run: str, world: World) -> Iterator[OpenRun]:
             raise UsageProblem(
                 f"no run {run} in the journal", f"the journal {journal_place(world.environ)} has no runs yet"
             )
-        number = _number(db, run, world.environ)
+        number = run_number(db, run, world.environ)
         detail = run_requests.detail(db, number, whole=False)
         # Its requests' bodies and lines, its rows and its records are made of its records: read once for all three.
         held = RunRecords(db, number)
@@ -122,7 +122,10 @@ def opened_run(run: str, world: World) -> Iterator[OpenRun]:
         )
 
 
-def _number(db: OpenJournal, run: str, environ: Mapping[str, str]) -> int:
+def run_number(db: OpenJournal, run: int | str, environ: Mapping[str, str]) -> int:
+    """The number of the run RUN names: a run number, or `last`, the newest run (history show, retry, revert)."""
+    if isinstance(run, int):
+        return run
     if run.strip().lower() == "last":
         latest = read.runs(db, 1)
         if not latest:

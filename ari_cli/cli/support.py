@@ -9,6 +9,7 @@ from ari_cli.choices import OutputFormat
 from ari_cli.cli.groups import only, takes
 from ari_cli.cli.helptext import HelpCommand
 from ari_cli.cli.options import DryRun, connection_options, output_options, plan_options, send_tuning
+from ari_cli.cli.values import choice
 
 if TYPE_CHECKING:
     from ari_cli.app.options import ConnectionOptions, OutputOptions, PlanOptions, SendTuning
@@ -54,7 +55,9 @@ ERRORS_HELP = """Print the spec's whole error table: status, body code, meaning,
   ari-cli errors --output csv
 """
 
-Output = Annotated[OutputFormat, typer.Option("--output", "-o", help="What goes to standard output.")]
+Output = Annotated[
+    OutputFormat, typer.Option("--output", "-o", **choice(OutputFormat), help="What goes to standard output.")
+]
 
 
 @takes(

@@ -16,7 +16,7 @@ from ari_cli.render.terminal import Terminal
 
 def retry_command(
     *,
-    run: int,
+    run: str,
     command: str,
     dry_run: bool,
     output: OutputOptions,

@@ -18,7 +18,7 @@ from ari_cli.render.terminal import Terminal
 def revert(
     *,
     ctx: typer.Context,
-    run: int,
+    run: str,
     dry_run: DryRun,
     yes: bool,
     clear_unknown: bool,
