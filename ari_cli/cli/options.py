@@ -74,8 +74,13 @@ def tuning(key: str, panel: str) -> Any:
     """The option of a setting `key`, bounded as the config file bounds it, in the help's `panel`."""
     flag, metavar, help = _TUNING[key]
     low, high = _RANGE[key]
-    read = whole if isinstance(low, int) else number  # the range's type is the setting's
-    return typer.Option(flag, **read(low, high, metavar=metavar), help=help, rich_help_panel=panel)
+    # The range's type is the setting's: whole numbers for counts, decimals for seconds and rates.
+    bounds = (
+        whole(low, high, metavar=metavar)
+        if isinstance(low, int) and isinstance(high, int)
+        else number(low, high, metavar=metavar)
+    )
+    return typer.Option(flag, **bounds, help=help, rich_help_panel=panel)
 
 
 # The defaults --help shows for the settings a profile may hold too (`config/tuning.py` declares them): the
