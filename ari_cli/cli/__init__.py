@@ -54,6 +54,15 @@ class _Boundary(HelpGroup):
         started(ctx.meta.get(WORDS, ()))
         return guarded(lambda: super(_Boundary, self).invoke(ctx))
 
+    def get_params(self, ctx: Any) -> list[Any]:
+        params: list[Any] = super().get_params(ctx)
+        for param in params:
+            # Typer's own completion options keep working (the contract lists them) but leave the help page to
+            # the `completion` command, which says how to install the script for each shell.
+            if {"--install-completion", "--show-completion"} & set(param.opts):
+                param.hidden = True
+        return params
+
     def list_commands(self, ctx: Any) -> list[str]:
         return list(COMMANDS)
 
