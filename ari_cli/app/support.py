@@ -5,6 +5,7 @@ Each returns what it found; render/support.py shows it.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ari_cli.exits import InputError, UsageProblem
@@ -14,11 +15,16 @@ from ari_cli.wire.explain import Explanation, unknown_message
 from ari_cli.wire.explain import explain as explain_number
 
 
+# A status or code as partners and logs quote it: 416, "HTTP 416", HTTP/1.1 416, http416, "code 440", error:440.
+_QUOTED = re.compile(r"(?:(?:http(?:/[\d.]+)?|code|error)[\s:#-]*)?(\d+)", re.IGNORECASE)
+
+
 def explain_codes(codes: list[str]) -> list[Explanation]:
     """Each status or code's meaning; an unknown one is a usage error that points at the whole table."""
     items = []
     for text in codes:
-        found = explain_number(int(text.strip())) if text.strip().isdigit() else None
+        quoted = _QUOTED.fullmatch(text.strip())
+        found = explain_number(int(quoted.group(1))) if quoted else None
         if found is None:
             raise UsageProblem(unknown_message(text), "ari-cli errors prints the whole table")
         items.append(found)

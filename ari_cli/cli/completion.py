@@ -69,13 +69,14 @@ Install it with one line, however ari-cli was installed (pipx, uv tool, pip): th
 def completion(
     ctx: typer.Context,
     shell: Annotated[
-        str, typer.Argument(
+        str,
+        typer.Argument(
             metavar="SHELL",
             callback=_shell,
             autocompletion=_shells,
             help="bash, zsh, fish or powershell.",
             show_default=False,
-        )
+        ),
     ],
 ) -> None:
     # Typer's own `--show-completion SHELL`, given the shell: the same script, printed, and the exit.
