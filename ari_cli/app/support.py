@@ -14,7 +14,6 @@ from ari_cli.wire.errors import ERROR_TABLE, ErrorRow
 from ari_cli.wire.explain import Explanation, unknown_message
 from ari_cli.wire.explain import explain as explain_number
 
-
 # A status or code as partners and logs quote it: 416, "HTTP 416", HTTP/1.1 416, http416, "code 440", error:440.
 _QUOTED = re.compile(r"(?:(?:http(?:/[\d.]+)?|code|error)[\s:#-]*)?(\d+)", re.IGNORECASE)
 
