@@ -64,7 +64,7 @@ def unlabelled(params: list[Any]) -> list[Any]:
             # Typer labels an argument with its type whatever its metavar, and offers no way to say otherwise:
             # this argument's label alone (an attribute of the object, not of Typer's class) is left out. Its
             # name (FILE) and its help say what to give.
-            param.display_type_rich = _no_label
+            param.display_type_rich = _no_label  # type: ignore[method-assign]  # this object only
         elif param.is_flag and param.metavar is None:
             param.metavar = ""  # a flag takes no value: nothing to write after it
     return params
