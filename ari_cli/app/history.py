@@ -122,18 +122,29 @@ def opened_run(run: str, world: World) -> Iterator[OpenRun]:
         )
 
 
-def run_number(db: OpenJournal, run: int | str, environ: Mapping[str, str]) -> int:
-    """The number of the run RUN names: a run number, or `last`, the newest run (history show, retry, revert)."""
+LAST = "last"
+
+
+def run_named(run: int | str) -> int | str:
+    """What RUN names: a run number, or `last` (the newest run), as history show, retry and revert take it."""
     if isinstance(run, int):
         return run
-    if run.strip().lower() == "last":
-        latest = read.runs(db, 1)
-        if not latest:
-            raise UsageProblem("no run in the journal yet", f"the journal is {journal_place(environ)}")
-        return latest[0].id
+    if run.strip().lower() == LAST:
+        return LAST
     if run.strip().isdigit():
         return int(run.strip())
     raise UsageProblem(f"RUN {run!r}: give a run number (see `ari-cli history`) or last")
+
+
+def run_number(db: OpenJournal, run: int | str, environ: Mapping[str, str]) -> int:
+    """The number of the run RUN names (`run_named`), `last` looked up in the journal."""
+    named = run_named(run)
+    if named != LAST:
+        return int(named)
+    latest = read.runs(db, 1)
+    if not latest:
+        raise UsageProblem("no run in the journal yet", f"the journal is {journal_place(environ)}")
+    return latest[0].id
 
 
 @dataclass(frozen=True, slots=True)
