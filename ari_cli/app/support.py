@@ -6,6 +6,7 @@ Each returns what it found; render/support.py shows it.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from ari_cli.exits import InputError, UsageProblem
@@ -35,12 +36,20 @@ def error_table() -> list[ErrorRow]:
     return list(ERROR_TABLE)
 
 
-def describe_policies(policies: Path, name: str | None) -> list[str]:
-    """One named policy in words, or every policy of the file, one line each (`NAME: words`)."""
+@dataclass(frozen=True, slots=True)
+class Described:
+    """`policy describe`: named policies in words, in the file's order; `one` when a single name was asked for."""
+
+    policies: list[tuple[str, str]]
+    one: bool
+
+
+def describe_policies(policies: Path, name: str | None) -> Described:
+    """One named policy in words, or every policy of the file."""
     defined = load_policies(str(policies))
     if name is None:
-        return [f"{key}: {policy.describe()}" for key, policy in defined.items()]
+        return Described([(key, policy.describe()) for key, policy in defined.items()], one=False)
     found = find(defined, name)
     if found is None:
         raise InputError(f'{policies}: no policy named "{name}"; the names are {", ".join(defined)}')
-    return [found[1].describe()]
+    return Described([(found[0], found[1].describe())], one=True)

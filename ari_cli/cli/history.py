@@ -163,6 +163,7 @@ AGE is a whole number with a unit: d (days), w (weeks) or h (hours), e.g. 90d, 1
   ari-cli history prune --older-than 90d --dry-run
   ari-cli history prune --older-than 90d
   ari-cli history prune --older-than 12w --yes
+  ari-cli history prune --older-than 90d --dry-run --output json
 """
 
 
@@ -171,7 +172,8 @@ def prune(
     older_than: Annotated[str, typer.Option("--older-than", metavar="AGE", help="Delete finished runs started longer ago than this: a whole number of days, weeks or hours (90d or 90, 12w, 36h).", show_default=False)],
     dry_run: Annotated[bool, typer.Option("--dry-run", help="List the runs that would be deleted; delete nothing.")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask at a terminal.")] = False,
+    output: OutputOption = Output.TABLE,
 ) -> None:  # fmt: skip
     from ari_cli.cli.doing.history import prune as do
 
-    do(older_than=older_than, dry_run=dry_run, yes=yes)
+    do(older_than=older_than, dry_run=dry_run, yes=yes, output=output)

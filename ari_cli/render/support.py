@@ -286,10 +286,14 @@ def show_error_table(rows: Sequence[ErrorRow], form: str) -> None:
         whole(out, Text(SUCCESS_NOTE))
 
 
-def show_lines(lines: Sequence[str]) -> None:
-    """Plain lines on stdout (`policy describe`), as typed: no markup, no colour."""
-    for line in lines:
-        typer.echo(line)
+def show_described(policies: Sequence[tuple[str, str]], one: bool, form: str) -> None:
+    """`policy describe`: each named policy in words, a line each (`NAME: words`, or the words of the one asked
+    for), as typed: no markup, no colour; or one JSON document."""
+    if form == "json":
+        _write_json({"policies": [{"name": name, "description": words} for name, words in policies]}, sys.stdout)
+        return
+    for name, words in policies:
+        typer.echo(words if one else f"{name}: {words}")
 
 
 def show_replay(ready: Sequence[Ready], results: Sequence[Replayed], dry_run: bool, connected: bool, form: str,

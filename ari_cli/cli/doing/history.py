@@ -63,14 +63,15 @@ def find(
                    output.value)  # fmt: skip
 
 
-def prune(*, older_than: str, dry_run: bool, yes: bool) -> None:
+def prune(*, older_than: str, dry_run: bool, yes: bool, output: ViewFormat) -> None:
     class _AskOnStdout(Terminal):
-        # prune asks on standard output, where its answer ("deleted ...") goes; end of input is typer's Abort
+        # prune asks on standard output, where its answer ("deleted ...") goes, or on standard error beside a JSON
+        # document; end of input is typer's Abort
         def ask(self, question: str) -> bool:
-            return typer.confirm(question, default=False)
+            return typer.confirm(question, default=False, err=output is ViewFormat.JSON)
 
     done = prune_journal(older_than, dry_run, yes, _AskOnStdout(), process_world())
     show_pruned(done.said, done.when, done.found, done.states, done.dry_run, done.declined, done.deleted, done.kept,
-                done.not_compacted)  # fmt: skip
+                done.not_compacted, output.value)  # fmt: skip
     if done.declined:
         raise typer.Exit(1)

@@ -191,21 +191,27 @@ def show_runs(
 
 def show_pruned(
     said: str, when: str, found: Sequence[RunInfo], states: dict[int, dict[str, int]], dry_run: bool,
-    declined: bool, deleted: int, kept: Sequence[int], not_compacted: str | None,
+    declined: bool, deleted: int, kept: Sequence[int], not_compacted: str | None, form: str = "table",
 ) -> None:  # fmt: skip
-    """`history prune`: what went (or would go), and what was kept."""
+    """`history prune`: what went (or would go), and what was kept; as words or one JSON document."""
+    if form == "json":
+        runs_found = [run_dict(r, states.get(r.id)) for r in found]
+        document = {"before": when, "dry_run": dry_run, "declined": declined, "deleted": deleted, "runs": runs_found,
+                    "kept": list(kept)}  # fmt: skip
+        write_json(document, sys.stdout)
+    said_on = typer.echo if form != "json" else echo_err  # with JSON, stdout holds the document alone
     if dry_run:
-        if found:
+        if found and form != "json":
             runs_table(found, states, console())
-        typer.echo(f"would delete {said}; nothing deleted (--dry-run)")
+        said_on(f"would delete {said}; nothing deleted (--dry-run)")
         return
     if declined:
-        typer.echo("nothing deleted")
+        said_on("nothing deleted")
         return
     if not_compacted is not None:
         echo_err(f"warning: the journal was not compacted ({not_compacted}); later runs reuse the space")
     runs = "run" if deleted == 1 else "runs"
-    typer.echo(f"deleted {deleted} {runs} started before {when} (local time)")
+    said_on(f"deleted {deleted} {runs} started before {when} (local time)")
     if kept:
         numbers = ", ".join(str(n) for n in kept[:10]) + (" ..." if len(kept) > 10 else "")
         echo_err(
