@@ -9,8 +9,9 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import IO
+from typing import IO, Any
 
+from rich import box
 from rich.cells import cell_len
 from rich.console import Console, RenderableType
 from rich.table import Column, Table
@@ -50,6 +51,12 @@ def piped_width() -> int:
     """The width tables keep to in a pipe or a file: COLUMNS when set, else 80, as Rich does without a terminal."""
     columns = os.environ.get("COLUMNS", "")
     return int(columns) if columns.isdigit() and int(columns) > 0 else 80
+
+
+def styled_table(**options: Any) -> Table:
+    """A table in the one look every table has, at a terminal or in a pipe: the same lines, without colour in a
+    pipe (`console`); only the width decides between the table and blocks of rows (`fitted`)."""
+    return Table(box=box.SIMPLE_HEAVY, pad_edge=False, **options)
 
 
 MIN_WRAP = 16  # the narrowest a column of wrapping text (`overflow="fold"`) gets before rows become blocks

@@ -14,14 +14,13 @@ from collections.abc import Iterable, Sequence
 from typing import IO, Any
 
 import typer
-from rich import box
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from ari_cli.journal.queries import RequestInfo, RunInfo
 from ari_cli.render.console import console as console  # the one console, re-exported for callers of this module
-from ari_cli.render.console import fitted, whole
+from ari_cli.render.console import fitted, styled_table, whole
 from ari_cli.render.printable import echo_err
 from ari_cli.render.values import lines_text as lines_text  # re-exported: the history views name it here
 from ari_cli.render.values import runs_text as runs_text
@@ -41,8 +40,9 @@ def write_json(document: Any, stream: IO[str]) -> None:
     stream.write("\n")
 
 
-def grid(plain: bool) -> Table:
-    return Table(box=box.ASCII if plain else box.SIMPLE_HEAVY, pad_edge=False)
+def grid() -> Table:
+    """History's tables, in every table's look (`render/console.py`)."""
+    return styled_table()
 
 
 def local_time(stamp: str | None) -> str:
@@ -148,7 +148,7 @@ def runs_table(runs: Sequence[RunInfo], states: dict[int, dict[str, int]], out: 
             *(text(c, "red" if c not in ("0", "-") and i in (1, 2) else "") for i, c in enumerate(counts)),
             text(_requests_cell(run, states.get(run.id, {}))), exit_text(run),
         ])  # fmt: skip
-    table = grid(not out.is_terminal)
+    table = grid()
     for name in _RUN_COLUMNS[:6]:
         table.add_column(name, no_wrap=name != "Files")
     for name in _RUN_COLUMNS[6:11]:
