@@ -54,9 +54,10 @@ def piped_width() -> int:
 
 
 def styled_table(**options: Any) -> Table:
-    """A table in the one look every table has, at a terminal or in a pipe: the same lines, without colour in a
-    pipe (`console`); only the width decides between the table and blocks of rows (`fitted`)."""
-    return Table(box=box.SIMPLE_HEAVY, pad_edge=False, **options)
+    """A table in the one look every table has, at a terminal or in a pipe: headers over a heavy rule, columns
+    apart, no frame (no lines of blanks above and below it); the same lines in a pipe, without colour (`console`).
+    Only the width decides between the table and blocks of rows (`fitted`)."""
+    return Table(box=box.SIMPLE_HEAVY, pad_edge=False, show_edge=False, **options)
 
 
 MIN_WRAP = 16  # the narrowest a column of wrapping text (`overflow="fold"`) gets before rows become blocks

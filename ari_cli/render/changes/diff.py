@@ -107,7 +107,7 @@ def _heading(view: DiffView) -> str:
 
 def _grid(view: DiffView, listed: list[Change]) -> Table:
     with_rate = of(view.operation).has_rate
-    grid = styled_table(show_edge=False)
+    grid = styled_table()
     for name in ("Property", "Room", *(["Rate"] if with_rate else []), "Dates", "Change", "Before", "After", "Lines"):
         wraps = name in ("Before", "After") and of(view.operation).structured
         grid.add_column(name, no_wrap=not wraps, overflow="fold", ratio=1 if wraps else None)

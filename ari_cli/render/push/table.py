@@ -63,7 +63,7 @@ def _with_rate(run: Run) -> bool:
 
 
 def _grid(run: Run, shown: list[RowResult]) -> Table:
-    grid = styled_table(show_lines=False, show_edge=False, collapse_padding=True)
+    grid = styled_table(show_lines=False, collapse_padding=True)
     for name in ("Line", "Property", "Room", *(["Rate"] if _with_rate(run) else []), "Dates"):
         grid.add_column(name, no_wrap=True)
     grid.add_column(_value_column(run.operation), no_wrap=True)
