@@ -43,33 +43,44 @@ def subcommands(command: Any) -> dict[str, Any]:
 RULE = "━"  # the line under a table's headers: every table has the one look, at a terminal or in a pipe
 
 
-def table_rows(text: str, after: str = "") -> list[list[str]]:
-    """The cells of every row of the tables in `text` (from the heading `after` on), headers left out.
+def _tables(text: str) -> list[tuple[list[str], list[tuple[int, int]]]]:
+    """Each table of `text`: its header line and rows' lines, and where its columns are.
 
     A table is its header line, the rule under it, and the lines as wide as the header line that follow (Rich pads
-    each to the table's width). Its columns are where some line has a character: the positions blank on every line
-    of the table part them, so a right-justified or a wrapped cell is read whole. A wrapped cell's further lines
-    are rows of their own, their other cells empty; a blank line between groups is left out.
+    each to the table's width). Its columns are where some line has a character, two blanks or more apart on every
+    line (padding and divider; a cell's words are one apart): a right-justified or a wrapped cell is read whole.
     """
-    lines = text[text.index(after) :].splitlines()
-    rows: list[list[str]] = []
+    lines = text.splitlines()
+    found = []
     for at in range(1, len(lines)):
-        if not lines[at].strip() or set(lines[at].strip()) != {RULE}:
+        if set(lines[at].strip()) != {RULE}:
             continue
         header = lines[at - 1]
-        body = []
+        table = [header]
         for line in lines[at + 1 :]:
             if len(line) != len(header):
                 break
-            body.append(line)
-        shape = "".join(" " if all(line[i] == " " for line in (header, *body)) else "x" for i in range(len(header)))
-        # Columns are two spaces apart or more (padding and divider); a cell's words, one.
-        spans = [(m.start(), m.end()) for m in re.finditer(r"\S+(?: \S+)*", shape)]
-        rows += [[line[a:b].strip() for a, b in spans] for line in body if line.strip()]
-    return rows
+            table.append(line)
+        shape = "".join(" " if all(line[i] == " " for line in table) else "x" for i in range(len(header)))
+        found.append((table, [(m.start(), m.end()) for m in re.finditer(r"x+(?: x+)*", shape)]))
+    return found
+
+
+def table_rows(text: str, after: str = "") -> list[list[str]]:
+    """The cells of every row of the tables in `text` (from the heading `after` on), headers left out. A wrapped
+    cell's further lines are rows of their own, their other cells empty."""
+    return [[line[a:b].strip() for a, b in spans] for table, spans in _tables(text[text.index(after) :])
+            for line in table[1:] if line.strip()]  # fmt: skip
 
 
 def row_of(text: str, first: str, after: str = "") -> list[str]:
     """The cells of the one table row (from the heading `after` on) whose first cell is `first`."""
     (found,) = [row for row in table_rows(text, after) if row[0] == first]
+    return found
+
+
+def row_with(text: str, *parts: str) -> list[str]:
+    """The cells of the one table line (a header or a row) that holds every part."""
+    (found,) = [[line[a:b].strip() for a, b in spans] for table, spans in _tables(text) for line in table
+                if all(part in line for part in parts)]  # fmt: skip
     return found

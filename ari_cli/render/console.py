@@ -69,10 +69,11 @@ def _width(cell: RenderableType) -> int:
 
 
 def _needed(column: Column) -> int:
-    """The width a column needs: whole, or for text that may wrap (`overflow="fold"`) room to wrap in."""
+    """The width a column needs: whole, or for text that may wrap (`overflow="fold"`) room to wrap in; never less
+    than its `min_width`, which Rich gives it however short its cells."""
     whole = max([cell_len(str(column.header)), *map(_width, column.cells)])
     wraps = column.overflow == "fold" and not column.no_wrap
-    return min(whole, column.min_width or MIN_WRAP) if wraps else whole
+    return max(min(whole, column.min_width or MIN_WRAP) if wraps else whole, column.min_width or 0)
 
 
 def _chrome(table: Table) -> int:
