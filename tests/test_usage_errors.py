@@ -95,8 +95,8 @@ def _command_paths(command: Any, path: tuple[str, ...] = ()) -> list[tuple[str, 
 
 
 def test_every_option_that_takes_a_value_names_it_in_help() -> None:
-    # Typer shows a Python type beside a flag (`<bool>`) and an argument (`<list[Path]>`), and nothing hides it
-    # through its documented surface; an option's value, though, is named by its `metavar=` or its choices.
+    # An option's value is named by its `metavar=` (its choices, for a choice: cli/values.py); a flag and an
+    # argument show nothing (cli/helptext.py). test_rough_edges.py holds every help page free of type labels.
     root = typer.main.get_command(app)
     for path in _command_paths(root):
         result = invoke([*path, "--help"], env={"COLUMNS": "200"})

@@ -101,7 +101,7 @@ class OpenRun:
 
 
 @contextmanager
-def opened_run(run: str, world: World) -> Iterator[OpenRun]:
+def opened_run(run: int | str, world: World) -> Iterator[OpenRun]:
     """One run in full; RUN is a number or `last`. Its requests are read without bodies and answers (a failed big
     run's are a hundred thousand); `completed` reads them whole as they are written out."""
     with reading(world.environ) as db:

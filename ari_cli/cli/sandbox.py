@@ -60,7 +60,12 @@ def sandbox(
     ] = 8765,
     fixtures: Annotated[
         Path | None,
-        typer.Option(exists=True, dir_okay=False, help="TOML file of accounts and properties (default: built-in)."),
+        typer.Option(
+            metavar="FILE",
+            exists=True,
+            dir_okay=False,
+            help="TOML file of accounts and properties (default: built-in).",
+        ),
     ] = None,
     latency: Annotated[
         str | None, typer.Option(metavar="MS|MIN-MAX", help="Delay each push answer, in milliseconds.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from ari_cli.app.history import TrackingFound, list_runs, opened_run
+from ari_cli.app.history import TrackingFound, list_runs, opened_run, run_named
 from ari_cli.app.history import find as find_in_journal
 from ari_cli.app.history import prune as prune_journal
 from ari_cli.app.options import FindRequest
@@ -25,7 +25,7 @@ def history(*, ctx: typer.Context, limit: int, operation: Operation | None, outp
 
 
 def show_run(*, run: str, body: bool, rows: Show | None, output: PageFormat) -> None:
-    with opened_run(run, process_world()) as opened:
+    with opened_run(run_named(run), process_world()) as opened:
         all_rows = None if rows is None else rows is Show.ALL
         show_detail(
             opened.whole, opened.rows, opened.records, opened.completed, output.value, body, all_rows, opened.ran_by
