@@ -133,11 +133,12 @@ def test_retry_and_revert_take_last_as_history_show_does(sb: Sandbox, tmp_path: 
     assert json.loads(invoke(["history", "show", "last", "-o", "json"]).stdout)["run"]["id"] == 2
 
 
+@pytest.mark.parametrize("word", ["newest", "0"])
 @pytest.mark.parametrize("command", ["retry", "revert", "history show"])
-def test_a_run_that_is_no_number_nor_last_is_a_usage_error(command: str) -> None:
-    result = invoke([*command.split(), "newest"])
+def test_a_run_that_is_no_number_nor_last_is_a_usage_error(command: str, word: str) -> None:
+    result = invoke([*command.split(), word])
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr == "error: RUN 'newest': give a run number (see `ari-cli history`) or last\n"
+    assert result.stderr == f"error: RUN {word!r}: give a run number (see `ari-cli history`) or last\n"
 
 
 def test_last_in_an_empty_journal_says_there_is_no_run() -> None:
