@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ari_cli.app.history import run_named
 from ari_cli.app.options import ConnectionOptions, OutputOptions, RetryRequest, SendTuning
 from ari_cli.app.retry import retry
 from ari_cli.cli.world import process_world
@@ -16,7 +17,7 @@ from ari_cli.render.terminal import Terminal
 
 def retry_command(
     *,
-    run: int,
+    run: str,
     command: str,
     dry_run: bool,
     output: OutputOptions,
@@ -25,7 +26,13 @@ def retry_command(
     force: bool,
 ) -> ExitCode:
     request = RetryRequest(
-        run=run, command=command, dry_run=dry_run, output=output, sending=sending, connection=connection, force=force
+        run=run_named(run),
+        command=command,
+        dry_run=dry_run,
+        output=output,
+        sending=sending,
+        connection=connection,
+        force=force,
     )
     return retry_and_show(request)
 

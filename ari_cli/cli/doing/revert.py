@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from ari_cli.app.history import run_named
 from ari_cli.app.options import ConnectionOptions, OutputOptions, PlanOptions, RevertRequest, SendTuning
 from ari_cli.app.revert import revert as run_revert
 from ari_cli.cli.boundary import error_documents
@@ -18,7 +19,7 @@ from ari_cli.render.terminal import Terminal
 def revert(
     *,
     ctx: typer.Context,
-    run: int,
+    run: str,
     dry_run: DryRun,
     yes: bool,
     clear_unknown: bool,
@@ -29,7 +30,7 @@ def revert(
     connection: ConnectionOptions,
 ) -> None:
     request = RevertRequest(
-        run=run,
+        run=run_named(run),
         command=ctx.command_path,
         dry_run=dry_run,
         yes=yes,

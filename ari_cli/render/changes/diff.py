@@ -13,7 +13,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 from typing import IO, Any, TypeVar
 
-from rich import box
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -22,7 +21,7 @@ from ari_cli.config.secrets import scrub
 from ari_cli.operations import of
 from ari_cli.planning.diff import CHANGES, Change, DiffView, Kind, summary
 from ari_cli.records.rules import shown_dates
-from ari_cli.render.console import console, fitted
+from ari_cli.render.console import console, fitted, styled_table
 from ari_cli.render.html.data import map_part
 from ari_cli.render.html.page import SHOWN_WITHOUT_SCRIPT, About, MapData, now, who, write_page
 from ari_cli.render.printable import json_printable, printable
@@ -106,9 +105,9 @@ def _heading(view: DiffView) -> str:
     return f"compared with what {view.base_url} (source {view.source_id}) acknowledged, as the journal says"
 
 
-def _grid(view: DiffView, listed: list[Change], plain: bool) -> Table:
+def _grid(view: DiffView, listed: list[Change]) -> Table:
     with_rate = of(view.operation).has_rate
-    grid = Table(box=box.ASCII if plain else box.SIMPLE_HEAVY, pad_edge=False, show_edge=plain)
+    grid = styled_table()
     for name in ("Property", "Room", *(["Rate"] if with_rate else []), "Dates", "Change", "Before", "After", "Lines"):
         wraps = name in ("Before", "After") and of(view.operation).structured
         grid.add_column(name, no_wrap=not wraps, overflow="fold", ratio=1 if wraps else None)
@@ -139,7 +138,7 @@ def table(view: DiffView, out: Console, limit: int | None = None) -> None:
     listed = list(view.listed())
     out.print(text(_heading(view)))
     if listed:
-        fitted(_grid(view, listed[:limit], plain=not out.is_terminal), out)
+        fitted(_grid(view, listed[:limit]), out)
     elif view.changes:
         out.print("nothing would change: the service already has every value, as the journal says", markup=False)
     more = len(listed) - len(listed[:limit])

@@ -100,7 +100,7 @@ def table(reverted: Reverted, show_all: bool, out: Console) -> None:
     render_diff.table(reverted.view(show_all), out)
 
 
-def error_document(run: int, kind: str, message: str, hint: str | None) -> dict[str, Any]:
+def error_document(run: int | str, kind: str, message: str, hint: str | None) -> dict[str, Any]:
     """The document of a revert that stopped before it had a plan."""
     return {
         "reverts": run,

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
 
-from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from ari_cli.operations import of
-from ari_cli.render.console import MIN_WRAP, fitted, whole
+from ari_cli.render.console import MIN_WRAP, fitted, styled_table, whole
 from ari_cli.render.history.groups import BY_CAUSE_OVER, MOST_CAUSES, by_cause_hint, cause_groups, cause_heading
 from ari_cli.render.printable import printable
 from ari_cli.render.push.run import problem_text
@@ -63,11 +62,8 @@ def _with_rate(run: Run) -> bool:
     return of(run.operation).has_rate
 
 
-def _grid(run: Run, shown: list[RowResult], plain: bool) -> Table:
-    grid = Table(
-        box=box.ASCII if plain else box.SIMPLE_HEAVY, show_lines=False, pad_edge=False, show_edge=plain,
-        collapse_padding=not plain,
-    )  # fmt: skip
+def _grid(run: Run, shown: list[RowResult]) -> Table:
+    grid = styled_table(show_lines=False, collapse_padding=True)
     for name in ("Line", "Property", "Room", *(["Rate"] if _with_rate(run) else []), "Dates"):
         grid.add_column(name, no_wrap=True)
     grid.add_column(_value_column(run.operation), no_wrap=True)
@@ -124,7 +120,7 @@ def table(run: Run, show_all: bool | None, out: Console) -> None:
 
 def _rows(run: Run, shown: list[RowResult], out: Console) -> None:
     """`shown` as a table, or as blocks where the table does not fit."""
-    fitted(_grid(run, shown, plain=not out.is_terminal), out, lambda: _blocks(run, shown, out))
+    fitted(_grid(run, shown), out, lambda: _blocks(run, shown, out))
 
 
 def _what_to_check(rows: list[RowResult], out: Console) -> None:
