@@ -68,7 +68,8 @@ def shown_pushed(pushed: Pushed, request: PushRequest) -> Shown:
     how = shown(request.output, pushed.options.skip_invalid, request.rows is not None, pushed.connection is not None)
     connection = pushed.connection
     service = (None, None) if connection is None else (connection.base_url, connection.source_id)
-    return replace(how, files=tuple(pushed.options.files), base_url=service[0], source_id=service[1])
+    return replace(how, files=tuple(pushed.options.files), base_url=service[0], source_id=service[1],
+                   before=pushed.before)  # fmt: skip
 
 
 def show_pushed(pushed: Pushed, request: PushRequest, err: Any) -> ExitCode:

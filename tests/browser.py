@@ -112,6 +112,7 @@ class Cell:
     title: str
     label: str
     classes: set[str]
+    style: str = ""
 
 
 @dataclass
@@ -160,7 +161,7 @@ class _Reader(HTMLParser):
         if tag == "span" and "r" in classes and self.line is not None:
             self.drawn.cells.append(Cell(self.line["data-property"], self.line["data-room"], self.line["data-rate"],
                                          a["data-from"], a["data-to"], a["data-value"], a["title"], a["aria-label"],
-                                         classes))  # fmt: skip
+                                         classes, a.get("style", "")))  # fmt: skip
         if tag == "div" and a.get("id") in ("rows-table", "diff-table"):
             self.table = a["id"]
             self.drawn.rows[self.table] = []

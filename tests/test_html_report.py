@@ -77,10 +77,13 @@ def test_each_room_has_its_line_and_each_date_its_value(pushed: Path) -> None:
     stay = page.cell("STE", "2027-02-03")
     assert stay.value == "1"
     # The value as text on hover and for screen readers.
-    assert stay.title == stay.label == "STE, 2027-02-01 to 2027-02-05: 1, changed"
+    # Dates written as every table of the page writes them (issue 43: one way, first..last).
+    assert stay.title == stay.label == "STE, 2027-02-01..2027-02-05: 1; changed by this run (new, changed or cleared)"
     # Cleared dates are drawn as cleared; dates nothing set have no cell at all (unknown).
     cleared = page.cell("TWN", "2027-01-03")
-    assert "cleared" in cleared.classes and cleared.label.endswith("n/a (cleared), changed")
+    assert "cleared" in cleared.classes and cleared.label.endswith(
+        "n/a (cleared); changed by this run (new, changed or cleared)"
+    )
     assert not [c for c in page.cells if c.room == "TWN" and c.first <= "2027-01-05" <= c.last]
     # Weekends are shaded: 2027-01-01 is a Friday, so the 2nd and 3rd are the first weekend.
     assert page.weekends[:4] == [2, 3, 9, 10]
@@ -97,7 +100,7 @@ def test_a_dry_run_outlines_what_would_change_and_a_refused_request_is_not_outli
     assert done.returncode == 0, done.stderr
     page = drawn(dom(report))
     assert all("changed" in c.classes for c in page.cells)
-    assert "would change (dry run)" in report.read_text(encoding="utf-8")
+    assert "would change (new, changed or cleared)" in report.read_text(encoding="utf-8")
     # A request the service refuses: its dates are drawn, not outlined; the row says what to check.
     sb.queue_error(422, times=1)
     report = tmp_path / "refused.html"
@@ -106,10 +109,61 @@ def test_a_dry_run_outlines_what_would_change_and_a_refused_request_is_not_outli
                env=env_of(sb))  # fmt: skip
     assert done.returncode == 1
     page = drawn(dom(report))
-    assert "changed" not in page.cell("DBL", "2027-01-01").classes
+    refused = page.cell("DBL", "2027-01-01")
+    assert "changed" not in refused.classes and "notapplied" in refused.classes
     [row] = page.rows["rows-table"]
     assert row[3] == "failed"
     assert "check:" in row[10]  # what to check, from the spec's error table
+
+
+@needs_browser
+def test_failed_and_invalid_ranges_are_drawn_not_applied_never_in_a_values_colour(sb: Sandbox, tmp_path: Path) -> None:
+    # XXX is not mapped (451), so its request fails; TWN's threshold is invalid and skipped.
+    rows = """propertyid,roomid,start,end,threshold
+HTL001,DBL,2027-01-01,2027-01-10,2
+HTL001,XXX,2027-01-01,2027-01-05,2
+HTL002,DBL,2027-01-05,2027-01-06,3
+HTL001,TWN,2027-01-03,2027-01-04,bad
+"""
+    report = tmp_path / "mixed.html"
+    done = ari("threshold", "push", str(write(tmp_path, rows)), *TODAY, "--skip-invalid", "--report", str(report),
+               env=env_of(sb))  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    page = drawn(dom(report))
+    set_ = page.cell("DBL", "2027-01-03")
+    assert "changed" in set_.classes and "notapplied" not in set_.classes and "background" in set_.style
+    failed = page.cell("XXX", "2027-01-03")
+    assert "notapplied" in failed.classes and "changed" not in failed.classes
+    assert "background" not in failed.style  # not the colour of 2, which DBL is drawn in
+    assert failed.value == "2" and failed.label.endswith(": 2; not applied: failed")
+    invalid = page.cell("TWN", "2027-01-03")
+    assert "notapplied" in invalid.classes and invalid.label.endswith(": bad; not applied: invalid")
+    html = report.read_text(encoding="utf-8")
+    legend = html.split('aria-label="legend"', 1)[1].split("</ul>", 1)[0]
+    assert '<span class="swatch notapplied"></span>not applied: failed' in legend
+    assert '<span class="swatch notapplied"></span>not applied: invalid' in legend
+
+
+@needs_browser
+def test_a_dry_run_right_after_a_push_marks_nothing_as_changing(pushed: Path, sb: Sandbox, tmp_path: Path) -> None:
+    env = env_of(sb)
+    report = tmp_path / "again.html"
+    done = ari("threshold", "push", str(tmp_path / "rooms.csv"), "--dry-run", *TODAY, "--report", str(report), env=env)
+    assert done.returncode == 0, done.stderr
+    page = drawn(dom(report))
+    assert page.cells and not [c for c in page.cells if "changed" in c.classes]
+    assert all("same" in c.classes and c.label.endswith("; same: the service has it") for c in page.cells)
+    # As `diff` says of the same file.
+    assert "0 changed" in ari("threshold", "diff", str(tmp_path / "rooms.csv"), *TODAY, env=env).stdout
+    # One room changed: only its dates are marked, the rest say same (--confirm's page reads the same way).
+    changed = ROWS.replace("2027-02-05,1", "2027-02-05,7")
+    report = tmp_path / "confirmed.html"
+    done = ari("threshold", "push", str(write(tmp_path, changed, "changed.csv")), *TODAY, "--confirm", "--yes",
+               "--report", str(report), env=env)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    page = drawn(dom(report))
+    assert {c.room for c in page.cells if "changed" in c.classes} == {"STE"}
+    assert "same" in page.cell("DBL", "2027-01-05").classes
 
 
 @needs_browser
@@ -128,7 +182,7 @@ def test_the_filters_narrow_the_map_and_the_rows(pushed: Path) -> None:
 def test_without_scripts_the_ranges_and_rows_show_as_tables(pushed: Path) -> None:
     # What a browser shows inside <noscript> when scripts are off (Chromium's --dump-dom needs scripts on).
     html = pushed.read_text(encoding="utf-8").split("<noscript>", 1)[1]
-    assert "<td>HTL001</td><td>STE</td><td></td><td>2027-02-01</td><td>2027-02-05</td><td>1</td>" in html
+    assert "<td>HTL001</td><td>STE</td><td></td><td>2027-02-01..2027-02-05</td><td>1</td>" in html
     assert "<summary>ok (5)</summary>" in html
 
 
@@ -195,7 +249,7 @@ HTL001,KNG,2027-01-01,2027-01-02,1
     page_file = tmp_path / "diff.html"
     page_file.write_text(done.stdout, encoding="utf-8")
     page = drawn(dom(page_file))
-    kinds = {(row[1], row[5]): (row[6], row[7]) for row in page.rows["diff-table"]}
+    kinds = {(row[1], row[4]): (row[5], row[6]) for row in page.rows["diff-table"]}
     assert kinds[("DBL", "same")] == ("2", "2")
     assert kinds[("DBL", "changed")] == ("4", "5")
     assert kinds[("STE", "cleared")] == ("1", "n/a")

@@ -231,7 +231,7 @@ def write_diff(view: DiffView, stream: IO[str]) -> None:
     shown = []
     for change in view.changes:
         before, after = values_text(view.operation, change)
-        data.add(change.key, change.start, change.end, after, change.kind in CHANGES)
+        data.add(change.key, change.start, change.end, after, int(change.kind in CHANGES))
         shown.append((change, before, after))
     page = map_part(data)
     origin = dt.date.fromisoformat(page["start"]).toordinal()
@@ -239,13 +239,18 @@ def write_diff(view: DiffView, stream: IO[str]) -> None:
         [data.key(c.key), c.start.toordinal() - origin, c.end.toordinal() - origin, c.kind.value, before, after]
         for c, before, after in shown
     ]
-    page.update(kind="diff", diff=listed)
+    page.update(
+        kind="diff",
+        diff=listed,
+        states=[["same", "same: the service has it"], ["changed", "would change (new, changed or cleared)"]],
+    )
     user, host = who()
     about = About(f"ari-cli {view.operation} diff", f"{view.operation} diff", (), view.base_url, view.source_id,
                   now(), user, host, summary_line(view))  # fmt: skip
+    day = dt.date.fromordinal
     diff_rows = [
-        {"key": page["keys"][k], "first": dt.date.fromordinal(a + origin), "last": dt.date.fromordinal(b + origin),
-         "kind": kind, "before": before, "after": after}
+        {"key": page["keys"][k], "dates": shown_dates(day(a + origin), day(b + origin), ""), "kind": kind,
+         "before": before, "after": after}
         for k, a, b, kind, before, after in page["diff"][:SHOWN_WITHOUT_SCRIPT]
     ]  # fmt: skip
     write_page(
@@ -256,7 +261,6 @@ def write_diff(view: DiffView, stream: IO[str]) -> None:
             "ranges": [],
             "diff": diff_rows,
             "diffs": len(listed),
-            "changed": "would change",
             "unknown": "not in the file",
         },
     )

@@ -54,14 +54,20 @@ def write_history_run(
     data = MapData()
     for record in records:
         value = value_text(run.operation, record.value)
-        data.add(record.key, record.start, record.end, value, record.idx in acknowledged)
+        data.add(record.key, record.start, record.end, value, 0 if record.idx in acknowledged else 1)
     page = map_part(data)
     errors: list[list[str]] = []
     groups = list(_groups(rows, errors))
-    page.update(kind="run", rows=groups, errors=errors)
+    # The journal keeps what the service acknowledged, not what it held before: taken is all a run from history says.
+    page.update(
+        kind="run",
+        rows=groups,
+        errors=errors,
+        states=[["changed", "acknowledged in this run"], ["notapplied", "not applied: failed or not sent"]],
+    )
     summary = ", ".join(f"{v} {k}" for k, v in (run.summary or {}).items())
     about = About(f"ari-cli history show {run.id}", f"{run.operation} ({run.command})", tuple(p for p, _ in run.files),
                   run.base_url, run.source_id, run.started, *ran_by, summary, run.exit_code)  # fmt: skip
     tables = {"ranges": ranges_table(page), "rows": rows_tables(groups, errors), "groups": len(groups),
-              "changed": "acknowledged in this run", "unknown": "not set by this run"}  # fmt: skip
+              "unknown": "not set by this run"}  # fmt: skip
     write_page(stream, about, page, tables)

@@ -72,11 +72,12 @@ class MapData:
 
     keys: list[tuple[str, ...]] = field(default_factory=list)
     values: list[str] = field(default_factory=list)
-    ranges: list[list[int]] = field(default_factory=list)  # key, first, last (ordinals), value, changed
+    ranges: list[list[int]] = field(default_factory=list)  # key, first, last (ordinals), value, state
     _key_ids: dict[tuple[str, ...], int] = field(default_factory=dict)
     _value_ids: dict[str, int] = field(default_factory=dict)
 
     def key(self, key: tuple[str, ...]) -> int:
+        key = (*key, "", "", "")[:3] if len(key) < 3 else key  # a run's keys and its invalid rows' meet on one line
         found = self._key_ids.get(key)
         if found is None:
             found = self._key_ids[key] = len(self.keys)
@@ -90,8 +91,9 @@ class MapData:
             self.values.append(value)
         return found
 
-    def add(self, key: tuple[str, ...], first: dt.date, last: dt.date, value: str, changed: bool) -> None:
-        self.ranges.append([self.key(key), first.toordinal(), last.toordinal(), self.value(value), int(changed)])
+    def add(self, key: tuple[str, ...], first: dt.date, last: dt.date, value: str, state: int = 0) -> None:
+        """A range of one value; `state` is its place in the page's `states` (what the run did with it)."""
+        self.ranges.append([self.key(key), first.toordinal(), last.toordinal(), self.value(value), state])
 
 
 def _number(value: str) -> float | None:
@@ -167,9 +169,13 @@ def write_page(stream: IO[str], about: About, data: dict[str, Any], tables: dict
     template = _environment().get_template("report.html.j2")
     colours, legend = palette(data.get("values", []))
     data = {**data, "colours": colours}
+    # The legend names each state a range of the page is in (what the run did with it), once.
+    used = sorted({r[4] for r in data.get("ranges", [])})
+    marks = list({tuple(data["states"][i]): None for i in used if data["states"][i][1]})
     for piece in template.generate(
         about=about,
         legend=legend,
+        marks=marks,
         tables=tables,
         # The style and the script are the package's own files, and the data is escaped above: marked safe.
         style=Markup(_asset("report.css")),

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
@@ -26,6 +26,9 @@ from ari_cli.results import Refused, Run, Status, summary
 from ari_cli.send.exchange import Exchange, encode
 from ari_cli.wire.errors import WHOLE, reach
 from ari_cli.wire.operations import Operation
+
+if TYPE_CHECKING:
+    from ari_cli.planning.changes import Acknowledged
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -45,6 +48,7 @@ class Shown:
     files: tuple[str, ...] = ()
     base_url: str | None = None
     source_id: str | None = None
+    before: Acknowledged | None = None  # what the service had before the run: the page marks only what differs
 
 
 def show_run(run: Run, shown: Shown, invalid_input: bool, number: int | None, err: Any) -> ExitCode:
@@ -112,7 +116,7 @@ def write_run_report(run: Run, shown: Shown, err: Any) -> None:
     about = None
     if shown.report.suffix.lower() == ".html":
         about = run_about(run, shown.files, shown.base_url, shown.source_id)
-    _write_report(lambda path: write_report(run, path, about), shown.report, err)
+    _write_report(lambda path: write_report(run, path, about, shown.before), shown.report, err)
 
 
 def _write_report(write: Callable[[Path], None], path: Path, err: Any) -> bool:

@@ -24,6 +24,7 @@ from ari_cli.results import Run, summary
 from ari_cli.wire.operations import Operation
 
 if TYPE_CHECKING:
+    from ari_cli.planning.changes import Acknowledged
     from ari_cli.render.html.page import About
 
 
@@ -50,12 +51,12 @@ def write_atomically(path: Path, write: Callable[[IO[str]], object]) -> None:
         raise
 
 
-def write_report(run: Run, path: Path, about: About | None = None) -> None:
+def write_report(run: Run, path: Path, about: About | None = None, before: Acknowledged | None = None) -> None:
     """The per-row results to a `.csv` or `.json` file, as `--output csv` or `--output json` writes them, or
-    to an `.html` page (`render/html/data.py`) headed by `about`."""
+    to an `.html` page (`render/html/data.py`) headed by `about`, marking what differs from `before`."""
     if _is_html(path):
         heading = about or run_about(run, (), None, None)
-        write_atomically(path, lambda stream: write_run(run, heading, stream))
+        write_atomically(path, lambda stream: write_run(run, heading, stream, before))
         return
     write_atomically(path, lambda stream: (write_json if _is_json(path) else write_csv)(run, stream))
 

@@ -79,7 +79,13 @@
       className: cleared ? "r cleared" : "r"
     };
   });
-  var changedWord = data.kind === "calendar" ? "" : ", changed";
+  // What the run did with a range (data.states: a class and its words): a range not applied is drawn with its
+  // own mark, never in its value's colour, so that a mailed page never says a failed room was set.
+  var states = data.states.map(function (state) {
+    return { mark: state[0], said: state[1] ? "; " + esc(state[1]) : "", off: state[0] === "notapplied" };
+  });
+  // A range as every table of the page writes it (records/rules.py's shown_dates: one date, or first..last).
+  function span(from, to) { return from === to ? from : from + ".." + to; }
 
   function line(index) {
     var key = data.keys[index], name = esc(keyName(key));
@@ -88,14 +94,14 @@
       '</span><div class="track">';
     var ranges = rangesOf[index];
     for (var n = 0; n < ranges.length; n++) {
-      var range = ranges[n], first = range[1], last = range[2], look = looks[range[3]];
+      var range = ranges[n], first = range[1], last = range[2], look = looks[range[3]], state = states[range[4]];
       var from = iso(first), to = iso(last);
-      var said = name + ", " + (first === last ? from : from + " to " + to) + ": " + look.said +
-        (range[4] ? changedWord : "");
+      var said = name + ", " + span(from, to) + ": " + look.said + state.said;
       // The value as text only where it fits: a few characters a date.
-      var shown = data.values[range[3]].length <= 2 * (last - first + 1) ? look.text : "";
-      html += '<span class="' + look.className + (range[4] ? " changed" : "") + '" style="grid-column:' +
-        (first + 1) + "/" + (last + 2) + look.style + '" title="' + said + '" role="img" aria-label="' + said +
+      var shown = !state.off && data.values[range[3]].length <= 2 * (last - first + 1) ? look.text : "";
+      html += '<span class="' + (state.off ? "r" : look.className) + (state.mark ? " " + state.mark : "") +
+        '" style="grid-column:' + (first + 1) + "/" + (last + 2) + (state.off ? "" : look.style) + '" title="' +
+        said + '" role="img" aria-label="' + said +
         '" data-from="' + from + '" data-to="' + to + '" data-value="' + look.text + '">' + shown + "</span>";
     }
     return html + "</div></div>";
@@ -192,12 +198,12 @@
   function drawDiff() {
     var target = document.getElementById("diff-table");
     if (!target || !data.diff) return;
-    table(target, ["property", "room", "rate", "from", "to", "kind", "before", "after"], data.diff, {
+    table(target, ["property", "room", "rate", "dates", "kind", "before", "after"], data.diff, {
       className: "diff",
       keep: function (d) { var key = data.keys[d[0]]; return keeps(key[0], key[1], d[3]); },
       row: function (d) {
         var key = data.keys[d[0]];
-        return rowLine([key[0], key[1], key[2], iso(d[1]), iso(d[2]), d[3], d[4], d[5]], "kind-" + d[3]);
+        return rowLine([key[0], key[1], key[2], span(iso(d[1]), iso(d[2])), d[3], d[4], d[5]], "kind-" + d[3]);
       }
     });
   }
