@@ -319,8 +319,12 @@ def test_retry_writes_the_page_of_what_it_sent(sb: Sandbox, tmp_path: Path) -> N
     assert done.returncode == 0, done.stderr
     page = drawn(dom(report))
     assert page.body.get("data-drawn") == "1"
-    header = report.read_text(encoding="utf-8").split("</header>")[0]
-    assert f"{sb.base_url} (source cpbA1)" in header and "0: every row done" in header
+    said = header(report)
+    assert f"{sb.base_url} (source cpbA1)" in said and "0: every row done" in said
+    # It says what it is and which files its run read (issue 43).
+    assert (
+        '<dd class="what">a retry of run 1</dd>' in said and f'<dd class="files">{tmp_path / "rooms.csv"}</dd>' in said
+    )
     assert all(row[3] == "ok" for row in page.rows["rows-table"]) and page.rows["rows-table"]
     assert "changed" in page.cell("DBL", "2027-01-05").classes
 
@@ -331,5 +335,66 @@ def test_a_run_that_stops_before_it_has_rows_still_writes_its_page(tmp_path: Pat
     done = ari("threshold", "push", str(missing), "--dry-run", *TODAY, "--report", str(report))
     assert done.returncode == 3, done.stderr
     assert done.stdout == ""
-    header = report.read_text(encoding="utf-8").split("</header>")[0]
-    assert "stopped: " in header and "&lt;missing&gt;.csv" in header and "<missing>" not in header
+    said = header(report)
+    assert "stopped: " in said and "&lt;missing&gt;.csv" in said and "<missing>" not in said
+
+
+def header(page: Path | str) -> str:
+    html = page.read_text(encoding="utf-8") if isinstance(page, Path) else page
+    return html.split("</header>")[0]
+
+
+def test_each_page_says_what_it_is_when_in_the_local_zone_and_where(
+    sb: Sandbox, tmp_path: Path, journal_home: Path
+) -> None:
+    env = {**env_of(sb), "TZ": "Asia/Kolkata"}  # no summer time: always IST, UTC+05:30
+    rows = write(tmp_path)
+    report = tmp_path / "push.html"
+    done = ari("threshold", "push", str(rows), *TODAY, "--report", str(report), env=env)
+    assert done.returncode == 0, done.stderr
+    said = header(report)
+    assert f"<title>ari-cli threshold: a push, {rows}</title>" in report.read_text(encoding="utf-8")
+    assert '<dd class="what">a push</dd>' in said and f'<dd class="files">{rows}</dd>' in said
+    assert f'<dd class="service">{sb.base_url} (source cpbA1)</dd>' in said
+    assert re.search(
+        r'<time datetime="[-0-9T:]+\+00:00">\d{4}-\d\d-\d\d \d\d:\d\d:\d\d IST \(UTC\+05:30\)</time>', said
+    )
+    assert "sandbox-key" not in report.read_text(encoding="utf-8")
+    # The push's own summary sentence, as the terminal says it; history show's page says the same.
+    sentence = "5 rows: 5 ok, 0 failed, 0 invalid, 0 skipped; 5 records, sent 2 of 2 requests"
+    assert sentence in done.stderr + done.stdout and f'<dd class="summary">{sentence}</dd>' in said
+    shown = ari("history", "show", "1", "--output", "html", env=env)
+    assert shown.returncode == 0, shown.stderr
+    said = header(shown.stdout)
+    assert '<dd class="what">run 1 from history</dd>' in said and f'<dd class="summary">{sentence}</dd>' in said
+    assert f"{rows}" in said and " IST (UTC+05:30)</time>" in said
+    # A dry run, a diff and a calendar say so.
+    report = tmp_path / "dry.html"
+    assert ari("threshold", "push", str(rows), "--dry-run", *TODAY, "--report", str(report), env=env).returncode == 0
+    assert '<dd class="what">a dry run</dd>' in header(report)
+    done = ari("threshold", "diff", str(rows), *TODAY, "--output", "html", env=env)
+    assert '<dd class="what">a diff: what a push would change</dd>' in header(done.stdout)
+    assert f'<dd class="files">{rows}</dd>' in header(done.stdout)
+    done = ari("calendar", "threshold", "--property", "HTL001", "--from", "2027-01-01", "--to", "2027-01-31",
+               "--output", "html", env=env)  # fmt: skip
+    assert '<dd class="what">a calendar of property HTL001, 2027-01-01..2027-01-31</dd>' in header(done.stdout)
+    # A revert names what it reverts and where it sent.
+    report = tmp_path / "revert.html"
+    done = ari("revert", "1", "--yes", "--clear-unknown", *TODAY, "--report", str(report), env=env)
+    assert done.returncode == 0, done.stderr
+    said = header(report)
+    assert '<dd class="what">a revert of run 1</dd>' in said
+    assert f'<dd class="service">{sb.base_url} (source cpbA1)</dd>' in said
+    shown = ari("history", "show", "2", "--output", "html", env=env)
+    assert '<dd class="what">run 2 from history, a revert of run 1</dd>' in header(shown.stdout)
+
+
+def test_the_legend_gives_0_a_colour_of_its_own(sb: Sandbox, tmp_path: Path) -> None:
+    lines = "".join(f"HTL001,DBL,2027-01-{day:02d},2027-01-{day:02d},{day - 1}\n" for day in range(1, 31))
+    report = tmp_path / "many.html"
+    rows = write(tmp_path, "propertyid,roomid,start,end,threshold\n" + lines)
+    done = ari("threshold", "push", str(rows), "--dry-run", *TODAY, "--report", str(report))
+    assert done.returncode == 0, done.stderr
+    legend = report.read_text(encoding="utf-8").split('aria-label="legend"', 1)[1].split("</ul>", 1)[0]
+    labels = re.findall(r"</span>([^<]+)</li>", legend)
+    assert labels[0] == "0" and labels[1].startswith("1..")  # 0 (no hold) alone, the rest in steps

@@ -109,6 +109,8 @@ class Pushed:
     warnings: list[str]
     """What was said on stderr as warnings: the settings' and the data's."""
     notes: list[str]
+    started: dt.datetime | None = None
+    """When the run started, by the world's clock (an HTML report says it)."""
     before: Acknowledged | None = None
     """What the service had of the plan's keys before the run (read for an HTML report only)."""
 
@@ -118,6 +120,7 @@ def push(request: PushRequest, listener: Listener, world: World) -> Pushed:
 
     The one push use case: the push and send commands and `ari_cli.push()` all call it.
     """
+    started = world.clock()
     report = request.output.report
     if report is not None:
         # Before anything is read or sent: a run must never send and then find it cannot say what it did.
@@ -213,7 +216,7 @@ def push(request: PushRequest, listener: Listener, world: World) -> Pushed:
     number = recorder.run if recorder else None
     run.notes.extend(journal_notes)
     warnings.extend(prepared.warnings)
-    return Pushed(run, options, connection, prepared.invalid, number, warnings, prepared.notes, before)
+    return Pushed(run, options, connection, prepared.invalid, number, warnings, prepared.notes, started, before)
 
 
 def send_recorded(

@@ -24,7 +24,7 @@ from ari_cli.planning.diff import CHANGES, Change, DiffView, Kind, summary
 from ari_cli.records.rules import shown_dates
 from ari_cli.render.console import console, fitted
 from ari_cli.render.html.data import map_part
-from ari_cli.render.html.page import SHOWN_WITHOUT_SCRIPT, About, MapData, now, who, write_page
+from ari_cli.render.html.page import SHOWN_WITHOUT_SCRIPT, About, MapData, who, write_page
 from ari_cli.render.printable import json_printable, printable
 from ari_cli.render.push.run import csv_line, neutral
 from ari_cli.render.values import lines_text, plural, policy_parts, text
@@ -224,7 +224,7 @@ def _csv_row(view: DiffView, change: Change) -> str:
     return csv_line([neutral(scrub(cell)) for cell in cells])
 
 
-def write_diff(view: DiffView, stream: IO[str]) -> None:
+def write_diff(view: DiffView, stream: IO[str], when: dt.datetime | None = None, files: Sequence[str] = ()) -> None:
     """A diff's page: the plan's values on the map, what would change outlined,
     and the ranges new, changed, cleared and same with before and after."""
     data = MapData()
@@ -245,8 +245,8 @@ def write_diff(view: DiffView, stream: IO[str]) -> None:
         states=[["same", "same: the service has it"], ["changed", "would change (new, changed or cleared)"]],
     )
     user, host = who()
-    about = About(f"ari-cli {view.operation} diff", f"{view.operation} diff", (), view.base_url, view.source_id,
-                  now(), user, host, summary_line(view))  # fmt: skip
+    about = About("a diff: what a push would change", view.operation, tuple(files), view.base_url, view.source_id,
+                  when, user, host, summary_line(view))  # fmt: skip
     day = dt.date.fromordinal
     diff_rows = [
         {"key": page["keys"][k], "dates": shown_dates(day(a + origin), day(b + origin), ""), "kind": kind,
@@ -276,14 +276,14 @@ def error_document(operation: str, kind: str, message: str, hint: str | None) ->
     }
 
 
-def show(view: DiffView, form: str) -> None:
-    """The diff on stdout: a table, one JSON document or CSV."""
+def show(view: DiffView, form: str, when: dt.datetime | None = None, files: Sequence[str] = ()) -> None:
+    """The diff on stdout: a table, one JSON document, CSV or a page (which says `when` and the `files`)."""
     if form == "json":
         write_json(view, sys.stdout)
     elif form == "csv":
         write_csv(view, sys.stdout)
     elif form == "html":
-        write_diff(view, sys.stdout)
+        write_diff(view, sys.stdout, when, files)
     else:
         table(view, console())
     sys.stdout.flush()

@@ -18,7 +18,7 @@ from ari_cli.planning.batch import wire_value
 from ari_cli.planning.diff import CHANGES, kinds
 from ari_cli.records.rules import shown_dates
 from ari_cli.render.history.groups import bounds
-from ari_cli.render.html.page import SHOWN_WITHOUT_SCRIPT, About, MapData, now, who, write_page
+from ari_cli.render.html.page import SHOWN_WITHOUT_SCRIPT, About, MapData, who, write_page
 from ari_cli.render.push.run import problem_text
 from ari_cli.render.push.table import summary_line
 from ari_cli.render.values import value_text as text
@@ -156,13 +156,18 @@ def rows_tables(groups: list[list[Any]], errors: _Errors | list[list[str]]) -> d
 
 
 def run_about(
-    run: Run, files: Sequence[str], base_url: str | None, source_id: str | None, title: str | None = None
+    run: Run,
+    files: Sequence[str],
+    base_url: str | None,
+    source_id: str | None,
+    when: dt.datetime | None,
+    what: str | None = None,
 ) -> About:
-    """The header of a run that this process made."""
+    """The header of a run that this process made: a push or a dry run unless `what` says (a retry of run N)."""
     user, host = who()
-    operation = run.operation.value + (" --dry-run" if run.dry_run else "")
-    return About(title or f"ari-cli {operation}", operation, tuple(files), base_url, source_id, now(), user, host,
-                 summary_line(run), int(run.exit_code()))  # fmt: skip
+    what = what or ("a dry run" if run.dry_run else "a push")
+    return About(what, run.operation.value, tuple(files), base_url, source_id, when, user, host, summary_line(run),
+                 int(run.exit_code()))  # fmt: skip
 
 
 # What a run did with each range, as the page marks it: a class of the stylesheet and the words said of it.
@@ -220,7 +225,7 @@ def write_run(run: Run, about: About, stream: IO[str], before: Acknowledged | No
     write_page(stream, about, page, tables)
 
 
-def write_calendar(view: CalendarView, stream: IO[str]) -> None:
+def write_calendar(view: CalendarView, stream: IO[str], when: dt.datetime | None) -> None:
     """A calendar's page: what the service last acknowledged, per date."""
     data = MapData()
     one = dt.timedelta(days=1)
@@ -241,19 +246,32 @@ def write_calendar(view: CalendarView, stream: IO[str]) -> None:
     page = map_part(data, view.start, view.end)
     page.update(kind="calendar", states=[["", ""]])
     user, host = who()
-    said = f"what {view.base_url} (source {view.source_id}) last acknowledged, {view.start} to {view.end}"
-    about = About(f"ari-cli {view.operation} calendar {view.propertyid}", f"{view.operation} calendar", (),
-                  view.base_url, view.source_id, now(), user, host, said)  # fmt: skip
+    dates = shown_dates(view.start, view.end, "")
+    said = f"what {view.base_url} (source {view.source_id}) last acknowledged, {dates}"
+    about = About(f"a calendar of property {view.propertyid}, {dates}", view.operation, (), view.base_url,
+                  view.source_id, when, user, host, said)  # fmt: skip
     write_page(stream, about, page, {"ranges": ranges_table(page), "unknown": "nothing acknowledged"})
 
 
-def write_stopped(document: dict[str, Any], stream: IO[str]) -> None:
-    """The page of a run that stopped before it had rows: the error in the header, an empty map."""
+def stopped_about(
+    document: dict[str, Any],
+    files: Sequence[str],
+    base_url: str | None,
+    source_id: str | None,
+    when: dt.datetime | None,
+    what: str | None = None,
+) -> About:
+    """The header of a run that stopped before it had rows: its error as the summary."""
     error = document["error"]
     user, host = who()
     said = error["message"] + (f" ({error['hint']})" if error.get("hint") else "")
-    operation = document["operation"] + (" --dry-run" if document.get("dry_run") else "")
-    about = About(f"ari-cli {operation}", operation, (), None, None, now(), user, host, f"stopped: {said}")
+    what = what or ("a dry run" if document.get("dry_run") else "a push")
+    return About(what, document["operation"], tuple(files), base_url, source_id, when, user, host, f"stopped: {said}")
+
+
+def write_stopped(document: dict[str, Any], stream: IO[str], about: About) -> None:
+    """The page of a run that stopped before it had rows: the error in the header (`about`'s summary), an empty
+    map."""
     page = map_part(MapData())
     page.update(kind="run", rows=[], errors=[], states=run_states(bool(document.get("dry_run"))))
     write_page(stream, about, page, {"ranges": [], "rows": {}, "groups": 0, "unknown": "nothing set"})
