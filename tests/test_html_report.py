@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from ari_cli.sandbox import Sandbox
-from tests.browser import ari, dom, drawn, needs_browser, pdf_pages, png_colours, screenshot
+from tests.browser import ari, dom, drawn, narrow, needs_browser, pdf_pages, png_colours, screenshot
 from tests.helpers import sandbox_env
 
 ROWS = """propertyid,roomid,start,end,threshold
@@ -398,3 +398,48 @@ def test_the_legend_gives_0_a_colour_of_its_own(sb: Sandbox, tmp_path: Path) -> 
     legend = report.read_text(encoding="utf-8").split('aria-label="legend"', 1)[1].split("</ul>", 1)[0]
     labels = re.findall(r"</span>([^<]+)</li>", legend)
     assert labels[0] == "0" and labels[1].startswith("1..")  # 0 (no hold) alone, the rest in steps
+
+
+YEAR = """propertyid,roomid,start,end,threshold
+HTL001,DBL,2027-01-01,2027-06-30,2
+HTL001,DBL,2027-07-01,2027-12-31,4
+HTL001,TWN,2027-01-01,2027-12-31,0
+HTL001,STE,2027-03-01,2027-10-31,1
+HTL001,SGL,2027-12-01,2027-12-31,n/a
+HTL002,DBL,2027-01-05,2027-12-20,3
+"""
+MONTHS = [f"2027-{month:02d}" for month in range(1, 13)]
+
+
+@needs_browser
+def test_a_year_fits_a_wide_screen_a_phone_and_a4_landscape(sb: Sandbox, tmp_path: Path) -> None:
+    report = tmp_path / "year.html"
+    done = ari("threshold", "push", str(write(tmp_path, YEAR)), *TODAY, "--report", str(report), env=env_of(sb))
+    assert done.returncode == 0, done.stderr
+    # At 1,400 px: the year at a glance (a grid per key), then each property's twelve months, each a block that
+    # fits across (none scrolls sideways), and the page no wider than the window.
+    page = drawn(dom(report, size="1400,900"))
+    assert page.glances == [("HTL001", r) for r in ("DBL", "SGL", "STE", "TWN")] + [("HTL002", "DBL")]
+    assert page.months == [("HTL001", m) for m in MONTHS] + [("HTL002", m) for m in MONTHS]
+    assert page.body["data-clipped"] == "0" and int(page.body["data-width"]) <= 1400
+    # A range across months is drawn in each, named whole.
+    july = page.cell("DBL", "2027-07-15")
+    assert (july.first, july.last) == ("2027-07-01", "2027-07-31") and "2027-07-01..2027-12-31" in july.label
+    # At 400 px: the page is as wide as the window (only month blocks scroll, their room names sticky).
+    body = narrow(report, 400)
+    assert body["data-drawn"] == "1" and body["data-viewport"] == "400"
+    assert int(body["data-width"]) <= 400 and int(body["data-clipped"]) > 0
+    assert (
+        ".line .label { flex: 0 0 var(--label); width: var(--label); position: sticky; left: 0;" in report.read_text()
+    )
+    # On A4 landscape: more than one page, each property starting one.
+    pages = pdf_pages(report, tmp_path / "year.pdf")
+    assert len(pages) > 2
+    assert all((round(w / 72 * 25.4), round(h / 72 * 25.4)) == (297, 210) for w, h in pages)
+    # What print shows, drawn on a screen as wide as the printed page's text (277 mm): no month is cut.
+    html = report.read_text(encoding="utf-8")
+    assert ".property { break-before: page; }" in html.split("@media print", 1)[1]
+    printed = tmp_path / "printed.html"
+    printed.write_text(html.replace("@media print", "@media all"), encoding="utf-8")
+    page = drawn(dom(printed, size="1047,800"))
+    assert len(page.months) == 24 and page.body["data-clipped"] == "0" and int(page.body["data-width"]) <= 1047

@@ -34,34 +34,32 @@
   var rangesOf = data.keys.map(function () { return []; });
   data.ranges.forEach(function (range) { rangesOf[range[0]].push(range); });
 
-  function header() {
-    var months = el("div", "line head");
-    var days = el("div", "line head");
-    months.appendChild(el("span", "label"));
+  // The months the page covers, each a block of its own (a year is twelve blocks that each fit a screen and a
+  // printed page, not one strip of 365 dates); per date, its month and its day of the month.
+  var months = [], monthOf = [], dayOf = [];
+  for (var at = 0; at < data.days;) {
+    var d = date(at);
+    var length = Math.min(data.days - at,
+      new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)) / DAY - (origin / DAY + at));
+    for (var n = 0; n < length; n++) { monthOf.push(months.length); dayOf.push(d.getUTCDate() - 1 + n); }
+    months.push({ first: at, length: length, from: d.getUTCDate(), id: iso(at).slice(0, 7),
+                  name: MONTHS[d.getUTCMonth()] + " " + d.getUTCFullYear() });
+    at += length;
+  }
+
+  // A month's head (its day numbers, weekends marked) and its weekend layer: a shaded cell per Saturday and
+  // Sunday over all the block's lines (a few elements, not one per line and date).
+  function monthHead(month) {
+    var days = el("div", "line head"), track = el("div", "track"), weekends = el("div", "weekends");
     days.appendChild(el("span", "label"));
-    var monthTrack = el("div", "track"), dayTrack = el("div", "track");
-    for (var day = 0; day < data.days;) {
-      var d = date(day);
-      var length = Math.min(data.days - day,
-        new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)) / DAY - (origin / DAY + day));
-      var month = el("span", "month", MONTHS[d.getUTCMonth()] + " " + d.getUTCFullYear());
-      month.style.gridColumn = (day + 1) + " / span " + length;
-      monthTrack.appendChild(month);
-      day += length;
+    for (var n = 0; n < month.length; n++) {
+      var weekday = date(month.first + n).getUTCDay(), weekend = weekday === 0 || weekday === 6;
+      var cell = track.appendChild(el("span", weekend ? "day weekend" : "day", String(month.from + n)));
+      cell.style.gridColumn = String(n + 1);
+      if (weekend) weekends.appendChild(el("span")).style.gridColumn = String(n + 1);
     }
-    for (day = 0; day < data.days; day++) {
-      var cell = el("span", "day", String(date(day).getUTCDate()));
-      cell.style.gridColumn = String(day + 1);
-      dayTrack.appendChild(cell);
-    }
-    months.appendChild(monthTrack);
-    days.appendChild(dayTrack);
-    var weekends = el("div", "weekends");
-    for (day = 0; day < data.days; day++) {
-      var weekday = date(day).getUTCDay();
-      if (weekday === 0 || weekday === 6) weekends.appendChild(el("span")).style.gridColumn = String(day + 1);
-    }
-    return [months, days, weekends];
+    days.appendChild(track);
+    return [days, weekends];
   }
 
   // Each property's lines are written as one HTML string for the browser's parser, which is several times
@@ -87,43 +85,114 @@
   // A range as every table of the page writes it (records/rules.py's shown_dates: one date, or first..last).
   function span(from, to) { return from === to ? from : from + ".." + to; }
 
-  function line(index) {
-    var key = data.keys[index], name = esc(keyName(key));
+  // One key's line in one month block: its ranges clipped to the month (data-from and data-to are the dates the
+  // cell covers; its title and label say the whole range). `label` names the line (a room, or a month).
+  function line(index, month, label) {
+    var key = data.keys[index], name = esc(keyName(key)), shown = label === undefined ? name : esc(label);
     var html = '<div class="line" data-property="' + esc(key[0]) + '" data-room="' + esc(key[1]) +
-      '" data-rate="' + esc(key[2]) + '"><span class="label" title="' + name + '">' + name +
-      '</span><div class="track">';
-    var ranges = rangesOf[index];
+      '" data-rate="' + esc(key[2]) + '" data-month="' + month.id + '"><span class="label" title="' + shown +
+      '">' + shown + '</span><div class="track">';
+    var ranges = rangesOf[index], end = month.first + month.length - 1;
     for (var n = 0; n < ranges.length; n++) {
-      var range = ranges[n], first = range[1], last = range[2], look = looks[range[3]], state = states[range[4]];
-      var from = iso(first), to = iso(last);
-      var said = name + ", " + span(from, to) + ": " + look.said + state.said;
+      var range = ranges[n];
+      if (range[2] < month.first || range[1] > end) continue;
+      var first = Math.max(range[1], month.first), last = Math.min(range[2], end);
+      var look = looks[range[3]], state = states[range[4]];
+      var said = name + ", " + span(iso(range[1]), iso(range[2])) + ": " + look.said + state.said;
       // The value as text only where it fits: a few characters a date.
-      var shown = !state.off && data.values[range[3]].length <= 2 * (last - first + 1) ? look.text : "";
+      var text = !state.off && data.values[range[3]].length <= 2 * (last - first + 1) ? look.text : "";
       html += '<span class="' + (state.off ? "r" : look.className) + (state.mark ? " " + state.mark : "") +
-        '" style="grid-column:' + (first + 1) + "/" + (last + 2) + (state.off ? "" : look.style) + '" title="' +
-        said + '" role="img" aria-label="' + said +
-        '" data-from="' + from + '" data-to="' + to + '" data-value="' + look.text + '">' + shown + "</span>";
+        '" style="grid-column:' + (first - month.first + 1) + "/" + (last - month.first + 2) +
+        (state.off ? "" : look.style) + '" title="' + said + '" role="img" aria-label="' + said +
+        '" data-from="' + iso(first) + '" data-to="' + iso(last) + '" data-value="' + look.text + '">' + text +
+        "</span>";
     }
     return html + "</div></div>";
   }
 
+  // A block of lines over one month: its head, its weekends, and `lines` (HTML) below them.
+  function block(month, lines, className) {
+    var section = el("section", className || "month");
+    section.dataset.month = month.id;
+    section.appendChild(el("h4", null, month.name));
+    var scroller = section.appendChild(el("div", "scroller"));
+    var grid = scroller.appendChild(el("div", "grid"));
+    grid.style.setProperty("--mdays", month.length);
+    var head = monthHead(month);
+    grid.appendChild(head[0]);
+    grid.appendChild(head[1]);
+    grid.insertAdjacentHTML("beforeend", lines);
+    return section;
+  }
+
+  // --- the year at a glance: per key, a small grid of months by days, a cell per date (drawn on a canvas: a
+  // few thousand keys would otherwise be a million elements) ---
+  var GLANCE = 6, GUTTER = 9; // a date's cell, in CSS pixels; the month initials' column
+  var glanceColours = data.values.map(function (value, index) {
+    return value === "n/a" ? "#8c8c8c" : data.colours[index][0] || "#8c8c8c";
+  });
+  function glance(index) {
+    var key = data.keys[index];
+    var figure = el("figure", "room");
+    figure.dataset.property = key[0];
+    figure.dataset.room = key[1];
+    var canvas = figure.appendChild(el("canvas"));
+    var ratio = window.devicePixelRatio || 1;
+    var width = GUTTER + 31 * GLANCE, height = months.length * GLANCE;
+    canvas.width = width * ratio;
+    canvas.height = height * ratio;
+    canvas.style.width = width + "px";
+    canvas.style.height = height + "px";
+    canvas.setAttribute("role", "img");
+    canvas.setAttribute("aria-label", keyName(key) + ": " + months.length + " months at a glance");
+    var pen = canvas.getContext("2d");
+    if (pen) {
+      pen.scale(ratio, ratio);
+      pen.fillStyle = "#f1f1f1"; // dates nothing set
+      months.forEach(function (month, row) {
+        pen.fillRect(GUTTER + (month.from - 1) * GLANCE, row * GLANCE, month.length * GLANCE - 1, GLANCE - 1);
+      });
+      rangesOf[index].forEach(function (range) {
+        var state = states[range[4]];
+        pen.fillStyle = state.off ? "#b00" : glanceColours[range[3]];
+        for (var day = range[1]; day <= range[2]; day++) {
+          pen.fillRect(GUTTER + dayOf[day] * GLANCE, monthOf[day] * GLANCE, GLANCE - 1, GLANCE - 1);
+        }
+      });
+      pen.fillStyle = "#555";
+      pen.font = GLANCE + "px system-ui, sans-serif";
+      pen.textBaseline = "top";
+      months.forEach(function (month, row) { pen.fillText(month.name.charAt(0), 0, row * GLANCE); });
+    }
+    figure.appendChild(el("figcaption", null, keyName(key)));
+    return figure;
+  }
+
+  function sortedKeys(property) {
+    return byProperty[property].slice().sort(function (a, b) {
+      return keyName(data.keys[a]) < keyName(data.keys[b]) ? -1 : 1;
+    });
+  }
+
   function drawMap() {
     var maps = document.getElementById("maps");
-    maps.style.setProperty("--days", data.days);
-    var heads = header();
+    var glances = maps.appendChild(el("section", "glances"));
+    glances.appendChild(el("h3", null, "At a glance: " + (months.length > 1 ? months[0].name + " to " +
+      months[months.length - 1].name : months[0].name) + ", a line per month, a cell per date"));
+    // Then each property, its months a block at a time (in print, each property starts a page).
     properties.forEach(function (property) {
+      var keys = sortedKeys(property);
+      var box = glances.appendChild(el("div", "glance"));
+      box.dataset.property = property;
+      box.appendChild(el("h4", null, "Property " + property));
+      var rooms = box.appendChild(el("div", "rooms"));
+      keys.forEach(function (index) { rooms.appendChild(glance(index)); });
       var section = el("section", "property");
       section.dataset.property = property;
       section.appendChild(el("h3", null, "Property " + property));
-      var scroller = el("div", "scroller");
-      scroller.appendChild(heads[0].cloneNode(true));
-      scroller.appendChild(heads[1].cloneNode(true));
-      scroller.appendChild(heads[2].cloneNode(true));
-      var keys = byProperty[property].slice().sort(function (a, b) {
-        return keyName(data.keys[a]) < keyName(data.keys[b]) ? -1 : 1;
+      months.forEach(function (month) {
+        section.appendChild(block(month, keys.map(function (index) { return line(index, month); }).join("")));
       });
-      scroller.insertAdjacentHTML("beforeend", keys.map(line).join(""));
-      section.appendChild(scroller);
       maps.appendChild(section);
     });
   }
@@ -209,10 +278,10 @@
   }
 
   function apply() {
-    document.querySelectorAll("#maps .property").forEach(function (section) {
+    document.querySelectorAll("#maps .property, #maps .glance").forEach(function (section) {
       section.classList.toggle("hidden", !!filters.property && section.dataset.property !== filters.property);
     });
-    document.querySelectorAll("#maps .line:not(.head)").forEach(function (row) {
+    document.querySelectorAll("#maps .line:not(.head), #maps .room").forEach(function (row) {
       row.classList.toggle("hidden", !!filters.room && row.dataset.room !== filters.room);
     });
     drawRows();
@@ -232,5 +301,12 @@
   // makes the browser lay the page out now, so that the time measured includes it).
   void document.body.offsetHeight;
   document.body.dataset.drawMs = String(Math.round(performance.now() - began));
+  // How the page fits the window, for the tests: its width, and how many month blocks scroll sideways.
+  var clipped = 0;
+  document.querySelectorAll("#maps .scroller").forEach(function (scroller) {
+    if (scroller.scrollWidth > scroller.clientWidth + 1) clipped++;
+  });
+  document.body.dataset.width = String(document.documentElement.scrollWidth);
+  document.body.dataset.clipped = String(clipped);
   document.body.dataset.drawn = "1";
 })();
