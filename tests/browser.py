@@ -192,7 +192,8 @@ class _Reader(HTMLParser):
         if tag == "div" and "line" in classes and "head" not in classes:
             self.line = a
             # A key has a line in every month block: the lines of the first month are the page's list of them.
-            if a["data-month"] == self.drawn.months[0][1]:
+            # (A big run's page draws a key's own months, a line each.)
+            if not self.drawn.months or a["data-month"] == self.drawn.months[0][1]:
                 self.drawn.lines.append((a["data-property"], a["data-room"], a["data-rate"], "hidden" in classes))
         if tag == "span" and "r" in classes and self.line is not None:
             self.drawn.cells.append(Cell(self.line["data-property"], self.line["data-room"], self.line["data-rate"],

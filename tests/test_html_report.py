@@ -443,3 +443,31 @@ def test_a_year_fits_a_wide_screen_a_phone_and_a4_landscape(sb: Sandbox, tmp_pat
     printed.write_text(html.replace("@media print", "@media all"), encoding="utf-8")
     page = drawn(dom(printed, size="1047,800"))
     assert len(page.months) == 24 and page.body["data-clipped"] == "0" and int(page.body["data-width"]) <= 1047
+
+
+@needs_browser
+def test_a_run_of_many_keys_lists_them_and_draws_a_keys_months_when_opened(tmp_path: Path) -> None:
+    # More keys than the page draws at once (5,000): a room each, and one invalid row.
+    lines = "".join(
+        f"HTL001,R{n:04d},2027-01-{n % 28 + 1:02d},2027-02-{n % 28 + 1:02d},{n % 10}\n" for n in range(5001)
+    )
+    rows = write(tmp_path, "propertyid,roomid,start,end,threshold\n" + lines + "HTL001,BAD,2027-03-01,2027-03-02,x\n")
+    report = tmp_path / "many.html"
+    done = ari("threshold", "push", str(rows), "--dry-run", "--skip-invalid", *TODAY, "--report", str(report))
+    assert done.returncode == 1 and report.exists(), done.stderr  # 1: the invalid row is not done
+    shown = dom(report)
+    page = drawn(shown)
+    assert page.body["data-drawn"] == "1" and not page.cells and not page.months  # listed, not drawn
+    assert '<details class="keys" data-property="HTL001"><summary>Property HTL001: 5002 keys</summary>' in shown
+    assert len(page.rows["rows-table"]) == 2000  # the first rows drawn, the filters narrow the rest
+    # A room asked for is drawn: its months, a line each, a cell per range.
+    page = drawn(dom(report, "?room=R0042"))
+    cell = page.cell("R0042", "2027-01-20")
+    assert (
+        cell.value == "2" and cell.label == "R0042, 2027-01-15..2027-02-15: 2; would change (new, changed or cleared)"
+    )
+    assert (cell.first, cell.last) == ("2027-01-15", "2027-01-31") and page.cell("R0042", "2027-02-03").value == "2"
+    assert [(room, hidden) for _, room, _, hidden in page.lines] == [("R0042", False)] * 3  # January to March
+    assert [row[5] for row in page.rows["rows-table"]] == ["R0042"]
+    invalid = drawn(dom(report, "?room=BAD")).cell("BAD", "2027-03-01")
+    assert "notapplied" in invalid.classes and invalid.label.endswith("; not applied: invalid")

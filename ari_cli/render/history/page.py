@@ -11,7 +11,7 @@ from ari_cli.journal.queries import RecordInfo, RunDetail, leaves
 from ari_cli.journal.rows import RowInfo
 from ari_cli.journal.store import OK
 from ari_cli.render.history.groups import row_groups
-from ari_cli.render.html.data import lines_text, map_part, ranges_table, rows_tables
+from ari_cli.render.html.data import compact_rows, lines_text, map_part, ranges_table, rows_tables
 from ari_cli.render.html.page import About, MapData, write_page
 from ari_cli.render.push.run import problem_text
 from ari_cli.render.push.table import summary_sentence
@@ -61,9 +61,9 @@ def write_history_run(
     errors: list[list[str]] = []
     groups = list(_groups(rows, errors))
     # The journal keeps what the service acknowledged, not what it held before: taken is all a run from history says.
+    compact_rows(groups, data, page)
     page.update(
         kind="run",
-        rows=groups,
         errors=errors,
         states=[["changed", "acknowledged in this run"], ["notapplied", "not applied: failed or not sent"]],
     )

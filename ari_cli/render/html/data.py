@@ -142,6 +142,38 @@ def _common(shared: Shared, errors: _Errors) -> list[Any]:
     return [shared.status.value, " ".join(shared.trackingids), [errors.id(p) for p in shared.errors], shared.note]
 
 
+def compact_rows(groups: list[list[Any]], data: MapData, page: dict[str, Any]) -> None:
+    """The row groups into `page` as the script reads them, small enough for 200,000 rows of as many keys.
+
+    Each is `[key, status, lines, dates, value, count, source, note, tracking ids, errors]`: its key a number of
+    the map's keys; status, value, source and note numbers of their own lists; dates the map's day numbers
+    `[first, last]` when they are plain dates; lines a number when one line. Trailing fields at their default
+    (1 row, the first source, no note, ids or errors) are left out."""
+    origin = dt.date.fromisoformat(page["start"]).toordinal()
+    lists: dict[str, dict[str, int]] = {"sources": {}, "statuses": {}, "notes": {"": 0}, "texts": {}}
+    rows: list[list[Any]] = []
+    for source, lines, count, status, prop, room, rate, dates, value, ids, problems, note in groups:
+        key = data.key((prop, room, rate))
+        found = bounds(dates) if " " not in dates else None
+        if found is not None:
+            with suppress(ValueError):
+                first, last = dt.date.fromisoformat(found[0]), dt.date.fromisoformat(found[1])
+                if shown_dates(first, last, "") == dates:
+                    dates = [first.toordinal() - origin, last.toordinal() - origin]
+        numbered = [lists[name].setdefault(text, len(lists[name])) for name, text in
+                    (("statuses", status), ("sources", source), ("notes", note))]  # fmt: skip
+        text = lists["texts"].setdefault(value, len(lists["texts"]))
+        row = [key, numbered[0], int(lines) if lines.isdigit() else lines, dates, text, count, numbered[1],
+               numbered[2], ids, problems]  # fmt: skip
+        defaults: tuple[Any, ...] = (1, 0, 0, "", [])
+        trimmed = len(row)
+        while trimmed > 5 and row[trimmed - 1] == defaults[trimmed - 6]:
+            trimmed -= 1
+        rows.append(row[:trimmed])
+    page["keys"] = [list(key) + [""] * (3 - len(key)) for key in data.keys]  # the rows' keys may add some
+    page.update(rows=rows, **{name: list(texts) for name, texts in lists.items()})
+
+
 def rows_tables(groups: list[list[Any]], errors: _Errors | list[list[str]]) -> dict[str, list[dict[str, Any]]]:
     """The first row groups per status, for the `<details>` shown without scripts."""
     items = errors.items if isinstance(errors, _Errors) else errors
@@ -219,7 +251,8 @@ def write_run(run: Run, about: About, stream: IO[str], before: Acknowledged | No
     page = map_part(data)
     errors = _Errors()
     groups = list(_groups(run, errors))
-    page.update(kind="run", rows=groups, errors=errors.items, states=run_states(run.dry_run))
+    compact_rows(groups, data, page)
+    page.update(kind="run", errors=errors.items, states=run_states(run.dry_run))
     tables = {"ranges": ranges_table(page), "rows": rows_tables(groups, errors), "groups": len(groups),
               "unknown": "not set by this run"}  # fmt: skip
     write_page(stream, about, page, tables)
@@ -273,5 +306,6 @@ def write_stopped(document: dict[str, Any], stream: IO[str], about: About) -> No
     """The page of a run that stopped before it had rows: the error in the header (`about`'s summary), an empty
     map."""
     page = map_part(MapData())
-    page.update(kind="run", rows=[], errors=[], states=run_states(bool(document.get("dry_run"))))
+    compact_rows([], MapData(), page)
+    page.update(kind="run", errors=[], states=run_states(bool(document.get("dry_run"))))
     write_page(stream, about, page, {"ranges": [], "rows": {}, "groups": 0, "unknown": "nothing set"})

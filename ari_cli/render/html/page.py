@@ -194,12 +194,23 @@ def _asset(name: str) -> str:
     return (files("ari_cli.render.html") / "templates" / name).read_text(encoding="utf-8")
 
 
+def _packed_keys(keys: list[list[str]]) -> dict[str, Any]:
+    """Keys as the script unpacks them: each property once, a key its property's number, room and rate (left out
+    when there is none): 200,000 rooms' keys are a fifth of a big run's page."""
+    numbers: dict[str, int] = {}
+    packed = []
+    for prop, room, rate in keys:
+        number = numbers.setdefault(prop, len(numbers))
+        packed.append([number, room, rate] if rate else [number, room])
+    return {"properties": list(numbers), "keys": packed}
+
+
 def write_page(stream: IO[str], about: About, data: dict[str, Any], tables: dict[str, Any]) -> None:
     """The page: `about` in the header, `data` in the JSON block the script draws, `tables` for readers
     without scripts (see `data.py`)."""
     template = _environment().get_template("report.html.j2")
     colours, legend = palette(data.get("values", []))
-    data = {**data, "colours": colours}
+    data = {**data, "colours": colours, **_packed_keys(data.get("keys", []))}
     # The legend names each state a range of the page is in (what the run did with it), once.
     used = sorted({r[4] for r in data.get("ranges", [])})
     marks = list({tuple(data["states"][i]): None for i in used if data["states"][i][1]})

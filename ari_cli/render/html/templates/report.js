@@ -6,6 +6,8 @@
   "use strict";
   var began = performance.now();
   var data = JSON.parse(document.getElementById("data").textContent);
+  // Keys as page.py packs them (a property's number, the room, the rate when there is one).
+  data.keys = data.keys.map(function (k) { return [data.properties[k[0]], k[1], k.length > 2 ? k[2] : ""]; });
   var DAY = 86400000;
   var origin = Date.parse(data.start + "T00:00:00Z");
   var MOST_ROWS = 2000; // rows of a table drawn at once: the filters narrow the rest
@@ -85,10 +87,21 @@
   // A range as every table of the page writes it (records/rules.py's shown_dates: one date, or first..last).
   function span(from, to) { return from === to ? from : from + ".." + to; }
 
+  // The rows as data.py packs them (compact_rows): each unpacked to source, lines, count, status, property,
+  // room, rate, dates, value, tracking ids, errors, note.
+  if (data.rows) data.rows = data.rows.map(function (r) {
+    var key = data.keys[r[0]], dates = r[3];
+    if (typeof dates !== "string") dates = span(iso(dates[0]), iso(dates[1]));
+    return [data.sources[r.length > 6 ? r[6] : 0], String(r[2]), r.length > 5 ? r[5] : 1, data.statuses[r[1]],
+      key[0], key[1], key[2], dates, data.texts[r[4]], r.length > 8 ? r[8] : "", r.length > 9 ? r[9] : [],
+      data.notes[r.length > 7 ? r[7] : 0]];
+  });
+
   // One key's line in one month block: its ranges clipped to the month (data-from and data-to are the dates the
   // cell covers; its title and label say the whole range). `label` names the line (a room, or a month).
-  function line(index, month, label) {
+  function line(index, month, label, shift) {
     var key = data.keys[index], name = esc(keyName(key)), shown = label === undefined ? name : esc(label);
+    shift = shift || 0; // columns before the month's first date: a key's own block puts each on the day of the month
     var html = '<div class="line" data-property="' + esc(key[0]) + '" data-room="' + esc(key[1]) +
       '" data-rate="' + esc(key[2]) + '" data-month="' + month.id + '"><span class="label" title="' + shown +
       '">' + shown + '</span><div class="track">';
@@ -102,7 +115,7 @@
       // The value as text only where it fits: a few characters a date.
       var text = !state.off && data.values[range[3]].length <= 2 * (last - first + 1) ? look.text : "";
       html += '<span class="' + (state.off ? "r" : look.className) + (state.mark ? " " + state.mark : "") +
-        '" style="grid-column:' + (first - month.first + 1) + "/" + (last - month.first + 2) +
+        '" style="grid-column:' + (first - month.first + 1 + shift) + "/" + (last - month.first + 2 + shift) +
         (state.off ? "" : look.style) + '" title="' + said + '" role="img" aria-label="' + said +
         '" data-from="' + iso(first) + '" data-to="' + iso(last) + '" data-value="' + look.text + '">' + text +
         "</span>";
@@ -197,6 +210,71 @@
     });
   }
 
+  // --- a big run: over MANY keys (a night of 200,000 rooms would be millions of elements drawn at once) the page
+  // lists the keys, a property at a time, and draws a key's months when it is opened: a line per month ---
+  var MANY = 5000, LISTED = 500, OPENED = 50;
+  var lazy = data.keys.length > MANY;
+
+  function keyMonths(index) {
+    var box = el("div", "months");
+    var scroller = box.appendChild(el("div", "scroller"));
+    var grid = scroller.appendChild(el("div", "grid"));
+    grid.style.setProperty("--mdays", 31);
+    var head = grid.appendChild(el("div", "line head"));
+    head.appendChild(el("span", "label"));
+    var track = head.appendChild(el("div", "track"));
+    for (var n = 1; n <= 31; n++) track.appendChild(el("span", "day", String(n))).style.gridColumn = String(n);
+    grid.insertAdjacentHTML("beforeend", months.map(function (month) {
+      return line(index, month, month.name, month.from - 1);
+    }).join(""));
+    return box;
+  }
+
+  function keyItem(index) {
+    var key = data.keys[index];
+    var item = el("details", "key");
+    item.dataset.property = key[0];
+    item.dataset.room = key[1];
+    item.appendChild(el("summary", null, keyName(key)));
+    item.addEventListener("toggle", function () {
+      if (item.open && !item.dataset.drawn) { item.appendChild(keyMonths(index)); item.dataset.drawn = "1"; }
+    });
+    return item;
+  }
+
+  // A property's keys that the room filter keeps, the first LISTED of them (the filters narrow the rest).
+  function listKeys(list, property) {
+    list.textContent = "";
+    var keys = sortedKeys(property).filter(function (index) {
+      return !filters.room || data.keys[index][1] === filters.room;
+    });
+    keys.slice(0, LISTED).forEach(function (index, n) {
+      var item = list.appendChild(keyItem(index));
+      if (filters.room && n < OPENED) item.open = true; // asked for by name: drawn at once
+    });
+    if (keys.length > LISTED) {
+      list.appendChild(el("p", "note", "the first " + LISTED + " of " + keys.length + " keys: narrow them with the room filter"));
+    }
+  }
+
+  function drawList() {
+    var maps = document.getElementById("maps");
+    maps.appendChild(el("p", "note", data.keys.length + " keys, too many to draw at once: open a property, then a " +
+      "room, to draw its months (or choose a room above)."));
+    properties.forEach(function (property) {
+      var details = maps.appendChild(el("details", "keys"));
+      details.dataset.property = property;
+      details.appendChild(el("summary", null, "Property " + property + ": " + byProperty[property].length + " keys"));
+      var list = details.appendChild(el("div", "list"));
+      details.addEventListener("toggle", function () {
+        if (details.open && details.dataset.listed !== filters.room) {
+          details.dataset.listed = filters.room;
+          listKeys(list, property);
+        }
+      });
+    });
+  }
+
   // --- filters: status, property, room; the first values may come from the address (?status=failed) ---
   var filters = { status: "", property: "", room: "" };
   var wanted = new URLSearchParams(location.search);
@@ -278,6 +356,15 @@
   }
 
   function apply() {
+    document.querySelectorAll("#maps details.keys").forEach(function (details) {
+      details.hidden = !!filters.property && details.dataset.property !== filters.property;
+      // A room asked for opens the properties that have it, listing (and drawing) its keys.
+      if (filters.room && !details.hidden) details.open = true;
+      if (details.open && details.dataset.listed !== filters.room) {
+        details.dataset.listed = filters.room;
+        listKeys(details.querySelector(".list"), details.dataset.property);
+      }
+    });
     document.querySelectorAll("#maps .property, #maps .glance").forEach(function (section) {
       section.classList.toggle("hidden", !!filters.property && section.dataset.property !== filters.property);
     });
@@ -288,19 +375,32 @@
     drawDiff();
   }
 
-  drawMap();
+  if (lazy) drawList(); else drawMap();
   var statuses = data.rows ? data.rows.map(function (g) { return g[3]; }) :
     data.diff ? data.diff.map(function (d) { return d[3]; }) : [];
   if (statuses.length) fill("status", unique(statuses));
   else document.getElementById("f-status").parentNode.hidden = true;
   fill("property", properties);
-  fill("room", unique(data.keys.map(function (key) { return key[1]; })));
+  if (lazy) {
+    // Too many rooms to offer as a list: the room is typed (its exact id), Enter applies it.
+    var select = document.getElementById("f-room"), typed = el("input");
+    typed.id = "f-room";
+    typed.type = "search";
+    typed.placeholder = "room id";
+    typed.value = filters.room = wanted.get("room") || "";
+    select.replaceWith(typed);
+    typed.addEventListener("change", function () { filters.room = typed.value.trim(); apply(); });
+  } else {
+    fill("room", unique(data.keys.map(function (key) { return key[1]; })));
+  }
   document.querySelector(".filters").hidden = false;
   apply();
   // The marker tests and the benchmark wait for: the map and tables are drawn and laid out (reading a size
   // makes the browser lay the page out now, so that the time measured includes it).
   void document.body.offsetHeight;
   document.body.dataset.drawMs = String(Math.round(performance.now() - began));
+  // From the page's request to drawn: reading the page (its data block too) and drawing it.
+  document.body.dataset.loadMs = String(Math.round(performance.now()));
   // How the page fits the window, for the tests: its width, and how many month blocks scroll sideways.
   var clipped = 0;
   document.querySelectorAll("#maps .scroller").forEach(function (scroller) {
