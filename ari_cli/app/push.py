@@ -144,8 +144,9 @@ def push(request: PushRequest, listener: Listener, world: World) -> Pushed:
     guarded = request.guards != GuardOptions() or bool(settings.guards)
     journal: Journal | None = None
     recorder: Recorder | None = None
-    # An HTML report marks what would change against what the service had: it reads the journal too.
-    compared = report is not None and report.suffix.lower() == ".html"
+    # An HTML report marks what would change against what the service had: it reads the journal too (not with
+    # --no-journal: then, as `diff` without a journal, every date is new).
+    compared = journaled and report is not None and report.suffix.lower() == ".html"
     if records or guarded or request.confirm or compared:
         # lazy: sqlite3 and the journal (and the guards and --confirm's diff, which read it) load only for a run
         # that records or reads it; a plain dry run does neither (tests/test_startup.py).
