@@ -471,3 +471,12 @@ def test_a_run_of_many_keys_lists_them_and_draws_a_keys_months_when_opened(tmp_p
     assert [row[5] for row in page.rows["rows-table"]] == ["R0042"]
     invalid = drawn(dom(report, "?room=BAD")).cell("BAD", "2027-03-01")
     assert "notapplied" in invalid.classes and invalid.label.endswith("; not applied: invalid")
+
+
+def test_a_dry_run_that_sends_nothing_for_invalid_rows_says_its_ranges_are_not_applied(tmp_path: Path) -> None:
+    rows = "propertyid,roomid,start,end,threshold\nHTL001,DBL,2027-01-01,2027-01-10,2\nHTL001,TWN,2027-01-03,2027-01-04,x\n"
+    report = tmp_path / "dry.html"
+    done = ari("threshold", "push", str(write(tmp_path, rows)), "--dry-run", *TODAY, "--report", str(report))
+    assert done.returncode == 3, done.stderr
+    legend = report.read_text(encoding="utf-8").split('aria-label="legend"', 1)[1].split("</ul>", 1)[0]
+    assert "not applied: not sent" in legend and "not applied: invalid" in legend and "would change" not in legend

@@ -208,12 +208,11 @@ SAME, CHANGING, NOT_APPLIED = "same", "changed", "notapplied"
 
 def run_states(dry_run: bool) -> list[list[str]]:
     """The states a run's ranges take, in the order `write_run` numbers them."""
+    unapplied = [[NOT_APPLIED, "not applied: invalid"], [NOT_APPLIED, "not applied: failed"],
+                 [NOT_APPLIED, "not applied: not sent"]]  # fmt: skip
     if dry_run:
-        return [[SAME, "same: the service has it"], [CHANGING, "would change (new, changed or cleared)"],
-                [NOT_APPLIED, "not applied: invalid"]]  # fmt: skip
-    return [[SAME, "same: the service had it"], [CHANGING, "changed by this run (new, changed or cleared)"],
-            [NOT_APPLIED, "not applied: invalid"], [NOT_APPLIED, "not applied: failed"],
-            [NOT_APPLIED, "not applied: not sent"]]  # fmt: skip
+        return [[SAME, "same: the service has it"], [CHANGING, "would change (new, changed or cleared)"], *unapplied]
+    return [[SAME, "same: the service had it"], [CHANGING, "changed by this run (new, changed or cleared)"], *unapplied]
 
 
 def write_run(run: Run, about: About, stream: IO[str], before: Acknowledged | None = None) -> None:
