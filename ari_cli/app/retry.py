@@ -88,6 +88,8 @@ class Retried:
     """Where it sent: (base URL, source id)."""
     refused: Refused | None = None
     """Rows of the run left refused for their own data (not sent again): while any is, the retry exits 1."""
+    files: tuple[str, ...] = ()
+    """The files the retried run read (an HTML report's header names them)."""
 
 
 def _said(plan: RetryPlan, left: dict[int, int], number: int, quiet: bool, listener: Listener) -> None:
@@ -152,4 +154,5 @@ def retry(request: RetryRequest, listener: Listener, world: World) -> Retried:
         if recorder is not None:
             recorder.close()
     service = None if connection is None else (connection.base_url, connection.source_id)
-    return Retried(operation, run, connection is not None, recorder.run if recorder else None, service, refused)
+    files = tuple(path for path, _ in source.files)
+    return Retried(operation, run, connection is not None, recorder.run if recorder else None, service, refused, files)

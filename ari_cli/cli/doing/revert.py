@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import typer
 
 from ari_cli.app.history import run_named
@@ -49,5 +51,8 @@ def _revert(request: RevertRequest) -> ExitCode:
     error_documents(lambda kind, message, hint: render_revert.error_document(request.run, kind, message, hint),
                     request.output.format)  # fmt: skip
     terminal = Terminal()
-    reverted = run_revert(request, terminal, process_world())
-    return render_revert.show(reverted, shown(request.output, connected=True), request.dry_run, terminal.err)
+    world = process_world()
+    began = world.clock()
+    reverted = run_revert(request, terminal, world)
+    how = replace(shown(request.output, connected=True), when=began, what=f"a revert of run {request.run}")
+    return render_revert.show(reverted, how, request.dry_run, terminal.err)

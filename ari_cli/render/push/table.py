@@ -7,7 +7,7 @@ copies tracking ids, users look up lines).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterator, Mapping
 
 from rich.console import Console
 from rich.markup import escape
@@ -178,14 +178,17 @@ def summary_line(run: Run) -> str:
 
     Statuses a run cannot have (planned in a real run, not sent when none is) are left out.
     """
-    s = run.summary()
-    shown = [Status.PLANNED if run.dry_run else Status.OK, Status.FAILED, Status.INVALID, Status.SKIPPED]
-    if s[Status.NOT_SENT.value]:
+    sent = None if run.dry_run else sum(1 for e in run.exchanges if e.attempts)
+    return summary_sentence(run.summary(), sent)
+
+
+def summary_sentence(s: Mapping[str, int], sent: int | None) -> str:
+    """A run's summary (`results.summary`'s counts) as `summary_line` says it; `sent`: the requests that went out,
+    None for a dry run. A journaled run's page says it too (`render/history/page.py`)."""
+    shown = [Status.PLANNED if sent is None else Status.OK, Status.FAILED, Status.INVALID, Status.SKIPPED]
+    if s.get(Status.NOT_SENT.value):
         shown.insert(2, Status.NOT_SENT)
-    counts = ", ".join(f"{s[status.value]} {status.value}" for status in shown)
-    if run.dry_run:
-        requests = f"{plural(s['records'], 'record')} in {plural(s['requests'], 'request')} planned"
-    else:
-        sent = sum(1 for e in run.exchanges if e.attempts)
-        requests = f"{plural(s['records'], 'record')}, sent {sent} of {plural(s['requests'], 'request')}"
-    return f"{plural(s['rows'], 'row')}: {counts}; {requests}"
+    counts = ", ".join(f"{s.get(status.value, 0)} {status.value}" for status in shown)
+    records, requests = plural(s.get("records", 0), "record"), plural(s.get("requests", 0), "request")
+    said = f"{records} in {requests} planned" if sent is None else f"{records}, sent {sent} of {requests}"
+    return f"{plural(s.get('rows', 0), 'row')}: {counts}; {said}"
