@@ -6,6 +6,7 @@ Imports no Typer: the Python API loads it with its first push.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -40,14 +41,16 @@ def pushed_or_stopped(request: PushRequest, listener: Listener, world: World, er
 
     The commands leave stdout's document to the error boundary (cli/boundary.py), which writes one for every
     ending; `ari_cli.push(output="json")` has no boundary, and writes it here."""
+    began = world.clock()
     try:
         return push(request, listener, world)
     except AriError as problem:
         writable = not isinstance(problem, ReportRefused)
-        _stopped(request, (problem.kind, problem.message, problem.hint), writable, to_stdout, err, problem.details())
+        details = problem.details()
+        _stopped(request, (problem.kind, problem.message, problem.hint), writable, to_stdout, err, began, details)
         raise
     except KeyboardInterrupt:
-        _stopped(request, ("interrupted", "interrupted before anything was sent", None), True, to_stdout, err)
+        _stopped(request, ("interrupted", "interrupted before anything was sent", None), True, to_stdout, err, began)
         raise
 
 
@@ -57,9 +60,10 @@ def _stopped(
     writable: bool,
     to_stdout: bool,
     err: Any,
+    began: dt.datetime,
     details: dict[str, Any] | None = None,
 ) -> None:
-    how = shown(request.output)
+    how = replace(shown(request.output), files=tuple(str(f) for f in request.files), when=began)
     show_stopped(request.operation, request.dry_run, problem, how, writable, err, details, on_stdout=to_stdout)
 
 
@@ -68,7 +72,8 @@ def shown_pushed(pushed: Pushed, request: PushRequest) -> Shown:
     how = shown(request.output, pushed.options.skip_invalid, request.rows is not None, pushed.connection is not None)
     connection = pushed.connection
     service = (None, None) if connection is None else (connection.base_url, connection.source_id)
-    return replace(how, files=tuple(pushed.options.files), base_url=service[0], source_id=service[1])
+    return replace(how, files=tuple(pushed.options.files), base_url=service[0], source_id=service[1],
+                   before=pushed.before, when=pushed.started)  # fmt: skip
 
 
 def show_pushed(pushed: Pushed, request: PushRequest, err: Any) -> ExitCode:

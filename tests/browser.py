@@ -31,13 +31,38 @@ def ari(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) 
     return subprocess.run([str(BIN / "ari-cli"), *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=120)
 
 
-def dom(page: Path, query: str = "") -> str:
-    """The page's DOM after its script ran, as Chromium serializes it."""
+def dom(page: Path, query: str = "", size: str = "1400,900") -> str:
+    """The page's DOM after its script ran, as Chromium serializes it, drawn in a window of `size` pixels."""
     assert CHROMIUM is not None
-    done = subprocess.run([CHROMIUM, *FLAGS, "--dump-dom", page.resolve().as_uri() + query],
-                          capture_output=True, text=True, timeout=180)  # fmt: skip
+    done = subprocess.run([CHROMIUM, *FLAGS, f"--window-size={size}", "--hide-scrollbars", "--dump-dom",
+                           page.resolve().as_uri() + query], capture_output=True, text=True, timeout=180)  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
+
+
+_FRAME = """<!DOCTYPE html><html><body><iframe id="page" src="{src}" style="width:{width}px;height:900px;border:0">
+</iframe><script>
+var frame = document.getElementById("page");
+frame.addEventListener("load", function () {{
+  var body = frame.contentDocument.body;
+  Object.keys(body.dataset).forEach(function (name) {{ document.body.dataset[name] = body.dataset[name]; }});
+  document.body.dataset.viewport = String(frame.contentWindow.innerWidth);
+}});
+</script></body></html>"""
+
+
+def narrow(page: Path, width: int) -> dict[str, str]:
+    """The page's body attributes (its marker, width and blocks that scroll) drawn `width` CSS pixels wide.
+
+    Headless Chromium's window is never narrower than 500 pixels: the page is drawn in a frame of that width
+    instead, and the frame's page is read through the file's access to its neighbours."""
+    assert CHROMIUM is not None
+    frame = page.with_name(f"frame-{width}-{page.name}")
+    frame.write_text(_FRAME.format(src=page.name, width=width), encoding="utf-8")
+    done = subprocess.run([CHROMIUM, *FLAGS, "--allow-file-access-from-files", "--dump-dom", frame.resolve().as_uri()],
+                          capture_output=True, text=True, timeout=180)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    return drawn(done.stdout).body
 
 
 def screenshot(page: Path, target: Path, size: str = "1400,900") -> bytes:
@@ -112,13 +137,16 @@ class Cell:
     title: str
     label: str
     classes: set[str]
+    style: str = ""
 
 
 @dataclass
 class Drawn:
     """What the DOM shows: the map's lines and cells, the hidden lines, the rows tables' lines."""
 
-    lines: list[tuple[str, str, str, bool]] = field(default_factory=list)  # property, room, rate, hidden
+    lines: list[tuple[str, str, str, bool]] = field(default_factory=list)  # property, room, rate, hidden: a month's
+    months: list[tuple[str, str]] = field(default_factory=list)  # each month block: its property and month (2027-01)
+    glances: list[tuple[str, str]] = field(default_factory=list)  # each key's year at a glance: property, room
     cells: list[Cell] = field(default_factory=list)
     rows: dict[str, list[list[str]]] = field(default_factory=dict)  # table id: its body rows' cells
     body: dict[str, str] = field(default_factory=dict)
@@ -142,6 +170,7 @@ class _Reader(HTMLParser):
         self.row: list[str] | None = None
         self.text: list[str] | None = None
         self.weekends = False
+        self.property = ""
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v or "" for k, v in attrs}
@@ -154,13 +183,22 @@ class _Reader(HTMLParser):
             self.weekends = False
         if tag == "span" and self.weekends:
             self.drawn.weekends.append(int(re.search(r"grid-column: (\d+)", a["style"]).group(1)))  # type: ignore[union-attr]
+        if tag == "section" and "property" in classes:
+            self.property = a["data-property"]
+        if tag == "section" and "month" in classes:
+            self.drawn.months.append((self.property, a["data-month"]))
+        if tag == "figure" and "room" in classes:
+            self.drawn.glances.append((a["data-property"], a["data-room"]))
         if tag == "div" and "line" in classes and "head" not in classes:
             self.line = a
-            self.drawn.lines.append((a["data-property"], a["data-room"], a["data-rate"], "hidden" in classes))
+            # A key has a line in every month block: the lines of the first month are the page's list of them.
+            # (A big run's page draws a key's own months, a line each.)
+            if not self.drawn.months or a["data-month"] == self.drawn.months[0][1]:
+                self.drawn.lines.append((a["data-property"], a["data-room"], a["data-rate"], "hidden" in classes))
         if tag == "span" and "r" in classes and self.line is not None:
             self.drawn.cells.append(Cell(self.line["data-property"], self.line["data-room"], self.line["data-rate"],
                                          a["data-from"], a["data-to"], a["data-value"], a["title"], a["aria-label"],
-                                         classes))  # fmt: skip
+                                         classes, a.get("style", "")))  # fmt: skip
         if tag == "div" and a.get("id") in ("rows-table", "diff-table"):
             self.table = a["id"]
             self.drawn.rows[self.table] = []

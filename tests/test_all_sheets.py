@@ -18,7 +18,7 @@ import pytest
 import ari_cli
 from ari_cli.sandbox import Sandbox
 from tests.conftest import PINNED_TODAY
-from tests.helpers import invoke, sandbox_env
+from tests.helpers import invoke, row_of, sandbox_env
 from tests.odsxml import TAIL, number, row, text, write_ods
 
 HEAD = ["propertyid", "roomid", "date", "threshold"]
@@ -70,10 +70,7 @@ def held(sb: Sandbox) -> dict[str, dict[str, dict[str, str]]]:
 
 def table_row(stdout: str, line: str) -> list[str]:
     """The cells of the table's row whose Line is `line` (file[sheet]:line)."""
-    (found,) = [
-        cells for cells in (text.strip("|").split("|") for text in stdout.splitlines()) if cells[0].strip() == line
-    ]
-    return [cell.strip() for cell in found]
+    return row_of(stdout, line)
 
 
 def expected(*titles: str) -> dict[str, dict[str, dict[str, str]]]:

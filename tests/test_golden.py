@@ -120,6 +120,8 @@ _VOLATILE = [
     (re.compile(r"\b\d+(?:\.\d+)? ?(?:ms|s)\b(?=[ ,)\"\n]|$)"), "<duration>"),
     (re.compile(r'"(elapsed|duration|seconds)(_s|_ms)?": [0-9.]+'), r'"\1\2": <duration>'),
     (re.compile(r"sha256 [0-9a-f]{12}"), "sha256 <hash>"),
+    # An HTML page's time in the machine's zone: its name and offset are the zone's, not the tool's.
+    (re.compile(r"<time> [A-Za-z0-9+-]* ?\(UTC[+-]\d\d:\d\d\)"), "<time> <zone>"),
 ]
 
 

@@ -15,7 +15,7 @@ from typer.testing import Result
 
 from ari_cli.sandbox import Sandbox
 from tests.conftest import PINNED_TODAY
-from tests.helpers import invoke, sandbox_env
+from tests.helpers import invoke, row_of, row_with, sandbox_env, table_rows
 
 TODAY = ["--today", PINNED_TODAY]
 HEADERS = {
@@ -43,16 +43,9 @@ def db(home: Path) -> sqlite3.Connection:
     return sqlite3.connect(home / "journal.sqlite3")
 
 
-def cells(line: str) -> list[str]:
-    """The cells of a plain-text table line."""
-    return [cell.strip() for cell in line.strip().strip("|").split("|")]
-
-
 def table_row(text: str, table: str, first: str) -> list[str]:
-    """The cells of the line of the table after the `table` heading whose first cell is `first`."""
-    after = text[text.index(table) :]
-    found = [cells(line) for line in after.splitlines() if line.startswith("|") and cells(line)[0] == first]
-    return found[0]
+    """The cells of the row of the table after the `table` heading whose first cell is `first`."""
+    return row_of(text, first, table)
 
 
 def line_of(text: str, *parts: str) -> str:
@@ -79,17 +72,17 @@ def test_history_lists_runs_newest_first_with_their_counts(two_runs: Sandbox, tm
     result = run("history")
     assert result.exit_code == 0, result.stderr
     out = result.stdout
-    second, first = line_of(out, "mixed.csv"), line_of(out, "ok.csv")
-    assert out.index(second) < out.index(first)
-    assert cells(line_of(out, "Run", "Started")) == ["Run", "Started", "Command", "Operation", "Base URL", "Files", "OK",
+    second, first = row_with(out, "mixed.csv"), row_with(out, "ok.csv")
+    assert out.index(line_of(out, "mixed.csv")) < out.index(line_of(out, "ok.csv"))
+    assert row_with(out, "Run", "Started") == ["Run", "Started", "Command", "Operation", "Base URL", "Files", "OK",
                                                      "Failed", "Invalid", "Skipped", "Requests", "Exit"]  # fmt: skip
     url = two_runs.base_url
-    assert cells(second)[2:] == ["threshold push", "threshold", url, str(tmp_path / "mixed.csv"), "2", "1", "0", "0",
+    assert second[2:] == ["threshold push", "threshold", url, str(tmp_path / "mixed.csv"), "2", "1", "0", "0",
                                  "5", "1 failed"]  # fmt: skip
-    assert cells(first)[2:] == ["threshold push", "threshold", url, str(tmp_path / "ok.csv"), "2", "0", "0", "0", "2",
+    assert first[2:] == ["threshold push", "threshold", url, str(tmp_path / "ok.csv"), "2", "0", "0", "0", "2",
                                 "0"]  # fmt: skip
-    assert cells(second)[0] == "2" and cells(first)[0] == "1"
-    assert STAMP.fullmatch(cells(first)[1])
+    assert second[0] == "2" and first[0] == "1"
+    assert STAMP.fullmatch(first[1])
     assert "\x1b" not in out
 
 
@@ -179,9 +172,9 @@ def test_show_gives_the_header_the_requests_and_the_rows(two_runs: Sandbox, tmp_
     assert "3 rows: 2 ok, 1 failed, 0 invalid, 0 skipped; 3 records in 5 requests" in out
     assert "1 failed" in line_of(out, "exit code")
     # The first request was split in halves; its second half again; request 5 is the failing record alone.
-    assert cells(line_of(out, "Req", "Parent")) == ["Req", "Parent", "Property", "Records", "Lines", "State", "Tries",
+    assert row_with(out, "Req", "Parent") == ["Req", "Parent", "Property", "Records", "Lines", "State", "Tries",
                                                     "HTTP", "Tracking id", "Error"]  # fmt: skip
-    split = cells(line_of(out, "mixed.csv:2-4"))
+    split = row_with(out, "mixed.csv:2-4")
     assert split[:7] == ["1", "", "HTL001", "3", f"{tmp_path / 'mixed.csv'}:2-4", "split in halves", "1"]
     failed = table_row(out, "Requests", "5")
     assert failed[:8] == ["5", "3", "HTL001", "1", f"{tmp_path / 'mixed.csv'}:3", "failed", "1", "422"]
@@ -221,8 +214,7 @@ def test_show_lists_only_the_failed_rows_of_a_big_run_unless_show_all(sb: Sandbo
     assert push(sb, tmp_path, "big.csv", *rows).exit_code == 1
     short = run("history", "show", "1").stdout
     assert "Rows (55)" in short and "54 ok or skipped rows not shown; --show all lists every row" in short
-    rows_part = short[short.index("Rows (55)") :]
-    assert [line for line in rows_part.splitlines() if "big.csv:" in line and "| ok " in line] == []
+    assert [row for row in table_rows(short, "Rows (55)") if row[5] == "ok"] == []
     assert table_row(short, "Rows", f"{tmp_path / 'big.csv'}:56")[5] == "failed"
     everything = run("history", "show", "1", "--show", "all").stdout
     assert "not shown" not in everything and table_row(everything, "Rows", f"{tmp_path / 'big.csv'}:2")[5] == "ok"
@@ -256,7 +248,7 @@ def test_show_of_a_big_run_lists_alike_failed_rows_and_requests_in_a_row_as_one_
     )
     assert "31 ok or skipped rows not shown; --show all lists every row" in short.stdout
     requests_part = short.stdout[short.stdout.index("Requests (") : short.stdout.index("Rows (71)")]
-    lines = [cells(line) for line in requests_part.splitlines() if line.startswith("|") and "failed" in line]
+    lines = [row for row in table_rows(requests_part) if "failed" in row]
     assert sum(int(line[3]) for line in lines) == 40 and any(
         re.fullmatch(r"\d+\.\.\d+ \(\d+\)", line[0]) for line in lines
     )
@@ -326,9 +318,9 @@ def test_find_date_lists_every_record_newest_first_and_marks_the_one_in_force(
                              "operation": "threshold"}  # fmt: skip
     table = run(*args)
     assert table.exit_code == 0
-    current = line_of(table.stdout, "yes")
-    assert "2027-01-05..2027-01-06" in current and "| 3 " in current and "ok" in current
-    assert "failed (transient)" in line_of(table.stdout, "| 7 ")
+    current = row_with(table.stdout, "yes")
+    assert "2027-01-05..2027-01-06" in current and "3" in current and "ok" in current
+    assert "failed (transient)" in next(row for row in table_rows(table.stdout) if "7" in row)
     assert "3 record(s) covered it, newest first" in table.stdout
     bodies = run(*args, "--body").stdout
     assert bodies.count("# request ") == 3 and '"sharepost": "sand…0001"' in bodies

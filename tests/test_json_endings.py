@@ -74,13 +74,13 @@ def test_an_unknown_option_under_output_json_is_one_document_and_exit_2(command:
     [
         (
             ["threshold", "push", "x.csv", "-o", "json", "--batch-size", "0"],
-            "Invalid value for '--batch-size': Input should be greater than or equal to 1",
+            "Invalid value for '--batch-size': '0' is not a whole number from 1 to 1000",
         ),
         (
             ["threshold", "send", "--output=json", "--today", "soon"],
             "Invalid value for '--today': 'soon' is not a date of the form YYYY-MM-DD",
         ),
-        (["retry", "-ojson", "0"], "Invalid value for 'RUN': Input should be greater than or equal to 1"),
+        (["retry", "-ojson", "0"], "RUN '0': give a run number (see `ari-cli history`) or last"),
     ],
 )
 def test_a_bad_value_after_output_json_is_one_document(args: list[str], message: str) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from ari_cli.sandbox import Sandbox
 from tests.conftest import PINNED_TODAY
-from tests.helpers import invoke, sandbox_env
+from tests.helpers import invoke, row_with, sandbox_env
 from tests.test_history import as_json, line_of, table_row
 
 TODAY = ["--today", PINNED_TODAY]
@@ -103,7 +103,7 @@ def test_a_run_finished_by_a_retry_says_so_and_its_rows_say_which_retry(
     assert retried.exit_code == 0, retried.output
     listed = invoke(["history"]).stdout
     assert "unfinished, finished by retry 2" in line_of(listed, "two.csv")
-    assert "0" in line_of(listed, "retry, retry of 1").split("|")[-2]
+    assert row_with(listed, "retry, retry of 1")[-1] == "0"  # its exit code
     shown = invoke(["history", "show", "1"]).stdout
     assert line_of(shown, "finished by", "(a retry)").split() == ["finished", "by", "run", "2", "(a", "retry)"]
     assert "sent again by retry 2, which got it acknowledged" in table_row(shown, "Rows", f"{half_done}:3")[7]

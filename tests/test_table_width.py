@@ -67,7 +67,7 @@ def test_history_keeps_the_run_number_at_any_width(
         )
         assert "1 ok, 0 failed, 0 invalid, 0 skipped; requests 1" in shown
     else:
-        assert re.search(r"^ 2 +\S+ \S+ +threshold push", shown, re.MULTILINE)
+        assert re.search(r"^2 +\S+ \S+ +threshold push", shown, re.MULTILINE)
 
 
 @pytest.mark.parametrize("columns", [80, 100, 120, 200])

@@ -101,7 +101,7 @@ class OpenRun:
 
 
 @contextmanager
-def opened_run(run: str, world: World) -> Iterator[OpenRun]:
+def opened_run(run: int | str, world: World) -> Iterator[OpenRun]:
     """One run in full; RUN is a number or `last`. Its requests are read without bodies and answers (a failed big
     run's are a hundred thousand); `completed` reads them whole as they are written out."""
     with reading(world.environ) as db:
@@ -109,7 +109,7 @@ def opened_run(run: str, world: World) -> Iterator[OpenRun]:
             raise UsageProblem(
                 f"no run {run} in the journal", f"the journal {journal_place(world.environ)} has no runs yet"
             )
-        number = _number(db, run, world.environ)
+        number = run_number(db, run, world.environ)
         detail = run_requests.detail(db, number, whole=False)
         # Its requests' bodies and lines, its rows and its records are made of its records: read once for all three.
         held = RunRecords(db, number)
@@ -122,15 +122,29 @@ def opened_run(run: str, world: World) -> Iterator[OpenRun]:
         )
 
 
-def _number(db: OpenJournal, run: str, environ: Mapping[str, str]) -> int:
-    if run.strip().lower() == "last":
-        latest = read.runs(db, 1)
-        if not latest:
-            raise UsageProblem("no run in the journal yet", f"the journal is {journal_place(environ)}")
-        return latest[0].id
-    if run.strip().isdigit():
+LAST = "last"
+
+
+def run_named(run: int | str) -> int | str:
+    """What RUN names: a run number, or `last` (the newest run), as history show, retry and revert take it."""
+    if isinstance(run, int):
+        return run
+    if run.strip().lower() == LAST:
+        return LAST
+    if run.strip().isdigit() and int(run.strip()) > 0:  # runs are numbered from 1
         return int(run.strip())
     raise UsageProblem(f"RUN {run!r}: give a run number (see `ari-cli history`) or last")
+
+
+def run_number(db: OpenJournal, run: int | str, environ: Mapping[str, str]) -> int:
+    """The number of the run RUN names (`run_named`), `last` looked up in the journal."""
+    named = run_named(run)
+    if named != LAST:
+        return int(named)
+    latest = read.runs(db, 1)
+    if not latest:
+        raise UsageProblem("no run in the journal yet", f"the journal is {journal_place(environ)}")
+    return latest[0].id
 
 
 @dataclass(frozen=True, slots=True)

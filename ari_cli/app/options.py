@@ -84,7 +84,7 @@ class DiffRequest(NamedTuple):
 class RetryRequest(NamedTuple):
     """`ari-cli retry RUN`: which run, and how to send and show what it left."""
 
-    run: int
+    run: int | str  # a run number, or `last` (app/history.py's `run_number`)
     command: str
     dry_run: bool = False
     output: OutputOptions = OutputOptions()
@@ -96,7 +96,7 @@ class RetryRequest(NamedTuple):
 class RevertRequest(NamedTuple):
     """`ari-cli revert RUN`: which run, what to do with dates left alone, and how to ask, send and show."""
 
-    run: int
+    run: int | str  # a run number, or `last` (app/history.py's `run_number`)
     command: str
     dry_run: bool = False
     yes: bool = False

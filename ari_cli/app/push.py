@@ -28,6 +28,7 @@ from ari_cli.send.exchange import Exchange, Tee, Trace, Watcher
 if TYPE_CHECKING:
     from ari_cli.journal.recorder import Recorder
     from ari_cli.journal.store import Journal
+    from ari_cli.planning.changes import Acknowledged
 
 # Where a send command's rows say they came from.
 FLAGS_SOURCE = "<flags>"
@@ -108,6 +109,10 @@ class Pushed:
     warnings: list[str]
     """What was said on stderr as warnings: the settings' and the data's."""
     notes: list[str]
+    started: dt.datetime | None = None
+    """When the run started, by the world's clock (an HTML report says it)."""
+    before: Acknowledged | None = None
+    """What the service had of the plan's keys before the run (read for an HTML report only)."""
 
 
 def push(request: PushRequest, listener: Listener, world: World) -> Pushed:
@@ -115,6 +120,7 @@ def push(request: PushRequest, listener: Listener, world: World) -> Pushed:
 
     The one push use case: the push and send commands and `ari_cli.push()` all call it.
     """
+    started = world.clock()
     report = request.output.report
     if report is not None:
         # Before anything is read or sent: a run must never send and then find it cannot say what it did.
@@ -138,7 +144,10 @@ def push(request: PushRequest, listener: Listener, world: World) -> Pushed:
     guarded = request.guards != GuardOptions() or bool(settings.guards)
     journal: Journal | None = None
     recorder: Recorder | None = None
-    if records or guarded or request.confirm:
+    # An HTML report marks what would change against what the service had: it reads the journal too (not with
+    # --no-journal: then, as `diff` without a journal, every date is new).
+    compared = journaled and report is not None and report.suffix.lower() == ".html"
+    if records or guarded or request.confirm or compared:
         # lazy: sqlite3 and the journal (and the guards and --confirm's diff, which read it) load only for a run
         # that records or reads it; a plain dry run does neither (tests/test_startup.py).
         from ari_cli.app.push_journal import (
@@ -146,6 +155,7 @@ def push(request: PushRequest, listener: Listener, world: World) -> Pushed:
             confirm_push,
             elsewhere_notes,
             for_push,
+            held_before,
             known_for,
             open_for_run,
             run_start,
@@ -160,6 +170,7 @@ def push(request: PushRequest, listener: Listener, world: World) -> Pushed:
         check_confirm(request, world)
     rows = _rows(request)
     journal_notes: list[str] = []  # what the journal says of the service: on stderr and in the JSON document
+    before: Acknowledged | None = None
     try:
         with connected(request.connection, request.plan.today, settings, needed=not options.dry_run) as connection:
             if request.connection.sandbox and connection and not quiet:
@@ -185,6 +196,9 @@ def push(request: PushRequest, listener: Listener, world: World) -> Pushed:
                         listener.notices(guards_said, label="note")
                 if request.confirm:
                     confirm_push(request, prepared, connection, journal.db if journal else None, listener, world)
+                if compared:
+                    properties = {record.propertyid for record in prepared.plan.records}
+                    before = held_before(journal, request.operation, connection, properties, world.environ)
                 if recorder is not None and connection is not None and not options.dry_run:
                     recorded = recorded_options(request.plan, request.inputs, request.connection, tuned, options.today)
                     recorder.start(
@@ -203,7 +217,7 @@ def push(request: PushRequest, listener: Listener, world: World) -> Pushed:
     number = recorder.run if recorder else None
     run.notes.extend(journal_notes)
     warnings.extend(prepared.warnings)
-    return Pushed(run, options, connection, prepared.invalid, number, warnings, prepared.notes)
+    return Pushed(run, options, connection, prepared.invalid, number, warnings, prepared.notes, started, before)
 
 
 def send_recorded(

@@ -82,3 +82,24 @@ def known_for(journal: Journal | None, operation: Operation, connection: Connect
             return acknowledged(db, operation.value, base, source, properties)
 
     return known
+
+
+def held_before(
+    journal: Journal | None,
+    operation: Operation,
+    connection: Connection | None,
+    properties: set[str],
+    environ: Mapping[str, str],
+) -> Acknowledged:
+    """What the service last acknowledged for `properties`, read before anything is sent: an HTML report marks
+    as changing only what differs from it. Through the run's journal, or (a dry run, --no-journal) the journal
+    opened to read; nothing without a connection or a journal (all then new, as `diff` says)."""
+    if connection is None:
+        return {}
+    if journal is not None:
+        with read_through(journal.path):
+            return acknowledged(journal.db, operation.value, connection.base_url, connection.source_id, properties)
+    with reading(environ) as db:
+        if db is None:
+            return {}
+        return acknowledged(db, operation.value, connection.base_url, connection.source_id, properties)

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ari_cli.app.history import run_number
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import ConnectionOptions, InputOptions, PlanOptions, RetryRequest
 from ari_cli.app.push import send_recorded
@@ -52,13 +53,14 @@ def _aimed(plan: RetryPlan, flags: ConnectionOptions, sending: bool) -> RetryPla
 
 def _planned(
     request: RetryRequest, path: Path, environ: Mapping[str, str]
-) -> tuple[RetryPlan, dict[int, int], Refused | None]:
-    """What is left of the run, aimed where the retry goes, without the dates a later run got acknowledged
-    (unless --force); with those dates per later run, and the rows left refused for their own data."""
+) -> tuple[int, RetryPlan, dict[int, int], Refused | None]:
+    """The run's number; what is left of it, aimed where the retry goes, without the dates a later run got
+    acknowledged (unless --force); with those dates per later run, and the rows left refused for their own data."""
     with reading(environ) as db:
         if db is None:
             raise UsageProblem("the journal has no runs yet", f"runs are recorded in {path} (ARI_HOME moves it)")
-        plan = plan_retry(db, request.run, request.force)
+        number = run_number(db, request.run, environ)
+        plan = plan_retry(db, number, request.force)
         left: dict[int, int] = {}
         flags, run = request.connection, plan.source.run
         base_url = (flags.base_url or run.base_url).rstrip("/")
@@ -70,7 +72,7 @@ def _planned(
         elif flags.source_id:
             plan = replace(plan, source_id=flags.source_id)
         refused = plan.refusals(db, base_url) if plan.refused else None
-    return plan, left, refused
+    return number, plan, left, refused
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +88,8 @@ class Retried:
     """Where it sent: (base URL, source id)."""
     refused: Refused | None = None
     """Rows of the run left refused for their own data (not sent again): while any is, the retry exits 1."""
+    files: tuple[str, ...] = ()
+    """The files the retried run read (an HTML report's header names them)."""
 
 
 def _said(plan: RetryPlan, left: dict[int, int], number: int, quiet: bool, listener: Listener) -> None:
@@ -100,7 +104,7 @@ def _said(plan: RetryPlan, left: dict[int, int], number: int, quiet: bool, liste
 
 
 def retry(request: RetryRequest, listener: Listener, world: World) -> Retried:
-    """Re-send what run `request.run` (or its latest retry) left, as a run of its own."""
+    """Re-send what run `request.run` (a number, or `last`; or its latest retry) left, as a run of its own."""
     if request.output.report is not None:
         check_report(request.output.report, (), request.connection, world.environ)
     settings = resolve(world.environ, request.connection, sending=request.sending)
@@ -112,9 +116,9 @@ def retry(request: RetryRequest, listener: Listener, world: World) -> Retried:
     store = open_journal(world.environ, warn) if request.output.journal and not request.dry_run else None
     recorder = Recorder(store, warn) if store is not None else None
     try:
-        plan, left, refused = _planned(request, journal_path(world.environ), world.environ)
+        number, plan, left, refused = _planned(request, journal_path(world.environ), world.environ)
         source = plan.source.run
-        _said(plan, left, request.run, quiet, listener)
+        _said(plan, left, number, quiet, listener)
         operation = Operation(source.operation)
         if not plan.exchanges:
             listener.say(f"run {source.id}: nothing left to send")
@@ -150,4 +154,5 @@ def retry(request: RetryRequest, listener: Listener, world: World) -> Retried:
         if recorder is not None:
             recorder.close()
     service = None if connection is None else (connection.base_url, connection.source_id)
-    return Retried(operation, run, connection is not None, recorder.run if recorder else None, service, refused)
+    files = tuple(path for path, _ in source.files)
+    return Retried(operation, run, connection is not None, recorder.run if recorder else None, service, refused, files)

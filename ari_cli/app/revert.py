@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ari_cli.app.diff import PREVIEW
+from ari_cli.app.history import run_number
 from ari_cli.app.listener import Listener
 from ari_cli.app.options import InputOptions, PlanOptions, RevertRequest
 from ari_cli.app.push import send_recorded
@@ -91,7 +92,7 @@ def _found(
         if db is None:
             path = journal_path(environ)
             raise UsageProblem("the journal has no runs yet", f"runs are recorded in {path} (ARI_HOME moves it)")
-        source, runs = family(db, request.run)
+        source, runs = family(db, run_number(db, request.run, environ))
         if source.retry_of is not None:
             raise UsageProblem(
                 f"run {source.id} is a retry of run {source.retry_of}",

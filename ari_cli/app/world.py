@@ -1,16 +1,21 @@
 """What a use case may know of the process that runs it, handed to it rather than read by it.
 
 As httpie's `Environment`: the environment variables, standard input, and whether each standard stream is a
-terminal. `cli/` makes one per command from its own process (`cli/world.py`); the Python API
+terminal, and the clock. `cli/` makes one per command from its own process (`cli/world.py`); the Python API
 makes one from the integrator's process, with no terminal. So a use case runs the same from a test, a terminal
 or `ari_cli.push()`, and nothing in `app/` asks the process for its variables, its input or its terminals.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import datetime as dt
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import BinaryIO
+
+
+def utc_now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
 
 
 @dataclass(frozen=True)
@@ -22,3 +27,4 @@ class World:
     stdin_is_terminal: bool = False
     stdout_is_terminal: bool = False
     stderr_is_terminal: bool = False
+    clock: Callable[[], dt.datetime] = utc_now  # what a page says it was made at (a test gives a fixed one)

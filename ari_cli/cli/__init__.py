@@ -8,6 +8,7 @@ way Click documents for lazily loaded subcommands (a group's `list_commands` and
 """
 
 import importlib
+from collections.abc import Iterator, MutableMapping
 from typing import Annotated, Any
 
 import typer
@@ -44,8 +45,39 @@ WORDS = "ari_cli.words"  # the invocation's words, in the context's `meta` (shar
 SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
 
 
+class _Loaded(MutableMapping[str, Any]):
+    """The root's commands by name (`COMMANDS`), each loaded when it is looked up: Typer reads the names of a group's
+    `commands` to suggest one for a misspelt command (`ari-cli treshold`: did you mean 'threshold'?), as it does
+    for a group's subcommands (`ari-cli threshold psuh`)."""
+
+    def __init__(self, group: "_Boundary") -> None:
+        self._group = group
+
+    def __getitem__(self, name: str) -> Any:
+        command = self._group.get_command(None, name)
+        if command is None:
+            raise KeyError(name)
+        return command
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(COMMANDS)
+
+    def __len__(self) -> int:
+        return len(COMMANDS)
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        raise TypeError(f"the root's commands are cli/__init__.py's COMMANDS: add {name} there")
+
+    def __delitem__(self, name: str) -> None:
+        raise TypeError("the root's commands are cli/__init__.py's COMMANDS")
+
+
 class _Boundary(HelpGroup):
     """The root group: every exception of a command becomes a message on stderr and the contract's exit code."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.commands = _Loaded(self)
 
     def invoke(self, ctx: Any) -> Any:
         # Only a command that runs gets here (--help, --version and completion end while parsing): the boundary,
@@ -54,6 +86,15 @@ class _Boundary(HelpGroup):
 
         started(ctx.meta.get(WORDS, ()))
         return guarded(lambda: super(_Boundary, self).invoke(ctx))
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params: list[Any] = super().get_params(ctx)
+        for param in params:
+            # Typer's own completion options keep working (the contract lists them) but leave the help page to
+            # the `completion` command, which says how to install the script for each shell.
+            if {"--install-completion", "--show-completion"} & set(param.opts):
+                param.hidden = True
+        return params
 
     def list_commands(self, ctx: Any) -> list[str]:
         return list(COMMANDS)

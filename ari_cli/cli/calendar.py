@@ -12,6 +12,7 @@ from ari_cli.cli.groups import only, takes
 from ari_cli.cli.helptext import HelpCommand
 from ari_cli.cli.history import WHERE, Kind, PageOption
 from ari_cli.cli.options import connection_options
+from ari_cli.cli.values import choice
 from ari_cli.operations import ALL_SAID
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ per key and date.
 
 @takes(connection=only(connection_options, "profile", "config", "base_url", "source_id"))
 def calendar(
-    operation: Annotated[Kind, typer.Argument(metavar="OPERATION", help=f"{ALL_SAID}.", show_default=False)],
+    operation: Annotated[Kind, typer.Argument(**choice(Kind, metavar="OPERATION"), help=f"{ALL_SAID}.", show_default=False)],
     *,
     propertyid: Annotated[str, typer.Option("--property", metavar="P", help="The property to show.", show_default=False)],
     start: Annotated[str | None, typer.Option("--from", metavar="YYYY-MM-DD", help="First date (also today, today+N). \\[default: today]", show_default=False)] = None,

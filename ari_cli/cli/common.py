@@ -27,12 +27,18 @@ def _color(value: str | None) -> str | None:
     return value
 
 
+def _colors(incomplete: str) -> list[str]:
+    """What TAB offers after --color."""
+    return [mode for mode in COLOR_MODES if mode.startswith(incomplete)]
+
+
 Color = Annotated[
     str | None,
     typer.Option(
         "--color",
         metavar=COLOR_METAVAR,
         callback=_color,
+        autocompletion=_colors,
         help="Colour on standard output and error: auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it), "
         "always or never.",
     ),

@@ -47,6 +47,11 @@ def _shell(value: str) -> str:
     return value
 
 
+def _shells(incomplete: str) -> list[str]:
+    """What TAB offers after `completion`."""
+    return [shell for shell in SHELLS if shell.startswith(incomplete)]
+
+
 COMPLETION_HELP = """Print the shell completion script for SHELL (bash, zsh, fish or powershell).
 
 Install it with one line, however ari-cli was installed (pipx, uv tool, pip): the script only calls ari-cli back.
@@ -64,7 +69,14 @@ Install it with one line, however ari-cli was installed (pipx, uv tool, pip): th
 def completion(
     ctx: typer.Context,
     shell: Annotated[
-        str, typer.Argument(metavar="SHELL", callback=_shell, help="bash, zsh, fish or powershell.", show_default=False)
+        str,
+        typer.Argument(
+            metavar="SHELL",
+            callback=_shell,
+            autocompletion=_shells,
+            help="bash, zsh, fish or powershell.",
+            show_default=False,
+        ),
     ],
 ) -> None:
     # Typer's own `--show-completion SHELL`, given the shell: the same script, printed, and the exit.

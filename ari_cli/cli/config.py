@@ -9,6 +9,7 @@ from ari_cli.choices import ViewFormat
 from ari_cli.cli.completion import complete_profile, complete_setting
 from ari_cli.cli.helptext import HelpCommand, HelpGroup
 from ari_cli.cli.options import tuning
+from ari_cli.cli.values import choice
 
 app = typer.Typer(
     add_completion=False,
@@ -55,7 +56,9 @@ ConfigOption = Annotated[
         show_default=False,
     ),
 ]
-OutputOption = Annotated[Output, typer.Option("--output", "-o", help="Plain text, or one JSON document.")]
+OutputOption = Annotated[
+    Output, typer.Option("--output", "-o", **choice(Output), help="Plain text, or one JSON document.")
+]
 
 FILE_EXAMPLE = """
   \\[profiles.default]

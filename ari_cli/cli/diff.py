@@ -15,14 +15,15 @@ from ari_cli.cli.options import (
     input_options,
     plan_options,
 )
+from ari_cli.cli.values import choice
 from ari_cli.wire.operations import Operation
 
 if TYPE_CHECKING:
     from ari_cli.app.options import ConnectionOptions, GuardOptions, InputOptions, PlanOptions
 
 # fmt: off
-Output = Annotated[DiffFormat, typer.Option("--output", "-o", help="What goes to standard output: html is one page with a calendar of the changes.", rich_help_panel="Output")]
-ShowRanges = Annotated[DiffShow, typer.Option("--show", help="Ranges listed: those that would change (new, changed, cleared), or all of them (same too).", rich_help_panel="Output")]
+Output = Annotated[DiffFormat, typer.Option("--output", "-o", **choice(DiffFormat), help="What goes to standard output: html is one page with a calendar of the changes.", rich_help_panel="Output")]
+ShowRanges = Annotated[DiffShow, typer.Option("--show", **choice(DiffShow), help="Ranges listed: those that would change (new, changed, cleared), or all of them (same too).", rich_help_panel="Output")]
 ExitCodeFlag = Annotated[bool, typer.Option("--exit-code", help="Exit 1 when anything would change, 0 when nothing would (as git diff --exit-code).", rich_help_panel="Output")]
 # fmt: on
 

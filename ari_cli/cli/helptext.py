@@ -5,9 +5,10 @@ as Click does, nothing after it. The classes here show that part after the optio
 indented line whole, so that it can be copied from a terminal of any width (a terminal too narrow folds a long
 line on screen, not in the text).
 
-They also show the help of a command called bare (`no_args_is_help`) themselves. What help shows beside an option
-is Typer's: its `metavar=` where a command gives one, else Typer's name of its type. Every command and group is
-registered with one of them (`cls=`).
+They also show the help of a command called bare (`no_args_is_help`) themselves. Beside an option, help shows what
+to write: its `metavar=` (every option that takes a value gives one, cli/values.py for choices and numbers), and
+nothing beside a flag or an argument, whose name says it (`unlabelled`). Every command and group is registered
+with one of them (`cls=`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 import typer
 from rich.console import Console
 from rich.text import Text
-from typer.core import TyperCommand, TyperGroup
+from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from ari_cli.cli.common import common_params
 from ari_cli.cli.exitcodes import exit_codes_line
@@ -52,6 +53,23 @@ def _show_examples(help_text: str | None, path: str) -> None:
         out.print(Text.from_markup(f" {line}") if line.strip() else "", soft_wrap=line.startswith("  "))
 
 
+def _no_label(ctx: Any) -> None:
+    return None
+
+
+def unlabelled(params: list[Any]) -> list[Any]:
+    """The parameters, shown in help without a Python type beside them (`<bool>`, `<list[Path]>`)."""
+    for param in params:
+        if isinstance(param, TyperArgument):
+            # Typer labels an argument with its type whatever its metavar, and offers no way to say otherwise:
+            # this argument's label alone (an attribute of the object, not of Typer's class) is left out. Its
+            # name (FILE) and its help say what to give.
+            param.display_type_rich = _no_label  # type: ignore[method-assign]  # this object only
+        elif param.is_flag and param.metavar is None:
+            param.metavar = ""  # a flag takes no value: nothing to write after it
+    return params
+
+
 def _bare_call_help(command: Any, ctx: Any, args: list[str]) -> None:
     """Show the help of a command called without arguments, when it was registered to (`no_args_is_help`)."""
     # Typer raises an error that carries the help instead, telling it from a usage error by a class it does
@@ -73,7 +91,7 @@ class _HelpShown:
         _show_examples(self.help, " ".join(ctx.command_path.split()[1:]))
 
     def get_params(self, ctx: Any) -> list[Any]:
-        own: list[Any] = super().get_params(ctx)  # type: ignore[misc]
+        own: list[Any] = unlabelled(super().get_params(ctx))  # type: ignore[misc]
         if any(param.name == "color" for param in own):
             return own  # the root declares them itself
         # After the command's own options, before --help (which Click puts last).

@@ -10,6 +10,7 @@ import typer
 from ari_cli.choices import PageFormat, Show, ViewFormat
 from ari_cli.cli.completion import complete_run
 from ari_cli.cli.helptext import HelpCommand, HelpGroup
+from ari_cli.cli.values import choice, whole
 from ari_cli.wire.operations import Operation
 
 WHERE = "The journal is $ARI_HOME/journal.sqlite3, or journal.sqlite3 in the user data folder when ARI_HOME is not set."
@@ -50,15 +51,20 @@ Kind = Operation
 Rows = Show
 
 
-OutputOption = Annotated[Output, typer.Option("--output", "-o", help="A table, or one JSON document.")]
-PageOption = Annotated[PageFormat, typer.Option("--output", "-o", help="A table, one JSON document, or an HTML page.")]
+OutputOption = Annotated[
+    Output, typer.Option("--output", "-o", **choice(Output), help="A table, or one JSON document.")
+]
+PageOption = Annotated[
+    PageFormat,
+    typer.Option("--output", "-o", **choice(PageFormat), help="A table, one JSON document, or an HTML page."),
+]
 
 
 @app.callback()
 def history(
     ctx: typer.Context,
-    limit: Annotated[int, typer.Option("--limit", "-n", min=0, metavar="N", help="Show the N newest runs; 0 shows all.")] = 20,
-    operation: Annotated[Kind | None, typer.Option("--operation", help="Only the runs of this operation.", show_default=False)] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", **whole(0), help="Show the N newest runs; 0 shows all.")] = 20,
+    operation: Annotated[Kind | None, typer.Option("--operation", **choice(Kind), help="Only the runs of this operation.", show_default=False)] = None,
     output: OutputOption = Output.TABLE,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No notes on standard error (none found, more runs).")] = False,
 ) -> None:  # fmt: skip
@@ -93,7 +99,7 @@ RUN is a run number from `ari-cli history`, or `last`. {WHERE}
 def show_run(
     run: Annotated[str, typer.Argument(metavar="RUN", show_default=False, help="Run number, or last.", autocompletion=complete_run)],
     body: Annotated[bool, typer.Option("--body", help="Also show each request body (key masked) and the answer.")] = False,
-    rows: Annotated[Rows | None, typer.Option("--show", help="Which rows the table lists. \\[default: failed over 50 rows (over 50 failed, by cause with the first 3 of each), else all]", show_default=False)] = None,
+    rows: Annotated[Rows | None, typer.Option("--show", **choice(Rows), help="Which rows the table lists. \\[default: failed over 50 rows (over 50 failed, by cause with the first 3 of each), else all]", show_default=False)] = None,
     output: PageOption = PageFormat.TABLE,
 ) -> None:  # fmt: skip
     from ari_cli.cli.doing.history import show_run as do
@@ -129,7 +135,7 @@ def find(
     date: Annotated[str | None, typer.Option("--date", metavar="YYYY-MM-DD", help="The date to find (also today, today+N).", show_default=False)] = None,
     roomid: Annotated[str | None, typer.Option("--room", metavar="R", help="Only this room.", show_default=False)] = None,
     rateid: Annotated[str | None, typer.Option("--rate", metavar="R", help="Only this rate (maxadv, policy).", show_default=False)] = None,
-    operation: Annotated[Kind | None, typer.Option("--operation", help="Only this operation.", show_default=False)] = None,
+    operation: Annotated[Kind | None, typer.Option("--operation", **choice(Kind), help="Only this operation.", show_default=False)] = None,
     body: Annotated[bool, typer.Option("--body", help="With --date: also show each body sent and the answer.")] = False,
     output: OutputOption = Output.TABLE,
 ) -> None:  # fmt: skip
@@ -157,6 +163,7 @@ AGE is a whole number with a unit: d (days), w (weeks) or h (hours), e.g. 90d, 1
   ari-cli history prune --older-than 90d --dry-run
   ari-cli history prune --older-than 90d
   ari-cli history prune --older-than 12w --yes
+  ari-cli history prune --older-than 90d --dry-run --output json
 """
 
 
@@ -165,7 +172,8 @@ def prune(
     older_than: Annotated[str, typer.Option("--older-than", metavar="AGE", help="Delete finished runs started longer ago than this: a whole number of days, weeks or hours (90d or 90, 12w, 36h).", show_default=False)],
     dry_run: Annotated[bool, typer.Option("--dry-run", help="List the runs that would be deleted; delete nothing.")] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask at a terminal.")] = False,
+    output: OutputOption = Output.TABLE,
 ) -> None:  # fmt: skip
     from ari_cli.cli.doing.history import prune as do
 
-    do(older_than=older_than, dry_run=dry_run, yes=yes)
+    do(older_than=older_than, dry_run=dry_run, yes=yes, output=output)

@@ -27,6 +27,7 @@ from ari_cli.app.option_groups import InputOptions, OutputOptions
 from ari_cli.choices import Form, HiddenRows, InputFormat, Layout, OutputFormat, Overlaps, Show
 from ari_cli.cli.completion import complete_profile
 from ari_cli.cli.groups import shows
+from ari_cli.cli.values import choice, number, whole
 from ari_cli.config.options import ConnectionOptions, GuardOptions, PlanOptions, SendTuning
 from ari_cli.config.tuning import TUNING_DEFAULTS, TUNING_RANGES, parse_budget
 from ari_cli.exits import UsageProblem
@@ -73,7 +74,13 @@ def tuning(key: str, panel: str) -> Any:
     """The option of a setting `key`, bounded as the config file bounds it, in the help's `panel`."""
     flag, metavar, help = _TUNING[key]
     low, high = _RANGE[key]
-    return typer.Option(flag, min=low, max=high, metavar=metavar, help=help, rich_help_panel=panel)
+    # The range's type is the setting's: whole numbers for counts, decimals for seconds and rates.
+    bounds = (
+        whole(low, high, metavar=metavar)
+        if isinstance(low, int) and isinstance(high, int)
+        else number(low, high, metavar=metavar)
+    )
+    return typer.Option(flag, **bounds, help=help, rich_help_panel=panel)
 
 
 # The defaults --help shows for the settings a profile may hold too (`config/tuning.py` declares them): the
@@ -97,34 +104,34 @@ def budget(value: str | None) -> str | None:
 # fmt: off
 Files = Annotated[list[Path], typer.Argument(metavar="FILE", allow_dash=True, show_default=False, help="CSV, JSON, JSONL or spreadsheet (.xlsx, .xlsm, .xls, .xlsb, .ods) files, or - for standard input. Several files are one run.")]
 DryRun = Annotated[bool, typer.Option("--dry-run", help="Read, validate and plan; print what would be sent; send nothing.", rich_help_panel=_OUT)]
-Output = Annotated[OutputFormat, typer.Option("--output", "-o", help="What goes to standard output.", rich_help_panel=_OUT)]
+Output = Annotated[OutputFormat, typer.Option("--output", "-o", **choice(OutputFormat), help="What goes to standard output.", rich_help_panel=_OUT)]
 Report = Annotated[Path | None, typer.Option("--report", metavar="PATH", help="Also write per-row results to PATH (.csv or .json).", rich_help_panel=_OUT)]
-ShowRows = Annotated[Show | None, typer.Option("--show", help="Rows the table lists. \\[default: failed over 50 rows (over 50 failed, by cause with the first 3 of each), else all]", show_default=False, rich_help_panel=_OUT)]
+ShowRows = Annotated[Show | None, typer.Option("--show", **choice(Show), help="Rows the table lists. \\[default: failed over 50 rows (over 50 failed, by cause with the first 3 of each), else all]", show_default=False, rich_help_panel=_OUT)]
 Curl = Annotated[bool, typer.Option("--curl", help="Print each request as a bash-ready curl command, $ARI_API_KEY standing for the key: on standard output before the table, or on standard error with --output json or csv.", rich_help_panel=_OUT)]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Only errors and warnings about the data on standard error (no notes or progress).", rich_help_panel=_OUT)]
 Verbose = Annotated[bool, typer.Option("--verbose", "-v", help="Show each HTTP exchange on standard error: method, URL, headers, body, status, answer and time, key masked.", rich_help_panel=_OUT)]
 NoJournal = Annotated[bool, typer.Option("--no-journal", help="Do not record this run in the journal (what history, retry and --changed-only read).", rich_help_panel=_OUT)]
-Format = Annotated[InputFormat | None, typer.Option("--format", help="Format of standard input (sniffed if not given).", rich_help_panel=_IN)]
+Format = Annotated[InputFormat | None, typer.Option("--format", **choice(InputFormat), help="Format of standard input (sniffed if not given).", rich_help_panel=_IN)]
 Encoding = Annotated[str | None, typer.Option("--encoding", metavar="NAME", help="Encoding of files that are not UTF-8, e.g. cp1252.", rich_help_panel=_IN)]
 DateFormat = Annotated[str | None, typer.Option("--date-format", metavar="FMT", help="Layout of dates that are not ISO, in strptime codes, e.g. %d/%m/%Y.", rich_help_panel=_IN)]
 Sheet = Annotated[list[str] | None, typer.Option("--sheet", metavar="NAME", help="Worksheet of a workbook to read; repeatable. \\[default: the one visible sheet with the command's columns]", show_default=False, rich_help_panel=_IN)]
 AllSheets = Annotated[bool, typer.Option("--all-sheets", help="Read every visible sheet of a workbook that has the command's columns (a sheet per hotel); the others are named in a note.", rich_help_panel=_IN)]
-HeaderRow = Annotated[int | None, typer.Option("--header-row", min=1, metavar="N", help="Row that holds the column names, when titles sit above it. \\[default: the first row with values]", show_default=False, rich_help_panel=_IN)]
+HeaderRow = Annotated[int | None, typer.Option("--header-row", **whole(1), help="Row that holds the column names, when titles sit above it. \\[default: the first row with values]", show_default=False, rich_help_panel=_IN)]
 Policies = Annotated[Path | None, typer.Option("--policies", metavar="FILE", help="TOML file of named policies, which a policy file's policy column may name (policy push).", show_default=False, rich_help_panel=_IN)]
 ColumnMap = Annotated[list[str] | None, typer.Option("--column", metavar="FIELD=HEADER", help='The column that gives FIELD, named as the file names it, e.g. --column threshold="Min Rooms Unsold" (repeatable; wins over names and aliases).', show_default=False, rich_help_panel=_IN)]
 IgnoreColumn = Annotated[list[str] | None, typer.Option("--ignore-column", metavar="NAME", help="Leave the column NAME out with a warning, though it looks meaningful (a weekday, a range bound, an id the command does not use, a near-miss of a column name); repeatable.", show_default=False, rich_help_panel=_IN)]
-LayoutOption = Annotated[Layout | None, typer.Option("--layout", metavar="LAYOUT", help="How the files lay out their settings: rows (a row per setting), or a grid with a column per date (dates-across) or per room (rooms-across). \\[default: told from each file's header]", show_default=False, rich_help_panel=_IN)]
+LayoutOption = Annotated[Layout | None, typer.Option("--layout", **choice(Layout), help="How the files lay out their settings: rows (a row per setting), or a grid with a column per date (dates-across) or per room (rooms-across). \\[default: told from each file's header]", show_default=False, rich_help_panel=_IN)]
 GridProperty = Annotated[str | None, typer.Option("--property", metavar="P", help="The property of a grid without a property column.", show_default=False, rich_help_panel=_IN)]
 GridRate = Annotated[str | None, typer.Option("--rate-id", metavar="R", help="The rate of a grid without a rate column (maxadv, policy).", show_default=False, rich_help_panel=_IN)]
-HiddenRowsOption = Annotated[HiddenRows | None, typer.Option("--hidden-rows", help="A workbook's hidden or filtered-out rows (.xlsx, .xlsm, .ods): skip them, or include them. \\[default: an error naming them]", show_default=False, rich_help_panel=_IN)]
+HiddenRowsOption = Annotated[HiddenRows | None, typer.Option("--hidden-rows", **choice(HiddenRows), help="A workbook's hidden or filtered-out rows (.xlsx, .xlsm, .ods): skip them, or include them. \\[default: an error naming them]", show_default=False, rich_help_panel=_IN)]
 AllowEmpty = Annotated[bool, typer.Option("--allow-empty", help="A file with no rows is a note, not an error (for exports that may rightly be empty).", rich_help_panel=_IN)]
 SkipInvalid = Annotated[bool, typer.Option("--skip-invalid", help="Send the valid rows and report the invalid ones, instead of sending nothing.", rich_help_panel=_IN)]
 Today = Annotated[dt.date | None, typer.Option("--today", metavar="YYYY-MM-DD", parser=_date, help="The date taken as today. \\[default: the local date]", show_default=False, rich_help_panel=_PLAN)]
 NoMerge = Annotated[bool, typer.Option("--no-merge", help="Send records as read: no merging of adjacent equal ranges.", rich_help_panel=_PLAN)]
-OverlapsOption = Annotated[Overlaps, typer.Option("--overlaps", help="What overlapping ranges of one key with different values do.", rich_help_panel=_PLAN)]
+OverlapsOption = Annotated[Overlaps, typer.Option("--overlaps", **choice(Overlaps), help="What overlapping ranges of one key with different values do.", rich_help_panel=_PLAN)]
 BatchSize = Annotated[int | None, tuning("batch_size", _PLAN)]
 ChangedOnly = Annotated[bool, typer.Option("--changed-only", help="Send only the dates whose value differs from what the service last accepted, as the journal says (same base URL and source id).", rich_help_panel=_PLAN)]
-DataForm = Annotated[Form | None, typer.Option("--data-form", help="data (and cancellation) as a list, or a single object, one record per request.", rich_help_panel=_PLAN)]
+DataForm = Annotated[Form | None, typer.Option("--data-form", **choice(Form), help="data (and cancellation) as a list, or a single object, one record per request.", rich_help_panel=_PLAN)]
 Concurrency = Annotated[int | None, tuning("concurrency", _SEND)]
 Rate = Annotated[float | None, tuning("rate", _SEND)]
 Timeout = Annotated[float | None, tuning("timeout", _SEND)]

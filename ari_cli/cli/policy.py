@@ -5,10 +5,12 @@ from typing import Annotated
 
 import typer
 
+from ari_cli.choices import ViewFormat
 from ari_cli.cli.diff import diff_command, diff_help
 from ari_cli.cli.helptext import HelpCommand, HelpGroup
 from ari_cli.cli.push import push_command
 from ari_cli.cli.send_one import policy_setting, send_command
+from ari_cli.cli.values import choice
 from ari_cli.wire.operations import Operation
 
 app = typer.Typer(
@@ -93,6 +95,7 @@ A policies file is TOML, its fields named as the policy columns (see the example
 
   ari-cli policy describe flex7 --policies policies.toml
   ari-cli policy describe --policies policies.toml
+  ari-cli policy describe --policies policies.toml --output json
   ari-cli policy push rates.csv --policies policies.toml      # rates.csv has a policy column
 """
 
@@ -101,11 +104,12 @@ A policies file is TOML, its fields named as the policy columns (see the example
 def describe(
     policies: Annotated[Path, typer.Option("--policies", metavar="FILE", help="TOML file of named policies.", show_default=False)],
     name: Annotated[str | None, typer.Argument(metavar="NAME", help="The policy to describe. \\[default: all of them]", show_default=False)] = None,
+    output: Annotated[ViewFormat, typer.Option("--output", "-o", **choice(ViewFormat), help="Lines of words, or one JSON document.")] = ViewFormat.TABLE,
 ) -> None:  # fmt: skip
     """Print named policies in words."""
     from ari_cli.cli.doing.policy import describe as do
 
-    do(policies=policies, name=name)
+    do(policies=policies, name=name, output=output)
 
 
 SEND_HELP = """Push one cancellation and deposit policy given as flags: the same checks, output and exit codes as push.

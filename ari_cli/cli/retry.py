@@ -4,6 +4,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ari_cli.cli.completion import complete_run
 from ari_cli.cli.groups import takes
 from ari_cli.cli.helptext import HelpCommand
 from ari_cli.cli.options import DryRun, connection_options, output_options, send_tuning
@@ -19,7 +20,7 @@ Exits 0 when every row of the run is ok, skipped, or superseded by a later ackno
 
 Dates whose value a later run got acknowledged are left out (sending this run's older value would overwrite the newer one) and said on standard error; --force sends them anyway.
 
-RUN is a run number from `ari-cli history`. A run that was retried already is followed to its latest retry, so a retry of a retry works and `retry` can simply be run again. The requests go where the run sent them (its base URL and source id), or where --base-url, --source-id and --path-segment say (checked as push checks them; plain http:// only to loopback); the key comes from the configuration, as for push. The retry is a run of its own in the journal, which records where it sent.
+RUN is a run number from `ari-cli history`, or `last` (the newest run). A run that was retried already is followed to its latest retry, so a retry of a retry works and `retry` can simply be run again. The requests go where the run sent them (its base URL and source id), or where --base-url, --source-id and --path-segment say (checked as push checks them; plain http:// only to loopback); the key comes from the configuration, as for push. The retry is a run of its own in the journal, which records where it sent.
 
 \f
 [bold]Examples[/bold]:
@@ -35,7 +36,7 @@ RUN is a run number from `ari-cli history`. A run that was retried already is fo
 @takes(output=output_options, sending=send_tuning, connection=connection_options)
 def retry(
     ctx: typer.Context,
-    run: Annotated[int, typer.Argument(metavar="RUN", min=1, show_default=False, help="Run number, as `ari-cli history` lists it.")],
+    run: Annotated[str, typer.Argument(metavar="RUN", show_default=False, help="Run number, as `ari-cli history` lists it, or last.", autocompletion=complete_run)],
     *,
     dry_run: DryRun = False,
     output: "OutputOptions",

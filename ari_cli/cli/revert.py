@@ -4,6 +4,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ari_cli.cli.completion import complete_run
 from ari_cli.cli.groups import only, takes
 from ari_cli.cli.helptext import HelpCommand
 from ari_cli.cli.options import DryRun, connection_options, output_options, plan_options, send_tuning
@@ -38,7 +39,7 @@ The revert goes where the run went (its base URL and source id), with the key of
 )
 def revert(
     ctx: typer.Context,
-    run: Annotated[int, typer.Argument(metavar="RUN", min=1, show_default=False, help="Run number, as `ari-cli history` lists it.")],
+    run: Annotated[str, typer.Argument(metavar="RUN", show_default=False, help="Run number, as `ari-cli history` lists it, or last.", autocompletion=complete_run)],
     *,
     dry_run: DryRun = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Send without asking (for scripts): the change is still shown.")] = False,

@@ -6,6 +6,7 @@ from typing import Annotated
 import typer
 
 from ari_cli.cli.helptext import HelpGroup
+from ari_cli.cli.values import number, whole
 
 app = typer.Typer(add_completion=False, name="sandbox", cls=HelpGroup, subcommand_metavar="")
 
@@ -54,18 +55,28 @@ def sandbox(
     host: Annotated[
         str, typer.Option(metavar="ADDRESS", help="Address to bind; anything but loopback exposes it.")
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to bind; 0 picks a free one.")] = 8765,
+    port: Annotated[
+        int, typer.Option(**whole(0, 65535, metavar="PORT"), help="Port to bind; 0 picks a free one.")
+    ] = 8765,
     fixtures: Annotated[
         Path | None,
-        typer.Option(exists=True, dir_okay=False, help="TOML file of accounts and properties (default: built-in)."),
+        typer.Option(
+            metavar="FILE",
+            exists=True,
+            dir_okay=False,
+            help="TOML file of accounts and properties (default: built-in).",
+        ),
     ] = None,
     latency: Annotated[
         str | None, typer.Option(metavar="MS|MIN-MAX", help="Delay each push answer, in milliseconds.")
     ] = None,
     fail_rate: Annotated[
-        float, typer.Option(min=0.0, max=1.0, help="Share of pushes answered 500/502/503/504/408 at random.")
+        float,
+        typer.Option(
+            **number(0.0, 1.0, metavar="SHARE"), help="Share of pushes answered 500/502/503/504/408 at random."
+        ),
     ] = 0.0,
-    seed: Annotated[int | None, typer.Option(metavar="N", help="Seed for --latency and --fail-rate.")] = None,
+    seed: Annotated[int | None, typer.Option(**whole(), help="Seed for --latency and --fail-rate.")] = None,
     today: Annotated[
         str | None, typer.Option(metavar="YYYY-MM-DD", help="Date before which start dates are refused.")
     ] = None,

@@ -9,6 +9,7 @@ from ari_cli.choices import OutputFormat
 from ari_cli.cli.groups import only, takes
 from ari_cli.cli.helptext import HelpCommand
 from ari_cli.cli.options import DryRun, connection_options, output_options, plan_options, send_tuning
+from ari_cli.cli.values import choice
 
 if TYPE_CHECKING:
     from ari_cli.app.options import ConnectionOptions, OutputOptions, PlanOptions, SendTuning
@@ -36,6 +37,8 @@ The status only labels a failure; the body code says what failed. Some statuses 
 
 Gateways in front of the service answer 401, 403, 413 and 429 with bodies that are not the service's JSON; those are explained apart from the spec's table.
 
+A code may be given as it is quoted: 416, "HTTP 416", HTTP/1.1 416, "code 440".
+
 \f
 [bold]Examples[/bold]:
 
@@ -43,6 +46,7 @@ Gateways in front of the service answer 401, 403, 413 and 429 with bodies that a
   ari-cli explain 453
   ari-cli explain 429 --output json
   ari-cli explain 413
+  ari-cli explain "HTTP 416"
 """
 
 ERRORS_HELP = """Print the spec's whole error table: status, body code, meaning, where it applies, retry, what to check.
@@ -54,7 +58,9 @@ ERRORS_HELP = """Print the spec's whole error table: status, body code, meaning,
   ari-cli errors --output csv
 """
 
-Output = Annotated[OutputFormat, typer.Option("--output", "-o", help="What goes to standard output.")]
+Output = Annotated[
+    OutputFormat, typer.Option("--output", "-o", **choice(OutputFormat), help="What goes to standard output.")
+]
 
 
 @takes(
@@ -89,7 +95,7 @@ def replay(
 
 
 def explain(
-    codes: Annotated[list[str], typer.Argument(metavar="CODE", show_default=False, help="HTTP status or body code, e.g. 417 or 440; several may be given.")],
+    codes: Annotated[list[str], typer.Argument(metavar="CODE", show_default=False, help="HTTP status or body code, e.g. 417, 440 or \"HTTP 416\"; several may be given.")],
     output: Output = OutputFormat.TABLE,
 ) -> None:  # fmt: skip
     from ari_cli.cli.doing.support import explain as do

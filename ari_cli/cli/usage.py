@@ -2,7 +2,8 @@
 
 Typer exports one class for them, `TyperException`, whose usage errors have exit code 2. Its message (`No such
 option: --bach (Possible options: --batch)`, `Invalid value for '--batch': ...`) and the usage line of the
-command the mistake was made in are shown as Typer words them: nothing here reads or rewrites them.
+command the mistake was made in are shown as Typer words them: nothing here reads or rewrites them. What follows
+`Invalid value for '--batch':` is the tool's own, from the option's parser (cli/values.py).
 """
 
 from __future__ import annotations

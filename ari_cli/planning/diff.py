@@ -80,9 +80,18 @@ def _pieces(records: Sequence[Record], spans: Sequence[Span], value_of: Callable
             continue
         covered = record.end
         after = value_of(record)
-        for first, last, span in against(spans, start, record.end):
-            before = None if span is None else span.value
-            yield Change(record.key, first, last, kind_of(before, after), before, after, [record.refs])
+        for first, last, kind, before in kinds(spans, start, record.end, after):
+            yield Change(record.key, first, last, kind, before, after, [record.refs])
+
+
+def kinds(
+    spans: Sequence[Span], start: dt.date, end: dt.date, after: str
+) -> Iterator[tuple[dt.date, dt.date, Kind, str | None]]:
+    """`start` to `end` of a key planned as `after`, cut where what the service has changes: each piece with its
+    kind and the value before (the diff's pieces, and a run's page, which marks only what would change)."""
+    for first, last, span in against(spans, start, end):
+        before = None if span is None else span.value
+        yield first, last, kind_of(before, after), before
 
 
 def diff(plan: Plan, value_of: Callable[[Record], str], acknowledged: Acknowledged) -> list[Change]:

@@ -212,12 +212,12 @@ def calendar_dict(view: CalendarView) -> dict[str, Any]:
     }
 
 
-def show(view: CalendarView, known: tuple[dt.date, dt.date] | None, form: str) -> None:
+def show(view: CalendarView, known: tuple[dt.date, dt.date] | None, form: str, when: dt.datetime | None = None) -> None:
     """`calendar`: tables or one JSON document; on stderr, when no day shown holds a value, which days do."""
     if form == "json":
         render_history.write_json(calendar_dict(view), sys.stdout)
     elif form == "html":
-        write_calendar(view, sys.stdout)
+        write_calendar(view, sys.stdout, when)
     else:
         calendar(view, render_history.console())
     if known is not None:

@@ -9,8 +9,9 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import IO
+from typing import IO, Any
 
+from rich import box
 from rich.cells import cell_len
 from rich.console import Console, RenderableType
 from rich.table import Column, Table
@@ -52,6 +53,13 @@ def piped_width() -> int:
     return int(columns) if columns.isdigit() and int(columns) > 0 else 80
 
 
+def styled_table(**options: Any) -> Table:
+    """A table in the one look every table has, at a terminal or in a pipe: headers over a heavy rule, columns
+    apart, no frame (no lines of blanks above and below it); the same lines in a pipe, without colour (`console`).
+    Only the width decides between the table and blocks of rows (`fitted`)."""
+    return Table(box=box.SIMPLE_HEAVY, pad_edge=False, show_edge=False, **options)
+
+
 MIN_WRAP = 16  # the narrowest a column of wrapping text (`overflow="fold"`) gets before rows become blocks
 
 
@@ -61,10 +69,11 @@ def _width(cell: RenderableType) -> int:
 
 
 def _needed(column: Column) -> int:
-    """The width a column needs: whole, or for text that may wrap (`overflow="fold"`) room to wrap in."""
+    """The width a column needs: whole, or for text that may wrap (`overflow="fold"`) room to wrap in; never less
+    than its `min_width`, which Rich gives it however short its cells."""
     whole = max([cell_len(str(column.header)), *map(_width, column.cells)])
     wraps = column.overflow == "fold" and not column.no_wrap
-    return min(whole, column.min_width or MIN_WRAP) if wraps else whole
+    return max(min(whole, column.min_width or MIN_WRAP) if wraps else whole, column.min_width or 0)
 
 
 def _chrome(table: Table) -> int:

@@ -13,13 +13,11 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 import typer
-from rich import box
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from ari_cli.config.secrets import masked_body, masked_text, scrub
-from ari_cli.render.console import MIN_WRAP, console, fitted, whole
+from ari_cli.render.console import MIN_WRAP, console, fitted, styled_table, whole
 from ari_cli.render.printable import printable
 from ari_cli.render.push.run import curl_commands
 from ari_cli.replay.bodies import Ready, Replayed
@@ -61,7 +59,7 @@ def error_table(rows: Sequence[ErrorRow], out: Console) -> None:
     At a terminal too narrow for the status, the code and the retry whole beside some room for the text to wrap
     in, each row is a short block instead (`fitted`).
     """
-    grid = Table(box=box.ASCII if not out.is_terminal else box.SIMPLE_HEAVY, pad_edge=False)
+    grid = styled_table()
     for name in ("HTTP", "Code"):
         grid.add_column(name, no_wrap=True, justify="right")
     grid.add_column("Meaning", overflow="fold", min_width=MIN_WRAP)
@@ -286,10 +284,14 @@ def show_error_table(rows: Sequence[ErrorRow], form: str) -> None:
         whole(out, Text(SUCCESS_NOTE))
 
 
-def show_lines(lines: Sequence[str]) -> None:
-    """Plain lines on stdout (`policy describe`), as typed: no markup, no colour."""
-    for line in lines:
-        typer.echo(line)
+def show_described(policies: Sequence[tuple[str, str]], one: bool, form: str) -> None:
+    """`policy describe`: each named policy in words, a line each (`NAME: words`, or the words of the one asked
+    for), as typed: no markup, no colour; or one JSON document."""
+    if form == "json":
+        _write_json({"policies": [{"name": name, "description": words} for name, words in policies]}, sys.stdout)
+        return
+    for name, words in policies:
+        typer.echo(words if one else f"{name}: {words}")
 
 
 def show_replay(ready: Sequence[Ready], results: Sequence[Replayed], dry_run: bool, connected: bool, form: str,

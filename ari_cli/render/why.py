@@ -7,6 +7,7 @@ has no read call, so a change made elsewhere is not known).
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import json
 import sys
 from typing import Any
@@ -167,11 +168,11 @@ def page_items(found: Why) -> list[dict[str, Any]]:
     ]
 
 
-def show(found: Why, form: str) -> None:
-    """`why`: text, one JSON document or an HTML page on standard output."""
+def show(found: Why, form: str, when: dt.datetime) -> None:
+    """`why`: text, one JSON document or an HTML page (made at `when`) on standard output."""
     if form == "json":
         render_history.write_json(why_dict(found), sys.stdout)
     elif form == "html":
-        write_why(title(found), as_of(found), page_items(found), sys.stdout)
+        write_why(title(found), as_of(found), page_items(found), sys.stdout, when)
     else:
         answer(found, render_history.console())

@@ -47,8 +47,17 @@ from ari_cli.send.exchange import (
 )
 from ari_cli.send.pacing import Windows
 from ari_cli.send.refusals import Refusals
-from ari_cli.send.transport import RESPONSE_KEPT, check_environment, open_clients, post
+from ari_cli.send.transport import RESPONSE_KEPT, UNREACHED, check_environment, open_clients, post
 from ari_cli.wire.errors import WHOLE, Reach, reach
+
+
+def _tried(outcome: Outcome, attempts: int) -> Outcome:
+    """A request's last failure, saying that it was retried where it was (not with --retries 0)."""
+    if attempts < 2:
+        return outcome
+    said = tuple(replace(p, hint=f"{UNREACHED}; the request was retried") if p.hint == UNREACHED else p
+                 for p in outcome.errors)  # fmt: skip
+    return replace(outcome, errors=said)
 
 
 class _Transient(Exception):
@@ -235,7 +244,7 @@ class Sender:
                         raise _Transient(outcome)
                     return outcome
         except _Transient as last:
-            return last.outcome
+            return _tried(last.outcome, exchange.attempts)
         raise AssertionError("stamina ends with a return or the last exception")  # pragma: no cover
 
     async def _turn(self, exchange: Exchange, client: httpx.AsyncClient | None) -> httpx.AsyncClient | None:

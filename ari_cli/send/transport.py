@@ -142,6 +142,9 @@ def _masked(problem: Exception) -> str:
     return text
 
 
+UNREACHED = "check the base URL and your network"
+
+
 def _transport_failure(error: Exception, base_url: str, timeout: float) -> Outcome:
     timed_out = isinstance(error, httpx.TimeoutException | TimeoutError)
     if timed_out:
@@ -150,11 +153,8 @@ def _transport_failure(error: Exception, base_url: str, timeout: float) -> Outco
         message = f"cannot reach {base_url}: {error or 'connection refused'}"
     else:
         message = f"the connection to {base_url} broke before an answer ({type(error).__name__})"
-    hint = (
-        "check the base URL and your network; the request was retried"
-        if not timed_out
-        else "the service is slow or down; raise --timeout, or try again later"
-    )
+    # Whether it was retried is the sender's to say (send/http.py: `tried`): with --retries 0 it was not.
+    hint = UNREACHED if not timed_out else "the service is slow or down; raise --timeout, or try again later"
     return Outcome(None, False, errors=(Problem(None, message, None, hint),), transient=True)
 
 

@@ -26,5 +26,6 @@ def calendar(
         operation, propertyid, start, end, tuple(rooms or ()), tuple(rates or ()), output, connection
     )
 
-    found = calendar_of(request, Terminal(quiet=quiet), process_world())
-    show(found.view, found.known, output.value)
+    world = process_world()
+    found = calendar_of(request, Terminal(quiet=quiet), world)
+    show(found.view, found.known, output.value, world.clock())

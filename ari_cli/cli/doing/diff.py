@@ -49,6 +49,7 @@ def diff(
     )
     # Ctrl-C or SIGTERM while reading: said, exit 130, and still one JSON document with --output json.
     with nothing_sent_on_interrupt():
-        diffed = run_diff(request, Terminal(), process_world())
-    render_diff.show(diffed.view, output.value)
+        world = process_world()
+        diffed = run_diff(request, Terminal(), world)
+    render_diff.show(diffed.view, output.value, world.clock(), [str(f) for f in files])
     raise typer.Exit(int(diffed.exit_code))

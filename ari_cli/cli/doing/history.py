@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from ari_cli.app.history import TrackingFound, list_runs, opened_run
+from ari_cli.app.history import TrackingFound, list_runs, opened_run, run_named
 from ari_cli.app.history import find as find_in_journal
 from ari_cli.app.history import prune as prune_journal
 from ari_cli.app.options import FindRequest
@@ -25,7 +25,7 @@ def history(*, ctx: typer.Context, limit: int, operation: Operation | None, outp
 
 
 def show_run(*, run: str, body: bool, rows: Show | None, output: PageFormat) -> None:
-    with opened_run(run, process_world()) as opened:
+    with opened_run(run_named(run), process_world()) as opened:
         all_rows = None if rows is None else rows is Show.ALL
         show_detail(
             opened.whole, opened.rows, opened.records, opened.completed, output.value, body, all_rows, opened.ran_by
@@ -63,14 +63,15 @@ def find(
                    output.value)  # fmt: skip
 
 
-def prune(*, older_than: str, dry_run: bool, yes: bool) -> None:
+def prune(*, older_than: str, dry_run: bool, yes: bool, output: ViewFormat) -> None:
     class _AskOnStdout(Terminal):
-        # prune asks on standard output, where its answer ("deleted ...") goes; end of input is typer's Abort
+        # prune asks on standard output, where its answer ("deleted ...") goes, or on standard error beside a JSON
+        # document; end of input is typer's Abort
         def ask(self, question: str) -> bool:
-            return typer.confirm(question, default=False)
+            return typer.confirm(question, default=False, err=output is ViewFormat.JSON)
 
     done = prune_journal(older_than, dry_run, yes, _AskOnStdout(), process_world())
     show_pruned(done.said, done.when, done.found, done.states, done.dry_run, done.declined, done.deleted, done.kept,
-                done.not_compacted)  # fmt: skip
+                done.not_compacted, output.value)  # fmt: skip
     if done.declined:
         raise typer.Exit(1)

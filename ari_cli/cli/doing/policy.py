@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from ari_cli.app.support import describe_policies
-from ari_cli.render.support import show_lines
+from ari_cli.choices import ViewFormat
+from ari_cli.render.support import show_described
 
 
-def describe(*, policies: Path, name: str | None) -> None:
-    show_lines(describe_policies(policies, name))
+def describe(*, policies: Path, name: str | None, output: ViewFormat) -> None:
+    described = describe_policies(policies, name)
+    show_described(described.policies, described.one, output.value)

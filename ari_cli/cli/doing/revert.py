@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import typer
 
+from ari_cli.app.history import run_named
 from ari_cli.app.options import ConnectionOptions, OutputOptions, PlanOptions, RevertRequest, SendTuning
 from ari_cli.app.revert import revert as run_revert
 from ari_cli.cli.boundary import error_documents
@@ -18,7 +21,7 @@ from ari_cli.render.terminal import Terminal
 def revert(
     *,
     ctx: typer.Context,
-    run: int,
+    run: str,
     dry_run: DryRun,
     yes: bool,
     clear_unknown: bool,
@@ -29,7 +32,7 @@ def revert(
     connection: ConnectionOptions,
 ) -> None:
     request = RevertRequest(
-        run=run,
+        run=run_named(run),
         command=ctx.command_path,
         dry_run=dry_run,
         yes=yes,
@@ -48,5 +51,8 @@ def _revert(request: RevertRequest) -> ExitCode:
     error_documents(lambda kind, message, hint: render_revert.error_document(request.run, kind, message, hint),
                     request.output.format)  # fmt: skip
     terminal = Terminal()
-    reverted = run_revert(request, terminal, process_world())
-    return render_revert.show(reverted, shown(request.output, connected=True), request.dry_run, terminal.err)
+    world = process_world()
+    began = world.clock()
+    reverted = run_revert(request, terminal, world)
+    how = replace(shown(request.output, connected=True), when=began, what=f"a revert of run {request.run}")
+    return render_revert.show(reverted, how, request.dry_run, terminal.err)

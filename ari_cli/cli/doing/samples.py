@@ -5,10 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ari_cli.app.samples import write_samples
-from ari_cli.render.printable import echo_err
+from ari_cli.choices import ViewFormat
+from ari_cli.render.samples import show_written
 
 
-def samples(*, directory: Path, force: bool) -> None:
-    written = write_samples(directory, force)
-    echo_err(f"wrote {len(written)} sample files into {directory}")
-    print("\n".join(map(str, written)))
+def samples(*, directory: Path, force: bool, output: ViewFormat) -> None:
+    show_written(directory, write_samples(directory, force), output.value)

@@ -21,4 +21,5 @@ def why(
     quiet: bool,
 ) -> None:
     request = WhyRequest(propertyid, roomid, night, rateid, output, connection)
-    show(why_of(request, Terminal(quiet=quiet), process_world()), output.value)
+    world = process_world()
+    show(why_of(request, Terminal(quiet=quiet), world), output.value, world.clock())

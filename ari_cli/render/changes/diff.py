@@ -13,7 +13,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 from typing import IO, Any, TypeVar
 
-from rich import box
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -22,9 +21,9 @@ from ari_cli.config.secrets import scrub
 from ari_cli.operations import of
 from ari_cli.planning.diff import CHANGES, Change, DiffView, Kind, summary
 from ari_cli.records.rules import shown_dates
-from ari_cli.render.console import console, fitted
+from ari_cli.render.console import console, fitted, styled_table
 from ari_cli.render.html.data import map_part
-from ari_cli.render.html.page import SHOWN_WITHOUT_SCRIPT, About, MapData, now, who, write_page
+from ari_cli.render.html.page import SHOWN_WITHOUT_SCRIPT, About, MapData, who, write_page
 from ari_cli.render.printable import json_printable, printable
 from ari_cli.render.push.run import csv_line, neutral
 from ari_cli.render.values import lines_text, plural, policy_parts, text
@@ -106,9 +105,9 @@ def _heading(view: DiffView) -> str:
     return f"compared with what {view.base_url} (source {view.source_id}) acknowledged, as the journal says"
 
 
-def _grid(view: DiffView, listed: list[Change], plain: bool) -> Table:
+def _grid(view: DiffView, listed: list[Change]) -> Table:
     with_rate = of(view.operation).has_rate
-    grid = Table(box=box.ASCII if plain else box.SIMPLE_HEAVY, pad_edge=False, show_edge=plain)
+    grid = styled_table()
     for name in ("Property", "Room", *(["Rate"] if with_rate else []), "Dates", "Change", "Before", "After", "Lines"):
         wraps = name in ("Before", "After") and of(view.operation).structured
         grid.add_column(name, no_wrap=not wraps, overflow="fold", ratio=1 if wraps else None)
@@ -139,7 +138,7 @@ def table(view: DiffView, out: Console, limit: int | None = None) -> None:
     listed = list(view.listed())
     out.print(text(_heading(view)))
     if listed:
-        fitted(_grid(view, listed[:limit], plain=not out.is_terminal), out)
+        fitted(_grid(view, listed[:limit]), out)
     elif view.changes:
         out.print("nothing would change: the service already has every value, as the journal says", markup=False)
     more = len(listed) - len(listed[:limit])
@@ -224,14 +223,14 @@ def _csv_row(view: DiffView, change: Change) -> str:
     return csv_line([neutral(scrub(cell)) for cell in cells])
 
 
-def write_diff(view: DiffView, stream: IO[str]) -> None:
+def write_diff(view: DiffView, stream: IO[str], when: dt.datetime | None = None, files: Sequence[str] = ()) -> None:
     """A diff's page: the plan's values on the map, what would change outlined,
     and the ranges new, changed, cleared and same with before and after."""
     data = MapData()
     shown = []
     for change in view.changes:
         before, after = values_text(view.operation, change)
-        data.add(change.key, change.start, change.end, after, change.kind in CHANGES)
+        data.add(change.key, change.start, change.end, after, int(change.kind in CHANGES))
         shown.append((change, before, after))
     page = map_part(data)
     origin = dt.date.fromisoformat(page["start"]).toordinal()
@@ -239,13 +238,18 @@ def write_diff(view: DiffView, stream: IO[str]) -> None:
         [data.key(c.key), c.start.toordinal() - origin, c.end.toordinal() - origin, c.kind.value, before, after]
         for c, before, after in shown
     ]
-    page.update(kind="diff", diff=listed)
+    page.update(
+        kind="diff",
+        diff=listed,
+        states=[["same", "same: the service has it"], ["changed", "would change (new, changed or cleared)"]],
+    )
     user, host = who()
-    about = About(f"ari-cli {view.operation} diff", f"{view.operation} diff", (), view.base_url, view.source_id,
-                  now(), user, host, summary_line(view))  # fmt: skip
+    about = About("a diff: what a push would change", view.operation, tuple(files), view.base_url, view.source_id,
+                  when, user, host, summary_line(view))  # fmt: skip
+    day = dt.date.fromordinal
     diff_rows = [
-        {"key": page["keys"][k], "first": dt.date.fromordinal(a + origin), "last": dt.date.fromordinal(b + origin),
-         "kind": kind, "before": before, "after": after}
+        {"key": page["keys"][k], "dates": shown_dates(day(a + origin), day(b + origin), ""), "kind": kind,
+         "before": before, "after": after}
         for k, a, b, kind, before, after in page["diff"][:SHOWN_WITHOUT_SCRIPT]
     ]  # fmt: skip
     write_page(
@@ -256,7 +260,6 @@ def write_diff(view: DiffView, stream: IO[str]) -> None:
             "ranges": [],
             "diff": diff_rows,
             "diffs": len(listed),
-            "changed": "would change",
             "unknown": "not in the file",
         },
     )
@@ -272,14 +275,14 @@ def error_document(operation: str, kind: str, message: str, hint: str | None) ->
     }
 
 
-def show(view: DiffView, form: str) -> None:
-    """The diff on stdout: a table, one JSON document or CSV."""
+def show(view: DiffView, form: str, when: dt.datetime | None = None, files: Sequence[str] = ()) -> None:
+    """The diff on stdout: a table, one JSON document, CSV or a page (which says `when` and the `files`)."""
     if form == "json":
         write_json(view, sys.stdout)
     elif form == "csv":
         write_csv(view, sys.stdout)
     elif form == "html":
-        write_diff(view, sys.stdout)
+        write_diff(view, sys.stdout, when, files)
     else:
         table(view, console())
     sys.stdout.flush()

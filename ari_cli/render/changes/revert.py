@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import IO, TYPE_CHECKING, Any
 
 from rich.console import Console
@@ -100,7 +101,7 @@ def table(reverted: Reverted, show_all: bool, out: Console) -> None:
     render_diff.table(reverted.view(show_all), out)
 
 
-def error_document(run: int, kind: str, message: str, hint: str | None) -> dict[str, Any]:
+def error_document(run: int | str, kind: str, message: str, hint: str | None) -> dict[str, Any]:
     """The document of a revert that stopped before it had a plan."""
     return {
         "reverts": run,
@@ -116,6 +117,9 @@ def show(reverted: Reverted, shown: Shown, dry_run: bool, err: Console) -> ExitC
     render.notices(reverted.warnings, err)
     render.notices(left_alone(reverted), err, label="note")
     if reverted.run is not None and reverted.options is not None:
+        if reverted.connection is not None:  # the page names where the revert sent, as a push's does
+            connection = reverted.connection
+            shown = replace(shown, base_url=connection.base_url, source_id=connection.source_id)
         code = show_run(reverted.run, shown, False, reverted.number, err)
         if reverted.number is not None and not shown.quiet:
             err.print(f"run {reverted.number} reverts run {reverted.source.id}; `ari-cli revert {reverted.number}`"

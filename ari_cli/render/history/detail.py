@@ -134,7 +134,7 @@ def run_header(run: RunInfo, out: Console) -> None:
 
 def requests_table(requests: Iterable[RequestInfo], out: Console, grouped: bool = False) -> None:
     """The requests as a table; `grouped`: alike requests in a row as one line (`groups.request_groups`)."""
-    table = grid(not out.is_terminal)
+    table = grid()
     for name in ("Req", "Parent", "Property", "Records", "Lines", "State", "Tries", "HTTP", "Tracking id", "Error"):
         table.add_column(name, no_wrap=name not in ("Lines", "Error"))
     several = False
@@ -158,7 +158,7 @@ def requests_table(requests: Iterable[RequestInfo], out: Console, grouped: bool 
 
 def rows_table(rows: Iterable[RowInfo], operation: str, out: Console, grouped: bool = False) -> int:
     """The rows as a table; how many there were. `grouped`: alike rows in a row as one line (`groups.row_groups`)."""
-    table = grid(not out.is_terminal)
+    table = grid()
     with_rate = of(operation).has_rate
     names = ["Line", "Property", "Room", *(["Rate"] if with_rate else []), "Dates", "Value", "Status", "Tracking id",
              "Error / note"]  # fmt: skip

@@ -60,7 +60,7 @@ def date_hits(hits: Sequence[DateHit], out: Console) -> None:
     operations = {h.run.operation for h in hits}
     service_count = len({(h.run.base_url, h.run.source_id) for h in hits})
     with_rate = any(len(h.record.key) > 2 for h in hits)
-    table = grid(not out.is_terminal)
+    table = grid()
     names = ["In force", "Run", "Started", "Req", *(["Operation"] if len(operations) > 1 else []),
              *(["Service"] if service_count > 1 else []), "Room", *(["Rate"] if with_rate else []), "Range",
              "Value", "State", "Tracking id", "Answered"]  # fmt: skip

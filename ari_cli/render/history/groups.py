@@ -98,7 +98,7 @@ def _row_alike(errors: _Errors) -> Callable[[RowInfo], Hashable]:
 
 
 @functools.lru_cache(maxsize=4096)  # a big run's rows share a few hundred dates: each is read once
-def _bounds(dates: str) -> tuple[str, str] | None:
+def bounds(dates: str) -> tuple[str, str] | None:
     """A row's first and last date when its dates are ISO dates (`2027-01-01..2027-01-05`, a weekday filter
     after them), else None."""
     span = dates.split(" (", 1)[0].split("..")
@@ -112,12 +112,12 @@ def _fold_row(group: RowGroup, row: RowInfo) -> None:
     group.lines.append(row.line)
     if group.value != row.value:
         group.value = SEVERAL
-    bounds = _bounds(row.dates) if group.dated else None
-    if bounds is None:
+    found = bounds(row.dates) if group.dated else None
+    if found is None:
         group.dated, group.low, group.high = False, "", ""
     else:
-        group.low = min(group.low or bounds[0], bounds[0])
-        group.high = max(group.high, bounds[1])
+        group.low = min(group.low or found[0], found[0])
+        group.high = max(group.high, found[1])
     for trackingid in row.trackingids:
         group.trackingids[trackingid] = None
 

@@ -3,6 +3,7 @@ the service acknowledged them, and its rows as the journal derives them, runs of
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
@@ -10,9 +11,10 @@ from ari_cli.journal.queries import RecordInfo, RunDetail, leaves
 from ari_cli.journal.rows import RowInfo
 from ari_cli.journal.store import OK
 from ari_cli.render.history.groups import row_groups
-from ari_cli.render.html.data import lines_text, map_part, ranges_table, rows_tables
+from ari_cli.render.html.data import compact_rows, lines_text, map_part, ranges_table, rows_tables
 from ari_cli.render.html.page import About, MapData, write_page
 from ari_cli.render.push.run import problem_text
+from ari_cli.render.push.table import summary_sentence
 from ari_cli.render.values import value_text
 from ari_cli.send.exchange import Problem
 from ari_cli.wire.errors import hint_for
@@ -54,14 +56,27 @@ def write_history_run(
     data = MapData()
     for record in records:
         value = value_text(run.operation, record.value)
-        data.add(record.key, record.start, record.end, value, record.idx in acknowledged)
+        data.add(record.key, record.start, record.end, value, 0 if record.idx in acknowledged else 1)
     page = map_part(data)
     errors: list[list[str]] = []
     groups = list(_groups(rows, errors))
-    page.update(kind="run", rows=groups, errors=errors)
-    summary = ", ".join(f"{v} {k}" for k, v in (run.summary or {}).items())
-    about = About(f"ari-cli history show {run.id}", f"{run.operation} ({run.command})", tuple(p for p, _ in run.files),
-                  run.base_url, run.source_id, run.started, *ran_by, summary, run.exit_code)  # fmt: skip
+    # The journal keeps what the service acknowledged, not what it held before: taken is all a run from history says.
+    compact_rows(groups, data, page)
+    page.update(
+        kind="run",
+        errors=errors,
+        states=[["changed", "acknowledged in this run"], ["notapplied", "not applied: failed or not sent"]],
+    )
+    # The sentence a push says of itself at the terminal, from the journal's counts.
+    sent = sum(1 for request in leaves(whole.requests) if request.attempts)
+    summary = summary_sentence(run.summary, sent) if run.summary else "not finished"
+    what = f"run {run.id} from history"
+    if run.retry_of is not None:
+        what += f", a retry of run {run.retry_of}"
+    elif run.options.get("reverts"):
+        what += f", a revert of run {run.options['reverts']}"
+    about = About(what, run.operation, tuple(p for p, _ in run.files), run.base_url, run.source_id,
+                  dt.datetime.fromisoformat(run.started), *ran_by, summary, run.exit_code)  # fmt: skip
     tables = {"ranges": ranges_table(page), "rows": rows_tables(groups, errors), "groups": len(groups),
-              "changed": "acknowledged in this run", "unknown": "not set by this run"}  # fmt: skip
+              "unknown": "not set by this run"}  # fmt: skip
     write_page(stream, about, page, tables)

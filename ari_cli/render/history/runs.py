@@ -14,14 +14,13 @@ from collections.abc import Iterable, Sequence
 from typing import IO, Any
 
 import typer
-from rich import box
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from ari_cli.journal.queries import RequestInfo, RunInfo
 from ari_cli.render.console import console as console  # the one console, re-exported for callers of this module
-from ari_cli.render.console import fitted, whole
+from ari_cli.render.console import fitted, styled_table, whole
 from ari_cli.render.printable import echo_err
 from ari_cli.render.values import lines_text as lines_text  # re-exported: the history views name it here
 from ari_cli.render.values import runs_text as runs_text
@@ -41,8 +40,9 @@ def write_json(document: Any, stream: IO[str]) -> None:
     stream.write("\n")
 
 
-def grid(plain: bool) -> Table:
-    return Table(box=box.ASCII if plain else box.SIMPLE_HEAVY, pad_edge=False)
+def grid() -> Table:
+    """History's tables, in every table's look (`render/console.py`)."""
+    return styled_table()
 
 
 def local_time(stamp: str | None) -> str:
@@ -148,7 +148,7 @@ def runs_table(runs: Sequence[RunInfo], states: dict[int, dict[str, int]], out: 
             *(text(c, "red" if c not in ("0", "-") and i in (1, 2) else "") for i, c in enumerate(counts)),
             text(_requests_cell(run, states.get(run.id, {}))), exit_text(run),
         ])  # fmt: skip
-    table = grid(not out.is_terminal)
+    table = grid()
     for name in _RUN_COLUMNS[:6]:
         table.add_column(name, no_wrap=name != "Files")
     for name in _RUN_COLUMNS[6:11]:
@@ -191,21 +191,27 @@ def show_runs(
 
 def show_pruned(
     said: str, when: str, found: Sequence[RunInfo], states: dict[int, dict[str, int]], dry_run: bool,
-    declined: bool, deleted: int, kept: Sequence[int], not_compacted: str | None,
+    declined: bool, deleted: int, kept: Sequence[int], not_compacted: str | None, form: str = "table",
 ) -> None:  # fmt: skip
-    """`history prune`: what went (or would go), and what was kept."""
+    """`history prune`: what went (or would go), and what was kept; as words or one JSON document."""
+    if form == "json":
+        runs_found = [run_dict(r, states.get(r.id)) for r in found]
+        document = {"before": when, "dry_run": dry_run, "declined": declined, "deleted": deleted, "runs": runs_found,
+                    "kept": list(kept)}  # fmt: skip
+        write_json(document, sys.stdout)
+    said_on = typer.echo if form != "json" else echo_err  # with JSON, stdout holds the document alone
     if dry_run:
-        if found:
+        if found and form != "json":
             runs_table(found, states, console())
-        typer.echo(f"would delete {said}; nothing deleted (--dry-run)")
+        said_on(f"would delete {said}; nothing deleted (--dry-run)")
         return
     if declined:
-        typer.echo("nothing deleted")
+        said_on("nothing deleted")
         return
     if not_compacted is not None:
         echo_err(f"warning: the journal was not compacted ({not_compacted}); later runs reuse the space")
     runs = "run" if deleted == 1 else "runs"
-    typer.echo(f"deleted {deleted} {runs} started before {when} (local time)")
+    said_on(f"deleted {deleted} {runs} started before {when} (local time)")
     if kept:
         numbers = ", ".join(str(n) for n in kept[:10]) + (" ..." if len(kept) > 10 else "")
         echo_err(

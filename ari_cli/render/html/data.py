@@ -11,19 +11,23 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import suppress
 from typing import IO, TYPE_CHECKING, Any
 
 from ari_cli.planning.batch import wire_value
-from ari_cli.render.html.page import SHOWN_WITHOUT_SCRIPT, About, MapData, now, who, write_page
+from ari_cli.planning.diff import CHANGES, kinds
+from ari_cli.records.rules import shown_dates
+from ari_cli.render.history.groups import bounds
+from ari_cli.render.html.page import SHOWN_WITHOUT_SCRIPT, About, MapData, who, write_page
 from ari_cli.render.push.run import problem_text
 from ari_cli.render.push.table import summary_line
 from ari_cli.render.values import value_text as text
-from ari_cli.results import Run, Shared
+from ari_cli.results import Run, Shared, Status
 from ari_cli.send.exchange import Problem
 from ari_cli.wire.errors import hint_for
 
 if TYPE_CHECKING:
-    from ari_cli.planning.changes import CalendarView
+    from ari_cli.planning.changes import Acknowledged, CalendarView
 
 Key = tuple[str, ...]
 
@@ -57,13 +61,12 @@ def map_part(data: MapData, start: dt.date | None = None, end: dt.date | None = 
 def ranges_table(page: dict[str, Any]) -> list[dict[str, Any]]:
     """The first ranges as rows of the table shown without scripts."""
     start = dt.date.fromisoformat(page["start"])
-    keys, values = page["keys"], page["values"]
+    keys, values, states = page["keys"], page["values"], page["states"]
     shown = []
     for k, a, b, v, c in page["ranges"][:SHOWN_WITHOUT_SCRIPT]:
-        shown.append({
-            "key": keys[k], "first": start + dt.timedelta(days=a), "last": start + dt.timedelta(days=b),
-            "value": values[v], "changed": bool(c),
-        })  # fmt: skip
+        first, last = start + dt.timedelta(days=a), start + dt.timedelta(days=b)
+        shown.append({"key": keys[k], "dates": shown_dates(first, last, ""), "value": values[v],
+                      "state": states[c][1]})  # fmt: skip
     return shown
 
 
@@ -127,7 +130,7 @@ def _groups(run: Run, errors: _Errors) -> Iterator[list[Any]]:
                 else:
                     low = dt.date.fromordinal(min(table.starts[at:end]))
                     high = dt.date.fromordinal(max(table.ends[at:end]))
-                    dates = f"{low} to {high}"
+                    dates = shown_dates(low, high, "")
                     value = kind_list[kind].shown if same_value else "(several)"
             padded = list(key) + [""] * (3 - len(key))
             yield [table.source(at), lines_text(table.lines[at:end]), end - at, *common[:1], *padded[:3],
@@ -137,6 +140,38 @@ def _groups(run: Run, errors: _Errors) -> Iterator[list[Any]]:
 
 def _common(shared: Shared, errors: _Errors) -> list[Any]:
     return [shared.status.value, " ".join(shared.trackingids), [errors.id(p) for p in shared.errors], shared.note]
+
+
+def compact_rows(groups: list[list[Any]], data: MapData, page: dict[str, Any]) -> None:
+    """The row groups into `page` as the script reads them, small enough for 200,000 rows of as many keys.
+
+    Each is `[key, status, lines, dates, value, count, source, note, tracking ids, errors]`: its key a number of
+    the map's keys; status, value, source and note numbers of their own lists; dates the map's day numbers
+    `[first, last]` when they are plain dates; lines a number when one line. Trailing fields at their default
+    (1 row, the first source, no note, ids or errors) are left out."""
+    origin = dt.date.fromisoformat(page["start"]).toordinal()
+    lists: dict[str, dict[str, int]] = {"sources": {}, "statuses": {}, "notes": {"": 0}, "texts": {}}
+    rows: list[list[Any]] = []
+    for source, lines, count, status, prop, room, rate, dates, value, ids, problems, note in groups:
+        key = data.key((prop, room, rate))
+        found = bounds(dates) if " " not in dates else None
+        if found is not None:
+            with suppress(ValueError):
+                first, last = dt.date.fromisoformat(found[0]), dt.date.fromisoformat(found[1])
+                if shown_dates(first, last, "") == dates:
+                    dates = [first.toordinal() - origin, last.toordinal() - origin]
+        numbered = [lists[name].setdefault(text, len(lists[name])) for name, text in
+                    (("statuses", status), ("sources", source), ("notes", note))]  # fmt: skip
+        text = lists["texts"].setdefault(value, len(lists["texts"]))
+        row = [key, numbered[0], int(lines) if lines.isdigit() else lines, dates, text, count, numbered[1],
+               numbered[2], ids, problems]  # fmt: skip
+        defaults: tuple[Any, ...] = (1, 0, 0, "", [])
+        trimmed = len(row)
+        while trimmed > 5 and row[trimmed - 1] == defaults[trimmed - 6]:
+            trimmed -= 1
+        rows.append(row[:trimmed])
+    page["keys"] = [list(key) + [""] * (3 - len(key)) for key in data.keys]  # the rows' keys may add some
+    page.update(rows=rows, **{name: list(texts) for name, texts in lists.items()})
 
 
 def rows_tables(groups: list[list[Any]], errors: _Errors | list[list[str]]) -> dict[str, list[dict[str, Any]]]:
@@ -153,37 +188,76 @@ def rows_tables(groups: list[list[Any]], errors: _Errors | list[list[str]]) -> d
 
 
 def run_about(
-    run: Run, files: Sequence[str], base_url: str | None, source_id: str | None, title: str | None = None
+    run: Run,
+    files: Sequence[str],
+    base_url: str | None,
+    source_id: str | None,
+    when: dt.datetime | None,
+    what: str | None = None,
 ) -> About:
-    """The header of a run that this process made."""
+    """The header of a run that this process made: a push or a dry run unless `what` says (a retry of run N)."""
     user, host = who()
-    operation = run.operation.value + (" --dry-run" if run.dry_run else "")
-    return About(title or f"ari-cli {operation}", operation, tuple(files), base_url, source_id, now(), user, host,
-                 summary_line(run), int(run.exit_code()))  # fmt: skip
+    what = what or ("a dry run" if run.dry_run else "a push")
+    return About(what, run.operation.value, tuple(files), base_url, source_id, when, user, host, summary_line(run),
+                 int(run.exit_code()))  # fmt: skip
 
 
-def write_run(run: Run, about: About, stream: IO[str]) -> None:
-    """A run's page: its records on the map, outlined where sent (or planned, on a dry run), and its rows."""
+# What a run did with each range, as the page marks it: a class of the stylesheet and the words said of it.
+SAME, CHANGING, NOT_APPLIED = "same", "changed", "notapplied"
+
+
+def run_states(dry_run: bool) -> list[list[str]]:
+    """The states a run's ranges take, in the order `write_run` numbers them."""
+    unapplied = [[NOT_APPLIED, "not applied: invalid"], [NOT_APPLIED, "not applied: failed"],
+                 [NOT_APPLIED, "not applied: not sent"]]  # fmt: skip
+    if dry_run:
+        return [[SAME, "same: the service has it"], [CHANGING, "would change (new, changed or cleared)"], *unapplied]
+    return [[SAME, "same: the service had it"], [CHANGING, "changed by this run (new, changed or cleared)"], *unapplied]
+
+
+def write_run(run: Run, about: About, stream: IO[str], before: Acknowledged | None = None) -> None:
+    """A run's page: its records on the map, and its rows.
+
+    A record the service took (or would, on a dry run) is marked as changing only where `diff` would call it
+    new, changed or cleared against `before` (what the service had, read before sending; None or empty: nothing
+    known, so all new); the rest is "same". A record not taken, and an invalid row, is drawn as not applied."""
     taken: set[int] = set()
+    failed: set[int] = set()
     for exchange in run.exchanges:
-        if run.dry_run or (exchange.outcome is not None and exchange.outcome.success):
+        outcome = exchange.outcome
+        if run.dry_run or (outcome is not None and outcome.success):
             taken.update(exchange.records)
+        elif exchange.final and outcome is not None and outcome.sent:
+            failed.update(exchange.records)
     data = MapData()
     operation = run.operation.value
+    known = before or {}
     for index, record in enumerate(run.records):
-        data.add(record.key, record.start, record.end, text(operation, wire_value(run.operation, record)),
-                 index in taken)  # fmt: skip
+        after = wire_value(run.operation, record)
+        shown = text(operation, after)
+        if index not in taken:
+            data.add(record.key, record.start, record.end, shown, 3 if index in failed else 4)
+            continue
+        for first, last, kind, _ in kinds(known.get(record.key, ()), record.start, record.end, after):
+            data.add(record.key, first, last, shown, 1 if kind in CHANGES else 0)
+    for row in run.rows.with_status({Status.INVALID}):
+        view = row.view
+        dates = bounds(view.dates)
+        if dates is not None and view.propertyid and view.roomid:
+            with suppress(ValueError):
+                first, last = dt.date.fromisoformat(dates[0]), dt.date.fromisoformat(dates[1])
+                data.add((view.propertyid, view.roomid, view.rateid), first, last, view.value or "?", 2)
     page = map_part(data)
     errors = _Errors()
     groups = list(_groups(run, errors))
-    page.update(kind="run", rows=groups, errors=errors.items)
+    compact_rows(groups, data, page)
+    page.update(kind="run", errors=errors.items, states=run_states(run.dry_run))
     tables = {"ranges": ranges_table(page), "rows": rows_tables(groups, errors), "groups": len(groups),
-              "changed": "would change (dry run)" if run.dry_run else "changed by this run",
               "unknown": "not set by this run"}  # fmt: skip
     write_page(stream, about, page, tables)
 
 
-def write_calendar(view: CalendarView, stream: IO[str]) -> None:
+def write_calendar(view: CalendarView, stream: IO[str], when: dt.datetime | None) -> None:
     """A calendar's page: what the service last acknowledged, per date."""
     data = MapData()
     one = dt.timedelta(days=1)
@@ -197,26 +271,40 @@ def write_calendar(view: CalendarView, stream: IO[str]) -> None:
                 run[1] = day
                 continue
             if run:
-                data.add(key, run[0], run[1], run[2], False)
+                data.add(key, run[0], run[1], run[2])
             run = [day, day, value]
         if run:
-            data.add(key, run[0], run[1], run[2], False)
+            data.add(key, run[0], run[1], run[2])
     page = map_part(data, view.start, view.end)
-    page.update(kind="calendar")
+    page.update(kind="calendar", states=[["", ""]])
     user, host = who()
-    said = f"what {view.base_url} (source {view.source_id}) last acknowledged, {view.start} to {view.end}"
-    about = About(f"ari-cli {view.operation} calendar {view.propertyid}", f"{view.operation} calendar", (),
-                  view.base_url, view.source_id, now(), user, host, said)  # fmt: skip
-    write_page(stream, about, page, {"ranges": ranges_table(page), "changed": "", "unknown": "nothing acknowledged"})
+    dates = shown_dates(view.start, view.end, "")
+    said = f"what {view.base_url} (source {view.source_id}) last acknowledged, {dates}"
+    about = About(f"a calendar of property {view.propertyid}, {dates}", view.operation, (), view.base_url,
+                  view.source_id, when, user, host, said)  # fmt: skip
+    write_page(stream, about, page, {"ranges": ranges_table(page), "unknown": "nothing acknowledged"})
 
 
-def write_stopped(document: dict[str, Any], stream: IO[str]) -> None:
-    """The page of a run that stopped before it had rows: the error in the header, an empty map."""
+def stopped_about(
+    document: dict[str, Any],
+    files: Sequence[str],
+    base_url: str | None,
+    source_id: str | None,
+    when: dt.datetime | None,
+    what: str | None = None,
+) -> About:
+    """The header of a run that stopped before it had rows: its error as the summary."""
     error = document["error"]
     user, host = who()
     said = error["message"] + (f" ({error['hint']})" if error.get("hint") else "")
-    operation = document["operation"] + (" --dry-run" if document.get("dry_run") else "")
-    about = About(f"ari-cli {operation}", operation, (), None, None, now(), user, host, f"stopped: {said}")
+    what = what or ("a dry run" if document.get("dry_run") else "a push")
+    return About(what, document["operation"], tuple(files), base_url, source_id, when, user, host, f"stopped: {said}")
+
+
+def write_stopped(document: dict[str, Any], stream: IO[str], about: About) -> None:
+    """The page of a run that stopped before it had rows: the error in the header (`about`'s summary), an empty
+    map."""
     page = map_part(MapData())
-    page.update(kind="run", rows=[], errors=[])
-    write_page(stream, about, page, {"ranges": [], "rows": {}, "groups": 0, "changed": "", "unknown": "nothing set"})
+    compact_rows([], MapData(), page)
+    page.update(kind="run", errors=[], states=run_states(bool(document.get("dry_run"))))
+    write_page(stream, about, page, {"ranges": [], "rows": {}, "groups": 0, "unknown": "nothing set"})

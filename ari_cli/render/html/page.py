@@ -19,6 +19,7 @@ from typing import IO, Any
 
 from markupsafe import Markup
 
+from ari_cli.config.secrets import scrub
 from ari_cli.journal.entries import who as who  # the header's "run by" is what the journal records
 
 CLEARED = "n/a"
@@ -42,18 +43,24 @@ EXIT_WORDS = {
 
 @dataclass(frozen=True, slots=True)
 class About:
-    """The page's header: what ran, on what, where, when and by whom. Never the key."""
+    """The page's header: what the page is, what ran, on what, where, when and by whom. Never the key."""
 
-    title: str
+    what: str  # what the page is: "a push", "a dry run", "a retry of run 1", "a diff", "run 4 from history"...
     operation: str
     files: Sequence[str] = ()
     base_url: str | None = None
     source_id: str | None = None
-    when: str = ""
+    when: dt.datetime | None = None  # the run's (or the page's) moment, shown in the local zone
     user: str = "unknown"
     host: str = "unknown"
     summary: str = ""
     exit_code: int | None = None
+
+    @property
+    def title(self) -> str:
+        """`ari-cli threshold: a retry of run 1, rooms.csv`: the tab, the mail's attachment list and the heading."""
+        named = f", {', '.join(self.files)}" if self.files else ""
+        return f"ari-cli {self.operation}: {self.what}{named}"
 
     @property
     def exit_words(self) -> str:
@@ -61,9 +68,26 @@ class About:
             return ""
         return EXIT_WORDS.get(self.exit_code, str(self.exit_code))
 
+    @property
+    def local_time(self) -> str:
+        return "" if self.when is None else local_time(self.when)
 
-def now() -> str:
-    return dt.datetime.now(dt.UTC).astimezone().isoformat(timespec="seconds")
+    @property
+    def iso_time(self) -> str:
+        return "" if self.when is None else self.when.isoformat(timespec="seconds")
+
+    @property
+    def service(self) -> str:
+        """The base URL and source id (never the key: scrubbed of any known one all the same)."""
+        return scrub(f"{self.base_url} (source {self.source_id})") if self.base_url else ""
+
+
+def local_time(moment: dt.datetime) -> str:
+    """`2027-01-01 09:14:54 CET (UTC+01:00)`: a moment in this machine's zone, named and with its offset, as a
+    manager reading the page reads a clock. The moment is given (the use case's clock): render reads none."""
+    local = moment.astimezone()
+    offset = local.strftime("%z")
+    return f"{local:%Y-%m-%d %H:%M:%S} {local.tzname() or ''} (UTC{offset[:3]}:{offset[3:]})".replace("  ", " ")
 
 
 @dataclass
@@ -72,11 +96,12 @@ class MapData:
 
     keys: list[tuple[str, ...]] = field(default_factory=list)
     values: list[str] = field(default_factory=list)
-    ranges: list[list[int]] = field(default_factory=list)  # key, first, last (ordinals), value, changed
+    ranges: list[list[int]] = field(default_factory=list)  # key, first, last (ordinals), value, state
     _key_ids: dict[tuple[str, ...], int] = field(default_factory=dict)
     _value_ids: dict[str, int] = field(default_factory=dict)
 
     def key(self, key: tuple[str, ...]) -> int:
+        key = (*key, "", "", "")[:3] if len(key) < 3 else key  # a run's keys and its invalid rows' meet on one line
         found = self._key_ids.get(key)
         if found is None:
             found = self._key_ids[key] = len(self.keys)
@@ -90,8 +115,9 @@ class MapData:
             self.values.append(value)
         return found
 
-    def add(self, key: tuple[str, ...], first: dt.date, last: dt.date, value: str, changed: bool) -> None:
-        self.ranges.append([self.key(key), first.toordinal(), last.toordinal(), self.value(value), int(changed)])
+    def add(self, key: tuple[str, ...], first: dt.date, last: dt.date, value: str, state: int = 0) -> None:
+        """A range of one value; `state` is its place in the page's `states` (what the run did with it)."""
+        self.ranges.append([self.key(key), first.toordinal(), last.toordinal(), self.value(value), state])
 
 
 def _number(value: str) -> float | None:
@@ -111,16 +137,23 @@ def palette(values: Sequence[str]) -> tuple[list[list[str]], list[list[str]]]:
     colours: list[list[str]] = []
     legend: list[list[str]] = []
     if len(numbers) == sum(1 for v in set(values) if v != CLEARED):
-        steps = min(len(STEPS), len(numbers)) or 1
-        rank = {n: i * steps // len(numbers) for i, n in enumerate(numbers)}
+        # 0 differs in kind (a threshold of 0 is no hold): it has the first step to itself, never a bin with others.
+        zero = bool(numbers) and numbers[0] == 0
+        rest = numbers[1:] if zero else numbers
+        first = 1 if zero else 0
+        steps = min(len(STEPS) - first, len(rest)) or 1
+        rank = {n: first + i * steps // len(rest) for i, n in enumerate(rest)}
+        if zero:
+            rank[0.0] = 0
         for value in values:
             number = _number(value)
             colours.append(list(STEPS[rank[number]]) if number is not None and value != CLEARED else ["", ""])
-        for step in range(steps):
+        for step in range(first + steps):
             inside = [n for n in numbers if rank[n] == step]
             if inside:
                 low, high = _shown(inside[0]), _shown(inside[-1])
-                legend.append([*STEPS[step], low if low == high else f"{low} to {high}"])
+                # A range of values written as the page writes a range of dates: first..last.
+                legend.append([*STEPS[step], low if low == high else f"{low}..{high}"])
         return colours, legend
     order = sorted({v for v in values if v != CLEARED})
     category = {v: CATEGORIES[i % len(CATEGORIES)] for i, v in enumerate(order)}
@@ -166,15 +199,30 @@ def _asset(name: str) -> str:
     return (files("ari_cli.render.html") / "templates" / name).read_text(encoding="utf-8")
 
 
+def _packed_keys(keys: list[list[str]]) -> dict[str, Any]:
+    """Keys as the script unpacks them: each property once, a key its property's number, room and rate (left out
+    when there is none): 200,000 rooms' keys are a fifth of a big run's page."""
+    numbers: dict[str, int] = {}
+    packed = []
+    for prop, room, rate in keys:
+        number = numbers.setdefault(prop, len(numbers))
+        packed.append([number, room, rate] if rate else [number, room])
+    return {"properties": list(numbers), "keys": packed}
+
+
 def write_page(stream: IO[str], about: About, data: dict[str, Any], tables: dict[str, Any]) -> None:
     """The page: `about` in the header, `data` in the JSON block the script draws, `tables` for readers
     without scripts (see `data.py`)."""
     template = _environment().get_template("report.html.j2")
     colours, legend = palette(data.get("values", []))
-    data = {**data, "colours": colours}
+    data = {**data, "colours": colours, **_packed_keys(data.get("keys", []))}
+    # The legend names each state a range of the page is in (what the run did with it), once.
+    used = sorted({r[4] for r in data.get("ranges", [])})
+    marks = list({tuple(data["states"][i]): None for i in used if data["states"][i][1]})
     for piece in template.generate(
         about=about,
         legend=legend,
+        marks=marks,
         tables=tables,
         # The style and the script are the package's own files, and the data is escaped above: marked safe.
         style=Markup(_asset("report.css")),

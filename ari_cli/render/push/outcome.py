@@ -7,17 +7,18 @@ is plain values (`Shown`), as render/ imports nothing of the use cases.
 
 from __future__ import annotations
 
+import datetime as dt
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
 from ari_cli.exits import ExitCode
 from ari_cli.render.console import whole
-from ari_cli.render.html.data import run_about
+from ari_cli.render.html.data import run_about, stopped_about
 from ari_cli.render.push import run as render
 from ari_cli.render.push.report import error_document, write_error_document, write_error_report, write_report
 from ari_cli.render.push.table import table
@@ -26,6 +27,9 @@ from ari_cli.results import Refused, Run, Status, summary
 from ari_cli.send.exchange import Exchange, encode
 from ari_cli.wire.errors import WHOLE, reach
 from ari_cli.wire.operations import Operation
+
+if TYPE_CHECKING:
+    from ari_cli.planning.changes import Acknowledged
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -45,6 +49,9 @@ class Shown:
     files: tuple[str, ...] = ()
     base_url: str | None = None
     source_id: str | None = None
+    before: Acknowledged | None = None  # what the service had before the run: the page marks only what differs
+    when: dt.datetime | None = None  # when the run started (the use case's clock), for the page's header
+    what: str | None = None  # what the page is when not a push or dry run: "a retry of run 1", "a revert of run 3"
 
 
 def show_run(run: Run, shown: Shown, invalid_input: bool, number: int | None, err: Any) -> ExitCode:
@@ -84,7 +91,8 @@ def show_stopped(
     if on_stdout:
         to_stdout(lambda: _print(None, shown, err, document), err)
     if shown.report is not None and report_writable:
-        _write_report(lambda path: write_error_report(document, path), shown.report, err)
+        about = stopped_about(document, shown.files, shown.base_url, shown.source_id, shown.when, shown.what)
+        _write_report(lambda path: write_error_report(document, path, about), shown.report, err)
 
 
 def show_empty(operation: Operation, dry_run: bool, shown: Shown, err: Any, refused: Refused | None = None) -> None:
@@ -111,8 +119,8 @@ def write_run_report(run: Run, shown: Shown, err: Any) -> None:
         return
     about = None
     if shown.report.suffix.lower() == ".html":
-        about = run_about(run, shown.files, shown.base_url, shown.source_id)
-    _write_report(lambda path: write_report(run, path, about), shown.report, err)
+        about = run_about(run, shown.files, shown.base_url, shown.source_id, shown.when, shown.what)
+    _write_report(lambda path: write_report(run, path, about, shown.before), shown.report, err)
 
 
 def _write_report(write: Callable[[Path], None], path: Path, err: Any) -> bool:

@@ -18,12 +18,13 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ari_cli.config.secrets import scrub
-from ari_cli.render.html.data import run_about, write_run, write_stopped
+from ari_cli.render.html.data import run_about, stopped_about, write_run, write_stopped
 from ari_cli.render.push.run import csv_fields, csv_line, write_csv, write_json
 from ari_cli.results import Run, summary
 from ari_cli.wire.operations import Operation
 
 if TYPE_CHECKING:
+    from ari_cli.planning.changes import Acknowledged
     from ari_cli.render.html.page import About
 
 
@@ -50,12 +51,12 @@ def write_atomically(path: Path, write: Callable[[IO[str]], object]) -> None:
         raise
 
 
-def write_report(run: Run, path: Path, about: About | None = None) -> None:
+def write_report(run: Run, path: Path, about: About | None = None, before: Acknowledged | None = None) -> None:
     """The per-row results to a `.csv` or `.json` file, as `--output csv` or `--output json` writes them, or
-    to an `.html` page (`render/html/data.py`) headed by `about`."""
+    to an `.html` page (`render/html/data.py`) headed by `about`, marking what differs from `before`."""
     if _is_html(path):
-        heading = about or run_about(run, (), None, None)
-        write_atomically(path, lambda stream: write_run(run, heading, stream))
+        heading = about or run_about(run, (), None, None, None)
+        write_atomically(path, lambda stream: write_run(run, heading, stream, before))
         return
     write_atomically(path, lambda stream: (write_json if _is_json(path) else write_csv)(run, stream))
 
@@ -87,12 +88,14 @@ def write_error_document(document: dict[str, Any], stream: IO[str]) -> None:
     stream.flush()
 
 
-def write_error_report(document: dict[str, Any], path: Path) -> None:
-    """A stopped run's report: its document as JSON, or the CSV header alone (there are no rows to list)."""
+def write_error_report(document: dict[str, Any], path: Path, about: About | None = None) -> None:
+    """A stopped run's report: its document as JSON, a page headed by `about`, or the CSV header alone (there are
+    no rows to list)."""
     if _is_json(path):
         write_atomically(path, lambda stream: write_error_document(document, stream))
     elif _is_html(path):
-        write_atomically(path, lambda stream: write_stopped(document, stream))
+        heading = about or stopped_about(document, (), None, None, None)
+        write_atomically(path, lambda stream: write_stopped(document, stream, heading))
     else:
         header = csv_fields(document["operation"])
         write_atomically(path, lambda stream: stream.write(csv_line(header) + "\n"))

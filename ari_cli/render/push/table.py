@@ -7,16 +7,15 @@ copies tracking ids, users look up lines).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterator, Mapping
 
-from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from ari_cli.operations import of
-from ari_cli.render.console import MIN_WRAP, fitted, whole
+from ari_cli.render.console import MIN_WRAP, fitted, styled_table, whole
 from ari_cli.render.history.groups import BY_CAUSE_OVER, MOST_CAUSES, by_cause_hint, cause_groups, cause_heading
 from ari_cli.render.printable import printable
 from ari_cli.render.push.run import problem_text
@@ -63,11 +62,8 @@ def _with_rate(run: Run) -> bool:
     return of(run.operation).has_rate
 
 
-def _grid(run: Run, shown: list[RowResult], plain: bool) -> Table:
-    grid = Table(
-        box=box.ASCII if plain else box.SIMPLE_HEAVY, show_lines=False, pad_edge=False, show_edge=plain,
-        collapse_padding=not plain,
-    )  # fmt: skip
+def _grid(run: Run, shown: list[RowResult]) -> Table:
+    grid = styled_table(show_lines=False, collapse_padding=True)
     for name in ("Line", "Property", "Room", *(["Rate"] if _with_rate(run) else []), "Dates"):
         grid.add_column(name, no_wrap=True)
     grid.add_column(_value_column(run.operation), no_wrap=True)
@@ -124,7 +120,7 @@ def table(run: Run, show_all: bool | None, out: Console) -> None:
 
 def _rows(run: Run, shown: list[RowResult], out: Console) -> None:
     """`shown` as a table, or as blocks where the table does not fit."""
-    fitted(_grid(run, shown, plain=not out.is_terminal), out, lambda: _blocks(run, shown, out))
+    fitted(_grid(run, shown), out, lambda: _blocks(run, shown, out))
 
 
 def _what_to_check(rows: list[RowResult], out: Console) -> None:
@@ -182,14 +178,17 @@ def summary_line(run: Run) -> str:
 
     Statuses a run cannot have (planned in a real run, not sent when none is) are left out.
     """
-    s = run.summary()
-    shown = [Status.PLANNED if run.dry_run else Status.OK, Status.FAILED, Status.INVALID, Status.SKIPPED]
-    if s[Status.NOT_SENT.value]:
+    sent = None if run.dry_run else sum(1 for e in run.exchanges if e.attempts)
+    return summary_sentence(run.summary(), sent)
+
+
+def summary_sentence(s: Mapping[str, int], sent: int | None) -> str:
+    """A run's summary (`results.summary`'s counts) as `summary_line` says it; `sent`: the requests that went out,
+    None for a dry run. A journaled run's page says it too (`render/history/page.py`)."""
+    shown = [Status.PLANNED if sent is None else Status.OK, Status.FAILED, Status.INVALID, Status.SKIPPED]
+    if s.get(Status.NOT_SENT.value):
         shown.insert(2, Status.NOT_SENT)
-    counts = ", ".join(f"{s[status.value]} {status.value}" for status in shown)
-    if run.dry_run:
-        requests = f"{plural(s['records'], 'record')} in {plural(s['requests'], 'request')} planned"
-    else:
-        sent = sum(1 for e in run.exchanges if e.attempts)
-        requests = f"{plural(s['records'], 'record')}, sent {sent} of {plural(s['requests'], 'request')}"
-    return f"{plural(s['rows'], 'row')}: {counts}; {requests}"
+    counts = ", ".join(f"{s.get(status.value, 0)} {status.value}" for status in shown)
+    records, requests = plural(s.get("records", 0), "record"), plural(s.get("requests", 0), "request")
+    said = f"{records} in {requests} planned" if sent is None else f"{records}, sent {sent} of {requests}"
+    return f"{plural(s.get('rows', 0), 'row')}: {counts}; {said}"

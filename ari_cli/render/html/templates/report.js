@@ -6,6 +6,8 @@
   "use strict";
   var began = performance.now();
   var data = JSON.parse(document.getElementById("data").textContent);
+  // Keys as page.py packs them (a property's number, the room, the rate when there is one).
+  data.keys = data.keys.map(function (k) { return [data.properties[k[0]], k[1], k.length > 2 ? k[2] : ""]; });
   var DAY = 86400000;
   var origin = Date.parse(data.start + "T00:00:00Z");
   var MOST_ROWS = 2000; // rows of a table drawn at once: the filters narrow the rest
@@ -34,34 +36,32 @@
   var rangesOf = data.keys.map(function () { return []; });
   data.ranges.forEach(function (range) { rangesOf[range[0]].push(range); });
 
-  function header() {
-    var months = el("div", "line head");
-    var days = el("div", "line head");
-    months.appendChild(el("span", "label"));
+  // The months the page covers, each a block of its own (a year is twelve blocks that each fit a screen and a
+  // printed page, not one strip of 365 dates); per date, its month and its day of the month.
+  var months = [], monthOf = [], dayOf = [];
+  for (var at = 0; at < data.days;) {
+    var d = date(at);
+    var length = Math.min(data.days - at,
+      new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)) / DAY - (origin / DAY + at));
+    for (var n = 0; n < length; n++) { monthOf.push(months.length); dayOf.push(d.getUTCDate() - 1 + n); }
+    months.push({ first: at, length: length, from: d.getUTCDate(), id: iso(at).slice(0, 7),
+                  name: MONTHS[d.getUTCMonth()] + " " + d.getUTCFullYear() });
+    at += length;
+  }
+
+  // A month's head (its day numbers, weekends marked) and its weekend layer: a shaded cell per Saturday and
+  // Sunday over all the block's lines (a few elements, not one per line and date).
+  function monthHead(month) {
+    var days = el("div", "line head"), track = el("div", "track"), weekends = el("div", "weekends");
     days.appendChild(el("span", "label"));
-    var monthTrack = el("div", "track"), dayTrack = el("div", "track");
-    for (var day = 0; day < data.days;) {
-      var d = date(day);
-      var length = Math.min(data.days - day,
-        new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)) / DAY - (origin / DAY + day));
-      var month = el("span", "month", MONTHS[d.getUTCMonth()] + " " + d.getUTCFullYear());
-      month.style.gridColumn = (day + 1) + " / span " + length;
-      monthTrack.appendChild(month);
-      day += length;
+    for (var n = 0; n < month.length; n++) {
+      var weekday = date(month.first + n).getUTCDay(), weekend = weekday === 0 || weekday === 6;
+      var cell = track.appendChild(el("span", weekend ? "day weekend" : "day", String(month.from + n)));
+      cell.style.gridColumn = String(n + 1);
+      if (weekend) weekends.appendChild(el("span")).style.gridColumn = String(n + 1);
     }
-    for (day = 0; day < data.days; day++) {
-      var cell = el("span", "day", String(date(day).getUTCDate()));
-      cell.style.gridColumn = String(day + 1);
-      dayTrack.appendChild(cell);
-    }
-    months.appendChild(monthTrack);
-    days.appendChild(dayTrack);
-    var weekends = el("div", "weekends");
-    for (day = 0; day < data.days; day++) {
-      var weekday = date(day).getUTCDay();
-      if (weekday === 0 || weekday === 6) weekends.appendChild(el("span")).style.gridColumn = String(day + 1);
-    }
-    return [months, days, weekends];
+    days.appendChild(track);
+    return [days, weekends];
   }
 
   // Each property's lines are written as one HTML string for the browser's parser, which is several times
@@ -79,46 +79,200 @@
       className: cleared ? "r cleared" : "r"
     };
   });
-  var changedWord = data.kind === "calendar" ? "" : ", changed";
+  // What the run did with a range (data.states: a class and its words): a range not applied is drawn with its
+  // own mark, never in its value's colour, so that a mailed page never says a failed room was set.
+  var states = data.states.map(function (state) {
+    return { mark: state[0], said: state[1] ? "; " + esc(state[1]) : "", off: state[0] === "notapplied" };
+  });
+  // A range as every table of the page writes it (records/rules.py's shown_dates: one date, or first..last).
+  function span(from, to) { return from === to ? from : from + ".." + to; }
 
-  function line(index) {
-    var key = data.keys[index], name = esc(keyName(key));
+  // The rows as data.py packs them (compact_rows): each unpacked to source, lines, count, status, property,
+  // room, rate, dates, value, tracking ids, errors, note.
+  if (data.rows) data.rows = data.rows.map(function (r) {
+    var key = data.keys[r[0]], dates = r[3];
+    if (typeof dates !== "string") dates = span(iso(dates[0]), iso(dates[1]));
+    return [data.sources[r.length > 6 ? r[6] : 0], String(r[2]), r.length > 5 ? r[5] : 1, data.statuses[r[1]],
+      key[0], key[1], key[2], dates, data.texts[r[4]], r.length > 8 ? r[8] : "", r.length > 9 ? r[9] : [],
+      data.notes[r.length > 7 ? r[7] : 0]];
+  });
+
+  // One key's line in one month block: its ranges clipped to the month (data-from and data-to are the dates the
+  // cell covers; its title and label say the whole range). `label` names the line (a room, or a month).
+  function line(index, month, label, shift) {
+    var key = data.keys[index], name = esc(keyName(key)), shown = label === undefined ? name : esc(label);
+    shift = shift || 0; // columns before the month's first date: a key's own block puts each on the day of the month
     var html = '<div class="line" data-property="' + esc(key[0]) + '" data-room="' + esc(key[1]) +
-      '" data-rate="' + esc(key[2]) + '"><span class="label" title="' + name + '">' + name +
-      '</span><div class="track">';
-    var ranges = rangesOf[index];
+      '" data-rate="' + esc(key[2]) + '" data-month="' + month.id + '"><span class="label" title="' + shown +
+      '">' + shown + '</span><div class="track">';
+    var ranges = rangesOf[index], end = month.first + month.length - 1;
     for (var n = 0; n < ranges.length; n++) {
-      var range = ranges[n], first = range[1], last = range[2], look = looks[range[3]];
-      var from = iso(first), to = iso(last);
-      var said = name + ", " + (first === last ? from : from + " to " + to) + ": " + look.said +
-        (range[4] ? changedWord : "");
+      var range = ranges[n];
+      if (range[2] < month.first || range[1] > end) continue;
+      var first = Math.max(range[1], month.first), last = Math.min(range[2], end);
+      var look = looks[range[3]], state = states[range[4]];
+      var said = name + ", " + span(iso(range[1]), iso(range[2])) + ": " + look.said + state.said;
       // The value as text only where it fits: a few characters a date.
-      var shown = data.values[range[3]].length <= 2 * (last - first + 1) ? look.text : "";
-      html += '<span class="' + look.className + (range[4] ? " changed" : "") + '" style="grid-column:' +
-        (first + 1) + "/" + (last + 2) + look.style + '" title="' + said + '" role="img" aria-label="' + said +
-        '" data-from="' + from + '" data-to="' + to + '" data-value="' + look.text + '">' + shown + "</span>";
+      var text = !state.off && data.values[range[3]].length <= 2 * (last - first + 1) ? look.text : "";
+      html += '<span class="' + (state.off ? "r" : look.className) + (state.mark ? " " + state.mark : "") +
+        '" style="grid-column:' + (first - month.first + 1 + shift) + "/" + (last - month.first + 2 + shift) +
+        (state.off ? "" : look.style) + '" title="' + said + '" role="img" aria-label="' + said +
+        '" data-from="' + iso(first) + '" data-to="' + iso(last) + '" data-value="' + look.text + '">' + text +
+        "</span>";
     }
     return html + "</div></div>";
   }
 
+  // A block of lines over one month: its head, its weekends, and `lines` (HTML) below them.
+  function block(month, lines, className) {
+    var section = el("section", className || "month");
+    section.dataset.month = month.id;
+    section.appendChild(el("h4", null, month.name));
+    var scroller = section.appendChild(el("div", "scroller"));
+    var grid = scroller.appendChild(el("div", "grid"));
+    grid.style.setProperty("--mdays", month.length);
+    var head = monthHead(month);
+    grid.appendChild(head[0]);
+    grid.appendChild(head[1]);
+    grid.insertAdjacentHTML("beforeend", lines);
+    return section;
+  }
+
+  // --- the year at a glance: per key, a small grid of months by days, a cell per date (drawn on a canvas: a
+  // few thousand keys would otherwise be a million elements) ---
+  var GLANCE = 6, GUTTER = 9; // a date's cell, in CSS pixels; the month initials' column
+  var glanceColours = data.values.map(function (value, index) {
+    return value === "n/a" ? "#8c8c8c" : data.colours[index][0] || "#8c8c8c";
+  });
+  function glance(index) {
+    var key = data.keys[index];
+    var figure = el("figure", "room");
+    figure.dataset.property = key[0];
+    figure.dataset.room = key[1];
+    var canvas = figure.appendChild(el("canvas"));
+    var ratio = window.devicePixelRatio || 1;
+    var width = GUTTER + 31 * GLANCE, height = months.length * GLANCE;
+    canvas.width = width * ratio;
+    canvas.height = height * ratio;
+    canvas.style.width = width + "px";
+    canvas.style.height = height + "px";
+    canvas.setAttribute("role", "img");
+    canvas.setAttribute("aria-label", keyName(key) + ": " + months.length + " months at a glance");
+    var pen = canvas.getContext("2d");
+    if (pen) {
+      pen.scale(ratio, ratio);
+      pen.fillStyle = "#f1f1f1"; // dates nothing set
+      months.forEach(function (month, row) {
+        pen.fillRect(GUTTER + (month.from - 1) * GLANCE, row * GLANCE, month.length * GLANCE - 1, GLANCE - 1);
+      });
+      rangesOf[index].forEach(function (range) {
+        var state = states[range[4]];
+        pen.fillStyle = state.off ? "#b00" : glanceColours[range[3]];
+        for (var day = range[1]; day <= range[2]; day++) {
+          pen.fillRect(GUTTER + dayOf[day] * GLANCE, monthOf[day] * GLANCE, GLANCE - 1, GLANCE - 1);
+        }
+      });
+      pen.fillStyle = "#555";
+      pen.font = GLANCE + "px system-ui, sans-serif";
+      pen.textBaseline = "top";
+      months.forEach(function (month, row) { pen.fillText(month.name.charAt(0), 0, row * GLANCE); });
+    }
+    figure.appendChild(el("figcaption", null, keyName(key)));
+    return figure;
+  }
+
+  function sortedKeys(property) {
+    return byProperty[property].slice().sort(function (a, b) {
+      return keyName(data.keys[a]) < keyName(data.keys[b]) ? -1 : 1;
+    });
+  }
+
   function drawMap() {
     var maps = document.getElementById("maps");
-    maps.style.setProperty("--days", data.days);
-    var heads = header();
+    var glances = maps.appendChild(el("section", "glances"));
+    glances.appendChild(el("h3", null, "At a glance: " + (months.length > 1 ? months[0].name + " to " +
+      months[months.length - 1].name : months[0].name) + ", a line per month, a cell per date"));
+    // Then each property, its months a block at a time (in print, each property starts a page).
     properties.forEach(function (property) {
+      var keys = sortedKeys(property);
+      var box = glances.appendChild(el("div", "glance"));
+      box.dataset.property = property;
+      box.appendChild(el("h4", null, "Property " + property));
+      var rooms = box.appendChild(el("div", "rooms"));
+      keys.forEach(function (index) { rooms.appendChild(glance(index)); });
       var section = el("section", "property");
       section.dataset.property = property;
       section.appendChild(el("h3", null, "Property " + property));
-      var scroller = el("div", "scroller");
-      scroller.appendChild(heads[0].cloneNode(true));
-      scroller.appendChild(heads[1].cloneNode(true));
-      scroller.appendChild(heads[2].cloneNode(true));
-      var keys = byProperty[property].slice().sort(function (a, b) {
-        return keyName(data.keys[a]) < keyName(data.keys[b]) ? -1 : 1;
+      months.forEach(function (month) {
+        section.appendChild(block(month, keys.map(function (index) { return line(index, month); }).join("")));
       });
-      scroller.insertAdjacentHTML("beforeend", keys.map(line).join(""));
-      section.appendChild(scroller);
       maps.appendChild(section);
+    });
+  }
+
+  // --- a big run: over MANY keys or MOST ranges (a night of 200,000 rooms would be millions of elements drawn at
+  // once; a million-row night's 100,000 ranges, cut by month, take seconds more than issue 31's 5) the page lists
+  // the keys, a property at a time, and draws a key's months when it is opened: a line per month ---
+  var MANY = 5000, MOST = 60000, LISTED = 500, OPENED = 50;
+  var lazy = data.keys.length > MANY || data.ranges.length > MOST;
+
+  function keyMonths(index) {
+    var box = el("div", "months");
+    var scroller = box.appendChild(el("div", "scroller"));
+    var grid = scroller.appendChild(el("div", "grid"));
+    grid.style.setProperty("--mdays", 31);
+    var head = grid.appendChild(el("div", "line head"));
+    head.appendChild(el("span", "label"));
+    var track = head.appendChild(el("div", "track"));
+    for (var n = 1; n <= 31; n++) track.appendChild(el("span", "day", String(n))).style.gridColumn = String(n);
+    grid.insertAdjacentHTML("beforeend", months.map(function (month) {
+      return line(index, month, month.name, month.from - 1);
+    }).join(""));
+    return box;
+  }
+
+  function keyItem(index) {
+    var key = data.keys[index];
+    var item = el("details", "key");
+    item.dataset.property = key[0];
+    item.dataset.room = key[1];
+    item.appendChild(el("summary", null, keyName(key)));
+    item.addEventListener("toggle", function () {
+      if (item.open && !item.dataset.drawn) { item.appendChild(keyMonths(index)); item.dataset.drawn = "1"; }
+    });
+    return item;
+  }
+
+  // A property's keys that the room filter keeps, the first LISTED of them (the filters narrow the rest).
+  function listKeys(list, property) {
+    list.textContent = "";
+    var keys = sortedKeys(property).filter(function (index) {
+      return !filters.room || data.keys[index][1] === filters.room;
+    });
+    keys.slice(0, LISTED).forEach(function (index, n) {
+      var item = list.appendChild(keyItem(index));
+      if (filters.room && n < OPENED) item.open = true; // asked for by name: drawn at once
+    });
+    if (keys.length > LISTED) {
+      list.appendChild(el("p", "note", "the first " + LISTED + " of " + keys.length + " keys: narrow them with the room filter"));
+    }
+  }
+
+  function drawList() {
+    var maps = document.getElementById("maps");
+    maps.appendChild(el("p", "note", data.keys.length + " keys, too many to draw at once: open a property, then a " +
+      "room, to draw its months (or choose a room above)."));
+    properties.forEach(function (property) {
+      var details = maps.appendChild(el("details", "keys"));
+      details.dataset.property = property;
+      details.appendChild(el("summary", null, "Property " + property + ": " + byProperty[property].length + " keys"));
+      var list = details.appendChild(el("div", "list"));
+      details.addEventListener("toggle", function () {
+        if (details.open && details.dataset.listed !== filters.room) {
+          details.dataset.listed = filters.room;
+          listKeys(list, property);
+        }
+      });
     });
   }
 
@@ -192,39 +346,68 @@
   function drawDiff() {
     var target = document.getElementById("diff-table");
     if (!target || !data.diff) return;
-    table(target, ["property", "room", "rate", "from", "to", "kind", "before", "after"], data.diff, {
+    table(target, ["property", "room", "rate", "dates", "kind", "before", "after"], data.diff, {
       className: "diff",
       keep: function (d) { var key = data.keys[d[0]]; return keeps(key[0], key[1], d[3]); },
       row: function (d) {
         var key = data.keys[d[0]];
-        return rowLine([key[0], key[1], key[2], iso(d[1]), iso(d[2]), d[3], d[4], d[5]], "kind-" + d[3]);
+        return rowLine([key[0], key[1], key[2], span(iso(d[1]), iso(d[2])), d[3], d[4], d[5]], "kind-" + d[3]);
       }
     });
   }
 
   function apply() {
-    document.querySelectorAll("#maps .property").forEach(function (section) {
+    document.querySelectorAll("#maps details.keys").forEach(function (details) {
+      details.hidden = !!filters.property && details.dataset.property !== filters.property;
+      // A room asked for opens the properties that have it, listing (and drawing) its keys.
+      if (filters.room && !details.hidden) details.open = true;
+      if (details.open && details.dataset.listed !== filters.room) {
+        details.dataset.listed = filters.room;
+        listKeys(details.querySelector(".list"), details.dataset.property);
+      }
+    });
+    document.querySelectorAll("#maps .property, #maps .glance").forEach(function (section) {
       section.classList.toggle("hidden", !!filters.property && section.dataset.property !== filters.property);
     });
-    document.querySelectorAll("#maps .line:not(.head)").forEach(function (row) {
+    document.querySelectorAll("#maps .line:not(.head), #maps .room").forEach(function (row) {
       row.classList.toggle("hidden", !!filters.room && row.dataset.room !== filters.room);
     });
     drawRows();
     drawDiff();
   }
 
-  drawMap();
+  if (lazy) drawList(); else drawMap();
   var statuses = data.rows ? data.rows.map(function (g) { return g[3]; }) :
     data.diff ? data.diff.map(function (d) { return d[3]; }) : [];
   if (statuses.length) fill("status", unique(statuses));
   else document.getElementById("f-status").parentNode.hidden = true;
   fill("property", properties);
-  fill("room", unique(data.keys.map(function (key) { return key[1]; })));
+  if (lazy) {
+    // Too many rooms to offer as a list: the room is typed (its exact id), Enter applies it.
+    var select = document.getElementById("f-room"), typed = el("input");
+    typed.id = "f-room";
+    typed.type = "search";
+    typed.placeholder = "room id";
+    typed.value = filters.room = wanted.get("room") || "";
+    select.replaceWith(typed);
+    typed.addEventListener("change", function () { filters.room = typed.value.trim(); apply(); });
+  } else {
+    fill("room", unique(data.keys.map(function (key) { return key[1]; })));
+  }
   document.querySelector(".filters").hidden = false;
   apply();
   // The marker tests and the benchmark wait for: the map and tables are drawn and laid out (reading a size
   // makes the browser lay the page out now, so that the time measured includes it).
   void document.body.offsetHeight;
   document.body.dataset.drawMs = String(Math.round(performance.now() - began));
+  // From the page's request to drawn: reading the page (its data block too) and drawing it.
+  document.body.dataset.loadMs = String(Math.round(performance.now()));
+  // How the page fits the window, for the tests: its width, and how many month blocks scroll sideways.
+  var clipped = 0;
+  document.querySelectorAll("#maps .scroller").forEach(function (scroller) {
+    if (scroller.scrollWidth > scroller.clientWidth + 1) clipped++;
+  });
+  document.body.dataset.width = String(document.documentElement.scrollWidth);
+  document.body.dataset.clipped = String(clipped);
   document.body.dataset.drawn = "1";
 })();
