@@ -17,7 +17,7 @@ from ari_cli.planning.batch import DataForm, Envelope, build_body, make_batches,
 from ari_cli.planning.changes import Acknowledged, keep_changed
 from ari_cli.planning.plan import Plan, PlanOptions, plan
 from ari_cli.records.check import check_rows
-from ari_cli.records.named import load_policies
+from ari_cli.records.named import load_policies, parse_policies
 from ari_cli.records.rules import DateOptions
 from ari_cli.records.table import RowTable
 from ari_cli.results import Run, attribute
@@ -100,6 +100,8 @@ def plan_input(
         read = ReadResult([ListedPart(rows[0].source, rows)] if rows else [])
     single = options.data_form is DataForm.OBJECT
     named = load_policies(options.policies) if options.policies else None
+    if named is None and read.policies is not None:  # an exported workbook's own policies sheet
+        named = parse_policies(*read.policies)
     dates = DateOptions(options.today, options.date_format)
     empty = list(read.empty)
     warnings = list(read.warnings)

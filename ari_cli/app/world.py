@@ -8,7 +8,8 @@ or `ari_cli.push()`, and nothing in `app/` asks the process for its variables, i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import datetime as dt
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -22,3 +23,5 @@ class World:
     stdin_is_terminal: bool = False
     stdout_is_terminal: bool = False
     stderr_is_terminal: bool = False
+    now: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC)
+    """The clock (aware, UTC): what `today` is for a use case that defaults a date to it (`export`)."""
