@@ -147,3 +147,140 @@ def test_an_export_pushed_back_unedited_with_changed_only_sends_nothing(
     result = invoke(["threshold", "push", str(out), *TODAY, "--changed-only"], env=sandbox_env(thresholds))
     assert result.exit_code == 0, result.stderr
     assert len(thresholds.received) == before
+
+
+# The round trip: export, edit cells, push --changed-only; a value a later push changed is a conflict.
+
+SEEDS = {
+    "threshold": ("HTL001,DBL,2027-01-01,2027-01-06,2", "HTL001,TWN,2027-01-01,2027-01-06,4"),
+    "maxadv": ("HTL001,DBL,BAR,2027-01-01,2027-01-06,30", "HTL001,DBL,NRF,2027-01-01,2027-01-06,60"),
+    "policy": ("HTL001,DBL,BAR,2027-01-01,2027-01-06,flex7", "HTL001,DBL,NRF,2027-01-01,2027-01-06,nonref"),
+}
+# A new value for a cell of the first key; the value a later push sets on the second key.
+EDITS = {"threshold": ("7", "9"), "maxadv": ("45", "90"), "policy": ("policy2", "sameday")}
+DAYS = ["2027-01-01", "2027-01-02", "2027-01-03", "2027-01-04", "2027-01-05", "2027-01-06"]
+
+
+def read_grid(path: Path) -> dict[tuple[str, ...], dict[str, str]]:
+    """An exported grid's cells per key and date, from a CSV file or a workbook's property sheets."""
+    found: dict[tuple[str, ...], dict[str, str]] = {}
+    if path.suffix == ".csv":
+        _, rows = csv_rows(path)
+        tables = [rows]
+    else:
+        book = load_workbook(path)
+        tables = [[[("" if c is None else str(c)) for c in row] for row in book[name].iter_rows(values_only=True)]
+                  for name in book.sheetnames if name not in ("export", "policies")]  # fmt: skip
+    for rows in tables:
+        width = len(rows[0]) - len(DAYS)
+        for row in rows[1:]:
+            found[tuple(row[:width])] = dict(zip(rows[0][width:], row[width:], strict=True))
+    return found
+
+
+def edit_grid(path: Path, edits: dict[tuple[tuple[str, ...], str], str]) -> None:
+    """Set cells (key, date) of an exported grid, as a user would in a spreadsheet, leaving the rest as it is."""
+    if path.suffix == ".csv":
+        lines = path.read_text(encoding="utf-8").splitlines()
+        comments = [line for line in lines if line.startswith("#")]
+        rows = list(csv.reader(line for line in lines if not line.startswith("#")))
+        width = len(rows[0]) - len(DAYS)
+        for (key, day), value in edits.items():
+            row = next(r for r in rows if tuple(r[:width]) == key)
+            row[rows[0].index(day)] = value
+        with open(path, "w", encoding="utf-8", newline="") as stream:
+            stream.writelines(line + "\n" for line in comments)
+            csv.writer(stream, lineterminator="\n").writerows(rows)
+        return
+    book = load_workbook(path)
+    for (key, day), value in edits.items():
+        sheet = book[key[0]]
+        header = [c.value for c in sheet[1]]
+        row = next(r for r in sheet.iter_rows(min_row=2) if tuple(str(c.value) for c in r[: len(key)]) == key)
+        row[header.index(day)].value = int(value) if value.isdigit() else (value or None)
+    book.save(path)
+
+
+def seeded(sb: Sandbox, folder: Path, operation: str) -> None:
+    assert push(sb, folder, operation, *SEEDS[operation]).exit_code == 0
+
+
+def keys_of(operation: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    first, second = (tuple(row.split(",")[:-3]) for row in SEEDS[operation])
+    return first, second
+
+
+def push_back(sb: Sandbox, path: Path, operation: str, *extra: str) -> Result:
+    policies = ("--policies", str(path.with_suffix(".toml"))) if operation == "policy" and path.suffix == ".csv" else ()
+    return invoke([operation, "push", str(path), *TODAY, "--changed-only", *policies, *extra], env=sandbox_env(sb))
+
+
+def sent_records(sb: Sandbox, since: int) -> list[dict[str, object]]:
+    """The data records of the requests the sandbox received after the first `since` (a policy: one a request)."""
+    records: list[dict[str, object]] = []
+    for received in sb.received[since:]:
+        body = received.json
+        records.extend(body["data"] if isinstance(body.get("data"), list) else [body])
+    return records
+
+
+@pytest.mark.parametrize("operation", ["threshold", "maxadv", "policy"])
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_the_round_trip_sends_exactly_the_edited_dates_and_an_emptied_cell_sets_nothing(
+    sb: Sandbox, tmp_path: Path, operation: str, suffix: str
+) -> None:
+    seeded(sb, tmp_path, operation)
+    out = tmp_path / f"export{suffix}"
+    assert export(sb, operation, out, *WINDOW).exit_code == 0
+    first, second = keys_of(operation)
+    state, count = sb.state()[operation], len(sb.received)
+    unedited = push_back(sb, out, operation)
+    assert unedited.exit_code == 0, unedited.stderr
+    assert sb.state()[operation] == state and len(sb.received) == count
+    new = EDITS[operation][0]
+    edit_grid(out, {(first, "2027-01-03"): new, (first, "2027-01-04"): new, (second, "2027-01-05"): ""})
+    result = push_back(sb, out, operation)
+    assert result.exit_code == 0, result.stderr
+    assert len(sent_records(sb, count)) == 1  # the two edited dates, merged into one record
+    after = sb.state()[operation]
+    cells = read_grid(out)  # the file as edited: its values are what the service holds, but the emptied cell
+    assert cells[first]["2027-01-03"] == new
+    place = after["HTL001"]["DBL"] if operation != "threshold" else after["HTL001"]
+    before = state["HTL001"]["DBL"] if operation != "threshold" else state["HTL001"]
+    changed = {first[-1]: {**before[first[-1]], "2027-01-03": place[first[-1]]["2027-01-03"], "2027-01-04": place[first[-1]]["2027-01-04"]}}
+    assert place == {**before, **changed}
+    assert place[first[-1]]["2027-01-03"] != before[first[-1]]["2027-01-03"]
+    assert place[second[-1]]["2027-01-05"] == before[second[-1]]["2027-01-05"]  # emptied: never cleared
+
+
+@pytest.mark.parametrize("operation", ["threshold", "maxadv", "policy"])
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_a_value_a_later_push_changed_is_a_conflict_listed_with_both_values_and_not_sent(
+    sb: Sandbox, tmp_path: Path, operation: str, suffix: str
+) -> None:
+    seeded(sb, tmp_path, operation)
+    out = tmp_path / f"export{suffix}"
+    assert export(sb, operation, out, *WINDOW).exit_code == 0
+    first, second = keys_of(operation)
+    later = EDITS[operation][1]
+    assert push(sb, tmp_path, operation, f"{','.join(second)},2027-01-02,2027-01-03,{later}").exit_code == 0
+    held = sb.state()[operation]
+    edit_grid(out, {(first, "2027-01-06"): EDITS[operation][0]})
+    count = len(sb.received)
+    result = push_back(sb, out, operation)
+    assert result.exit_code == 1, result.stderr
+    assert f"conflict: {' '.join(second)} 2027-01-02..2027-01-03: the file holds " in result.stderr
+    assert "as exported, the service holds " in result.stderr and "since run 2: not sent (--force sends it)" in result.stderr
+    assert len(sent_records(sb, count)) == 1  # the edited date only
+    state = sb.state()[operation]
+    place = (lambda s: s["HTL001"]["DBL"] if operation != "threshold" else s["HTL001"])
+    assert place(state)[second[-1]] == place(held)[second[-1]]  # the later push's values stay
+    diffed = invoke([operation, "diff", str(out), *TODAY, *(("--policies", str(out.with_suffix(".toml"))) if operation == "policy" and suffix == ".csv" else ())], env=sandbox_env(sb))
+    assert diffed.exit_code == 0, diffed.stderr
+    assert f"conflict: {' '.join(second)} 2027-01-02..2027-01-03: the file holds " in diffed.stderr
+    forced = push_back(sb, out, operation, "--force")
+    assert forced.exit_code == 0, forced.stderr
+    assert "sent (--force)" in forced.stderr
+    assert place(sb.state()[operation])[second[-1]] == place(state)[second[-1]] | {
+        d: place(state)[second[-1]]["2027-01-01"] for d in ("2027-01-02", "2027-01-03")
+    }

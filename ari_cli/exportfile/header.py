@@ -72,6 +72,12 @@ def comment_lines(text: str) -> int:
     return count
 
 
+def csv_run(text: str) -> int | None:
+    """The run a CSV export's comment lines name."""
+    lines = text.splitlines()[: comment_lines(text)]
+    return run_of(line.removeprefix("#").split(":", 1) for line in lines)
+
+
 def run_of(lines: Iterable[Sequence[Any]]) -> int | None:
     """The run an export's header lines (label, value) name; None when they name none."""
     for cells in lines:

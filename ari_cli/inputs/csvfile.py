@@ -16,7 +16,7 @@ from operator import itemgetter
 from typing import Any, BinaryIO
 
 from ari_cli.exits import InputError
-from ari_cli.exportfile.header import comment_lines
+from ari_cli.exportfile.header import comment_lines, csv_run
 from ari_cli.inputs.columns import Resolver, resolve_header, weekday_values
 from ari_cli.inputs.grids import GridHeader, GridPart, csv_cell_name, grid_header
 from ari_cli.inputs.hints import follow_up
@@ -134,6 +134,24 @@ def prepare_csv(
     exported = comment_lines(sample)
     delimiter = sniff_delimiter("\n".join(sample.splitlines()[exported:]) if exported else sample)
     found = _header(source.name, sample, delimiter, header_row or (exported + 1 if exported else None))
+    prepared = _prepared(source, operation, found, sample, chosen, delimiter, encoding, mapping, meter, ignore, grid)
+    prepared.exported_run = csv_run(sample) if exported else None
+    return prepared
+
+
+def _prepared(
+    source: Source,
+    operation: Operation,
+    found: tuple[list[str], int] | None,
+    sample: str,
+    chosen: str,
+    delimiter: str,
+    encoding: str | None,
+    mapping: Mapping[str, str] | None,
+    meter: ReadMeter | None,
+    ignore: tuple[str, ...],
+    grid: GridOptions,
+) -> Prepared:
     if found is None:
         return Prepared(part=None)
     names, header_end = found

@@ -205,6 +205,8 @@ class ReadResult:
     """(source, name) of each column left out with a warning."""
     policies: tuple[str, str] | None = None
     """An exported workbook's named policies (`Prepared.policies`): the first file's that has them."""
+    exported_run: int | None = None
+    """The earliest run the exported files read reflect: a later push's dates are conflicts."""
 
     @property
     def rows(self) -> Iterator[SourceRow]:
@@ -226,3 +228,5 @@ class Prepared:
     """A workbook's further sheets read (--sheet repeated, --all-sheets), each a part after `part`."""
     policies: tuple[str, str] | None = None
     """An exported workbook's named policies: (where, TOML text), read unless --policies names a file."""
+    exported_run: int | None = None
+    """The journal's run an exported file reflects, as its header names it (None: no export)."""

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from ari_cli.exits import InputError
-from ari_cli.exportfile.header import POLICIES_SHEET, is_mark
+from ari_cli.exportfile.header import POLICIES_SHEET, is_mark, run_of
 from ari_cli.inputs.model import ListedPart, Prepared, ReadOptions
 from ari_cli.inputs.textio import Source
 from ari_cli.inputs.xlsxfile import Book, EmptyHeaderRow, Look, open_book, read_sheet
@@ -118,6 +118,7 @@ def _choose(workbook: Book, source_name: str, operation: Operation, options: Rea
         policies = _policies(workbook, source_name)  # read before the sheets: their rows outlive the reading
         prepared = _choose_among(workbook, source_name, operation, options, visible, "an export: read whole")
         prepared.policies = policies
+        prepared.exported_run = run_of(cells for _, cells in workbook.rows(workbook.sheet_names[0], source_name))
         return prepared
     return _choose_among(workbook, source_name, operation, options, visible)
 
