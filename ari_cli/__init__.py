@@ -14,6 +14,9 @@ Use from Python (see README, "Use from Python")::
 - `revert(run, *, dry_run=False, clear_unknown=False, force=False, ...)` puts back what the service held
   before a journaled run, as `ari-cli revert RUN --yes` does, and returns a `Revert` (`.changes`, `.unknown`,
   `.later`, `.run`, `.exit_code`).
+- `export(operation, path, *, properties=(), start=None, end=None, layout="dates-across", ...)` writes what
+  the service acknowledged to this journal as a file push reads back, as `ari-cli OPERATION export` does, and
+  returns an `Export` (`.path`, `.run`, `.properties`, `.start`, `.end`, `.keys`, `.values`).
 - `AriError` (`.exit_code`, `.message`, `.hint`) and its kinds `InputError` (3), `ConfigError` (4),
   `UsageProblem` (2), `GuardTripped` (5: `.guard`), `Interrupted` (130) and `RunFailed`
   (`Run.raise_for_status()`) are what it raises.
@@ -32,6 +35,7 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from ari_cli.api import push
+    from ari_cli.api_export import Export, export
     from ari_cli.api_revert import Revert, revert
     from ari_cli.api_run import Error, Request, Row, Rows, Run, RunFailed, Summary
     from ari_cli.exits import (
@@ -50,6 +54,8 @@ if TYPE_CHECKING:
 _LAZY = {
     "push": "ari_cli.api",
     "revert": "ari_cli.api_revert",
+    "export": "ari_cli.api_export",
+    "Export": "ari_cli.api_export",
     "Revert": "ari_cli.api_revert",
     "Run": "ari_cli.api_run",
     "Rows": "ari_cli.api_run",
@@ -75,6 +81,7 @@ __all__ = [
     "ConfigError",
     "Error",
     "ExitCode",
+    "Export",
     "GuardTripped",
     "InputError",
     "Interrupted",
@@ -89,6 +96,7 @@ __all__ = [
     "Summary",
     "UsageProblem",
     "__version__",
+    "export",
     "push",
     "revert",
 ]

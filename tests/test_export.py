@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import csv
+import datetime as dt
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 from openpyxl import load_workbook
 from typer.testing import Result
 
@@ -247,7 +251,13 @@ def test_the_round_trip_sends_exactly_the_edited_dates_and_an_emptied_cell_sets_
     assert cells[first]["2027-01-03"] == new
     place = after["HTL001"]["DBL"] if operation != "threshold" else after["HTL001"]
     before = state["HTL001"]["DBL"] if operation != "threshold" else state["HTL001"]
-    changed = {first[-1]: {**before[first[-1]], "2027-01-03": place[first[-1]]["2027-01-03"], "2027-01-04": place[first[-1]]["2027-01-04"]}}
+    changed = {
+        first[-1]: {
+            **before[first[-1]],
+            "2027-01-03": place[first[-1]]["2027-01-03"],
+            "2027-01-04": place[first[-1]]["2027-01-04"],
+        }
+    }
     assert place == {**before, **changed}
     assert place[first[-1]]["2027-01-03"] != before[first[-1]]["2027-01-03"]
     assert place[second[-1]]["2027-01-05"] == before[second[-1]]["2027-01-05"]  # emptied: never cleared
@@ -270,12 +280,24 @@ def test_a_value_a_later_push_changed_is_a_conflict_listed_with_both_values_and_
     result = push_back(sb, out, operation)
     assert result.exit_code == 1, result.stderr
     assert f"conflict: {' '.join(second)} 2027-01-02..2027-01-03: the file holds " in result.stderr
-    assert "as exported, the service holds " in result.stderr and "since run 2: not sent (--force sends it)" in result.stderr
+    assert (
+        "as exported, the service holds " in result.stderr
+        and "since run 2: not sent (--force sends it)" in result.stderr
+    )
     assert len(sent_records(sb, count)) == 1  # the edited date only
     state = sb.state()[operation]
-    place = (lambda s: s["HTL001"]["DBL"] if operation != "threshold" else s["HTL001"])
+    place = lambda s: s["HTL001"]["DBL"] if operation != "threshold" else s["HTL001"]
     assert place(state)[second[-1]] == place(held)[second[-1]]  # the later push's values stay
-    diffed = invoke([operation, "diff", str(out), *TODAY, *(("--policies", str(out.with_suffix(".toml"))) if operation == "policy" and suffix == ".csv" else ())], env=sandbox_env(sb))
+    diffed = invoke(
+        [
+            operation,
+            "diff",
+            str(out),
+            *TODAY,
+            *(("--policies", str(out.with_suffix(".toml"))) if operation == "policy" and suffix == ".csv" else ()),
+        ],
+        env=sandbox_env(sb),
+    )
     assert diffed.exit_code == 0, diffed.stderr
     assert f"conflict: {' '.join(second)} 2027-01-02..2027-01-03: the file holds " in diffed.stderr
     forced = push_back(sb, out, operation, "--force")
@@ -284,3 +306,65 @@ def test_a_value_a_later_push_changed_is_a_conflict_listed_with_both_values_and_
     assert place(sb.state()[operation])[second[-1]] == place(state)[second[-1]] | {
         d: place(state)[second[-1]]["2027-01-01"] for d in ("2027-01-02", "2027-01-03")
     }
+
+
+GRID_KEYS = (("HTL001", "DBL"), ("HTL001", "TWN"), ("HTL002", "KNG"))
+
+
+# Each example starts a sandbox and runs three commands: few examples, and no shrinking (a failure names its edits).
+@settings(
+    max_examples=5, deadline=None, phases=[Phase.explicit, Phase.generate],
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)  # fmt: skip
+@given(
+    edits=st.dictionaries(
+        st.tuples(st.sampled_from(GRID_KEYS), st.sampled_from(DAYS)),
+        st.one_of(st.integers(0, 30).map(str), st.just("n/a"), st.just("")),
+        max_size=6,
+    ),
+    suffix=st.sampled_from([".csv", ".xlsx"]),
+)
+def test_export_edit_k_cells_push_changed_only_and_the_service_holds_exactly_the_edited_values(
+    tmp_path_factory: pytest.TempPathFactory, edits: dict[tuple[tuple[str, ...], str], str], suffix: str
+) -> None:
+    folder = tmp_path_factory.mktemp("round")
+    with Sandbox(today=PINNED_TODAY) as sb:
+        env = {**sandbox_env(sb), "ARI_HOME": str(folder)}
+        seed = folder / "seed.csv"
+        seed.write_text(
+            f"{HEADERS['threshold']}\nHTL001,DBL,2027-01-01,2027-01-06,2\nHTL001,TWN,2027-01-02,2027-01-04,n/a\nHTL002,KNG,2027-01-01,2027-01-03,5\n"
+        )
+        assert invoke(["threshold", "push", str(seed), *TODAY], env=env).exit_code == 0
+        out = folder / f"export{suffix}"
+        assert invoke(["threshold", "export", str(out), *WINDOW], env=env).exit_code == 0
+        expected = {key: dict(cells) for key, cells in read_grid(out).items()}
+        for (key, day), value in edits.items():
+            if value:  # an emptied cell sets nothing: the service keeps what it has
+                expected[key][day] = value
+        edit_grid(out, edits)
+        result = invoke(["threshold", "push", str(out), *TODAY, "--changed-only"], env=env)
+        assert result.exit_code == 0, result.stderr
+        held = sb.state()["threshold"]
+        for (propertyid, room), cells in expected.items():
+            # The sandbox holds no date that was cleared (n/a).
+            wanted = {d: v for d, v in cells.items() if v and v != "n/a"}
+            assert wanted == held.get(propertyid, {}).get(room, {}), (propertyid, room)
+
+
+def test_ari_cli_export_writes_the_file_and_returns_what_it_holds(thresholds: Sandbox, tmp_path: Path) -> None:
+    import ari_cli
+
+    out = tmp_path / "export.xlsx"
+    done = ari_cli.export("threshold", out, properties=["HTL001"], start="2027-01-01", end=dt.date(2027, 1, 6),
+                          base_url=thresholds.base_url, source_id=thresholds.source_id)  # fmt: skip
+    assert isinstance(done, ari_cli.Export)
+    assert (done.path, done.policies, done.operation, done.properties) == (out, None, "threshold", ("HTL001",))
+    assert (done.start, done.end, done.run, done.layout, done.keys, done.values) == (
+        dt.date(2027, 1, 1), dt.date(2027, 1, 6), 2, "dates-across", 2, 5)  # fmt: skip
+    assert load_workbook(out).sheetnames == ["export", "HTL001"]
+    with pytest.raises(ari_cli.UsageProblem, match="give a list of property ids"):
+        ari_cli.export("threshold", out, properties="HTL001", base_url=thresholds.base_url, source_id="cpbA1")  # type: ignore[arg-type]
+    with pytest.raises(ari_cli.AriError, match="no threshold value from 2027-05-01") as failed:
+        ari_cli.export("threshold", out, start="2027-05-01", end="2027-05-02", base_url=thresholds.base_url,
+                       source_id=thresholds.source_id)  # fmt: skip
+    assert failed.value.exit_code == 1
