@@ -200,8 +200,8 @@ def edit_grid(path: Path, edits: dict[tuple[tuple[str, ...], str], str]) -> None
     for (key, day), value in edits.items():
         sheet = book[key[0]]
         header = [c.value for c in sheet[1]]
-        row = next(r for r in sheet.iter_rows(min_row=2) if tuple(str(c.value) for c in r[: len(key)]) == key)
-        row[header.index(day)].value = int(value) if value.isdigit() else (value or None)
+        line = next(r for r in sheet.iter_rows(min_row=2) if tuple(str(c.value) for c in r[: len(key)]) == key)
+        line[header.index(day)].value = int(value) if value.isdigit() else (value or None)
     book.save(path)
 
 
@@ -286,7 +286,11 @@ def test_a_value_a_later_push_changed_is_a_conflict_listed_with_both_values_and_
     )
     assert len(sent_records(sb, count)) == 1  # the edited date only
     state = sb.state()[operation]
-    place = lambda s: s["HTL001"]["DBL"] if operation != "threshold" else s["HTL001"]
+
+    def place(held: dict[str, Any]) -> dict[str, Any]:
+        found: dict[str, Any] = held["HTL001"]["DBL"] if operation != "threshold" else held["HTL001"]
+        return found
+
     assert place(state)[second[-1]] == place(held)[second[-1]]  # the later push's values stay
     diffed = invoke(
         [
@@ -363,7 +367,7 @@ def test_ari_cli_export_writes_the_file_and_returns_what_it_holds(thresholds: Sa
         dt.date(2027, 1, 1), dt.date(2027, 1, 6), 2, "dates-across", 2, 5)  # fmt: skip
     assert load_workbook(out).sheetnames == ["export", "HTL001"]
     with pytest.raises(ari_cli.UsageProblem, match="give a list of property ids"):
-        ari_cli.export("threshold", out, properties="HTL001", base_url=thresholds.base_url, source_id="cpbA1")  # type: ignore[arg-type]
+        ari_cli.export("threshold", out, properties="HTL001", base_url=thresholds.base_url, source_id="cpbA1")
     with pytest.raises(ari_cli.AriError, match="no threshold value from 2027-05-01") as failed:
         ari_cli.export("threshold", out, start="2027-05-01", end="2027-05-02", base_url=thresholds.base_url,
                        source_id=thresholds.source_id)  # fmt: skip
