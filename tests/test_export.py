@@ -372,3 +372,17 @@ def test_ari_cli_export_writes_the_file_and_returns_what_it_holds(thresholds: Sa
         ari_cli.export("threshold", out, start="2027-05-01", end="2027-05-02", base_url=thresholds.base_url,
                        source_id=thresholds.source_id)  # fmt: skip
     assert failed.value.exit_code == 1
+
+
+def test_a_csv_export_saved_again_by_a_spreadsheet_keeps_its_run_and_its_conflicts(sb: Sandbox, tmp_path: Path) -> None:
+    """A spreadsheet pads each comment line with the delimiters of the widest row (`# run: 2,,,,`)."""
+    seeded(sb, tmp_path, "threshold")
+    out = tmp_path / "export.csv"
+    assert export(sb, "threshold", out, *WINDOW).exit_code == 0
+    assert push(sb, tmp_path, "threshold", "HTL001,TWN,2027-01-02,2027-01-02,9").exit_code == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    out.write_text("\n".join(line + ",,,," if line.startswith("#") else line for line in lines) + "\n")
+    result = push_back(sb, out, "threshold")
+    assert result.exit_code == 1
+    assert "conflict: HTL001 TWN 2027-01-02..2027-01-02: the file holds 4 as exported, the service holds 9 since run 2" in result.stderr
+    assert sb.state()["threshold"]["HTL001"]["TWN"]["2027-01-02"] == "9"

@@ -82,6 +82,10 @@ def run_of(lines: Iterable[Sequence[Any]]) -> int | None:
     """The run an export's header lines (label, value) name; None when they name none."""
     for cells in lines:
         if len(cells) >= 2 and str(cells[0]).strip().removeprefix("#").strip().rstrip(":") == "run":
-            text = str(cells[1]).strip()
+            value = cells[1]
+            if isinstance(value, float) and value.is_integer():  # a sheet's number, retyped by its user
+                value = int(value)
+            # A spreadsheet that saved the CSV again pads each comment line with delimiters: `# run: 2,,,`.
+            text = str(value).strip().rstrip(",;\t").strip()
             return int(text) if text.isdigit() else None
     return None
