@@ -384,5 +384,8 @@ def test_a_csv_export_saved_again_by_a_spreadsheet_keeps_its_run_and_its_conflic
     out.write_text("\n".join(line + ",,,," if line.startswith("#") else line for line in lines) + "\n")
     result = push_back(sb, out, "threshold")
     assert result.exit_code == 1
-    assert "conflict: HTL001 TWN 2027-01-02..2027-01-02: the file holds 4 as exported, the service holds 9 since run 2" in result.stderr
+    assert (
+        "conflict: HTL001 TWN 2027-01-02..2027-01-02: the file holds 4 as exported, the service holds 9 since run 2"
+        in result.stderr
+    )
     assert sb.state()["threshold"]["HTL001"]["TWN"]["2027-01-02"] == "9"
