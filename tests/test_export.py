@@ -389,3 +389,10 @@ def test_a_csv_export_saved_again_by_a_spreadsheet_keeps_its_run_and_its_conflic
         in result.stderr
     )
     assert sb.state()["threshold"]["HTL001"]["TWN"]["2027-01-02"] == "9"
+
+
+def test_a_file_that_cannot_be_written_is_a_usage_error(thresholds: Sandbox, tmp_path: Path) -> None:
+    result = export(thresholds, "threshold", tmp_path / "no-such-folder" / "x.xlsx", *WINDOW)
+    assert result.exit_code == 2
+    assert f"error: cannot write {tmp_path / 'no-such-folder' / 'x.xlsx'}: No such file or directory" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -88,10 +88,12 @@ def export(request: ExportRequest, listener: Listener, world: World) -> Exported
         now.replace(microsecond=0), last, info.ended or info.started,
     )  # fmt: skip
     policies = policies_toml(names) if names else None
-    if suffix == ".csv":
-        write_csv(request.path, header, laid, policies)
-    else:
-        write_xlsx(request.path, header, laid, policies)
+    try:
+        (write_csv if suffix == ".csv" else write_xlsx)(request.path, header, laid, policies)
+    except OSError as problem:
+        raise UsageProblem(
+            f"cannot write {request.path}: {problem.strerror or problem}", "give a file in a folder you can write"
+        ) from None
     values = sum((b - a).days + 1 for found in runs.values() for a, b, _ in found)
     beside = policies_path(request.path) if policies is not None and suffix == ".csv" else None
     return Exported(request.path, header, request.layout, sum(1 for r in runs.values() if r), values, beside)
