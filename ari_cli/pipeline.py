@@ -81,7 +81,7 @@ Known = Callable[[set[str]], Acknowledged]
 HeldAt = Callable[[set[str], int], Acknowledged]
 
 
-def conflict_lines(operation: Operation, found: Sequence[Conflict], held_back: bool) -> list[str]:
+def conflict_lines(found: Sequence[Conflict], held_back: bool) -> list[str]:
     """Each conflict said with both values: what the file holds (as exported) and what a later run set."""
     what = "not sent (--force sends it)" if held_back else "sent (--force)"
     return [
@@ -168,7 +168,7 @@ def prepare(
         since = planned_input.exported_run
         if since is not None and held_at is not None:
             found = conflicts(planned, value_of, acknowledged, held_at(properties, since), since)
-            warnings = [*warnings, *conflict_lines(options.operation, found, not options.force)]
+            warnings = [*warnings, *conflict_lines(found, not options.force)]
             if not options.force:
                 planned = without(planned, found)
     exchanges = requests_for(options, connection, planned)

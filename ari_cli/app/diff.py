@@ -55,7 +55,7 @@ def said_conflicts(
     value_of = partial(wire_value, operation)
     now = acknowledged(db, operation.value, base, source, properties)
     then = held_at(db, operation.value, base, source, since, properties)
-    return conflict_lines(operation, conflicts(keep_changed(plan, value_of, now), value_of, now, then, since), True)
+    return conflict_lines(conflicts(keep_changed(plan, value_of, now), value_of, now, then, since), True)
 
 
 def view(

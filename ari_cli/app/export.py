@@ -19,7 +19,7 @@ from ari_cli.exportfile.exported import Exported
 from ari_cli.exportfile.header import Header
 from ari_cli.exportfile.tables import named, policies_toml, runs_of, tables
 from ari_cli.exportfile.write import policies_path, write_csv, write_xlsx
-from ari_cli.journal.queries import Key, Span, acknowledged, run_info
+from ari_cli.journal.queries import Key, Span, acknowledged, run_started
 from ari_cli.journal.store import reading
 from ari_cli.operations import of
 from ari_cli.records.dates import parse_date
@@ -71,7 +71,7 @@ def export(request: ExportRequest, listener: Listener, world: World) -> Exported
                 known,
             )
         last = max(s.run for found in spans.values() for s in found)
-        info = run_info(db, last)
+        at = run_started(db, last)
     start = _day(request.start, "--from", today) if request.start else today
     end = _day(request.end, "--to", today) if request.end else max(s.end for f in spans.values() for s in f)
     if end < start and request.end:
@@ -85,7 +85,7 @@ def export(request: ExportRequest, listener: Listener, world: World) -> Exported
     laid = tables(descriptor, spans, start, end, request.layout, names)
     header = Header(
         descriptor.name, base, source, tuple(t.propertyid for t in laid), start, end,
-        now.replace(microsecond=0), last, info.ended or info.started,
+        now.replace(microsecond=0), last, at,
     )  # fmt: skip
     policies = policies_toml(names) if names else None
     try:

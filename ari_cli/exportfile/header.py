@@ -36,7 +36,7 @@ class Header:
         """(label, value) a line each, the MARK first: the workbook's first sheet, or a CSV's comment lines. No
         value holds a comma, a semicolon or a tab: a CSV's delimiter is told from its lines."""
         reflects = (
-            f"as acknowledged to this journal; last run {self.run} at {self.run_at}"
+            f"as acknowledged to this journal; last run {self.run} at {self.run_at or 'a time pruned from it'}"
             if self.run is not None
             else "as acknowledged to this journal; no run"
         )

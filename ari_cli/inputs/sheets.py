@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from ari_cli.exits import InputError
-from ari_cli.exportfile.header import POLICIES_SHEET, is_mark, run_of
+from ari_cli.exportfile.header import POLICIES_SHEET, SHEET, is_mark, run_of
 from ari_cli.inputs.model import ListedPart, Prepared, ReadOptions
 from ari_cli.inputs.textio import Source
 from ari_cli.inputs.xlsxfile import Book, EmptyHeaderRow, Look, open_book, read_sheet
@@ -90,8 +90,16 @@ def _together(read: list[Prepared]) -> Prepared:
 
 
 def _exported(workbook: Book, source_name: str) -> bool:
-    """Whether `export` wrote the workbook: its first sheet says so (`exportfile/header.py`)."""
-    first = next(workbook.rows(workbook.sheet_names[0], source_name), None)
+    """Whether `export` wrote the workbook: its first sheet, named as export names it, says so in its first cell
+    (`exportfile/header.py`). Only such a sheet is opened here: a reader builds a whole sheet to give its first
+    row, and any other first sheet is read once, by `read_sheet`, which names what is wrong with it."""
+    title = workbook.sheet_names[0]
+    if title != SHEET or len(workbook.sheet_names) < 2:
+        return False
+    try:
+        first = next(workbook.rows(title, f"{source_name}[{title}]"), None)
+    except InputError:
+        return False  # said when the sheet is read
     return first is not None and bool(first[1]) and is_mark(first[1][0])
 
 
