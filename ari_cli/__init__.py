@@ -17,6 +17,9 @@ Use from Python (see README, "Use from Python")::
 - `why(propertyid, roomid, date, *, rateid=None, profile=None, ...)` says what the service holds on that night
   for the room, as `ari-cli why` does, and returns a `Why` (`.settings`: per operation and rate the value held,
   or None for nothing known, and who set it; `.last_run`), as acknowledged to this journal.
+- `export(operation, path, *, properties=(), start=None, end=None, layout="dates-across", ...)` writes what
+  the service acknowledged to this journal as a file push reads back, as `ari-cli OPERATION export` does, and
+  returns an `Export` (`.path`, `.run`, `.properties`, `.start`, `.end`, `.keys`, `.values`).
 - `AriError` (`.exit_code`, `.message`, `.hint`) and its kinds `InputError` (3), `ConfigError` (4),
   `UsageProblem` (2), `GuardTripped` (5: `.guard`), `Interrupted` (130) and `RunFailed`
   (`Run.raise_for_status()`) are what it raises.
@@ -35,6 +38,7 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from ari_cli.api import push
+    from ari_cli.api_export import Export, export
     from ari_cli.api_revert import Revert, revert
     from ari_cli.api_run import Error, Request, Row, Rows, Run, RunFailed, Summary
     from ari_cli.api_why import Why, why
@@ -54,6 +58,8 @@ if TYPE_CHECKING:
 _LAZY = {
     "push": "ari_cli.api",
     "revert": "ari_cli.api_revert",
+    "export": "ari_cli.api_export",
+    "Export": "ari_cli.api_export",
     "Revert": "ari_cli.api_revert",
     "why": "ari_cli.api_why",
     "Why": "ari_cli.api_why",
@@ -81,6 +87,7 @@ __all__ = [
     "ConfigError",
     "Error",
     "ExitCode",
+    "Export",
     "GuardTripped",
     "InputError",
     "Interrupted",
@@ -96,6 +103,7 @@ __all__ = [
     "UsageProblem",
     "Why",
     "__version__",
+    "export",
     "push",
     "revert",
     "why",

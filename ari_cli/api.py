@@ -90,6 +90,7 @@ def push(
     merge: bool = True,
     overlaps: OverlapsName = "error",
     changed_only: bool = False,
+    force: bool = False,
     batch_size: int | None = None,
     data_form: DataFormName | None = None,
     concurrency: int | None = None,
@@ -163,6 +164,7 @@ def push(
             batch_size=batch_size,
             changed_only=changed_only,
             data_form=data_form,
+            force=force,
         ),
         sending=SendTuning(
             concurrency=concurrency,

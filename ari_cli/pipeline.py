@@ -14,10 +14,10 @@ from ari_cli.inputs import ListedPart, ReadOptions, ReadResult, SourceRow, read_
 from ari_cli.inputs.reader import read_objects
 from ari_cli.operations import of
 from ari_cli.planning.batch import DataForm, Envelope, build_body, make_batches, wire_value
-from ari_cli.planning.changes import Acknowledged, keep_changed
+from ari_cli.planning.changes import Acknowledged, Conflict, conflicts, keep_changed, without
 from ari_cli.planning.plan import Plan, PlanOptions, plan
 from ari_cli.records.check import check_rows
-from ari_cli.records.named import load_policies
+from ari_cli.records.named import load_policies, parse_policies
 from ari_cli.records.rules import DateOptions
 from ari_cli.records.table import RowTable
 from ari_cli.results import Run, attribute
@@ -44,6 +44,7 @@ class PushOptions:
     skip_invalid: bool = False
     dry_run: bool = False
     changed_only: bool = False
+    force: bool = False  # send an exported file's conflicting dates (`changes.conflicts`)
     send: SendOptions = field(default_factory=SendOptions)
 
 
@@ -61,6 +62,13 @@ class Prepared:
     """With --changed-only, the plan before the unchanged dates were dropped (what the guards judge)."""
     ignored: list[tuple[str, str]] = field(default_factory=list)
     """(source, name) of each column left out."""
+    exported_run: int | None = None
+    """The run an exported file reflects, as its header names it (None: not an export)."""
+    conflicts: list[Conflict] = field(default_factory=list)
+    """An exported file's dates that a later push changed, still holding the exported value: not sent unless
+    --force (and then the run exits as usual)."""
+    held_back: bool = False
+    """Whether the conflicts were left out (no --force): the run exits 1."""
 
     @property
     def invalid(self) -> bool:
@@ -69,6 +77,18 @@ class Prepared:
 
 # What the service last acknowledged, per key, for some property ids (read from the journal).
 Known = Callable[[set[str]], Acknowledged]
+# What it held once a run (an export's) and those before it were acknowledged, for some property ids.
+HeldAt = Callable[[set[str], int], Acknowledged]
+
+
+def conflict_lines(found: Sequence[Conflict], held_back: bool) -> list[str]:
+    """Each conflict said with both values: what the file holds (as exported) and what a later run set."""
+    what = "not sent (--force sends it)" if held_back else "sent (--force)"
+    return [
+        f"conflict: {' '.join(c.key)} {c.start}..{c.end}: the file holds {c.exported} as exported, "
+        f"the service holds {c.now} since run {c.run}: {what}"
+        for c in found
+    ]
 
 
 def empty_sources(sources: Sequence[str], allowed: bool) -> list[str]:
@@ -100,6 +120,8 @@ def plan_input(
         read = ReadResult([ListedPart(rows[0].source, rows)] if rows else [])
     single = options.data_form is DataForm.OBJECT
     named = load_policies(options.policies) if options.policies else None
+    if named is None and read.policies is not None:  # an exported workbook's own policies sheet
+        named = parse_policies(*read.policies)
     dates = DateOptions(options.today, options.date_format)
     empty = list(read.empty)
     warnings = list(read.warnings)
@@ -114,7 +136,10 @@ def plan_input(
     if empty:
         notes.extend(empty_sources(empty, options.read.allow_empty))
     planned = plan(settings, table, PlanOptions(options.today, options.merge, options.last_wins))
-    return Prepared(table, planned, [], warnings + planned.warnings, notes + planned.notes, ignored=read.ignored)
+    return Prepared(
+        table, planned, [], warnings + planned.warnings, notes + planned.notes, ignored=read.ignored,
+        exported_run=read.exported_run,
+    )  # fmt: skip
 
 
 def prepare(
@@ -124,19 +149,32 @@ def prepare(
     rows: Sequence[SourceRow] | None = None,
     known: Known | None = None,
     objects: Iterable[Any] | None = None,
+    held_at: HeldAt | None = None,
 ) -> Prepared:
     """Read (or take the given `rows` or Python `objects`), validate, plan and batch; no network.
 
-    `known` (with --changed-only) gives what the service last acknowledged, so that only changes are sent.
+    `known` (with --changed-only) gives what the service last acknowledged, so that only changes are sent;
+    `held_at` what it held at an exported file's run, so that the dates a later push changed are conflicts.
     """
     planned_input = plan_input(options, stdin, rows, objects)
     planned = planned_input.plan
+    found: list[Conflict] = []
+    warnings = planned_input.warnings
     if options.changed_only and known is not None:
-        acknowledged = known({record.propertyid for record in planned.records})
-        planned = keep_changed(planned, partial(wire_value, options.operation), acknowledged)
+        properties = {record.propertyid for record in planned.records}
+        acknowledged = known(properties)
+        value_of = partial(wire_value, options.operation)
+        planned = keep_changed(planned, value_of, acknowledged)
+        since = planned_input.exported_run
+        if since is not None and held_at is not None:
+            found = conflicts(planned, value_of, acknowledged, held_at(properties, since), since)
+            warnings = [*warnings, *conflict_lines(found, not options.force)]
+            if not options.force:
+                planned = without(planned, found)
     exchanges = requests_for(options, connection, planned)
-    return Prepared(planned_input.rows, planned, exchanges, planned_input.warnings, planned_input.notes,
-                    whole=planned_input.plan, ignored=planned_input.ignored)  # fmt: skip
+    return Prepared(planned_input.rows, planned, exchanges, warnings, planned_input.notes,
+                    whole=planned_input.plan, ignored=planned_input.ignored, exported_run=planned_input.exported_run,
+                    conflicts=found, held_back=bool(found) and not options.force)  # fmt: skip
 
 
 def requests_for(options: PushOptions, connection: Connection | None, planned: Plan) -> list[Exchange]:
@@ -200,4 +238,5 @@ def execute(
         rows = attribute(table, plan, exchanges, options.dry_run)
     run = Run(options.operation, options.dry_run, rows, plan.records, exchanges, prepared.warnings, interrupted)
     run.ignored_columns = prepared.ignored
+    run.held_back = len(prepared.conflicts) if prepared.held_back else 0
     return run

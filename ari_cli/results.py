@@ -230,6 +230,8 @@ class Run:
     """What the JSON document lists under `notes`: what the journal said of the service (`app/elsewhere.py`)."""
     refused: Refused | None = None
     """A retry's: rows of the run it retried that stay refused for their own data, and were not sent again."""
+    held_back: int = 0
+    """An exported file's conflicting ranges left unsent (no --force): the run is not done."""
 
     def summary(self) -> dict[str, int]:
         return summary(len(self.rows), len(self.records), len(self.exchanges), self.rows.counts())
@@ -240,7 +242,8 @@ class Run:
         # A dry run's requests are those the real run would send: with --skip-invalid it exits as that run would.
         code = exit_code(self.rows, sent=bool(self.exchanges))
         # A retry tells cron the truth: rows left refused for their data are not done, even when none was sent.
-        return ExitCode.FAILED if self.refused is not None and code is ExitCode.OK else code
+        unfinished = self.refused is not None or self.held_back
+        return ExitCode.FAILED if unfinished and code is ExitCode.OK else code
 
 
 def summary(rows: int, records: int, requests: int, counts: dict[Status, int] | None = None) -> dict[str, int]:

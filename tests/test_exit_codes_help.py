@@ -27,6 +27,7 @@ CAN_GIVE: dict[str, set[int]] = {
     **{f"{op} push": {0, 3, 4, 5} for op in ("threshold", "maxadv", "policy")},
     **{f"{op} diff": {0, 3, 4} for op in ("threshold", "maxadv", "policy")},
     **{f"{op} send": {0, 3, 4, 5} for op in ("threshold", "maxadv", "policy")},
+    **{f"{op} export": {0, 4} for op in ("threshold", "maxadv", "policy")},
     "policy describe": {0, 3},
     "replay": {0, 3, 4},
     "explain": {0},

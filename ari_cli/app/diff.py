@@ -9,6 +9,7 @@ looked up under the base URL and source id of the configuration: the key is not 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
 
 from ari_cli.app.elsewhere import note as elsewhere_note
 from ari_cli.app.guards import said
@@ -19,11 +20,13 @@ from ari_cli.app.world import World
 from ari_cli.config.options import Connection
 from ari_cli.config.settings import resolve
 from ari_cli.exits import Declined, ExitCode, InputError, UsageProblem
+from ari_cli.journal.before import held_at
 from ari_cli.journal.database import OpenJournal
 from ari_cli.journal.queries import acknowledged
 from ari_cli.journal.store import reading
-from ari_cli.pipeline import Prepared, plan_input
+from ari_cli.pipeline import Prepared, conflict_lines, plan_input
 from ari_cli.planning.batch import wire_value
+from ari_cli.planning.changes import conflicts, keep_changed
 from ari_cli.planning.diff import Change, DiffView, diff, would_change
 from ari_cli.render.values import plural
 from ari_cli.results import Status, attribute
@@ -38,6 +41,21 @@ def compare(prepared: Prepared, operation: Operation, db: OpenJournal | None, ba
     properties = {record.propertyid for record in plan.records}
     known = {} if db is None else acknowledged(db, operation.value, base, source, properties)
     return diff(plan, lambda record: wire_value(operation, record), known)
+
+
+def said_conflicts(
+    prepared: Prepared, operation: Operation, db: OpenJournal | None, base: str, source: str
+) -> list[str]:
+    """An exported file's conflicts (`changes.conflicts`), said as a push with --changed-only says them."""
+    since = prepared.exported_run
+    if db is None or since is None:
+        return []
+    plan = prepared.plan
+    properties = {record.propertyid for record in plan.records}
+    value_of = partial(wire_value, operation)
+    now = acknowledged(db, operation.value, base, source, properties)
+    then = held_at(db, operation.value, base, source, since, properties)
+    return conflict_lines(conflicts(keep_changed(plan, value_of, now), value_of, now, then, since), True)
 
 
 def view(
@@ -81,6 +99,9 @@ def run_diff(request: DiffRequest, listener: Listener, world: World) -> Diffed:
         elsewhere = elsewhere_note(db, request.operation.value, base, source, properties)
         notes = (elsewhere,) if elsewhere else ()
         listener.notices(notes)  # even with --quiet: a comparison with nothing may not be what was meant
+        conflicted = said_conflicts(prepared, request.operation, db, base, source)
+        listener.notices(conflicted)
+        notes = (*notes, *conflicted)
         if request.guards != GuardOptions() or settings.guards:
             # Which guards a push of the files would trip: said, as a push would say it, not enforced.
 

@@ -174,6 +174,18 @@ class WhyRequest(NamedTuple):
     connection: ConnectionOptions = ConnectionOptions()
 
 
+class ExportRequest(NamedTuple):
+    """`ari-cli OPERATION export`: what the service holds, as the journal says, written to `path`."""
+
+    operation: Operation
+    path: Path
+    properties: tuple[str, ...] = ()
+    start: str | None = None
+    end: str | None = None
+    layout: Layout = Layout.DATES_ACROSS
+    connection: ConnectionOptions = ConnectionOptions()
+
+
 class ConfigShow(NamedTuple):
     """`ari-cli config show`: the profile, the overrides as push takes them, and the output."""
 

@@ -156,6 +156,7 @@ def push(request: PushRequest, listener: Listener, world: World) -> Pushed:
             elsewhere_notes,
             for_push,
             held_before,
+            held_for,
             known_for,
             open_for_run,
             run_start,
@@ -179,7 +180,8 @@ def push(request: PushRequest, listener: Listener, world: World) -> Pushed:
                 known = known_for(journal, request.operation, connection) if options.changed_only else None
                 stdin = world.stdin if "-" in options.files else None
                 with listener.reading(options.read.meter or ReadMeter(), enabled=not quiet):
-                    prepared = prepare(options, connection, stdin, rows, known, request.objects)
+                    held = held_for(journal, request.operation, connection) if options.changed_only else None
+                    prepared = prepare(options, connection, stdin, rows, known, request.objects, held)
                 # Warnings are about the data (a column ignored, a range clipped): --quiet keeps them; notes it hides.
                 listener.notices(prepared.warnings)
                 if not quiet:

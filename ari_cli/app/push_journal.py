@@ -17,11 +17,12 @@ from ari_cli.app.guards import for_push as for_push
 from ari_cli.app.options import ConnectionOptions
 from ari_cli.config.options import Connection
 from ari_cli.config.secrets import mask
+from ari_cli.journal.before import held_at
 from ari_cli.journal.database import read_through
 from ari_cli.journal.queries import acknowledged
 from ari_cli.journal.recorder import Recorder, open_journal
 from ari_cli.journal.store import Journal, RunStart, reading
-from ari_cli.pipeline import Known, Prepared, PushOptions
+from ari_cli.pipeline import HeldAt, Known, Prepared, PushOptions
 from ari_cli.planning.changes import Acknowledged
 from ari_cli.wire.operations import Operation
 
@@ -69,6 +70,19 @@ def elsewhere_notes(
     with read_through(journal.path):
         said = note(journal.db, operation.value, connection.base_url, connection.source_id, properties)
     return [said] if said else []
+
+
+def held_for(journal: Journal | None, operation: Operation, connection: Connection | None) -> HeldAt | None:
+    """What the service held at an exported file's run (`before.held_at`), for its conflicts."""
+    if journal is None or connection is None:
+        return None
+    db, base, source = journal.db, connection.base_url, connection.source_id
+
+    def held(properties: set[str], run: int) -> Acknowledged:
+        with read_through(journal.path):
+            return held_at(db, operation.value, base, source, run, properties)
+
+    return held
 
 
 def known_for(journal: Journal | None, operation: Operation, connection: Connection | None) -> Known | None:

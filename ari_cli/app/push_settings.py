@@ -115,6 +115,7 @@ def _options(
         data_form=DataForm(tuned.data_form),
         skip_invalid=inputs.skip_invalid,
         changed_only=plan.changed_only,
+        force=plan.force,
         dry_run=request.dry_run,
         send=send_options(tuned),
     )

@@ -27,4 +27,5 @@ class World:
     stdin_is_terminal: bool = False
     stdout_is_terminal: bool = False
     stderr_is_terminal: bool = False
-    clock: Callable[[], dt.datetime] = utc_now  # what a page says it was made at (a test gives a fixed one)
+    # Now: what a page says it was made at, and what today is for export's --from (a test gives a fixed one).
+    clock: Callable[[], dt.datetime] = utc_now

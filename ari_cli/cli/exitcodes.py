@@ -18,7 +18,7 @@ COMMON = {
 
 _PUSH = {
     0: "all ok",
-    1: "some rows failed",
+    1: "some rows failed, or an export's conflicts were not sent",
     3: "invalid input",
     4: "configuration",
     5: "a guard (--max-changed, --max-cleared, --min-coverage, --max-step) tripped: nothing sent",
@@ -84,6 +84,15 @@ OWN: dict[str, dict[int, str]] = {
         4: "the journal or config file unreadable",
     },
     "samples": {0: "written", 2: "a folder that cannot be written"},
+    **{
+        f"{operation} export": {
+            0: "written",
+            1: "nothing acknowledged in the window",
+            2: "bad dates, or a file that cannot be written",
+            4: "no base URL or source id, or a journal that cannot be read",
+        }
+        for operation in Operation
+    },
     "completion": {0: "the script printed", 2: "a shell it does not know"},
     "sandbox": {0: "stopped with Ctrl-C", 3: "a bad fixtures file", 4: "the port is in use"},
     "config init": {0: "saved", 4: "a config file that cannot be read or written, or no terminal to ask at"},

@@ -3,6 +3,7 @@
 import typer
 
 from ari_cli.cli.diff import diff_command, diff_help
+from ari_cli.cli.export import export_command, export_help
 from ari_cli.cli.helptext import HelpCommand, HelpGroup
 from ari_cli.cli.push import push_command
 from ari_cli.cli.send_one import maxadv_setting, send_command
@@ -77,3 +78,7 @@ SEND_HELP = """Push one max advance booking period given as flags: the same chec
 """
 
 app.command("send", help=SEND_HELP, cls=HelpCommand)(send_command(Operation.MAXADV, maxadv_setting))
+
+app.command("export", help=export_help(Operation.MAXADV), cls=HelpCommand, no_args_is_help=True)(
+    export_command(Operation.MAXADV)
+)

@@ -130,6 +130,7 @@ Today = Annotated[dt.date | None, typer.Option("--today", metavar="YYYY-MM-DD", 
 NoMerge = Annotated[bool, typer.Option("--no-merge", help="Send records as read: no merging of adjacent equal ranges.", rich_help_panel=_PLAN)]
 OverlapsOption = Annotated[Overlaps, typer.Option("--overlaps", **choice(Overlaps), help="What overlapping ranges of one key with different values do.", rich_help_panel=_PLAN)]
 BatchSize = Annotated[int | None, tuning("batch_size", _PLAN)]
+Force = Annotated[bool, typer.Option("--force", help="With --changed-only, send an exported file's dates that still hold their exported value though a later push changed them (listed as conflicts, not sent, exit 1 without it).", rich_help_panel=_PLAN)]
 ChangedOnly = Annotated[bool, typer.Option("--changed-only", help="Send only the dates whose value differs from what the service last accepted, as the journal says (same base URL and source id).", rich_help_panel=_PLAN)]
 DataForm = Annotated[Form | None, typer.Option("--data-form", **choice(Form), help="data (and cancellation) as a list, or a single object, one record per request.", rich_help_panel=_PLAN)]
 Concurrency = Annotated[int | None, tuning("concurrency", _SEND)]
@@ -219,6 +220,7 @@ def plan_options(
     batch_size: BatchSize = None,
     changed_only: ChangedOnly = False,
     data_form: DataForm = None,
+    force: Force = False,
 ) -> PlanOptions:
     """How rows become records and requests."""
     return PlanOptions(
@@ -228,6 +230,7 @@ def plan_options(
         batch_size=batch_size,
         changed_only=changed_only,
         data_form=data_form,
+        force=force,
     )
 
 

@@ -7,6 +7,7 @@ import typer
 
 from ari_cli.choices import ViewFormat
 from ari_cli.cli.diff import diff_command, diff_help
+from ari_cli.cli.export import export_command, export_help
 from ari_cli.cli.helptext import HelpCommand, HelpGroup
 from ari_cli.cli.push import push_command
 from ari_cli.cli.send_one import policy_setting, send_command
@@ -129,3 +130,7 @@ Each --level is one cancellation level, as KEY=VALUE pairs: policyid (1-5), days
 """
 
 app.command("send", help=SEND_HELP, cls=HelpCommand)(send_command(Operation.POLICY, policy_setting))
+
+app.command("export", help=export_help(Operation.POLICY), cls=HelpCommand, no_args_is_help=True)(
+    export_command(Operation.POLICY)
+)

@@ -76,6 +76,8 @@ class PlanOptions(NamedTuple):
     batch_size: int | None = None
     changed_only: bool = False
     data_form: str | None = None
+    force: bool = False
+    """Send the dates of an exported file that conflict with a later push (`planning/changes.py`)."""
     """"list" or "object" (a `Form` from the command line), checked where settings are resolved."""
 
 

@@ -16,6 +16,7 @@ from operator import itemgetter
 from typing import Any, BinaryIO
 
 from ari_cli.exits import InputError
+from ari_cli.exportfile.header import comment_lines, csv_run
 from ari_cli.inputs.columns import Resolver, resolve_header, weekday_values
 from ari_cli.inputs.grids import GridHeader, GridPart, csv_cell_name, grid_header
 from ari_cli.inputs.hints import follow_up
@@ -129,8 +130,28 @@ def prepare_csv(
     """Read a CSV file's header (on row `header_row`, or the first that holds anything); set up its rows to stream:
     as they are, or as a grid's pieces (`grids.py`)."""
     chosen, sample = _sample(source, encoding)
-    delimiter = sniff_delimiter(sample)
-    found = _header(source.name, sample, delimiter, header_row)
+    # An export's header (comment lines above the column names) is skipped: the column names follow it.
+    exported = comment_lines(sample)
+    delimiter = sniff_delimiter("\n".join(sample.splitlines()[exported:]) if exported else sample)
+    found = _header(source.name, sample, delimiter, header_row or (exported + 1 if exported else None))
+    prepared = _prepared(source, operation, found, sample, chosen, delimiter, encoding, mapping, meter, ignore, grid)
+    prepared.exported_run = csv_run(sample) if exported else None
+    return prepared
+
+
+def _prepared(
+    source: Source,
+    operation: Operation,
+    found: tuple[list[str], int] | None,
+    sample: str,
+    chosen: str,
+    delimiter: str,
+    encoding: str | None,
+    mapping: Mapping[str, str] | None,
+    meter: ReadMeter | None,
+    ignore: tuple[str, ...],
+    grid: GridOptions,
+) -> Prepared:
     if found is None:
         return Prepared(part=None)
     names, header_end = found

@@ -203,6 +203,10 @@ class ReadResult:
     """The sources that have no header at all (their parts are left out)."""
     ignored: list[tuple[str, str]] = field(default_factory=list)
     """(source, name) of each column left out with a warning."""
+    policies: tuple[str, str] | None = None
+    """An exported workbook's named policies (`Prepared.policies`): the first file's that has them."""
+    exported_run: int | None = None
+    """The earliest run the exported files read reflect: a later push's dates are conflicts."""
 
     @property
     def rows(self) -> Iterator[SourceRow]:
@@ -222,3 +226,7 @@ class Prepared:
     """(source, name) of each column left out: the run's document lists them."""
     also: list[Part] = field(default_factory=list)
     """A workbook's further sheets read (--sheet repeated, --all-sheets), each a part after `part`."""
+    policies: tuple[str, str] | None = None
+    """An exported workbook's named policies: (where, TOML text), read unless --policies names a file."""
+    exported_run: int | None = None
+    """The journal's run an exported file reflects, as its header names it (None: no export)."""

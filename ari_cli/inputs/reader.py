@@ -109,6 +109,8 @@ def read_rows(
     empty: list[str] = []
     ignored: list[tuple[str, str]] = []
     parts: list[Part] = []
+    policies: tuple[str, str] | None = None
+    exported_run: int | None = None
     stdin_taken = False
     for path in paths:
         try:
@@ -129,6 +131,9 @@ def read_rows(
         warnings.extend(prepared.warnings)
         notes.extend(prepared.notes)
         ignored.extend(prepared.ignored)
+        policies = policies or prepared.policies
+        if prepared.exported_run is not None:
+            exported_run = min(exported_run or prepared.exported_run, prepared.exported_run)
         if prepared.part is not None:
             for part in (prepared.part, *prepared.also):
                 try:
@@ -144,7 +149,7 @@ def read_rows(
         raise _combined(messages, [f.hint for f in failures if f.hint], problems, operation)
     read = {field for part in parts for field in part.columns}
     notes.extend(_not_found(options.ignore_named, [name for _, name in ignored], read, operation))
-    return ReadResult(parts, warnings, notes, empty, ignored)
+    return ReadResult(parts, warnings, notes, empty, ignored, policies, exported_run)
 
 
 def _not_found(named: Iterable[str], left_out: list[str], read: set[str], operation: Operation) -> Iterator[str]:

@@ -7,15 +7,16 @@ operation's, though its header has problems (the column names a few lines down, 
 the operation's: its problems stop the run before a later sheet is looked at, and another sheet whose
 columns happen to fit is never read in its place.
 
-A workbook that a future `export` writes (issue 42 leaves it for later) will say so in its first sheet, and
-be read whole without either flag: that exception belongs in `_choose`."""
+A workbook that `export` wrote says so in its first sheet, and is read whole without either flag (`_choose`)."""
 
 from __future__ import annotations
 
 import shlex
 from collections.abc import Iterable
+from dataclasses import replace
 
 from ari_cli.exits import InputError
+from ari_cli.exportfile.header import POLICIES_SHEET, SHEET, is_mark, run_of
 from ari_cli.inputs.model import ListedPart, Prepared, ReadOptions
 from ari_cli.inputs.textio import Source
 from ari_cli.inputs.xlsxfile import Book, EmptyHeaderRow, Look, open_book, read_sheet
@@ -88,9 +89,52 @@ def _together(read: list[Prepared]) -> Prepared:
     )
 
 
+def _exported(workbook: Book, source_name: str) -> bool:
+    """Whether `export` wrote the workbook: its first sheet, named as export names it, says so in its first cell
+    (`exportfile/header.py`). Only such a sheet is opened here: a reader builds a whole sheet to give its first
+    row, and any other first sheet is read once, by `read_sheet`, which names what is wrong with it."""
+    title = workbook.sheet_names[0]
+    if title != SHEET or len(workbook.sheet_names) < 2:
+        return False
+    try:
+        first = next(workbook.rows(title, f"{source_name}[{title}]"), None)
+    except InputError:
+        return False  # said when the sheet is read
+    return first is not None and bool(first[1]) and is_mark(first[1][0])
+
+
+def _policies(workbook: Book, source_name: str) -> tuple[str, str] | None:
+    """An exported workbook's policies sheet, as the TOML text it holds a line per row (column A)."""
+    if POLICIES_SHEET not in workbook.sheet_names:
+        return None
+    where = f"{source_name}[{POLICIES_SHEET}]"
+    lines = (
+        str(cells[0]) if cells and cells[0] is not None else "" for _, cells in workbook.rows(POLICIES_SHEET, where)
+    )
+    return where, "\n".join(lines)
+
+
 def _choose(workbook: Book, source_name: str, operation: Operation, options: ReadOptions) -> Prepared:
     _pick_sheet(workbook, source_name, None)  # a workbook without sheets says so
+    exported = _exported(workbook, source_name)
+    if exported:
+        # A sheet per property, as export wrote them: read whole, its header and policies sheets passed over.
+        options = replace(options, all_sheets=True)
     visible = [sheet for sheet in workbook.sheet_names if sheet not in workbook.hidden]
+    if exported:
+        visible = [sheet for sheet in visible[1:] if sheet != POLICIES_SHEET]
+        policies = _policies(workbook, source_name)  # read before the sheets: their rows outlive the reading
+        prepared = _choose_among(workbook, source_name, operation, options, visible, "an export: read whole")
+        prepared.policies = policies
+        prepared.exported_run = run_of(cells for _, cells in workbook.rows(workbook.sheet_names[0], source_name))
+        return prepared
+    return _choose_among(workbook, source_name, operation, options, visible)
+
+
+def _choose_among(
+    workbook: Book, source_name: str, operation: Operation, options: ReadOptions, visible: list[str],
+    why: str = "--all-sheets",
+) -> Prepared:  # fmt: skip
     if not visible:
         listed = ", ".join(f'"{sheet}" ({workbook.hidden[sheet]})' for sheet in workbook.sheet_names)
         raise InputError(
@@ -144,7 +188,7 @@ def _choose(workbook: Book, source_name: str, operation: Operation, options: Rea
         said = [f"read the sheet{'s' if len(ours) > 1 else ''} {_listed(title for title, _ in ours)}"]
         if passed:
             said.append(f"passed over {', '.join(passed)}")
-        read[0].notes.insert(0, f"{source_name}: {'; '.join(said)} (--all-sheets)")
+        read[0].notes.insert(0, f"{source_name}: {'; '.join(said)} ({why})")
         return _together(read)
     if len(ours) > 1:  # the first of them has no problems: a second one is why the run stops
         raise InputError(

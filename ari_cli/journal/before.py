@@ -92,3 +92,23 @@ def held_before(
     keep = set(wanted)
     rows = (row for row in _rows(db, sql + " ORDER BY q.ack, r.idx", args) if row[0][0] in keep)
     return _painted(rows)
+
+
+def held_at(
+    db: sqlite3.Connection, operation: str, base_url: str, source_id: str, run: int, properties: Iterable[str]
+) -> dict[Key, list[Span]]:
+    """Per key of `properties`, what the service held once run `run` and those before it were acknowledged (an
+    export's run: what its file was written from), rebuilt from their records; pruned runs' values are unknown."""
+    wanted = sorted(set(properties))
+    if not wanted:
+        return {}
+    found = spellings(db, base_url)
+    sql = _ACKED_RECORDS + " AND " + in_spellings("u.base_url", found) + " AND q.run <= ?"
+    args: list[Any] = [OK, operation, source_id, *found, run]
+    few = len(wanted) <= 500  # within SQLite's limit of bound variables; past it every property is read
+    if few:
+        sql += _in("r.propertyid", wanted)
+        args.extend(wanted)
+    keep = set(wanted)
+    rows = (row for row in _rows(db, sql + " ORDER BY q.ack, r.idx", args) if row[0][0] in keep)
+    return _painted(rows)

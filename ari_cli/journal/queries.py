@@ -259,6 +259,12 @@ def run_info(db: sqlite3.Connection, run: int) -> RunInfo:
     return with_files(db, _noted(run_of(row), run_notes(db)))
 
 
+def run_started(db: sqlite3.Connection, run: int) -> str | None:
+    """When a run ended (or started, if it never ended); None when it was pruned (its acknowledgements stay)."""
+    found = db.execute("SELECT coalesce(ended, started) FROM runs WHERE id = ?", (run,)).fetchone()
+    return None if found is None else str(found[0])
+
+
 def run_notes(db: sqlite3.Connection) -> dict[int, Said]:
     """What the notes of runs whose journal writes failed say, by run (`pending.py`), until a writer folds them."""
     name = db.execute("PRAGMA database_list").fetchone()[2]

@@ -124,6 +124,64 @@ def keep_changed(plan: Plan, value_of: Callable[[Record], str], acknowledged: Ac
     return replace(plan, records=records, skipped=skipped)
 
 
+CONFLICT = "conflict: the file holds the value exported before a later push changed it (--force sends it)"
+
+
+class Conflict(NamedTuple):
+    """Dates where a file exported at run `since` still holds its exported value (`exported`) while the service
+    has had another (`now`) since, from run `run`: sending it would undo that later push."""
+
+    key: Key
+    start: dt.date
+    end: dt.date
+    exported: str
+    now: str
+    run: int
+    refs: Sequence[int]
+
+
+def conflicts(
+    plan: Plan, value_of: Callable[[Record], str], now: Acknowledged, then: Acknowledged, since: int
+) -> list[Conflict]:
+    """The dates of the plan that hold the value the service had at run `since` (`then`) while it holds another
+    (`now`) set by a later run. A date the file changed, or one nothing was known of then, is no conflict."""
+    found: list[Conflict] = []
+    for record in plan.records:
+        value, spans = value_of(record), now.get(record.key, ())
+        for start, end, span in against(spans, record.start, record.end):
+            if span is None or span.run <= since or span.value == value:
+                continue
+            for first, last, old in against(then.get(record.key, ()), start, end):
+                if old is not None and old.value == value:
+                    found.append(Conflict(record.key, first, last, value, span.value, span.run, record.refs))
+    return found
+
+
+def without(plan: Plan, found: Sequence[Conflict]) -> Plan:
+    """The plan without the conflicting dates; a row left with nothing to send is skipped, saying why."""
+    if not found:
+        return plan
+    cut: dict[Key, list[tuple[dt.date, dt.date]]] = {}
+    for conflict in found:
+        cut.setdefault(conflict.key, []).append((conflict.start, conflict.end))
+    records: list[Record] = []
+    sending: set[int] = set()
+    for record in plan.records:
+        day, pieces = record.start, []
+        for start, end in sorted(c for c in cut.get(record.key, ()) if c[1] >= record.start and c[0] <= record.end):
+            if start > day:
+                pieces.append((day, start - ONE_DAY))
+            day = max(day, end + ONE_DAY)
+        if day <= record.end:
+            pieces.append((day, record.end))
+        whole = pieces == [(record.start, record.end)]
+        records.extend(record if whole else replace(record, start=a, end=b) for a, b in pieces)
+        if pieces:
+            sending.update(record.refs)
+    held = {ref for conflict in found for ref in conflict.refs if ref not in sending}
+    return replace(plan, records=records, skipped={**plan.skipped, **dict.fromkeys(held, CONFLICT)})
+
+
 def _mark(flags: bytearray, refs: Sequence[int]) -> None:
     if isinstance(refs, range) and refs.step == 1:
         # A merged record of a sorted export carries a range of rows: marked in one step.
