@@ -12,6 +12,7 @@ import typer
 from ari_cli.choices import Layout
 from ari_cli.cli.groups import only, takes
 from ari_cli.cli.options import connection_options
+from ari_cli.cli.values import choice
 from ari_cli.operations import of
 from ari_cli.wire.operations import Operation
 
@@ -61,7 +62,7 @@ def export_command(operation: Operation) -> Callable[..., None]:
         properties: Annotated[list[str] | None, typer.Option("--property", metavar="P", help="Only this property; may be repeated. \\[default: every property the journal knows]", show_default=False)] = None,
         start: Annotated[str | None, typer.Option("--from", metavar="YYYY-MM-DD", help="First date (also today, today+N). \\[default: today]", show_default=False)] = None,
         end: Annotated[str | None, typer.Option("--to", metavar="YYYY-MM-DD", help="Last date. \\[default: the last acknowledged date]", show_default=False)] = None,
-        layout: Annotated[Layout, typer.Option("--layout", help="dates-across: a grid, a column per date; rows: a row per run of equal values.")] = Layout.DATES_ACROSS,
+        layout: Annotated[Layout, typer.Option("--layout", **choice(Layout, metavar="dates-across|rows"), help="dates-across: a grid, a column per date; rows: a row per run of equal values.")] = Layout.DATES_ACROSS,
         connection: "ConnectionOptions",
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Nothing on standard error but errors and warnings.")] = False,
     ) -> None:  # fmt: skip
