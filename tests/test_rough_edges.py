@@ -133,7 +133,7 @@ def test_retry_and_revert_take_last_as_history_show_does(sb: Sandbox, tmp_path: 
     assert json.loads(invoke(["history", "show", "last", "-o", "json"]).stdout)["run"]["id"] == 2
 
 
-@pytest.mark.parametrize("word", ["newest", "0"])
+@pytest.mark.parametrize("word", ["newest", "1.5", "#3"])  # 0 is a number of no run (tests/test_journal_access.py)
 @pytest.mark.parametrize("command", ["retry", "revert", "history show"])
 def test_a_run_that_is_no_number_nor_last_is_a_usage_error(command: str, word: str) -> None:
     result = invoke([*command.split(), word])

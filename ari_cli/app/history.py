@@ -131,7 +131,7 @@ def run_named(run: int | str) -> int | str:
         return run
     if run.strip().lower() == LAST:
         return LAST
-    if run.strip().isdigit() and int(run.strip()) > 0:  # runs are numbered from 1
+    if run.strip().isdigit():  # 0 too: "no run 0 in the journal" then says which runs there are
         return int(run.strip())
     raise UsageProblem(f"RUN {run!r}: give a run number (see `ari-cli history`) or last")
 
