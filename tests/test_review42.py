@@ -1,0 +1,62 @@
+"""Issue 42 tried from the outside on files its first tests had not seen: each test runs the console script on a
+file it writes, and asserts the sandbox's state (`GET /_sandbox/state`), what the user is told and the exit code.
+The sandbox's today is 2027-01-01 (`sb`); 2027-06-07 is a Monday.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.helpers import invoke, sandbox_env
+
+WEEK = ["2027-06-07", "2027-06-08", "2027-06-09", "2027-06-10", "2027-06-11", "2027-06-12", "2027-06-13"]
+
+
+def _push(sandbox: Any, path: Path, *args: str) -> Any:
+    return invoke(["threshold", "push", str(path), "--today", "2027-01-01", *args], env=sandbox_env(sandbox))
+
+
+def _held(sandbox: Any, room: str = "DBL") -> dict[str, str]:
+    """What the sandbox holds for HTL001's room, by date."""
+    state = httpx.get(sandbox.base_url + "/_sandbox/state", timeout=10).json()
+    held: dict[str, str] = state["threshold"].get("HTL001", {}).get(room, {})
+    return held
+
+
+def test_weekday_flags_written_oui_and_non_keep_to_the_days_marked_oui(tmp_path: Path, sb: Any) -> None:
+    # A French export's flag columns say oui and non, as its `remboursable` does: they were refused as flags
+    # although point 7 reads them wherever true and false are read.
+    path = tmp_path / "seuils.csv"
+    path.write_text(
+        "hôtel;chambre;du;au;lundi;mardi;mercredi;jeudi;vendredi;samedi;dimanche;seuil\n"
+        f"HTL001;DBL;{WEEK[0]};{WEEK[6]};oui;oui;oui;oui;oui;non;non;3\n"
+        f"HTL001;TWN;{WEEK[0]};{WEEK[6]};Ja;nein;nee;não;Sí;sì;sim;4\n",
+        encoding="utf-8-sig",
+    )
+    result = _push(sb, path)
+    assert (result.exit_code, result.stderr) == (0, ""), result.stderr
+    assert _held(sb) == dict.fromkeys(WEEK[:5], "3")
+    assert _held(sb, "TWN") == dict.fromkeys([WEEK[0], *WEEK[4:]], "4")
+
+
+def test_a_weekday_flag_neither_yes_nor_no_in_any_language_is_refused_naming_the_words_read(
+    tmp_path: Path, sb: Any
+) -> None:
+    path = tmp_path / "schwellen.csv"
+    path.write_text(
+        "Hotel;Zimmer;Von;Bis;Mo;Di;Mi;Do;Fr;Sa;So;Schwelle\n"
+        f"HTL001;DBL;{WEEK[0]};{WEEK[6]};ja;ja;ja;ja;ja;nein;vielleicht;3\n",
+        encoding="utf-8",
+    )
+    result = _push(sb, path)
+    assert result.exit_code == 3
+    assert "invalid" in result.stdout  # the table shows the row refused
+    assert result.stderr.splitlines()[0] == (
+        f"error: {path} line 2, Sun: 'vielleicht' is not a weekday flag; write Y (or yes, x, 1, true, \u2713) for a "
+        "day the row sets, and N (or no, 0, false, or nothing) for one it does not (ja/nein, oui/non, s\u00ed/no, "
+        "s\u00ec/no, ja/nee and sim/n\u00e3o are read too)"
+    )
+    assert _held(sb) == {}
