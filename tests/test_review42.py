@@ -5,6 +5,7 @@ The sandbox's today is 2027-01-01 (`sb`); 2027-06-07 is a Monday.
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from typing import Any
 
@@ -58,5 +59,39 @@ def test_a_weekday_flag_neither_yes_nor_no_in_any_language_is_refused_naming_the
         f"error: {path} line 2, Sun: 'vielleicht' is not a weekday flag; write Y (or yes, x, 1, true, \u2713) for a "
         "day the row sets, and N (or no, 0, false, or nothing) for one it does not (ja/nein, oui/non, s\u00ed/no, "
         "s\u00ec/no, ja/nee and sim/n\u00e3o are read too)"
+    )
+    assert _held(sb) == {}
+
+
+def test_a_grid_of_10000_dates_reads_its_last_date_column(tmp_path: Path, sb: Any) -> None:
+    # A header of 110 KB: it was cut at the first 64 KiB of the file, and the run refused a column "2043-0" the
+    # user never wrote.
+    first = dt.date(2027, 6, 7)
+    dates = [first + dt.timedelta(days=n) for n in range(10_000)]
+    path = tmp_path / "years.csv"
+    path.write_text(
+        "property,room," + ",".join(day.isoformat() for day in dates) + "\n"
+        "HTL001,DBL," + ",".join("2" for _ in dates[:-1]) + ",5\n",
+        encoding="utf-8",
+    )
+    result = _push(sb, path)
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == (
+        f"note: {path}: read as a grid with dates across: 10000 dates, 2027-06-07 to 2054-10-22 (told from its "
+        "header; --layout rows reads it as rows)\n"
+    )
+    held = _held(sb)
+    assert (len(held), held["2027-06-07"], held["2054-10-21"], held["2054-10-22"]) == (10_000, "2", "2", "5")
+
+
+def test_a_header_line_over_the_longest_line_is_refused_naming_it(tmp_path: Path, sb: Any) -> None:
+    path = tmp_path / "endless.csv"
+    # Read up to four bytes a character (16 MiB) for the header's line to end: past that, it never does.
+    path.write_bytes(b"property,room," + b"x," * (8 * 1024 * 1024 + 10))
+    result = _push(sb, path)
+    assert (result.exit_code, result.stdout) == (3, "")
+    assert result.stderr == (
+        f"error: {path} line 1: longer than 4194304 characters; this does not look like CSV\n"
+        "hint: check that the file is a CSV export (not binary data), and that its lines end\n"
     )
     assert _held(sb) == {}
