@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import openpyxl
 
 from tests.helpers import invoke, sandbox_env
 
@@ -94,4 +95,46 @@ def test_a_header_line_over_the_longest_line_is_refused_naming_it(tmp_path: Path
         f"error: {path} line 1: longer than 4194304 characters; this does not look like CSV\n"
         "hint: check that the file is a CSV export (not binary data), and that its lines end\n"
     )
+    assert _held(sb) == {}
+
+
+def test_a_grid_whose_header_dates_are_written_day_first_names_the_date_format(tmp_path: Path, sb: Any) -> None:
+    # `01.06.2027` is how a German export heads its dates: the grid was not seen at all ("missing columns start and
+    # end (or date), threshold"), with no word of --date-format.
+    path = tmp_path / "Schwellen.csv"
+    path.write_text(
+        "\ufeffHotel;Zimmer;07.06.2027;08.06.2027;09.06.2027\nHTL001;DBL;2;2;5\n",
+        encoding="utf-8",
+    )
+    result = _push(sb, path)
+    assert (result.exit_code, result.stdout) == (3, "")
+    assert result.stderr.splitlines()[0] == (
+        f'error: {path}: the dates of the header are written like "07.06.2027", not YYYY-MM-DD; give --date-format '
+        "%d.%m.%Y (day first) or %m.%d.%Y (month first)"
+    )
+    assert _held(sb) == {}
+    result = _push(sb, path, "--date-format", "%d.%m.%Y")
+    assert result.exit_code == 0, result.stderr
+    assert _held(sb) == {WEEK[0]: "2", WEEK[1]: "2", WEEK[2]: "5"}
+
+
+def test_a_workbook_grid_whose_header_dates_miss_the_date_format_given_names_each_column(
+    tmp_path: Path, sb: Any
+) -> None:
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    assert sheet is not None
+    sheet.title = "Juin"
+    sheet.append(["Hôtel", "Chambre", "07.06.2027", "08.06.2027"])
+    sheet.append(["HTL001", "DBL", 2, 3])
+    path = tmp_path / "seuils.xlsx"
+    workbook.save(path)
+    result = _push(sb, path, "--date-format", "%d/%m/%Y")
+    assert (result.exit_code, result.stdout) == (3, "")
+    assert result.stderr.splitlines()[:2] == [
+        f'error: {path}[Juin] line 1: column C "07.06.2027" is not a date ("07.06.2027" does not match the date format '
+        "%d/%m/%Y (nor YYYY-MM-DD))",
+        f'{path}[Juin] line 1: column D "08.06.2027" is not a date ("08.06.2027" does not match the date format %d/%m/%Y '
+        "(nor YYYY-MM-DD))",
+    ]
     assert _held(sb) == {}
