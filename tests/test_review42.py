@@ -138,3 +138,44 @@ def test_a_workbook_grid_whose_header_dates_miss_the_date_format_given_names_eac
         "(nor YYYY-MM-DD))",
     ]
     assert _held(sb) == {}
+
+
+def test_a_second_grid_under_the_first_is_named_as_the_column_names_again(tmp_path: Path, sb: Any) -> None:
+    # A channel manager's export of two months, a grid each: the second header was worded cell by cell ("'2027-06-09'
+    # is not a whole number"), with overlaps of the rows under it, never as a second table.
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    assert sheet is not None
+    sheet.append(["Property", "Room", dt.datetime(2027, 6, 7), dt.datetime(2027, 6, 8)])
+    sheet.append(["HTL001", "DBL", 2, 3])
+    sheet.append([])
+    sheet.append(["Property", "Room", dt.datetime(2027, 6, 9), dt.datetime(2027, 6, 10)])
+    sheet.append(["HTL001", "TWN", 4, 5])
+    path = tmp_path / "months.xlsx"
+    workbook.save(path)
+    result = _push(sb, path)
+    assert result.exit_code == 3
+    assert result.stderr.splitlines()[1:] == [
+        f"error: {path}[Sheet] line 4 repeats the column names: a second table? Give each table a file (or a sheet) "
+        "of its own, or remove the line",
+        "nothing was sent: fix the invalid rows above, or give --skip-invalid to send the valid ones",
+    ]
+    assert (_held(sb), _held(sb, "TWN")) == ({}, {})
+
+
+def test_a_total_or_a_second_header_under_a_grid_with_rooms_across_is_named_so(tmp_path: Path, sb: Any) -> None:
+    # The date column said "Total" (or its name again): each was "start: ... is not a date" and "end: ... is not a
+    # date", the room's cells "not a whole number", and never a total or a second table.
+    path = tmp_path / "rooms.csv"
+    path.write_text(
+        f"Datum;DBL;TWN\n{WEEK[0]};2;3\n{WEEK[1]};2;3\nGesamt;4;6\n\nDatum;DBL;TWN\n{WEEK[2]};1;1\n", encoding="utf-8"
+    )
+    result = _push(sb, path, "--property", "HTL001")
+    assert result.exit_code == 3
+    assert result.stderr.splitlines()[1:] == [
+        f"error: {path} line 4 looks like a total: remove it or end the table above it",
+        f"error: {path} line 6 repeats the column names: a second table? Give each table a file (or a sheet) of its "
+        "own, or remove the line",
+        "nothing was sent: fix the invalid rows above, or give --skip-invalid to send the valid ones",
+    ]
+    assert _held(sb) == {}
