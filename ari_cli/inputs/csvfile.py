@@ -64,11 +64,28 @@ class _Layout:
     header: tuple[str, ...] = ()  # every column's name as written, to name a column by
 
 
-def _sample(source: Source, encoding: str | None) -> tuple[str, str]:
+def _holds_header(head: bytes, header_row: int | None) -> bool:
+    """Whether the bytes hold the header's line whole (line `header_row`, else the first with a value in it)."""
+    lines = head.split(b"\n")[:-1]  # the lines that end in these bytes
+    if header_row is not None:
+        return len(lines) >= header_row
+    return any(line.strip(b" \t\r\x00,;\xef\xbb\xbf") for line in lines)
+
+
+def _sample(source: Source, encoding: str | None, header_row: int | None) -> tuple[str, str]:
+    # The sample holds the header's line whole, however long: a grid of 10,000 dates has a header of 110 KB, and a
+    # header cut at SAMPLE_BYTES named a column the user never wrote ("2043-0") or lost the last ones. A header
+    # line is bounded as every line is (MAX_LINE characters, of 4 bytes at most).
+    size = SAMPLE_BYTES
     with source.open() as stream:
-        head = stream.read(SAMPLE_BYTES + 1)
-    complete = len(head) <= SAMPLE_BYTES
-    head = head[:SAMPLE_BYTES]
+        head = stream.read(size + 1)
+        while len(head) > size and not _holds_header(head[:size], header_row) and size < 4 * MAX_LINE:
+            size = min(4 * size, 4 * MAX_LINE)
+            head += stream.read(size + 1 - len(head))
+    complete = len(head) <= size
+    head = head[:size]
+    if not complete and not _holds_header(head, header_row):
+        raise _too_long(source.name, head.count(b"\n") + 1)
     chosen = pick_encoding(head, encoding)
     try:
         text = codecs.getincrementaldecoder(chosen)().decode(head, final=complete)
@@ -129,7 +146,7 @@ def prepare_csv(
 ) -> Prepared:
     """Read a CSV file's header (on row `header_row`, or the first that holds anything); set up its rows to stream:
     as they are, or as a grid's pieces (`grids.py`)."""
-    chosen, sample = _sample(source, encoding)
+    chosen, sample = _sample(source, encoding, header_row)
     # An export's header (comment lines above the column names) is skipped: the column names follow it.
     exported = comment_lines(sample)
     delimiter = sniff_delimiter("\n".join(sample.splitlines()[exported:]) if exported else sample)
@@ -237,16 +254,20 @@ def _line_blocks(
         carry = lines.pop() if not lines[-1].endswith("\n") else ""
         if max(map(len, lines), default=0) > MAX_LINE or len(carry) > MAX_LINE:
             at = before + 1 + next(i for i, line in enumerate([*lines, carry]) if len(line) > MAX_LINE)
-            raise InputError(
-                f"{name} line {at}: longer than {MAX_LINE} characters; this does not look like CSV",
-                hint="check that the file is a CSV export (not binary data), and that its lines end",
-            )
+            raise _too_long(name, at)
         before += len(lines)
         if heard is not None:
             heard(before)
         yield lines
     if carry:
         yield [carry]
+
+
+def _too_long(name: str, line: int) -> InputError:
+    return InputError(
+        f"{name} line {line}: longer than {MAX_LINE} characters; this does not look like CSV",
+        hint="check that the file is a CSV export (not binary data), and that its lines end",
+    )
 
 
 def _too_wide(source: str, line: int, count: int, layout: _Layout) -> InputError:

@@ -28,7 +28,7 @@ from ari_cli.inputs.model import GridOptions, Part, skipped_rows
 from ari_cli.inputs.names import CANONICAL, normalize, suggest
 from ari_cli.operations import of
 from ari_cli.operations.descriptor import RATE
-from ari_cli.records.dates import parse_date
+from ari_cli.records.dates import LayoutTally, layout_hint, layouts, parse_date
 from ari_cli.wire.operations import Operation
 
 PROPERTY, ROOM, DATE = "propertyid", "roomid", "date"
@@ -78,6 +78,12 @@ def _read_date(name: str, date_format: str | None) -> dt.date:
     return parse_date(name, _ANY_DAY, date_format)
 
 
+def _in_digits(name: str) -> bool:
+    """Whether a header name is a date in digits that only --date-format reads (`01.06.2027`): a grid's dates as a
+    German or French export writes them, never guessed, nor taken for unknown columns (a rows file's problem)."""
+    return bool(layouts(name.strip()))
+
+
 def _known(name: str, resolver: Resolver) -> str | None:
     """The canonical field a name is of any operation's (or a --column mapping's), without a word said."""
     key = normalize(name)
@@ -100,7 +106,7 @@ def told_layout(names: Sequence[str], resolver: Resolver, options: GridOptions) 
     known = [_known(name, resolver) for name in names]
     cell = of(resolver.operation).cell
     # A room column too: a row of values taken for the header (--header-row one line off) holds dates as well.
-    dated = any(header_date(name, options.date_format) for name in names)
+    dated = any(header_date(name, options.date_format) or _in_digits(name) for name in names)
     if dated and ROOM in known and not {DATE, "period", "start", "end"} & set(known):
         return Layout.DATES_ACROSS
     if DATE not in known or ROOM in known or cell in known:
@@ -158,6 +164,8 @@ def _dates_across(
 ) -> None:
     """Key columns, then a column per date, left to right, each date once."""
     seen: dict[dt.date, int] = {}
+    undated: list[str] = []  # each date in digits --date-format does not read, and why
+    formats = LayoutTally()  # their layouts: when one reads them all, one message names it
     for place, name in enumerate(names):
         if not name.strip():
             continue  # an unnamed column: the part warns when it holds values
@@ -165,6 +173,10 @@ def _dates_across(
             day: dt.date | None = _read_date(name, options.date_format)
         except ValueError as problem:
             day, why = None, str(problem)
+        if day is None and _in_digits(name):
+            undated.append(f"{_quoted(resolver, position, place, name)} is not a date ({why})")
+            formats.add(name.strip(), None)
+            continue
         if day is None:
             if header.across and _known(name, resolver) is None and not _aside(name, resolver):
                 # Right of the dates, a name that is nothing else was meant for a date.
@@ -188,7 +200,14 @@ def _dates_across(
             )
         seen.setdefault(day, place)
         header.across.append((place, name.strip(), day))
-    if not header.across:
+    if undated and formats.common and options.date_format is None:
+        resolver.problems.append(
+            f'{resolver.source}: the dates of the header are written like "{formats.example}", not YYYY-MM-DD; give '
+            f"{layout_hint(formats.common)}"
+        )
+    elif undated:
+        resolver.problems.extend(undated)
+    elif not header.across:
         resolver.problems.append(f"{resolver.source}: no column is named by a date, as a grid with dates across has")
 
 

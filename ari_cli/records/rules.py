@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ari_cli.inputs.languages import TRUTH_WORDS, fold
 from ari_cli.inputs.looks import breaks_line, unseen
 from ari_cli.inputs.ranges import PERIOD_EXAMPLE
 from ari_cli.inputs.weekdays import FLAG_NAMES, WeekdayFlags
@@ -259,11 +260,15 @@ def _flagged_days(errs: RowErrors, flags: WeekdayFlags) -> frozenset[int] | None
     wrong = False
     for number, (name, cell) in enumerate(zip(FLAG_NAMES, flags, strict=True)):
         written = text(cell).lower().rstrip(_SELECTORS)
-        if cell is True or written in _ON:
+        # The yes and no words of every language a file may be written in (`oui`, `ja`, `nein`), as `refundable`
+        # takes them: a French export's flags say oui and non.
+        said = TRUTH_WORDS.get(fold(written))
+        if cell is True or written in _ON or said is True:
             days.add(number)
-        elif cell is not False and written not in _OFF:
+        elif cell is not False and written not in _OFF and said is not False:
             errs.add(name, f"{text(cell)!r} is not a weekday flag; write Y (or yes, x, 1, true, \u2713) for a day "
-                           "the row sets, and N (or no, 0, false, or nothing) for one it does not")  # fmt: skip
+                           "the row sets, and N (or no, 0, false, or nothing) for one it does not (ja/nein, oui/non, "
+                           "s\u00ed/no, s\u00ec/no, ja/nee and sim/n\u00e3o are read too)")  # fmt: skip
             wrong = True
     if wrong:
         return None

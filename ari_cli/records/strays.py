@@ -11,6 +11,7 @@ names of the columns they stand in.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -18,6 +19,7 @@ from typing import Any
 
 from ari_cli.inputs.names import CANONICAL, normalize
 from ari_cli.inputs.weekdays import WeekdayFlags
+from ari_cli.records.dates import parse_date
 from ari_cli.records.rules import RowErrors, text
 
 # The words a total's or a note's first cell begins with, in the languages of `inputs/languages.py`, as `_plain`
@@ -31,6 +33,9 @@ _NOTES = ("note", "notes", "nb", "comment", "comments", "remark", "remarks", "an
 _STARTS = re.compile(
     r"(?:(?P<total>{})|(?P<note>{}))(?:$|[\s:,;(])".format(*("|".join(map(re.escape, w)) for w in (_TOTALS, _NOTES)))
 )
+_IDS = ("propertyid", "roomid", "rateid")
+_ANY_DAY = dt.date(2000, 1, 1)  # `today` for the date rule: no header date is relative
+_DATES = ("start", "date", "period")
 _PROSE = re.compile(r"[^\W\d_]{2,}.*\s")  # a word of letters, then a space: `approved by J. Smith`
 
 
@@ -42,8 +47,20 @@ def stray(fields: Mapping[str, Any]) -> str | None:
     if not filled:
         return None
     named = sum(CANONICAL.get(normalize(written)) == name for name, written in filled)
-    if named >= 2 and 2 * named > len(filled):
+    # A grid's line is read as pieces, each with its header's date beside the cell: ids naming their columns
+    # (`property`, `room`) beside cells that are all dates are the column names again, a second grid's header.
+    ids = [CANONICAL.get(normalize(written)) == name for name, written in filled if name in _IDS]
+    dated = all(_a_date(fields[name]) for name, _ in filled if name not in _IDS)
+    # A grid with rooms across: its date column's name again, in the one cell that gives both ends of the piece.
+    day = text(fields.get("start"))
+    again = CANONICAL.get(normalize(day)) in _DATES and day == text(fields.get("end"))
+    if again or (named >= 2 and (2 * named > len(filled) or (len(ids) >= 2 and all(ids) and dated))):
         return "names"
+    for name in _DATES:
+        # A date cell that says Total or Note (a grid's date column) is that, whatever the key beside it.
+        said = _STARTS.match(_plain(text(fields.get(name))))
+        if said is not None:
+            return "a total" if said.group("total") else "a note"
     first = _plain(filled[0][1])
     starts = _STARTS.match(first)
     if text(fields.get("propertyid")) and text(fields.get("roomid")):
@@ -54,6 +71,17 @@ def stray(fields: Mapping[str, Any]) -> str | None:
     elif starts is None:
         return "a note" if len(filled) == 1 and _PROSE.match(filled[0][1]) else None
     return "a total" if starts.group("total") else "a note"
+
+
+def _a_date(cell: Any) -> bool:
+    """Whether a cell is a date (a grid header's cell), by the one date rule."""
+    if isinstance(cell, dt.date):
+        return True
+    try:
+        parse_date(text(cell), _ANY_DAY)
+    except ValueError:
+        return False
+    return True
 
 
 def _plain(written: str) -> str:
