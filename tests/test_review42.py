@@ -153,29 +153,40 @@ def test_a_second_grid_under_the_first_is_named_as_the_column_names_again(tmp_pa
     sheet.append(["HTL001", "TWN", 4, 5])
     path = tmp_path / "months.xlsx"
     workbook.save(path)
-    result = _push(sb, path)
-    assert result.exit_code == 3
-    assert result.stderr.splitlines()[1:] == [
-        f"error: {path}[Sheet] line 4 repeats the column names: a second table? Give each table a file (or a sheet) "
-        "of its own, or remove the line",
-        "nothing was sent: fix the invalid rows above, or give --skip-invalid to send the valid ones",
-    ]
-    assert (_held(sb), _held(sb, "TWN")) == ({}, {})
+    # The lines under a second grid's header would be read with the first one's dates: the run stops, even with
+    # --skip-invalid (which, when the header was a refused row, sent TWN's 4 and 5 to 2027-06-07 and 06-08).
+    for given in ((), ("--skip-invalid",)):
+        result = _push(sb, path, *given)
+        assert result.exit_code == 3
+        assert result.stderr.splitlines() == [
+            f"error: {path}[Sheet] line 4 repeats a grid's column names: a second grid under the first, whose lines "
+            "would be read with the first one's dates or rooms; nothing was sent",
+            "hint: give each grid a file (or a sheet) of its own",
+        ]
+        assert (_held(sb), _held(sb, "TWN")) == ({}, {})
 
 
 def test_a_total_or_a_second_header_under_a_grid_with_rooms_across_is_named_so(tmp_path: Path, sb: Any) -> None:
     # The date column said "Total" (or its name again): each was "start: ... is not a date" and "end: ... is not a
     # date", the room's cells "not a whole number", and never a total or a second table.
     path = tmp_path / "rooms.csv"
-    path.write_text(
-        f"Datum;DBL;TWN\n{WEEK[0]};2;3\n{WEEK[1]};2;3\nGesamt;4;6\n\nDatum;DBL;TWN\n{WEEK[2]};1;1\n", encoding="utf-8"
-    )
+    path.write_text(f"Datum;DBL;TWN\n{WEEK[0]};2;3\n{WEEK[1]};2;3\nGesamt;4;6\n", encoding="utf-8")
     result = _push(sb, path, "--property", "HTL001")
     assert result.exit_code == 3
     assert result.stderr.splitlines()[1:] == [
         f"error: {path} line 4 looks like a total: remove it or end the table above it",
-        f"error: {path} line 6 repeats the column names: a second table? Give each table a file (or a sheet) of its "
-        "own, or remove the line",
         "nothing was sent: fix the invalid rows above, or give --skip-invalid to send the valid ones",
     ]
     assert _held(sb) == {}
+    # Under a second grid's header the lines would be read with the first one's rooms: the run stops, with
+    # --skip-invalid too.
+    path.write_text(f"Datum;DBL;TWN\n{WEEK[0]};2;3\n\nDatum;TWN;DBL\n{WEEK[2]};1;5\n", encoding="utf-8")
+    for given in ((), ("--skip-invalid",)):
+        result = _push(sb, path, "--property", "HTL001", *given)
+        assert result.exit_code == 3
+        assert result.stderr.splitlines() == [
+            f"error: {path} line 4 repeats a grid's column names: a second grid under the first, whose lines would "
+            "be read with the first one's dates or rooms; nothing was sent",
+            "hint: give each grid a file (or a sheet) of its own",
+        ]
+        assert _held(sb) == {}

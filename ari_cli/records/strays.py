@@ -17,6 +17,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
+from ari_cli.exits import InputError
 from ari_cli.inputs.names import CANONICAL, normalize
 from ari_cli.inputs.weekdays import WeekdayFlags
 from ari_cli.records.dates import parse_date
@@ -54,7 +55,13 @@ def stray(fields: Mapping[str, Any]) -> str | None:
     # A grid with rooms across: its date column's name again, in the one cell that gives both ends of the piece.
     day = text(fields.get("start"))
     again = CANONICAL.get(normalize(day)) in _DATES and day == text(fields.get("end"))
-    if again or (named >= 2 and (2 * named > len(filled) or (len(ids) >= 2 and all(ids) and dated))):
+    # A grid's header gives its cells their meaning (the dates or rooms across): under a second one, the lines are
+    # read with the first one's, so a second grid's header is told apart from a rows table's repeated header.
+    if len(ids) >= 2 and all(ids) and dated:
+        return "grid names"
+    if again and CANONICAL.get(normalize(text(fields.get("roomid")))) != "roomid":
+        return "grid names"
+    if again or (named >= 2 and 2 * named > len(filled)):
         return "names"
     for name in _DATES:
         # A date cell that says Total or Note (a grid's date column) is that, whatever the key beside it.
@@ -96,6 +103,14 @@ def line_problems(errs: RowErrors, fields: Mapping[str, Any]) -> list[str]:
     found = stray(fields)
     if found is None:
         return errs.messages
+    if found == "grid names":
+        # Not a refused row that --skip-invalid could leave out: the lines under it would be sent to the first
+        # grid's dates or rooms.
+        raise InputError(
+            f"{errs.where} repeats a grid's column names: a second grid under the first, whose lines would be read "
+            "with the first one's dates or rooms; nothing was sent",
+            hint="give each grid a file (or a sheet) of its own",
+        )
     if found == "names":
         return [f"{errs.where} repeats the column names: a second table? Give each table a file (or a sheet) of "
                 "its own, or remove the line"]  # fmt: skip
