@@ -377,3 +377,14 @@ def test_no_install_line_names_an_index_the_package_is_not_on() -> None:
         for hit in by_name.finditer(page.read_text(encoding="utf-8"))
     ]
     assert not found
+
+
+def test_the_readmes_python_example_runs(newcomer: dict[str, str], tmp_path: Path) -> None:
+    """The README's one Python example (docs/python.md's need a key or a file of yours) runs as written."""
+    (code,) = re.findall(r"^```python\n(.*?)^```", README.read_text(encoding="utf-8"), re.M | re.S)
+    subprocess.run([str(BIN / "ari-cli"), "samples", "samples"], cwd=tmp_path, env=newcomer, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=newcomer, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0", "6", "0"], done.stdout  # exit code 0, the six rows of threshold.csv ok
