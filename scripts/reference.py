@@ -38,7 +38,7 @@ PROGRAM = "ari-cli"
 def root_context() -> tuple[Any, Any]:
     """The root command and a context for it, its markup mode set as `typer ... utils docs` sets it."""
     command = typer.main.get_command(app)
-    ctx = typer.Context(command, info_name=PROGRAM)
+    ctx = context(command, PROGRAM, None)
     ctx.ensure_object(dict)
     ctx.obj[typer.core.MARKUP_MODE_KEY] = app.rich_markup_mode
     return command, ctx
@@ -51,7 +51,14 @@ def commands(command: Any, ctx: Any, path: tuple[str, ...] = ()) -> Iterator[tup
         sub = command.get_command(ctx, name)
         if sub is None or sub.hidden:
             continue
-        yield from commands(sub, typer.Context(sub, info_name=name, parent=ctx), (*path, name))
+        yield from commands(sub, context(sub, name, ctx), (*path, name))
+
+
+def context(command: Any, name: str, parent: Any) -> Any:
+    """A context as the command line makes one, with the command's settings (`-h` beside `--help`): Click keeps
+    the help option it makes from the first context it is shown, so a context without them would lose `-h`
+    for every later call in the process (the tests')."""
+    return typer.Context(command, info_name=name, parent=parent, **command.context_settings)
 
 
 def reference() -> str:

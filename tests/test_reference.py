@@ -78,3 +78,12 @@ def test_a_man_page_lists_every_option_its_help_shows(path: str) -> None:
     page = MADE[reference.MAN / ("-".join(["ari-cli", *path.split()]) + ".1")].replace("\\-", "-")
     assert options and not {o for o in options if o not in page}
     assert ".SH EXIT STATUS" in page and ".SH NAME" in page
+
+
+def test_making_the_pages_leaves_the_commands_as_they_were() -> None:
+    """Click keeps the help option of the first context a command is shown in: the script's contexts carry the
+    command's settings, so `-h` still works in this process after it ran."""
+    reference.made()
+    for args in (["-h"], ["threshold", "push", "-h"], ["history", "find", "-h"]):
+        shown = invoke(args)
+        assert shown.exit_code == 0 and "Usage:" in shown.output, (args, shown.output[-300:])
