@@ -223,9 +223,10 @@ COMPLETED = ["ari-cli threshold", "ari-cli threshold push --dry-run", "ari-cli c
 
 
 def readme_line(shell: str) -> str:
-    """The README's install line for `shell`, from its table of shells."""
-    found = re.search(rf"^\| {shell} \| `([^`]+)` \|$", (ROOT / "README.md").read_text(encoding="utf-8"), re.M)
-    assert found, f"README.md has no install line for {shell}"
+    """The docs' install line for `shell`, from the table of shells in docs/configuration.md."""
+    page = ROOT / "docs" / "configuration.md"
+    found = re.search(rf"^\| {shell} \| `([^`]+)` \|$", page.read_text(encoding="utf-8"), re.M)
+    assert found, f"docs/configuration.md has no install line for {shell}"
     return found.group(1)
 
 

@@ -95,7 +95,8 @@ def test_the_sdist_carries_the_tests_benchmarks_scripts_and_changelog(built: dic
     with tarfile.open(built["sdist"]) as sdist:
         names = {name.split("/", 1)[1] for name in sdist.getnames() if "/" in name}
     expected = {"benchmarks/run.py", "benchmarks/README.md", "CHANGELOG.md", "README.md", "PYPI.md",
-                "ARCHITECTURE.md", "LICENSE", "pyproject.toml", "tests/conftest.py", "completions/generate.py"}  # fmt: skip
+                "ARCHITECTURE.md", "LICENSE", "pyproject.toml", "tests/conftest.py", "completions/generate.py",
+                "docs/README.md", "docs/reference.md", "docs/man/ari-cli.1"}  # fmt: skip
     assert expected <= names
     assert {f"scripts/{p.name}" for p in (ROOT / "scripts").glob("*.py")} <= names
     assert {f"samples/{p.name}" for p in SAMPLES} <= names

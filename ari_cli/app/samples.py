@@ -20,7 +20,9 @@ def _sample_files() -> list[Path]:
     folder = installed if installed.is_dir() else checkout
     files = sorted(p for p in folder.iterdir() if p.suffix in _KINDS) if folder.is_dir() else []
     if not files:
-        raise ConfigError("the sample files are not installed", "reinstall ari-cli (pipx install hotel-ari-cli)")
+        raise ConfigError(
+            "the sample files are not installed", "reinstall ari-cli from its checkout or wheel (pipx install .)"
+        )
     return files
 
 
