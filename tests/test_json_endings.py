@@ -80,7 +80,7 @@ def test_an_unknown_option_under_output_json_is_one_document_and_exit_2(command:
             ["threshold", "send", "--output=json", "--today", "soon"],
             "Invalid value for '--today': 'soon' is not a date of the form YYYY-MM-DD",
         ),
-        (["retry", "-ojson", "0"], "RUN '0': give a run number (see `ari-cli history`) or last"),
+        (["retry", "-ojson", "x"], "RUN 'x': give a run number (see `ari-cli history`) or last"),
     ],
 )
 def test_a_bad_value_after_output_json_is_one_document(args: list[str], message: str) -> None:
