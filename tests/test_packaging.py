@@ -122,7 +122,7 @@ def test_the_metadata_describes_a_real_package(built: dict[str, Path]) -> None:
     assert found["Author"] == "the ari-cli developers"
     assert "hotel" in (found["Keywords"] or "").split(",")
     assert found.get_all("Project-URL") is None  # no public home yet
-    assert found["Version"] == "0.1.0"
+    assert found["Version"] == "0.2.0"
 
 
 def test_the_long_description_has_no_link_that_only_works_in_the_repository(built: dict[str, Path]) -> None:
