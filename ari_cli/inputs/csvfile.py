@@ -63,6 +63,28 @@ class _Layout:
     given: str | None  # the user's --encoding
     header: tuple[str, ...] = ()  # every column's name as written, to name a column by
 
+    @classmethod
+    def of(
+        cls,
+        encoding: str,
+        delimiter: str,
+        header_end: int,
+        header: Sequence[str],
+        kept: Sequence[tuple[int, str]],
+        given: str | None,
+    ) -> _Layout:
+        """The layout of a file whose header is `header` and whose read columns are `kept` (place, name)."""
+        return cls(
+            encoding=encoding,
+            delimiter=delimiter,
+            header_end=header_end,
+            width=len(header),
+            indices=tuple(place for place, _ in kept),
+            names=tuple(name for _, name in kept),
+            given=given,
+            header=tuple(header),
+        )
+
 
 def _holds_header(head: bytes, header_row: int | None) -> bool:
     """Whether the bytes hold the header's line whole (line `header_row`, else the first with a value in it)."""
@@ -185,16 +207,7 @@ def _prepared(
         problems = [*resolver.problems, *follow_up(source.name, header_end, names, resolver, below)]
         return Prepared(part=None, warnings=warnings, problems=problems)
     kept = [(i, name) for i, name in enumerate(columns) if name is not None]
-    layout = _Layout(
-        encoding=chosen,
-        delimiter=delimiter,
-        header_end=header_end,
-        width=len(columns),
-        indices=tuple(i for i, _ in kept),
-        names=tuple(name for _, name in kept),
-        given=encoding,
-        header=tuple(names),
-    )
+    layout = _Layout.of(chosen, delimiter, header_end, names, kept, encoding)
     notes = [days] if days else []
     part = CsvPart(source, layout, meter)
     return Prepared(part=part, warnings=warnings, notes=notes, ignored=resolver.left_out(source.name))
@@ -216,17 +229,7 @@ def _grid(
     warnings = [warning] if warning else []
     if resolver.problems:
         return Prepared(part=None, warnings=warnings, problems=resolver.problems)
-    kept = laid.columns()
-    layout = _Layout(
-        encoding=chosen,
-        delimiter=delimiter,
-        header_end=header_end,
-        width=len(names),
-        indices=tuple(place for place, _ in kept),
-        names=tuple(name for _, name in kept),
-        given=given,
-        header=tuple(names),
-    )
+    layout = _Layout.of(chosen, delimiter, header_end, names, laid.columns(), given)
     part = GridPart(CsvPart(source, layout, meter), laid, csv_cell_name(source.name, names))
     return Prepared(part=part, warnings=warnings, notes=[laid.note], ignored=resolver.left_out(source.name))
 
